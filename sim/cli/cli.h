@@ -1,0 +1,25 @@
+/*
+ * cli.h -- the drasim sub-commands. Each lives in its own cmd_*.c file and
+ * receives argv starting at the sub-command name (argv[0] = "run", ...).
+ *
+ * Exit codes shared by every command (docs/CLI.md):
+ *   0  success
+ *   1  a negative answer: does not fit, check failed, CEL evaluation error
+ *   2  usage error, or an error while processing (allocator error, I/O)
+ *   3  unreadable or invalid input file
+ */
+#ifndef DRASIM_CLI_CLI_H
+#define DRASIM_CLI_CLI_H
+
+enum { EXIT_OK = 0, EXIT_NEGATIVE = 1, EXIT_ERROR = 2, EXIT_BAD_INPUT = 3 };
+
+int cmd_run(int argc, char **argv);
+int cmd_inventory(int argc, char **argv);
+int cmd_cel(int argc, char **argv);
+int cmd_allocate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+
+#endif

@@ -1,0 +1,529 @@
+/*
+ * yaml_tree.c -- libyaml event stream -> ynode trees; checked accessors;
+ * builder and block-style dumper.
+ */
+#include "model/yaml_tree.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "util/intern.h"
+#include "util/xalloc.h"
+
+#define YAML_MAX_DEPTH 200
+#define YAML_MAX_EXPANDED 10000000u   /* nodes reachable through aliases, per document */
+
+/* ---- tree building helpers ------------------------------------------------- */
+
+static ynode *new_node(arena *a, ynode_kind k, const char *file, int line, int col) {
+    ynode *n = ARENA_NEW(a, ynode, 1);
+    n->kind = k;
+    n->file = file;
+    n->line = line;
+    n->col = col;
+    return n;
+}
+
+/* Grow a node's child arrays inside the arena (old blocks are simply left). */
+static void add_child(arena *a, ynode *parent, ynode *key, ynode *val) {
+    if (parent->n == parent->cap) {
+        size_t nc = parent->cap ? parent->cap * 2 : 4;
+        ynode **nv = ARENA_NEW(a, ynode *, nc);
+        if (parent->n) memcpy(nv, parent->vals, parent->n * sizeof *nv);
+        parent->vals = nv;
+        if (parent->kind == YN_MAP) {
+            ynode **nk = ARENA_NEW(a, ynode *, nc);
+            if (parent->n) memcpy(nk, parent->keys, parent->n * sizeof *nk);
+            parent->keys = nk;
+        }
+        parent->cap = nc;
+    }
+    if (parent->kind == YN_MAP) parent->keys[parent->n] = key;
+    parent->vals[parent->n++] = val;
+}
+
+/* ---- loading ---------------------------------------------------------------- */
+
+typedef struct anchor { const char *name; ynode *node; uint64_t weight; } anchor;
+
+typedef struct loader {
+    yaml_parser_t parser;
+    yfile *f;
+    strbuf *err;
+    anchor *anchors;
+    size_t nanchors, capanchors;
+} loader;
+
+static void errat(loader *L, yaml_mark_t m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void errat(loader *L, yaml_mark_t m, const char *fmt, ...) {
+    va_list ap;
+    sb_clear(L->err);
+    sb_printf(L->err, "%s:%zu:%zu: ", L->f->name, m.line + 1, m.column + 1);
+    va_start(ap, fmt);
+    sb_vprintf(L->err, fmt, ap);
+    va_end(ap);
+}
+
+static int next_event(loader *L, yaml_event_t *ev) {
+    if (!yaml_parser_parse(&L->parser, ev)) {
+        yaml_mark_t m = L->parser.problem_mark;
+        if (L->parser.problem)
+            errat(L, m, "invalid YAML: %s%s%s", L->parser.problem,
+                  L->parser.context ? " " : "", L->parser.context ? L->parser.context : "");
+        else
+            errat(L, m, "invalid YAML");
+        return -1;
+    }
+    return 0;
+}
+
+static void remember_anchor(loader *L, const yaml_char_t *name, ynode *n, uint64_t weight) {
+    if (!name) return;
+    if (L->nanchors == L->capanchors) {
+        L->capanchors = L->capanchors ? L->capanchors * 2 : 8;
+        L->anchors = xrealloc(L->anchors, L->capanchors * sizeof *L->anchors);
+    }
+    L->anchors[L->nanchors++] = (anchor){arena_strndup(&L->f->a, (const char *)name, strlen((const char *)name)), n, weight};
+}
+
+/* Does map `m` already have a scalar key equal to k? */
+static bool has_key(const ynode *m, const ynode *k) {
+    if (k->kind != YN_SCALAR) return false;
+    for (size_t i = 0; i < m->n; i++) {
+        const ynode *o = m->keys[i];
+        if (o->kind == YN_SCALAR && o->len == k->len && memcmp(o->str, k->str, k->len) == 0) return true;
+    }
+    return false;
+}
+
+/* Parse one node whose first event is `ev` (consumed). *weight receives the
+ * number of nodes it expands to, counting aliases fully. */
+static ynode *parse_node(loader *L, yaml_event_t *ev, int depth, uint64_t *weight) {
+    yaml_mark_t m = ev->start_mark;
+    int line = (int)m.line + 1, col = (int)m.column + 1;
+    if (depth > YAML_MAX_DEPTH) {
+        errat(L, m, "YAML nested deeper than %d levels", YAML_MAX_DEPTH);
+        yaml_event_delete(ev);
+        return NULL;
+    }
+    switch (ev->type) {
+    case YAML_ALIAS_EVENT: {
+        const char *name = (const char *)ev->data.alias.anchor;
+        for (size_t i = L->nanchors; i-- > 0;) {
+            if (strcmp(L->anchors[i].name, name) == 0) {
+                *weight = L->anchors[i].weight;
+                yaml_event_delete(ev);
+                return L->anchors[i].node;
+            }
+        }
+        errat(L, m, "unknown alias *%s", name);
+        yaml_event_delete(ev);
+        return NULL;
+    }
+    case YAML_SCALAR_EVENT: {
+        ynode *n = new_node(&L->f->a, YN_SCALAR, L->f->name, line, col);
+        n->str = arena_strndup(&L->f->a, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+        n->len = ev->data.scalar.length;
+        n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        if (ev->data.scalar.tag && !ev->data.scalar.plain_implicit && !ev->data.scalar.quoted_implicit)
+            n->tag = intern((const char *)ev->data.scalar.tag);
+        else if (ev->data.scalar.tag)
+            n->tag = intern((const char *)ev->data.scalar.tag);
+        *weight = 1;
+        remember_anchor(L, ev->data.scalar.anchor, n, 1);
+        yaml_event_delete(ev);
+        return n;
+    }
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT: {
+        bool is_map = ev->type == YAML_MAPPING_START_EVENT;
+        ynode *n = new_node(&L->f->a, is_map ? YN_MAP : YN_SEQ, L->f->name, line, col);
+        yaml_char_t *anc = is_map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
+        char *anchor_name = anc ? xstrdup((const char *)anc) : NULL;
+        yaml_event_delete(ev);
+        uint64_t total = 1;
+        for (;;) {
+            yaml_event_t e;
+            if (next_event(L, &e)) { free(anchor_name); return NULL; }
+            if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT) {
+                yaml_event_delete(&e);
+                break;
+            }
+            uint64_t w = 0;
+            yaml_mark_t km = e.start_mark;
+            ynode *child = parse_node(L, &e, depth + 1, &w);
+            if (!child) { free(anchor_name); return NULL; }
+            total += w;
+            ynode *val = NULL;
+            if (is_map) {
+                if (has_key(n, child)) {
+                    errat(L, km, "duplicate key '%s'", child->str);
+                    free(anchor_name);
+                    return NULL;
+                }
+                yaml_event_t e2;
+                if (next_event(L, &e2)) { free(anchor_name); return NULL; }
+                val = parse_node(L, &e2, depth + 1, &w);
+                if (!val) { free(anchor_name); return NULL; }
+                total += w;
+                add_child(&L->f->a, n, child, val);
+            } else {
+                add_child(&L->f->a, n, NULL, child);
+            }
+            if (total > YAML_MAX_EXPANDED) {
+                errat(L, km, "document too large once aliases are expanded");
+                free(anchor_name);
+                return NULL;
+            }
+        }
+        *weight = total;
+        if (anchor_name) {
+            remember_anchor(L, (const yaml_char_t *)anchor_name, n, total);
+            free(anchor_name);
+        }
+        return n;
+    }
+    default:
+        errat(L, m, "unexpected YAML event");
+        yaml_event_delete(ev);
+        return NULL;
+    }
+}
+
+static int load(loader *L) {
+    yaml_event_t ev;
+    size_t cap = 0;
+    for (;;) {
+        if (next_event(L, &ev)) return -1;
+        yaml_event_type_t t = ev.type;
+        if (t == YAML_STREAM_END_EVENT) { yaml_event_delete(&ev); return 0; }
+        if (t != YAML_DOCUMENT_START_EVENT) { yaml_event_delete(&ev); continue; }
+        yaml_event_delete(&ev);
+        L->nanchors = 0;
+        if (next_event(L, &ev)) return -1;
+        ynode *root = NULL;
+        if (ev.type != YAML_DOCUMENT_END_EVENT) {
+            uint64_t w;
+            root = parse_node(L, &ev, 0, &w);
+            if (!root) return -1;
+            if (next_event(L, &ev)) return -1;   /* DOCUMENT_END */
+        }
+        yaml_event_delete(&ev);
+        if (!root || (root->kind == YN_SCALAR && y_is_null(root))) continue;
+        if (L->f->ndocs == cap) {
+            cap = cap ? cap * 2 : 4;
+            ynode **nd = ARENA_NEW(&L->f->a, ynode *, cap);
+            if (L->f->ndocs) memcpy(nd, L->f->docs, L->f->ndocs * sizeof *nd);
+            L->f->docs = nd;
+        }
+        L->f->docs[L->f->ndocs++] = root;
+    }
+}
+
+int yfile_load_mem(const char *name, const char *data, size_t len, yfile *out, strbuf *err) {
+    memset(out, 0, sizeof *out);
+    out->name = arena_strndup(&out->a, name, strlen(name));
+    loader L = {.f = out, .err = err};
+    if (!yaml_parser_initialize(&L.parser)) {
+        sb_clear(err);
+        sb_printf(err, "%s: cannot initialise the YAML parser", name);
+        return -1;
+    }
+    yaml_parser_set_input_string(&L.parser, (const unsigned char *)data, len);
+    int rc = load(&L);
+    yaml_parser_delete(&L.parser);
+    free(L.anchors);
+    if (rc) yfile_free(out);
+    return rc;
+}
+
+int yfile_load(const char *path, yfile *out, strbuf *err) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        memset(out, 0, sizeof *out);
+        sb_clear(err);
+        sb_printf(err, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    strbuf data = {0};
+    char buf[65536];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, fp)) > 0) sb_append(&data, buf, k);
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        memset(out, 0, sizeof *out);
+        sb_clear(err);
+        sb_printf(err, "%s: read error", path);
+        sb_free(&data);
+        return -1;
+    }
+    int rc = yfile_load_mem(path, sb_str(&data), data.len, out, err);
+    sb_free(&data);
+    return rc;
+}
+
+void yfile_free(yfile *f) {
+    arena_free(&f->a);
+    f->docs = NULL;
+    f->ndocs = 0;
+}
+
+/* ---- accessors ---------------------------------------------------------------- */
+
+void yerr(strbuf *err, const ynode *n, const char *fmt, ...) {
+    va_list ap;
+    sb_clear(err);
+    if (n && n->file) sb_printf(err, "%s:%d:%d: ", n->file, n->line, n->col);
+    va_start(ap, fmt);
+    sb_vprintf(err, fmt, ap);
+    va_end(ap);
+}
+
+const char *ykind_name(const ynode *n) {
+    if (!n) return "nothing";
+    switch (n->kind) {
+    case YN_SCALAR: return y_is_null(n) ? "null" : "a scalar";
+    case YN_SEQ: return "a list";
+    default: return "a map";
+    }
+}
+
+const ynode *ymap_get(const ynode *map, const char *key) {
+    if (!map || map->kind != YN_MAP) return NULL;
+    size_t kl = strlen(key);
+    for (size_t i = 0; i < map->n; i++) {
+        const ynode *k = map->keys[i];
+        if (k->kind == YN_SCALAR && k->len == kl && memcmp(k->str, key, kl) == 0) return map->vals[i];
+    }
+    return NULL;
+}
+
+bool y_is_null(const ynode *n) {
+    if (!n) return true;
+    if (n->kind != YN_SCALAR || !n->plain) return false;
+    return n->len == 0 || strcmp(n->str, "~") == 0 || strcmp(n->str, "null") == 0 ||
+           strcmp(n->str, "Null") == 0 || strcmp(n->str, "NULL") == 0;
+}
+
+bool y_scalar_eq(const ynode *n, const char *s) {
+    return n && n->kind == YN_SCALAR && n->len == strlen(s) && memcmp(n->str, s, n->len) == 0;
+}
+
+int y_expect(const ynode *n, ynode_kind kind, const char *what, strbuf *err) {
+    if (n && n->kind == kind) return 0;
+    static const char *names[] = {"a scalar", "a list", "a map"};
+    yerr(err, n, "%s: expected %s, found %s", what, names[kind], ykind_name(n));
+    return -1;
+}
+
+int y_str(const ynode *n, const char *what, const char **out, strbuf *err) {
+    if (!n || n->kind != YN_SCALAR) {
+        yerr(err, n, "%s: expected a string, found %s", what, ykind_name(n));
+        return -1;
+    }
+    if (memchr(n->str, 0, n->len)) {
+        yerr(err, n, "%s: string contains a NUL character", what);
+        return -1;
+    }
+    *out = intern_n(n->str, n->len);
+    return 0;
+}
+
+int y_int(const ynode *n, const char *what, int64_t *out, strbuf *err) {
+    if (!n || n->kind != YN_SCALAR || !n->plain || n->len == 0) {
+        yerr(err, n, "%s: expected an integer, found %s", what, n && n->kind == YN_SCALAR ? "a string" : ykind_name(n));
+        return -1;
+    }
+    errno = 0;
+    char *end;
+    long long v = strtoll(n->str, &end, 10);
+    if (*end || errno == ERANGE || end == n->str) {
+        yerr(err, n, "%s: expected an integer, found '%s'", what, n->str);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int y_double(const ynode *n, const char *what, double *out, strbuf *err) {
+    if (!n || n->kind != YN_SCALAR || !n->plain || n->len == 0) {
+        yerr(err, n, "%s: expected a number, found %s", what, n && n->kind == YN_SCALAR ? "a string" : ykind_name(n));
+        return -1;
+    }
+    errno = 0;
+    char *end;
+    double v = strtod(n->str, &end);
+    if (*end || end == n->str || !isfinite(v)) {
+        yerr(err, n, "%s: expected a number, found '%s'", what, n->str);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int y_bool(const ynode *n, const char *what, bool *out, strbuf *err) {
+    if (n && n->kind == YN_SCALAR && n->plain) {
+        if (!strcmp(n->str, "true") || !strcmp(n->str, "True") || !strcmp(n->str, "TRUE")) { *out = true; return 0; }
+        if (!strcmp(n->str, "false") || !strcmp(n->str, "False") || !strcmp(n->str, "FALSE")) { *out = false; return 0; }
+    }
+    yerr(err, n, "%s: expected true or false, found %s%s%s", what,
+         n && n->kind == YN_SCALAR ? "'" : "", n && n->kind == YN_SCALAR ? n->str : ykind_name(n),
+         n && n->kind == YN_SCALAR ? "'" : "");
+    return -1;
+}
+
+int ymap_check_keys(const ynode *map, const char *const *allowed, const char *what, strbuf *err) {
+    if (y_expect(map, YN_MAP, what, err)) return -1;
+    for (size_t i = 0; i < map->n; i++) {
+        const ynode *k = map->keys[i];
+        bool ok = false;
+        if (k->kind == YN_SCALAR)
+            for (const char *const *a = allowed; *a; a++)
+                if (k->len == strlen(*a) && memcmp(k->str, *a, k->len) == 0) { ok = true; break; }
+        if (!ok) {
+            strbuf list = {0};
+            for (const char *const *a = allowed; *a; a++) sb_printf(&list, "%s%s", a == allowed ? "" : ", ", *a);
+            yerr(err, k, "unknown field '%s' in %s (expected one of: %s)",
+                 k->kind == YN_SCALAR ? k->str : "<non-scalar key>", what, sb_str(&list));
+            sb_free(&list);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int ymap_need(const ynode *map, const char *key, const char *what, const ynode **out, strbuf *err) {
+    const ynode *v = ymap_get(map, key);
+    if (!v) {
+        yerr(err, map, "missing field '%s' in %s", key, what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* ---- builder -------------------------------------------------------------------- */
+
+ynode *yb_map(arena *a) { return new_node(a, YN_MAP, NULL, 0, 0); }
+ynode *yb_seq(arena *a) { return new_node(a, YN_SEQ, NULL, 0, 0); }
+
+ynode *yb_strn(arena *a, const char *s, size_t n) {
+    ynode *x = new_node(a, YN_SCALAR, NULL, 0, 0);
+    x->str = arena_strndup(a, s, n);
+    x->len = n;
+    return x;
+}
+ynode *yb_str(arena *a, const char *s) { return yb_strn(a, s, strlen(s)); }
+ynode *yb_raw(arena *a, const char *s) {
+    ynode *x = yb_str(a, s);
+    x->plain = true;
+    return x;
+}
+ynode *yb_int(arena *a, int64_t v) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRId64, v);
+    return yb_raw(a, buf);
+}
+ynode *yb_bool(arena *a, bool v) { return yb_raw(a, v ? "true" : "false"); }
+void yb_add(arena *a, ynode *map, const char *key, ynode *val) { add_child(a, map, yb_str(a, key), val); }
+void yb_push(arena *a, ynode *seq, ynode *val) { add_child(a, seq, NULL, val); }
+
+/* ---- dumper ----------------------------------------------------------------------- */
+
+/* Would a plain scalar with this text read back as the same string? */
+static bool plain_safe(const char *s, size_t n) {
+    if (n == 0) return false;
+    static const char *special[] = {"true", "false", "True", "False", "TRUE", "FALSE", "null", "Null",
+                                    "NULL", "~", "yes", "no", "Yes", "No", "YES", "NO", "on", "off",
+                                    "On", "Off", "ON", "OFF", "y", "n", "Y", "N", NULL};
+    for (const char **p = special; *p; p++)
+        if (strlen(*p) == n && memcmp(*p, s, n) == 0) return false;
+    if (strchr("-?:,[]{}#&*!|>'\"%@` \t", s[0])) {
+        if (!(s[0] == '-' && n > 1 && s[1] != ' ')) return false;
+    }
+    if (s[n - 1] == ' ' || s[n - 1] == ':') return false;
+    /* anything number-like must be quoted to stay a string */
+    char *end;
+    char tmp[64];
+    if (n < sizeof tmp) {
+        memcpy(tmp, s, n);
+        tmp[n] = 0;
+        strtod(tmp, &end);
+        if (*end == 0) return false;
+        if ((tmp[0] == '0' && (tmp[1] == 'x' || tmp[1] == 'o')) || !strcmp(tmp, ".inf") || !strcmp(tmp, ".nan"))
+            return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) return false;
+        if (c == '#' && i > 0 && s[i - 1] == ' ') return false;
+        if (c == ':' && i + 1 < n && s[i + 1] == ' ') return false;
+    }
+    return true;
+}
+
+static void dump_scalar(strbuf *out, const ynode *n) {
+    if (n->plain || plain_safe(n->str, n->len)) {
+        sb_append(out, n->str, n->len);
+        return;
+    }
+    sb_putc(out, '"');
+    for (size_t i = 0; i < n->len; i++) {
+        unsigned char c = (unsigned char)n->str[i];
+        switch (c) {
+        case '"': sb_puts(out, "\\\""); break;
+        case '\\': sb_puts(out, "\\\\"); break;
+        case '\n': sb_puts(out, "\\n"); break;
+        case '\t': sb_puts(out, "\\t"); break;
+        case '\r': sb_puts(out, "\\r"); break;
+        default:
+            if (c < 0x20 || c == 0x7f) sb_printf(out, "\\x%02x", c);
+            else sb_putc(out, (char)c);
+        }
+    }
+    sb_putc(out, '"');
+}
+
+static bool is_empty_coll(const ynode *n) { return n->kind != YN_SCALAR && n->n == 0; }
+
+static void indent(strbuf *out, int k) {
+    for (int i = 0; i < k; i++) sb_putc(out, ' ');
+}
+
+/* Emit node n whose first line continues the current line (after "key:" or "- "). */
+static void dump_node(strbuf *out, const ynode *n, int ind, bool after_dash);
+
+static void dump_inline_or_block(strbuf *out, const ynode *v, int ind) {
+    if (v->kind == YN_SCALAR) { sb_putc(out, ' '); dump_scalar(out, v); sb_putc(out, '\n'); }
+    else if (is_empty_coll(v)) sb_puts(out, v->kind == YN_MAP ? " {}\n" : " []\n");
+    else { sb_putc(out, '\n'); dump_node(out, v, ind, false); }
+}
+
+static void dump_node(strbuf *out, const ynode *n, int ind, bool after_dash) {
+    if (n->kind == YN_SCALAR) { dump_scalar(out, n); sb_putc(out, '\n'); return; }
+    if (is_empty_coll(n)) { sb_puts(out, n->kind == YN_MAP ? "{}\n" : "[]\n"); return; }
+    for (size_t i = 0; i < n->n; i++) {
+        if (!(after_dash && i == 0)) indent(out, ind);
+        if (n->kind == YN_MAP) {
+            dump_scalar(out, n->keys[i]);
+            sb_putc(out, ':');
+            const ynode *v = n->vals[i];
+            /* lists under a key are written at the key's indentation, as kubectl does */
+            dump_inline_or_block(out, v, v->kind == YN_SEQ ? ind : ind + 2);
+        } else {
+            const ynode *v = n->vals[i];
+            sb_puts(out, "- ");
+            if (v->kind == YN_SCALAR || is_empty_coll(v)) dump_node(out, v, ind + 2, true);
+            else dump_node(out, v, ind + 2, true);
+        }
+    }
+}
+
+void ydump(strbuf *out, const ynode *n) { dump_node(out, n, 0, false); }
