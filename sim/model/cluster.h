@@ -1,0 +1,142 @@
+/*
+ * cluster.h -- the hardware description of a simulated cluster (what a
+ * scenario's `cluster:` section says) and the inventory drasim builds from it:
+ * the same hardware seen through DRA (DeviceClasses + ResourceSlices in the
+ * NVIDIA DRA driver's format) and through the device plugin (extended
+ * resources + GPU Feature Discovery labels on the Node).
+ *
+ * Owners: model/cluster_spec.c parses the `cluster:` section; model/catalog.c
+ * loads data/gpu-catalog.yaml; model/inventory*.c build the views.
+ */
+#ifndef DRASIM_MODEL_CLUSTER_H
+#define DRASIM_MODEL_CLUSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/k8s.h"
+#include "model/yaml_tree.h"
+#include "util/arena.h"
+#include "util/strbuf.h"
+
+typedef enum { MIG_OFF, MIG_STATIC, MIG_DYNAMIC } mig_mode;
+
+/* One `nodePools[]` entry: `count` identical nodes. */
+typedef struct node_pool_spec {
+    const char *name;
+    int count;
+    int64_t cpu_milli;
+    int64_t memory_bytes;
+    int64_t max_pods;                 /* default 110 */
+    k8s_kv *labels;
+    size_t nlabels;
+    k8s_taint *taints;
+    size_t ntaints;
+    const char *gpu_model;            /* catalog key (e.g. "H100-80GB"), NULL = no GPUs */
+    int gpus;                         /* GPUs per node */
+    mig_mode mig;
+    const char *mig_layout;           /* MIG_STATIC: mig-parted layout name, e.g. "all-1g.10gb" */
+    const ynode *where;               /* for error messages */
+} node_pool_spec;
+
+/* Device-plugin view options (the NVIDIA device plugin's config file). */
+typedef enum { MIG_STRATEGY_NONE, MIG_STRATEGY_SINGLE, MIG_STRATEGY_MIXED } mig_strategy;
+
+typedef struct device_plugin_opts {
+    mig_strategy mig_strategy;
+    int time_slicing_replicas;        /* 1 = no sharing */
+    bool rename_by_default;           /* advertise nvidia.com/gpu.shared */
+} device_plugin_opts;
+
+typedef struct cluster_spec {
+    node_pool_spec *pools;
+    size_t npools;
+    const char *inventory_file;       /* recorded inventory instead of pools */
+} cluster_spec;
+
+/* Parse a scenario's `cluster:` map (unknown keys are errors). Allocations go
+ * to `a`. Returns 0 or -1 with err = "FILE:LINE:COL: ...". */
+int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf *err);
+
+/* ---- the GPU catalog (data/gpu-catalog.yaml) ------------------------------- */
+
+typedef struct mig_profile {
+    const char *name;                 /* "1g.10gb", "1g.10gb+me" */
+    int mem_slices;                   /* memory slices used */
+    int compute_slices;               /* GPCs / compute slices */
+    int64_t memory_mib;
+    int multiprocessors;
+    int copy_engines, decoders, encoders, jpeg, ofa;
+    int *starts;                      /* valid placement starts (memory slice index) */
+    int nstarts;
+    int size;                         /* placement size in memory slices */
+} mig_profile;
+
+typedef struct mig_layout {
+    const char *name;                 /* "all-1g.10gb", "all-balanced" */
+    const char **profiles;            /* instances per GPU, in creation order */
+    int nprofiles;
+} mig_layout;
+
+typedef struct gpu_model {
+    const char *key;                  /* "A100-40GB", "H100-80GB", ... */
+    const char *product_name;         /* NVML name: "NVIDIA A100-SXM4-40GB" */
+    const char *gfd_product;          /* label value: "NVIDIA-A100-SXM4-40GB" */
+    const char *architecture;         /* "Ampere", "Hopper" */
+    const char *brand;                /* "Nvidia" */
+    int cc_major, cc_minor;
+    int64_t memory_mib;
+    int multiprocessors;
+    int mem_slices_total;             /* 8 */
+    int compute_slices_total;         /* 7 */
+    mig_profile *profiles;
+    int nprofiles;
+    mig_layout *layouts;
+    int nlayouts;
+} gpu_model;
+
+typedef struct gpu_catalog {
+    arena a;
+    gpu_model *models;
+    int nmodels;
+} gpu_catalog;
+
+/* Load the catalog: `path`, or when NULL the installed/source data file
+ * (env DRASIM_DATADIR, then the install dir, then the source tree). */
+int catalog_load(const char *path, gpu_catalog *out, strbuf *err);
+void catalog_free(gpu_catalog *c);
+const gpu_model *catalog_find(const gpu_catalog *c, const char *key);
+const mig_profile *gpu_model_profile(const gpu_model *m, const char *name);
+
+/* ---- the inventory ----------------------------------------------------------- */
+
+/* What the simulator needs to know about one node beyond its k8s_node. */
+typedef struct inv_node {
+    const node_pool_spec *pool;       /* NULL for a recorded inventory */
+    const gpu_model *gpu;             /* NULL when the node has no GPUs */
+    int gpus;
+    size_t first_slice, nslices;      /* its node-local ResourceSlices in inventory.slices */
+} inv_node;
+
+typedef struct inventory {
+    arena a;
+    k8s_node *nodes;                  /* labels incl. GFD; allocatable incl. extended resources */
+    inv_node *info;                   /* parallel to nodes */
+    size_t nnodes;
+    k8s_device_class *classes;
+    size_t nclasses;
+    k8s_resource_slice *slices;
+    size_t nslices;
+} inventory;
+
+/* Build both views of the cluster. Node names are "<pool>-<index>". */
+int inventory_build(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
+                    inventory *out, strbuf *err);
+void inventory_free(inventory *inv);
+
+/* Write the inventory as one Kubernetes YAML stream: Nodes, DeviceClasses,
+ * ResourceSlices (kubectl apply --dry-run=client accepts it). */
+void inventory_write_yaml(const inventory *inv, strbuf *out);
+
+#endif
