@@ -195,7 +195,7 @@ static uint64_t call_cost(const cel_func *f, const cel_val *a, int na) {
     switch (f->cost) {
     case FC_ZERO: return 0;
     case FC_STR01: return na ? (c01(vsize(a[0])) ? c01(vsize(a[0])) : 1) : 1;
-    case FC_STR02: return na ? (vsize(a[0]) + 4) / 5 + 1 : 1;
+    case FC_STR02: return na && vsize(a[0]) ? (2 * vsize(a[0]) + 9) / 10 : 1;
     case FC_MATCH: {
         uint64_t s = na ? c01(1 + vsize(a[0])) : 1, r = na > 1 ? (vsize(a[1]) + 3) / 4 : 1;
         return (s ? s : 1) * (r ? r : 1);

@@ -592,7 +592,7 @@ void cel_fmt_double_go(strbuf *out, double d) {
     char dg[40];
     int nd;
     int e = shortest_digits(fabs(d), dg, &nd);
-    if (e < -4 || e >= 21) fmt_exp(out, dg, nd, e);
+    if (e < -4 || e >= 6) fmt_exp(out, dg, nd, e);   /* strconv .FormatFloat(d, 'g', -1, 64) */
     else fmt_fixed(out, dg, nd, e, false);
 }
 
