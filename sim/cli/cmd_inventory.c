@@ -2,6 +2,9 @@
  * scenario's cluster as Kubernetes objects (Nodes, DeviceClasses,
  * ResourceSlices) in one YAML stream. */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -118,6 +121,12 @@ int cmd_inventory(int argc, char **argv) {
         usage(stderr);
         return EXIT_ERROR;
     }
+#ifdef __GLIBC__
+    /* The writer builds and drops one small YAML tree per object; keep freed
+     * memory in the process instead of trimming the heap after every object
+     * (page faults dominated the run time of large inventories). */
+    mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+#endif
     strbuf out = {0};
     int rc = build(scenario, catalog, &out);
     if (rc == EXIT_OK) {

@@ -159,9 +159,19 @@ typedef struct inventory {
     size_t nslices;
 } inventory;
 
-/* Build both views of the cluster. Node names are "<pool>-<index>". */
+/* Build both views of the cluster. Node names are "<pool>-<index>". With
+ * dp == NULL nodes get GFD labels but no nvidia.com extended resources (a
+ * DRA-only cluster). The inventory points into `spec` (inv_node.pool): keep
+ * the spec alive as long as the inventory. */
 int inventory_build(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
                     inventory *out, strbuf *err);
+
+/* The same with parts left out, for runs that need only one view:
+ * INV_NO_SLICES skips the DRA ResourceSlices and DeviceClasses (a large
+ * device-plugin run does not pay for ~1 KiB per GPU). */
+enum { INV_NO_SLICES = 1 };
+int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
+                       unsigned flags, inventory *out, strbuf *err);
 void inventory_free(inventory *inv);
 
 /* Write the inventory as one Kubernetes YAML stream: Nodes, DeviceClasses,

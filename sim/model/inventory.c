@@ -132,6 +132,11 @@ static void build_node(inventory *inv, const gpu_catalog *cat, const node_pool_s
 
 int inventory_build(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
                     inventory *out, strbuf *err) {
+    return inventory_build_ex(spec, cat, dp, 0, out, err);
+}
+
+int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
+                       unsigned flags, inventory *out, strbuf *err) {
     memset(out, 0, sizeof *out);
     if (spec->inventory_file) {
         sb_clear(err);
@@ -161,7 +166,7 @@ int inventory_build(const cluster_spec *spec, const gpu_catalog *cat, const devi
             info->gpu = gpus[i].model;
             info->gpus = gpus[i].model ? gpus[i].count : 0;
             info->first_slice = slices.len;
-            if (gpus[i].model) dra_node_slices(&out->a, cat, node->meta.name, &gpus[i], &slices);
+            if (gpus[i].model && !(flags & INV_NO_SLICES)) dra_node_slices(&out->a, cat, node->meta.name, &gpus[i], &slices);
             info->nslices = slices.len - info->first_slice;
             out->nnodes++;
         }
@@ -169,7 +174,7 @@ int inventory_build(const cluster_spec *spec, const gpu_catalog *cat, const devi
     out->slices = arena_memdup(&out->a, slices.data, slices.len * sizeof *slices.data);
     out->nslices = slices.len;
     VEC_FREE(slices);
-    out->classes = dra_device_classes(&out->a, &out->nclasses);
+    if (!(flags & INV_NO_SLICES)) out->classes = dra_device_classes(&out->a, &out->nclasses);
     return 0;
 }
 

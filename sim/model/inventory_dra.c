@@ -301,7 +301,7 @@ static k8s_resource_slice new_slice(const char *node, size_t index) {
 
 /* Sort the devices and cut them into slices of at most MAX_DEVICES_PER_SLICE. */
 static void push_device_slices(arena *a, const char *node, device_vec *devs, slice_vec *out) {
-    qsort(devs->data, devs->len, sizeof *devs->data, by_device_name);
+    if (devs->len > 1) qsort(devs->data, devs->len, sizeof *devs->data, by_device_name);
     for (size_t off = 0; off < devs->len; off += MAX_DEVICES_PER_SLICE) {
         size_t n = devs->len - off < MAX_DEVICES_PER_SLICE ? devs->len - off : MAX_DEVICES_PER_SLICE;
         k8s_resource_slice s = new_slice(node, out->len);
