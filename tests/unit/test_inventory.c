@@ -195,6 +195,15 @@ static void test_dynamic_mig_slice_counts(void **state) {
         assert_int_equal(b.inv.slices[i].slice_count, 9);
     }
     assert_non_null(find_device(&b.inv.slices[8], "gpu-7-mig-7g141gb-0-0"));
+    /* equal arrays are stored once: capacities across GPUs, attributes within one GPU */
+    const k8s_device *a0 = find_device(&b.inv.slices[1], "gpu-0-mig-1g18gb-19-0");
+    const k8s_device *a3 = find_device(&b.inv.slices[1], "gpu-0-mig-1g18gb-19-3");
+    const k8s_device *b0 = find_device(&b.inv.slices[2], "gpu-1-mig-1g18gb-19-0");
+    assert_ptr_equal(a0->caps, b0->caps);
+    assert_ptr_equal(a0->attrs, a3->attrs);
+    assert_ptr_not_equal(a0->attrs, b0->attrs);   /* parentUUID differs */
+    assert_ptr_not_equal(a0->consumes[0].counters, a3->consumes[0].counters);   /* memory-slice-0 vs -3 */
+    assert_ptr_equal(a0->consumes[0].counters, b0->consumes[0].counters);
     assert_int_equal(b.inv.info[0].first_slice, 0);
     assert_int_equal(b.inv.info[0].nslices, 9);
     built_free(&b);
