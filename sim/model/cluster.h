@@ -148,6 +148,8 @@ typedef struct inv_node {
     size_t first_slice, nslices;      /* its node-local ResourceSlices in inventory.slices */
 } inv_node;
 
+/* Everything lives in `a`. Devices may share equal attribute, capacity and
+ * counter arrays (one copy per distinct content): treat them as read-only. */
 typedef struct inventory {
     arena a;
     k8s_node *nodes;                  /* labels incl. GFD; allocatable incl. extended resources */
