@@ -264,6 +264,17 @@ static void test_static_mig_layouts(void **state) {
     assert_string_equal(attr(d3, "gpu.nvidia.com", "productName")->s, "NVIDIA A100-SXM4-40GB");
     built_free(&b);
 
+    /* more than 128 devices: the pool is cut into several slices (API limit) */
+    build_ok(pool(buf, sizeof buf, "{model: H100-80GB, count: 19, mig: static, migLayout: all-1g.10gb}", NULL), false, &b);
+    assert_int_equal(b.inv.nslices, 2);
+    assert_int_equal(b.inv.slices[0].ndevices, 128);
+    assert_int_equal(b.inv.slices[1].ndevices, 19 * 7 - 128);
+    assert_int_equal(b.inv.slices[0].slice_count, 2);
+    assert_int_equal(b.inv.slices[1].slice_count, 2);
+    assert_true(strcmp(b.inv.slices[0].devices[127].name, b.inv.slices[1].devices[0].name) < 0);
+    assert_true(b.inv.slices[0].meta.name != b.inv.slices[1].meta.name);
+    built_free(&b);
+
     /* all-enabled: MIG on but no instances -> nothing announced */
     build_ok(pool(buf, sizeof buf, "{model: H100-80GB, count: 2, mig: static, migLayout: all-enabled}", NULL), false, &b);
     assert_int_equal(b.inv.nslices, 0);
@@ -442,6 +453,13 @@ static void test_device_plugin_mig_strategies(void **state) {
     build_ok(pool(buf, sizeof buf, "{model: A100-80GB, count: 1, mig: static, migLayout: all-1g.10gb.me}",
                   "{migStrategy: mixed}"), true, &b);
     assert_string_equal(alloc(&b.inv.nodes[0], "nvidia.com/mig-1g.10gb.me"), "1");
+    built_free(&b);
+
+    /* none on a static-MIG node: MIG is ignored, one nvidia.com/gpu per physical GPU */
+    build_ok(pool(buf, sizeof buf, "{model: A100-40GB, count: 4, mig: static, migLayout: all-1g.5gb}", "{}"), true, &b);
+    assert_string_equal(alloc(&b.inv.nodes[0], "nvidia.com/gpu"), "4");
+    assert_null(alloc(&b.inv.nodes[0], "nvidia.com/mig-1g.5gb"));
+    assert_string_equal(label(&b.inv.nodes[0], "nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-40GB");
     built_free(&b);
 
     /* mixed on a node without MIG: full GPUs */
