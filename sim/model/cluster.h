@@ -180,4 +180,10 @@ void inventory_free(inventory *inv);
  * ResourceSlices (kubectl apply --dry-run=client accepts it). */
 void inventory_write_yaml(const inventory *inv, strbuf *out);
 
+/* One object as a YAML tree (built in `a`), in the form inventory_write_yaml
+ * writes: sorted map keys, quantities as strings, driver attributes bare. */
+ynode *k8s_node_to_yaml(arena *a, const k8s_node *n);
+ynode *k8s_device_class_to_yaml(arena *a, const k8s_device_class *c);
+ynode *k8s_resource_slice_to_yaml(arena *a, const k8s_resource_slice *s);
+
 #endif
