@@ -137,7 +137,7 @@ static void test_bad_types(void **state) {
     expect_error("nvidia.com/gpu: 2,", "gpu: 2,",
                  "s.yaml:25:22: gpu.devicePlugin: 'gpu' is not an extended resource name (expected DOMAIN/NAME "
                  "such as nvidia.com/gpu)");
-    expect_error("operator: Exists", "operator: Maybe", "s.yaml:23:43: toleration operator: expected Equal or Exists");
+    expect_error("operator: Exists", "operator: Maybe", "s.yaml:23:51: toleration operator: expected Equal or Exists");
 }
 
 static void test_missing_fields(void **state) {
