@@ -28,6 +28,8 @@ typedef struct node_pool_spec {
     int count;
     int64_t cpu_milli;
     int64_t memory_bytes;
+    quantity cpu_quantity;            /* as written, for output */
+    quantity memory_quantity;
     int64_t max_pods;                 /* default 110 */
     k8s_kv *labels;
     size_t nlabels;
@@ -38,6 +40,8 @@ typedef struct node_pool_spec {
     mig_mode mig;
     const char *mig_layout;           /* MIG_STATIC: mig-parted layout name, e.g. "all-1g.10gb" */
     const ynode *where;               /* for error messages */
+    const ynode *gpu_model_where;     /* `gpu.model` value, for catalog errors */
+    const ynode *mig_layout_where;    /* `gpu.migLayout` value */
 } node_pool_spec;
 
 /* Device-plugin view options (the NVIDIA device plugin's config file). */
@@ -59,10 +63,18 @@ typedef struct cluster_spec {
  * to `a`. Returns 0 or -1 with err = "FILE:LINE:COL: ...". */
 int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf *err);
 
+/* Parse a scenario's `scheduling.devicePlugin:` map:
+ *   migStrategy: none|single|mixed        (default none)
+ *   timeSlicing: {replicas: N, renameByDefault: bool}   (default 1, false)
+ * `n` may be NULL (defaults). Returns 0 or -1 with err = "FILE:LINE:COL: ...". */
+int device_plugin_opts_parse(const ynode *n, device_plugin_opts *out, strbuf *err);
+
 /* ---- the GPU catalog (data/gpu-catalog.yaml) ------------------------------- */
 
 typedef struct mig_profile {
     const char *name;                 /* "1g.10gb", "1g.10gb+me" */
+    int id;                           /* GPU-instance profile ID (19, 20, 15, 14, 9, 5, 0) */
+    int max_instances;                /* most instances of this profile on one GPU */
     int mem_slices;                   /* memory slices used */
     int compute_slices;               /* GPCs / compute slices */
     int64_t memory_mib;
@@ -83,6 +95,7 @@ typedef struct gpu_model {
     const char *key;                  /* "A100-40GB", "H100-80GB", ... */
     const char *product_name;         /* NVML name: "NVIDIA A100-SXM4-40GB" */
     const char *gfd_product;          /* label value: "NVIDIA-A100-SXM4-40GB" */
+    const char *pci_device_id;        /* "0x20B0" */
     const char *architecture;         /* "Ampere", "Hopper" */
     const char *brand;                /* "Nvidia" */
     int cc_major, cc_minor;
@@ -98,6 +111,8 @@ typedef struct gpu_model {
 
 typedef struct gpu_catalog {
     arena a;
+    const char *driver_version;       /* NVIDIA driver, e.g. "570.172.8" (DRA attribute driverVersion) */
+    const char *cuda_driver_version;  /* e.g. "12.8.0" */
     gpu_model *models;
     int nmodels;
 } gpu_catalog;
@@ -108,6 +123,20 @@ int catalog_load(const char *path, gpu_catalog *out, strbuf *err);
 void catalog_free(gpu_catalog *c);
 const gpu_model *catalog_find(const gpu_catalog *c, const char *key);
 const mig_profile *gpu_model_profile(const gpu_model *m, const char *name);
+const mig_layout *gpu_model_layout(const gpu_model *m, const char *name);
+
+/* One MIG instance placed on a GPU: profile + start on the memory-slice axis. */
+typedef struct mig_placement {
+    const mig_profile *profile;
+    int start;
+} mig_placement;
+
+/* Place a layout's instances on one GPU as mig-parted would: create them in
+ * layout order, each at the first free start of its profile's placement list;
+ * if an order fails, try the next permutation (deterministic). `out` needs
+ * room for l->nprofiles entries; on success they are sorted by start.
+ * Returns 0, or -1 with err naming the model and layout. */
+int mig_layout_place(const gpu_model *m, const mig_layout *l, mig_placement *out, strbuf *err);
 
 /* ---- the inventory ----------------------------------------------------------- */
 
@@ -130,9 +159,19 @@ typedef struct inventory {
     size_t nslices;
 } inventory;
 
-/* Build both views of the cluster. Node names are "<pool>-<index>". */
+/* Build both views of the cluster. Node names are "<pool>-<index>". With
+ * dp == NULL nodes get GFD labels but no nvidia.com extended resources (a
+ * DRA-only cluster). The inventory points into `spec` (inv_node.pool): keep
+ * the spec alive as long as the inventory. */
 int inventory_build(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
                     inventory *out, strbuf *err);
+
+/* The same with parts left out, for runs that need only one view:
+ * INV_NO_SLICES skips the DRA ResourceSlices and DeviceClasses (a large
+ * device-plugin run does not pay for ~1 KiB per GPU). */
+enum { INV_NO_SLICES = 1 };
+int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
+                       unsigned flags, inventory *out, strbuf *err);
 void inventory_free(inventory *inv);
 
 /* Write the inventory as one Kubernetes YAML stream: Nodes, DeviceClasses,

@@ -1,0 +1,266 @@
+/*
+ * cluster_spec.c -- parse a scenario's `cluster:` section (node pools or a
+ * recorded inventory) and its `scheduling.devicePlugin:` options.
+ *
+ *   cluster:
+ *     nodePools:
+ *     - name: h100            # node names are h100-0, h100-1, ...
+ *       count: 4
+ *       cpu: "96"             # Kubernetes quantities
+ *       memory: 1Ti
+ *       maxPods: 110          # optional, default 110
+ *       labels: {topology.kubernetes.io/zone: a}
+ *       taints: [{key: dedicated, value: ml, effect: NoSchedule}]
+ *       gpu: {model: H100-80GB, count: 8, mig: none|static|dynamic, migLayout: all-balanced}
+ *   or
+ *     inventory: recorded.yaml   # relative to the scenario file
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/cluster.h"
+#include "util/intern.h"
+
+/* A Kubernetes quantity from a scalar (quoted or not); must be positive. */
+static int get_quantity(const ynode *n, const char *what, quantity *q, strbuf *err) {
+    if (!n || n->kind != YN_SCALAR || y_is_null(n)) {
+        yerr(err, n, "%s: expected a Kubernetes quantity such as \"96\" or 1Ti, found %s", what, ykind_name(n));
+        return -1;
+    }
+    const char *msg = NULL;
+    if (quantity_parse(n->str, n->len, q, &msg)) {
+        yerr(err, n, "%s: invalid quantity '%s': %s", what, n->str, msg ? msg : "cannot parse");
+        return -1;
+    }
+    if (quantity_sign(q) <= 0) {
+        yerr(err, n, "%s: must be greater than zero, found '%s'", what, n->str);
+        return -1;
+    }
+    return 0;
+}
+
+/* Node names are "<pool>-<i>": the pool name must be a DNS label. */
+static bool dns_label(const char *s) {
+    size_t n = strlen(s);
+    if (n == 0 || n > 50) return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c == '-' && i > 0 && i + 1 < n);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+static int parse_labels(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
+    if (y_is_null(n)) return 0;
+    if (y_expect(n, YN_MAP, "labels", err)) return -1;
+    p->labels = ARENA_NEW(a, k8s_kv, n->n ? n->n : 1);
+    for (size_t i = 0; i < n->n; i++) {
+        k8s_kv *kv = &p->labels[p->nlabels];
+        if (y_str(n->keys[i], "label key", &kv->key, err)) return -1;
+        if (n->vals[i]->kind != YN_SCALAR) {
+            yerr(err, n->vals[i], "label %s: expected a string value, found %s", kv->key, ykind_name(n->vals[i]));
+            return -1;
+        }
+        if (y_str(n->vals[i], "label value", &kv->value, err)) return -1;
+        if (!*kv->key) {
+            yerr(err, n->keys[i], "labels: empty label key");
+            return -1;
+        }
+        p->nlabels++;
+    }
+    return 0;
+}
+
+static int parse_effect(const ynode *n, k8s_taint_effect *out, strbuf *err) {
+    if (y_scalar_eq(n, "NoSchedule")) *out = TAINT_NO_SCHEDULE;
+    else if (y_scalar_eq(n, "PreferNoSchedule")) *out = TAINT_PREFER_NO_SCHEDULE;
+    else if (y_scalar_eq(n, "NoExecute")) *out = TAINT_NO_EXECUTE;
+    else {
+        yerr(err, n, "taint effect: expected NoSchedule, PreferNoSchedule or NoExecute, found %s%s%s",
+             n && n->kind == YN_SCALAR ? "'" : "", n && n->kind == YN_SCALAR ? n->str : ykind_name(n),
+             n && n->kind == YN_SCALAR ? "'" : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_taints(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
+    if (y_is_null(n)) return 0;
+    if (y_expect(n, YN_SEQ, "taints", err)) return -1;
+    p->taints = ARENA_NEW(a, k8s_taint, n->n ? n->n : 1);
+    static const char *const keys[] = {"key", "value", "effect", NULL};
+    for (size_t i = 0; i < n->n; i++) {
+        const ynode *t = n->vals[i], *v;
+        k8s_taint *tt = &p->taints[p->ntaints];
+        if (ymap_check_keys(t, keys, "a taint", err)) return -1;
+        if (ymap_need(t, "key", "a taint", &v, err) || y_str(v, "taint key", &tt->key, err)) return -1;
+        if ((v = ymap_get(t, "value")) && !y_is_null(v) && y_str(v, "taint value", &tt->value, err)) return -1;
+        if (ymap_need(t, "effect", "a taint", &v, err) || parse_effect(v, &tt->effect, err)) return -1;
+        p->ntaints++;
+    }
+    return 0;
+}
+
+static int parse_gpu(const ynode *n, node_pool_spec *p, strbuf *err) {
+    static const char *const keys[] = {"model", "count", "mig", "migLayout", NULL};
+    const ynode *v;
+    int64_t cnt;
+    if (ymap_check_keys(n, keys, "gpu", err)) return -1;
+    if (ymap_need(n, "model", "gpu", &v, err) || y_str(v, "gpu.model", &p->gpu_model, err)) return -1;
+    p->gpu_model_where = v;
+    if (ymap_need(n, "count", "gpu", &v, err) || y_int(v, "gpu.count", &cnt, err)) return -1;
+    if (cnt < 1 || cnt > 64) {
+        yerr(err, v, "gpu.count: expected 1 to 64 GPUs per node, found %lld", (long long)cnt);
+        return -1;
+    }
+    p->gpus = (int)cnt;
+    p->mig = MIG_OFF;
+    if ((v = ymap_get(n, "mig"))) {
+        if (y_scalar_eq(v, "none")) p->mig = MIG_OFF;
+        else if (y_scalar_eq(v, "static")) p->mig = MIG_STATIC;
+        else if (y_scalar_eq(v, "dynamic")) p->mig = MIG_DYNAMIC;
+        else {
+            yerr(err, v, "gpu.mig: expected none, static or dynamic, found %s%s%s", v->kind == YN_SCALAR ? "'" : "",
+                 v->kind == YN_SCALAR ? v->str : ykind_name(v), v->kind == YN_SCALAR ? "'" : "");
+            return -1;
+        }
+    }
+    v = ymap_get(n, "migLayout");
+    if (p->mig == MIG_STATIC) {
+        if (!v) {
+            yerr(err, n, "missing field 'migLayout' in gpu (required with mig: static, e.g. all-balanced)");
+            return -1;
+        }
+        if (y_str(v, "gpu.migLayout", &p->mig_layout, err)) return -1;
+        p->mig_layout_where = v;
+    } else if (v) {
+        yerr(err, v, "gpu.migLayout: only valid with mig: static");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
+    static const char *const keys[] = {"name", "count", "cpu", "memory", "maxPods", "labels", "taints", "gpu", NULL};
+    const ynode *v;
+    int64_t i64;
+    if (ymap_check_keys(n, keys, "a node pool", err)) return -1;
+    p->where = n;
+    if (ymap_need(n, "name", "a node pool", &v, err) || y_str(v, "name", &p->name, err)) return -1;
+    if (!dns_label(p->name)) {
+        yerr(err, v, "name: '%s' is not a valid node pool name (lower-case letters, digits and '-', at most 50)",
+             p->name);
+        return -1;
+    }
+    if (ymap_need(n, "count", "a node pool", &v, err) || y_int(v, "count", &i64, err)) return -1;
+    if (i64 < 0 || i64 > 1000000) {
+        yerr(err, v, "count: expected 0 to 1000000 nodes, found %lld", (long long)i64);
+        return -1;
+    }
+    p->count = (int)i64;
+    if (ymap_need(n, "cpu", "a node pool", &v, err) || get_quantity(v, "cpu", &p->cpu_quantity, err)) return -1;
+    p->cpu_milli = quantity_milli_value(&p->cpu_quantity);
+    if (ymap_need(n, "memory", "a node pool", &v, err) || get_quantity(v, "memory", &p->memory_quantity, err))
+        return -1;
+    p->memory_bytes = quantity_value(&p->memory_quantity);
+    p->max_pods = 110;
+    if ((v = ymap_get(n, "maxPods"))) {
+        if (y_int(v, "maxPods", &p->max_pods, err)) return -1;
+        if (p->max_pods < 1) {
+            yerr(err, v, "maxPods: must be at least 1");
+            return -1;
+        }
+    }
+    if (parse_labels(a, ymap_get(n, "labels"), p, err)) return -1;
+    if (parse_taints(a, ymap_get(n, "taints"), p, err)) return -1;
+    if ((v = ymap_get(n, "gpu")) && !y_is_null(v) && parse_gpu(v, p, err)) return -1;
+    return 0;
+}
+
+/* A recorded-inventory path is relative to the scenario file. */
+static const char *resolve_path(arena *a, const ynode *v, const char *path) {
+    const char *slash = v->file ? strrchr(v->file, '/') : NULL;
+    if (path[0] == '/' || !slash) return path;
+    size_t dl = (size_t)(slash - v->file) + 1, pl = strlen(path);
+    char *s = ARENA_NEW(a, char, dl + pl + 1);
+    memcpy(s, v->file, dl);
+    memcpy(s + dl, path, pl + 1);
+    return intern(s);
+}
+
+int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf *err) {
+    static const char *const keys[] = {"nodePools", "inventory", NULL};
+    memset(out, 0, sizeof *out);
+    if (ymap_check_keys(cluster, keys, "cluster", err)) return -1;
+    const ynode *pools = ymap_get(cluster, "nodePools"), *inv = ymap_get(cluster, "inventory");
+    if (pools && inv) {
+        yerr(err, inv, "cluster: give either nodePools or inventory, not both");
+        return -1;
+    }
+    if (!pools && !inv) {
+        yerr(err, cluster, "missing field 'nodePools' in cluster (or 'inventory' for a recorded inventory)");
+        return -1;
+    }
+    if (inv) {
+        const char *path;
+        if (y_str(inv, "inventory", &path, err)) return -1;
+        if (!*path) {
+            yerr(err, inv, "inventory: expected a file name");
+            return -1;
+        }
+        out->inventory_file = resolve_path(a, inv, path);
+        return 0;
+    }
+    if (y_expect(pools, YN_SEQ, "nodePools", err)) return -1;
+    if (pools->n == 0) {
+        yerr(err, pools, "nodePools: expected at least one node pool");
+        return -1;
+    }
+    out->pools = ARENA_NEW(a, node_pool_spec, pools->n);
+    for (size_t i = 0; i < pools->n; i++) {
+        node_pool_spec *p = &out->pools[i];
+        if (parse_pool(a, pools->vals[i], p, err)) return -1;
+        for (size_t j = 0; j < i; j++)
+            if (out->pools[j].name == p->name) {
+                yerr(err, ymap_get(pools->vals[i], "name"), "duplicate node pool name '%s'", p->name);
+                return -1;
+            }
+        out->npools++;
+    }
+    return 0;
+}
+
+int device_plugin_opts_parse(const ynode *n, device_plugin_opts *out, strbuf *err) {
+    static const char *const keys[] = {"migStrategy", "timeSlicing", NULL};
+    static const char *const ts_keys[] = {"replicas", "renameByDefault", NULL};
+    *out = (device_plugin_opts){MIG_STRATEGY_NONE, 1, false};
+    if (y_is_null(n)) return 0;
+    if (ymap_check_keys(n, keys, "devicePlugin", err)) return -1;
+    const ynode *v = ymap_get(n, "migStrategy");
+    if (v) {
+        if (y_scalar_eq(v, "none")) out->mig_strategy = MIG_STRATEGY_NONE;
+        else if (y_scalar_eq(v, "single")) out->mig_strategy = MIG_STRATEGY_SINGLE;
+        else if (y_scalar_eq(v, "mixed")) out->mig_strategy = MIG_STRATEGY_MIXED;
+        else {
+            yerr(err, v, "migStrategy: expected none, single or mixed, found %s%s%s", v->kind == YN_SCALAR ? "'" : "",
+                 v->kind == YN_SCALAR ? v->str : ykind_name(v), v->kind == YN_SCALAR ? "'" : "");
+            return -1;
+        }
+    }
+    const ynode *ts = ymap_get(n, "timeSlicing");
+    if (ts && !y_is_null(ts)) {
+        if (ymap_check_keys(ts, ts_keys, "timeSlicing", err)) return -1;
+        int64_t r;
+        if (ymap_need(ts, "replicas", "timeSlicing", &v, err) || y_int(v, "timeSlicing.replicas", &r, err))
+            return -1;
+        if (r < 1 || r > 1024) {
+            yerr(err, v, "timeSlicing.replicas: expected 1 to 1024, found %lld", (long long)r);
+            return -1;
+        }
+        out->time_slicing_replicas = (int)r;
+        if ((v = ymap_get(ts, "renameByDefault")) && y_bool(v, "timeSlicing.renameByDefault", &out->rename_by_default, err))
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,389 @@
+/*
+ * inventory_dra.c -- a GPU node as the NVIDIA DRA driver (gpu.nvidia.com)
+ * publishes it: ResourceSlices in the driver's format, and the DeviceClasses
+ * gpu.nvidia.com and mig.nvidia.com of its Helm chart.
+ *
+ * Slice layouts (pool name = node name):
+ *  - MIG off / static MIG ("legacy"): one slice with every device (more
+ *    slices only beyond the API's 128 devices per slice). Static MIG
+ *    publishes only the MIG devices, with uuid and memorySlice<i> capacities.
+ *  - dynamic MIG, Kubernetes >= 1.35 "split" layout: first counters-only
+ *    slices (one counter set per GPU, at most 8 per slice), then one
+ *    device-only slice per GPU with gpu-N (Hopper and later; on Ampere MIG is
+ *    assumed on at plugin start, so no gpu-N) and every (profile, placement)
+ *    pair as an abstract MIG device consuming counters.
+ * Devices are sorted by name inside a slice, as the driver does.
+ *
+ * Per-GPU identity (uuid, PCI bus ID, PCIe root, NUMA node) is synthesized
+ * deterministically from the node name and GPU index; values are
+ * illustrative, their format is the driver's.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/inventory_parts.h"
+#include "util/intern.h"
+
+#define DRIVER "gpu.nvidia.com"
+#define STD_DOMAIN "resource.kubernetes.io"
+#define MAX_DEVICES_PER_SLICE 128
+#define MAX_COUNTER_SETS_PER_SLICE 8
+
+typedef VEC(k8s_attribute) attr_vec;
+typedef VEC(k8s_capacity) cap_vec;
+typedef VEC(k8s_counter) counter_vec;
+typedef VEC(k8s_device) device_vec;
+
+/* ---- values ------------------------------------------------------------------- */
+
+static quantity q_int(int64_t v) { return quantity_from_int64(v, QF_DECIMAL_SI); }
+
+static quantity q_mib(int64_t mib) {
+    char buf[40];
+    quantity q;
+    const char *e;
+    snprintf(buf, sizeof buf, "%lldMi", (long long)mib);
+    if (quantity_parse(buf, strlen(buf), &q, &e)) q = quantity_from_int64(mib * 1024 * 1024, QF_BINARY_SI);
+    return q;
+}
+
+static void attr_str(attr_vec *v, const char *domain, const char *id, const char *s) {
+    VEC_PUSH(*v, ((k8s_attribute){.domain = intern(domain), .id = intern(id), .kind = ATTR_STRING, .s = intern(s)}));
+}
+
+static void attr_int(attr_vec *v, const char *domain, const char *id, int64_t i) {
+    VEC_PUSH(*v, ((k8s_attribute){.domain = intern(domain), .id = intern(id), .kind = ATTR_INT, .i = i}));
+}
+
+static void attr_version(attr_vec *v, const char *id, const char *text) {
+    k8s_attribute a = {.domain = intern(DRIVER), .id = intern(id), .kind = ATTR_VERSION, .s = intern(text)};
+    const char *e;
+    a.v_ok = semver_parse(text, strlen(text), false, &a.v, &e) == 0;
+    VEC_PUSH(*v, a);
+}
+
+static void cap_add(cap_vec *v, const char *id, quantity q) {
+    VEC_PUSH(*v, ((k8s_capacity){.domain = intern(DRIVER), .id = intern(id), .value = q}));
+}
+
+static void counter_add(counter_vec *v, const char *name, quantity q) {
+    VEC_PUSH(*v, ((k8s_counter){intern(name), q}));
+}
+
+/* ---- per-GPU identity ------------------------------------------------------------- */
+
+static uint64_t fnv1a(const char *s, uint64_t h) {
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return h;
+}
+
+/* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (or "MIG-...") from a seed text. */
+static const char *fake_uuid(const char *prefix, const char *seed) {
+    uint64_t a = fnv1a(seed, 0xcbf29ce484222325ULL), b = fnv1a(seed, a ^ 0x9e3779b97f4a7c15ULL);
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s-%08x-%04x-%04x-%04x-%012llx", prefix, (unsigned)(a >> 32),
+             (unsigned)(a >> 16) & 0xffff, (unsigned)(0x4000 | (a & 0x0fff)), (unsigned)(0x8000 | (b >> 48 & 0x3fff)),
+             (unsigned long long)(b & 0xffffffffffffULL));
+    return intern(buf);
+}
+
+typedef struct gpu_identity {
+    const char *uuid, *bus, *root;
+    int numa;
+} gpu_identity;
+
+/* PCI bus numbers of an HGX 8-GPU baseboard; further GPUs continue the pattern. */
+static gpu_identity identity(const char *node, int i, int count) {
+    static const unsigned hgx_bus[8] = {0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb};
+    unsigned bus = i < 8 ? hgx_bus[i] : (unsigned)(0x10 + 0x08 * i) & 0xff;
+    char seed[160], buf[32];
+    gpu_identity id;
+    snprintf(seed, sizeof seed, "%s/gpu-%d", node, i);
+    id.uuid = fake_uuid("GPU", seed);
+    snprintf(buf, sizeof buf, "0000:%02x:00.0", bus);
+    id.bus = intern(buf);
+    snprintf(buf, sizeof buf, "pci0000:%02x", (bus & 0xf0) ? bus - 3 : bus);
+    id.root = intern(buf);
+    id.numa = count > 1 && i >= (count + 1) / 2 ? 1 : 0;
+    return id;
+}
+
+/* Attributes every gpu/mig device of a GPU carries (productName ... numaNode). */
+static void common_attrs(attr_vec *v, const gpu_catalog *cat, const gpu_model *m, const gpu_identity *id) {
+    char cc[32];
+    snprintf(cc, sizeof cc, "%d.%d.0", m->cc_major, m->cc_minor);
+    attr_str(v, DRIVER, "architecture", m->architecture);
+    attr_str(v, DRIVER, "brand", m->brand);
+    attr_version(v, "cudaComputeCapability", cc);
+    attr_version(v, "cudaDriverVersion", cat->cuda_driver_version);
+    attr_version(v, "driverVersion", cat->driver_version);
+    attr_str(v, DRIVER, "productName", m->product_name);
+    attr_str(v, STD_DOMAIN, "pciBusID", id->bus);
+    attr_str(v, STD_DOMAIN, "pcieRoot", id->root);
+    attr_int(v, STD_DOMAIN, "numaNode", id->numa);
+}
+
+/* ---- devices -------------------------------------------------------------------------- */
+
+/* Profile text in device names: dots removed, lower case, others outside [a-z0-9-] -> '-'. */
+static void name_profile(const char *profile, char *buf, size_t n) {
+    size_t k = 0;
+    for (const char *c = profile; *c && k + 1 < n; c++) {
+        char ch = *c;
+        if (ch == '.') continue;
+        if (ch >= 'A' && ch <= 'Z') ch = (char)(ch - 'A' + 'a');
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-')) ch = '-';
+        buf[k++] = ch;
+    }
+    buf[k] = 0;
+}
+
+static const char *mig_device_name(int gpu, const mig_profile *p, int start) {
+    char np[64], buf[128];
+    name_profile(p->name, np, sizeof np);
+    snprintf(buf, sizeof buf, "gpu-%d-mig-%s-%d-%d", gpu, np, p->id, start);
+    return intern(buf);
+}
+
+/* The seven engine/memory capacities (or counters) of a MIG profile-like value set. */
+typedef struct engine_values {
+    int64_t memory_mib;
+    int sm, ce, dec, enc, jpg, ofa;
+} engine_values;
+
+static engine_values profile_values(const mig_profile *p) {
+    return (engine_values){p->memory_mib, p->multiprocessors, p->copy_engines, p->decoders, p->encoders, p->jpeg, p->ofa};
+}
+
+/* Per key, the maximum over the model's profiles (what the driver publishes for gpu-N in dynamic MIG). */
+static engine_values max_values(const gpu_model *m) {
+    engine_values v = {0};
+    for (int i = 0; i < m->nprofiles; i++) {
+        engine_values p = profile_values(&m->profiles[i]);
+#define MX(f) if (p.f > v.f) v.f = p.f
+        MX(memory_mib); MX(sm); MX(ce); MX(dec); MX(enc); MX(jpg); MX(ofa);
+#undef MX
+    }
+    return v;
+}
+
+static void engine_caps(cap_vec *c, const engine_values *v) {
+    cap_add(c, "copyEngines", q_int(v->ce));
+    cap_add(c, "decoders", q_int(v->dec));
+    cap_add(c, "encoders", q_int(v->enc));
+    cap_add(c, "jpegEngines", q_int(v->jpg));
+    cap_add(c, "memory", q_mib(v->memory_mib));
+    cap_add(c, "multiprocessors", q_int(v->sm));
+    cap_add(c, "ofaEngines", q_int(v->ofa));
+}
+
+/* Counters named as the driver converts capacity names (camelCase -> DNS label),
+ * plus memory-slice-<i> = 1 for slices [first, first+n). */
+static void engine_counters(counter_vec *c, const engine_values *v, int first, int n) {
+    counter_add(c, "copy-engines", q_int(v->ce));
+    counter_add(c, "decoders", q_int(v->dec));
+    counter_add(c, "encoders", q_int(v->enc));
+    counter_add(c, "jpeg-engines", q_int(v->jpg));
+    counter_add(c, "memory", q_mib(v->memory_mib));
+    for (int i = first; i < first + n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "memory-slice-%d", i);
+        counter_add(c, name, q_int(1));
+    }
+    counter_add(c, "multiprocessors", q_int(v->sm));
+    counter_add(c, "ofa-engines", q_int(v->ofa));
+}
+
+static const char *counter_set_name(int gpu) {
+    char buf[48];
+    snprintf(buf, sizeof buf, "gpu-%d-counter-set", gpu);
+    return intern(buf);
+}
+
+/* Copy the temporary vectors into device d (arena-owned). */
+static void finish_device(arena *a, k8s_device *d, attr_vec *av, cap_vec *cv, counter_vec *consumes, int gpu) {
+    d->attrs = arena_memdup(a, av->data, av->len * sizeof *av->data);
+    d->nattrs = av->len;
+    d->caps = arena_memdup(a, cv->data, cv->len * sizeof *cv->data);
+    d->ncaps = cv->len;
+    if (consumes) {
+        d->consumes = ARENA_NEW(a, k8s_counter_set, 1);
+        d->consumes->name = counter_set_name(gpu);
+        d->consumes->counters = arena_memdup(a, consumes->data, consumes->len * sizeof *consumes->data);
+        d->consumes->ncounters = consumes->len;
+        d->nconsumes = 1;
+        consumes->len = 0;
+    }
+    av->len = cv->len = 0;
+}
+
+/* gpu-N: legacy (memory = physical total) or dynamic MIG (max-over-profiles, consumes everything). */
+static void full_gpu_device(arena *a, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
+                            bool dynamic, device_vec *out) {
+    attr_vec av = {0};
+    cap_vec cv = {0};
+    counter_vec cons = {0};
+    k8s_device d = {0};
+    char name[32];
+    snprintf(name, sizeof name, "gpu-%d", gpu);
+    d.name = intern(name);
+    common_attrs(&av, cat, m, id);
+    attr_str(&av, DRIVER, "type", "gpu");
+    attr_str(&av, DRIVER, "uuid", id->uuid);
+    if (dynamic) {
+        engine_values mv = max_values(m);
+        engine_caps(&cv, &mv);
+        engine_counters(&cons, &mv, 0, m->mem_slices_total);
+    } else {
+        cap_add(&cv, "memory", q_mib(m->memory_mib));
+    }
+    finish_device(a, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
+    VEC_PUSH(*out, d);
+    VEC_FREE(av);
+    VEC_FREE(cv);
+    VEC_FREE(cons);
+}
+
+/* A MIG device: static (uuid, memorySlice<i> capacities) or abstract (consumes counters). */
+static void mig_device(arena *a, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
+                       const mig_profile *p, int start, bool dynamic, device_vec *out) {
+    attr_vec av = {0};
+    cap_vec cv = {0};
+    counter_vec cons = {0};
+    k8s_device d = {0};
+    d.name = mig_device_name(gpu, p, start);
+    common_attrs(&av, cat, m, id);
+    attr_str(&av, DRIVER, "type", "mig");
+    attr_str(&av, DRIVER, "profile", p->name);
+    attr_str(&av, DRIVER, "parentUUID", id->uuid);
+    if (!dynamic) {
+        char seed[200];
+        snprintf(seed, sizeof seed, "%s/%s", id->uuid, d.name);
+        attr_str(&av, DRIVER, "uuid", fake_uuid("MIG", seed));
+    }
+    engine_values v = profile_values(p);
+    engine_caps(&cv, &v);
+    if (dynamic) {
+        engine_counters(&cons, &v, start, p->size);
+    } else {
+        for (int i = start; i < start + p->size; i++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "memorySlice%d", i);
+            cap_add(&cv, nm, q_int(1));
+        }
+    }
+    finish_device(a, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
+    VEC_PUSH(*out, d);
+    VEC_FREE(av);
+    VEC_FREE(cv);
+    VEC_FREE(cons);
+}
+
+static int by_device_name(const void *x, const void *y) {
+    return strcmp(((const k8s_device *)x)->name, ((const k8s_device *)y)->name);
+}
+
+/* ---- slices ------------------------------------------------------------------------------ */
+
+static k8s_resource_slice new_slice(const char *node, size_t index) {
+    char buf[160];
+    k8s_resource_slice s = {0};
+    snprintf(buf, sizeof buf, "%s-" DRIVER "-%zu", node, index);
+    s.meta.name = intern(buf);
+    s.driver = intern(DRIVER);
+    s.pool = node;
+    s.node_name = node;
+    s.generation = 1;
+    return s;
+}
+
+/* Sort the devices and cut them into slices of at most MAX_DEVICES_PER_SLICE. */
+static void push_device_slices(arena *a, const char *node, device_vec *devs, slice_vec *out) {
+    if (devs->len > 1) qsort(devs->data, devs->len, sizeof *devs->data, by_device_name);
+    for (size_t off = 0; off < devs->len; off += MAX_DEVICES_PER_SLICE) {
+        size_t n = devs->len - off < MAX_DEVICES_PER_SLICE ? devs->len - off : MAX_DEVICES_PER_SLICE;
+        k8s_resource_slice s = new_slice(node, out->len);
+        s.devices = arena_memdup(a, devs->data + off, n * sizeof *devs->data);
+        s.ndevices = n;
+        VEC_PUSH(*out, s);
+    }
+}
+
+void dra_node_slices(arena *a, const gpu_catalog *cat, const char *node, const node_gpus *g, slice_vec *out) {
+    const gpu_model *m = g->model;
+    slice_vec mine = {0};
+    device_vec devs = {0};
+    if (g->mig != MIG_DYNAMIC) {
+        for (int i = 0; i < g->count; i++) {
+            gpu_identity id = identity(node, i, g->count);
+            if (g->mig == MIG_OFF) {
+                full_gpu_device(a, cat, m, i, &id, false, &devs);
+            } else {
+                for (int k = 0; k < g->layout->nprofiles; k++)
+                    mig_device(a, cat, m, i, &id, g->placements[k].profile, g->placements[k].start, false, &devs);
+            }
+        }
+        push_device_slices(a, node, &devs, &mine);
+    } else {
+        /* counters-only slices first */
+        engine_values mv = max_values(m);
+        counter_vec cv = {0};
+        for (int i = 0; i < g->count; i += MAX_COUNTER_SETS_PER_SLICE) {
+            int n = g->count - i < MAX_COUNTER_SETS_PER_SLICE ? g->count - i : MAX_COUNTER_SETS_PER_SLICE;
+            k8s_resource_slice s = new_slice(node, mine.len);
+            s.shared_counters = ARENA_NEW(a, k8s_counter_set, n);
+            s.nshared_counters = (size_t)n;
+            for (int k = 0; k < n; k++) {
+                cv.len = 0;
+                engine_counters(&cv, &mv, 0, m->mem_slices_total);
+                s.shared_counters[k].name = counter_set_name(i + k);
+                s.shared_counters[k].counters = arena_memdup(a, cv.data, cv.len * sizeof *cv.data);
+                s.shared_counters[k].ncounters = cv.len;
+            }
+            VEC_PUSH(mine, s);
+        }
+        VEC_FREE(cv);
+        /* then one device slice per GPU */
+        bool publish_full = m->cc_major >= 9;   /* Ampere cannot toggle MIG without a reset */
+        for (int i = 0; i < g->count; i++) {
+            gpu_identity id = identity(node, i, g->count);
+            devs.len = 0;
+            if (publish_full) full_gpu_device(a, cat, m, i, &id, true, &devs);
+            for (int k = 0; k < m->nprofiles; k++) {
+                const mig_profile *p = &m->profiles[k];
+                for (int s = 0; s < p->nstarts; s++) mig_device(a, cat, m, i, &id, p, p->starts[s], true, &devs);
+            }
+            push_device_slices(a, node, &devs, &mine);
+        }
+    }
+    for (size_t i = 0; i < mine.len; i++) {
+        mine.data[i].slice_count = (int64_t)mine.len;
+        VEC_PUSH(*out, mine.data[i]);
+    }
+    VEC_FREE(mine);
+    VEC_FREE(devs);
+}
+
+/* ---- DeviceClasses ------------------------------------------------------------------------- */
+
+static void device_class(arena *a, k8s_device_class *c, const char *name, const char *type, const char *ext,
+                         int64_t seq) {
+    char sel[200];
+    snprintf(sel, sizeof sel, "device.driver == '" DRIVER "' && device.attributes['" DRIVER "'].type == '%s'", type);
+    c->meta.name = intern(name);
+    c->selectors = ARENA_NEW(a, const char *, 1);
+    c->selectors[0] = intern(sel);
+    c->nselectors = 1;
+    c->extended_resource_name = ext ? intern(ext) : NULL;
+    c->creation_seq = seq;
+}
+
+k8s_device_class *dra_device_classes(arena *a, size_t *n) {
+    k8s_device_class *c = ARENA_NEW(a, k8s_device_class, 2);
+    device_class(a, &c[0], "gpu.nvidia.com", "gpu", "nvidia.com/gpu", 1);
+    device_class(a, &c[1], "mig.nvidia.com", "mig", NULL, 2);
+    *n = 2;
+    return c;
+}

@@ -1,0 +1,41 @@
+/*
+ * inventory_parts.h -- internal interface between the inventory builders:
+ * inventory.c (nodes), inventory_dp.c (device-plugin resources and GPU
+ * Feature Discovery labels), inventory_dra.c (DeviceClasses, ResourceSlices).
+ */
+#ifndef DRASIM_MODEL_INVENTORY_PARTS_H
+#define DRASIM_MODEL_INVENTORY_PARTS_H
+
+#include "model/cluster.h"
+#include "util/vec.h"
+
+typedef VEC(k8s_kv) kv_vec;
+typedef VEC(k8s_resource_amount) amount_vec;
+typedef VEC(k8s_resource_slice) slice_vec;
+
+/* Set key=value (interned), replacing an earlier value of the same key. */
+void kv_set(kv_vec *v, const char *key, const char *value);
+void kv_setf(kv_vec *v, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Add (or replace) a resource amount. */
+void amount_set(amount_vec *v, const char *name, quantity q);
+
+/* Everything a node's GPUs look like; MIG placements for static MIG. */
+typedef struct node_gpus {
+    const gpu_model *model;
+    int count;
+    mig_mode mig;
+    const mig_layout *layout;         /* MIG_STATIC */
+    const mig_placement *placements;  /* MIG_STATIC: layout->nprofiles entries, same on every GPU */
+} node_gpus;
+
+/* GFD labels and device-plugin extended resources (dp may be NULL: labels only). */
+void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugin_opts *dp, kv_vec *labels,
+                  amount_vec *resources);
+
+/* The node's ResourceSlices, appended to `out` (allocated in `a`). */
+void dra_node_slices(arena *a, const gpu_catalog *cat, const char *node, const node_gpus *g, slice_vec *out);
+
+/* The DeviceClasses gpu.nvidia.com and mig.nvidia.com. */
+k8s_device_class *dra_device_classes(arena *a, size_t *n);
+
+#endif
