@@ -98,7 +98,7 @@ int cmd_run(int argc, char **argv) {
         goto done;
     }
     have_cat = true;
-    if (inventory_build(&sc.cluster, &cat, &sc.sched.dp, &inv, &err)) {
+    if (inventory_build_ex(&sc.cluster, &cat, &sc.sched.dp, INV_NO_SLICES, &inv, &err)) {
         fprintf(stderr, "drasim run: %s\n", sb_str(&err));
         rc = EXIT_BAD_INPUT;
         goto done;

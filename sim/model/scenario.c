@@ -10,10 +10,6 @@
 
 #include "util/intern.h"
 
-/* The `scheduling.devicePlugin` reader lives with the inventory code
- * (model/cluster_spec.c); declared here until model/cluster.h carries it. */
-int device_plugin_opts_parse(const ynode *n, device_plugin_opts *out, strbuf *err);
-
 static const char *const top_keys[] = {"apiVersion", "kind", "metadata", "seed", "stop", "cluster",
                                        "scheduling", "workload", "output", NULL};
 
@@ -118,9 +114,7 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
              v->kind == YN_SCALAR ? "'" : "");
         return -1;
     }
-    s->sched.dp.mig_strategy = MIG_STRATEGY_MIXED;
-    s->sched.dp.time_slicing_replicas = 1;
-    if ((v = ymap_get(m, "devicePlugin")) && device_plugin_opts_parse(v, &s->sched.dp, err)) return -1;
+    if (device_plugin_opts_parse(ymap_get(m, "devicePlugin"), &s->sched.dp, err)) return -1;
     if ((v = ymap_get(m, "scoring")) && parse_scoring(v, s, err)) return -1;
     if ((v = ymap_get(m, "percentageOfNodesToScore"))) {
         int64_t p;

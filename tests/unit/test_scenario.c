@@ -133,7 +133,8 @@ static void test_bad_types(void **state) {
     expect_error("sampleInterval: 30s", "sampleInterval: 30",
                  "s.yaml:6:26: output.sampleInterval: expected a duration such as 90s, 5m, 2h or 1h30m, found '30'");
     expect_error("memory: 64Gi", "memory: 64Gx",
-                 "s.yaml:21:34: requests: memory: invalid quantity '64Gx': unable to parse quantity's suffix");
+                 "s.yaml:21:34: requests: memory: invalid quantity '64Gx': quantities must match the regular expression "
+                 "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
     expect_error("nvidia.com/gpu: 2,", "gpu: 2,",
                  "s.yaml:25:22: gpu.devicePlugin: 'gpu' is not an extended resource name (expected DOMAIN/NAME "
                  "such as nvidia.com/gpu)");
