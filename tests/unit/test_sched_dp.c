@@ -308,6 +308,52 @@ static void test_never_fits(void **state) {
     sched_free(&s);
 }
 
+/* Required node affinity: In / NotIn / Gt on labels, ORed terms. */
+static void test_node_affinity(void **state) {
+    tnode t[3];
+    k8s_node nodes[3];
+    mknode(&t[0], "n0", 8, 8, 0, "a");
+    mknode(&t[1], "n1", 8, 8, 0, "b");
+    mknode(&t[2], "n2", 8, 8, 0, "c");
+    for (int i = 0; i < 3; i++) {
+        static const char *const gen[] = {"3", "5", "9"};
+        t[i].labels[1] = (k8s_kv){intern("gen"), intern(gen[i])};
+        t[i].node.meta.nlabels = 2;
+    }
+    const char *zone_b[] = {intern("b")};
+    const char *four[] = {intern("4")};
+    k8s_selector_req not_b = {.key = intern("zone"), .op = SEL_OP_NOT_IN, .values = zone_b, .nvalues = 1};
+    k8s_selector_req gt4 = {.key = intern("gen"), .op = SEL_OP_GT, .values = four, .nvalues = 1};
+    k8s_selector_req both[2] = {not_b, gt4};
+    k8s_selector_term and_term = {.match_expressions = both, .nmatch_expressions = 2};
+    tgroup g;
+    mkgroup(&g, "aff", 1, 1, 0);
+    g.g.has_affinity = true;
+    g.g.required_affinity = (k8s_node_selector){.terms = &and_term, .nterms = 1};
+    scheduler s;
+    sched_init(&s, flat(t, 3, nodes), 3, &least, 1);
+    sched_add_class(&s, &g.g, true);
+    sched_prepare(&s);
+    /* zone not b and gen > 4: only n2 */
+    placement p;
+    for (uint32_t i = 0; i < 4; i++) assert_int_equal(place(&s, 0, i, &p), 2);
+    sched_free(&s);
+    /* two terms ORed: zone In [b]  or  gen > 4  -> n1 and n2 */
+    k8s_selector_req in_b = {.key = intern("zone"), .op = SEL_OP_IN, .values = zone_b, .nvalues = 1};
+    k8s_selector_term terms[2] = {{.match_expressions = &in_b, .nmatch_expressions = 1},
+                                  {.match_expressions = &gt4, .nmatch_expressions = 1}};
+    g.g.required_affinity = (k8s_node_selector){.terms = terms, .nterms = 2};
+    sched_init(&s, flat(t, 3, nodes), 3, &least, 1);
+    sched_add_class(&s, &g.g, true);
+    sched_prepare(&s);
+    int seen[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < 6; i++) seen[place(&s, 0, i, &p)]++;
+    assert_int_equal(seen[0], 0);
+    assert_int_equal(seen[1], 3);   /* LeastAllocated alternates between the two */
+    assert_int_equal(seen[2], 3);
+    sched_free(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fits_then_does_not_fit_then_frees),
@@ -317,6 +363,7 @@ int main(void) {
         cmocka_unit_test(test_priority_then_arrival),
         cmocka_unit_test(test_percentage_of_nodes_to_score),
         cmocka_unit_test(test_never_fits),
+        cmocka_unit_test(test_node_affinity),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     intern_reset();
