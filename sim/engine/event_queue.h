@@ -1,0 +1,45 @@
+/*
+ * event_queue.h -- the discrete-event engine's agenda: a binary min-heap of
+ * events ordered by (time, sequence). The sequence number is assigned at
+ * push time, so events at the same instant fire in the order they were
+ * scheduled and every run with the same inputs replays identically.
+ */
+#ifndef DRASIM_ENGINE_EVENT_QUEUE_H
+#define DRASIM_ENGINE_EVENT_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    EV_ARRIVAL,        /* next pod of pod group `arg` arrives */
+    EV_COMPLETION,     /* pod `arg` finishes and frees its resources */
+    EV_SAMPLE,         /* record a time-series sample */
+    EV_STOP,           /* stop.time reached */
+    EV_KIND_USER       /* first free kind: node failures, node changes, Lua timers ... */
+} event_kind;
+
+typedef struct event {
+    int64_t time;
+    uint64_t seq;
+    uint32_t kind;
+    uint32_t arg_hi;   /* spare payload for future kinds */
+    uint64_t arg;
+} event;
+
+typedef struct event_queue {
+    event *heap;
+    size_t len, cap;
+    uint64_t next_seq;
+} event_queue;
+
+void evq_init(event_queue *q);
+void evq_free(event_queue *q);
+/* Schedule an event; returns its sequence number. */
+uint64_t evq_push(event_queue *q, int64_t time, uint32_t kind, uint64_t arg);
+bool evq_empty(const event_queue *q);
+/* The earliest event (smallest time, then smallest sequence); q must be non-empty. */
+const event *evq_peek(const event_queue *q);
+event evq_pop(event_queue *q);
+
+#endif

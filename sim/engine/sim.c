@@ -1,0 +1,258 @@
+/* sim.c -- the event loop of one run and its summary metrics (see sim.h). */
+#include "engine/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/intern.h"
+#include "util/xalloc.h"
+
+double sim_gpu_equiv(const char *res, int replicas) {
+    if (replicas < 1) replicas = 1;
+    if (!strcmp(res, "nvidia.com/gpu") || !strcmp(res, "nvidia.com/gpu.shared")) return 1.0 / replicas;
+    if (!strncmp(res, "nvidia.com/mig-", 15)) {
+        int g = atoi(res + 15);
+        return g > 0 && g <= 7 ? g / 7.0 / replicas : 0;
+    }
+    return 0;
+}
+
+void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes) {
+    memset(r, 0, sizeof *r);
+    r->sc = sc;
+    r->nodes = nodes;
+    r->nnodes = nnodes;
+    sched_config cfg = {.strategy = sc->sched.strategy,
+                        .score_resources = sc->sched.score_resources,
+                        .nscore_resources = sc->sched.nscore_resources,
+                        .percentage_of_nodes_to_score = sc->sched.percentage_of_nodes_to_score,
+                        .balanced_allocation = sc->sched.balanced_allocation};
+    sched_init(&r->sched, nodes, nnodes, &cfg, sc->seed);
+    bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN;
+    for (size_t i = 0; i < sc->ngroups; i++) sched_add_class(&r->sched, &sc->groups[i], dp);
+    sched_prepare(&r->sched);
+
+    size_t R = r->sched.nres;
+    r->res_equiv = xcalloc(R, sizeof *r->res_equiv);
+    r->tot_used = xcalloc(R, sizeof *r->tot_used);
+    r->tot_alloc = xcalloc(R, sizeof *r->tot_alloc);
+    r->area = xcalloc(R, sizeof *r->area);
+    for (size_t k = 0; k < R; k++) r->res_equiv[k] = sim_gpu_equiv(r->sched.res_names[k], sc->sched.dp.time_slicing_replicas);
+    for (size_t n = 0; n < nnodes; n++)
+        for (size_t k = 0; k < R; k++) r->tot_alloc[k] += r->sched.alloc[n * R + k];
+    for (size_t k = 0; k < R; k++) r->total_gpu_equiv += (double)r->tot_alloc[k] * r->res_equiv[k];
+
+    evq_init(&r->q);
+    r->groups = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->groups);
+    r->next_arrival = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->next_arrival);
+    r->next_duration = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->next_duration);
+    r->units_base = xcalloc(sc->ngroups + 1, sizeof *r->units_base);
+    for (size_t g = 0; g < sc->ngroups; g++)
+        r->units_base[g + 1] = r->units_base[g] + (size_t)sc->groups[g].count * r->sched.classes[g].next;
+    r->units = xcalloc(r->units_base[sc->ngroups] ? r->units_base[sc->ngroups] : 1, sizeof *r->units);
+    r->class_reason = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->class_reason);
+}
+
+void sim_free(sim_run *r) {
+    sched_free(&r->sched);
+    evq_free(&r->q);
+    for (size_t g = 0; r->sc && g < r->sc->ngroups; g++) free(r->class_reason[g]);
+    free(r->class_reason);
+    free(r->groups);
+    free(r->next_arrival);
+    free(r->next_duration);
+    free(r->units_base);
+    free(r->units);
+    free(r->res_equiv);
+    free(r->tot_used);
+    free(r->tot_alloc);
+    free(r->area);
+    VEC_FREE(r->pods);
+    VEC_FREE(r->samples);
+    VEC_FREE(r->sample_used);
+    VEC_FREE(r->summary);
+    memset(r, 0, sizeof *r);
+}
+
+/* Announce group g's next pod with an arrival event, if it has one. */
+static void announce(sim_run *r, size_t g) {
+    if (workload_next(&r->groups[g], &r->next_arrival[g], &r->next_duration[g])) {
+        evq_push(&r->q, r->next_arrival[g], EV_ARRIVAL, g);
+        r->live_events++;
+    }
+}
+
+/* Accumulate the time integrals up to t. */
+static void advance(sim_run *r, sim_time t) {
+    double dt = (double)(t - r->last_t);
+    if (dt > 0)
+        for (size_t k = 0; k < r->sched.nres; k++) r->area[k] += (double)r->tot_used[k] * dt;
+    r->last_t = t;
+}
+
+static void account(sim_run *r, uint32_t g, int sign) {
+    const pod_class *c = &r->sched.classes[g];
+    r->tot_used[RES_PODS] += sign;
+    for (size_t i = 0; i < c->ndemand; i++) {
+        r->tot_used[c->demand[i].res] += sign * c->demand[i].amount;
+        r->cur_gpu_equiv += sign * (double)c->demand[i].amount * r->res_equiv[c->demand[i].res];
+    }
+    if (r->cur_gpu_equiv > r->peak_gpu_equiv) r->peak_gpu_equiv = r->cur_gpu_equiv;
+}
+
+static void on_arrival(sim_run *r, size_t g, sim_time t) {
+    sim_pod p = {.arrival = t, .start = -1, .end = -1, .duration = r->next_duration[g], .node = -1,
+                 .group = (uint32_t)g, .ordinal = (uint32_t)(r->groups[g].emitted - 1), .state = POD_PENDING};
+    VEC_PUSH(r->pods, p);
+    sched_enqueue(&r->sched, (uint32_t)g, (uint32_t)(r->pods.len - 1));
+    announce(r, g);
+}
+
+static void on_completion(sim_run *r, uint32_t id, sim_time t) {
+    sim_pod *p = &r->pods.data[id];
+    const pod_class *c = &r->sched.classes[p->group];
+    placement pl = {.node = p->node};
+    uint64_t *u = &r->units[r->units_base[p->group] + (size_t)p->ordinal * c->next];
+    for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
+    p->state = POD_SUCCEEDED;
+    p->end = t;
+    r->running--;
+    account(r, p->group, -1);
+    sched_release(&r->sched, p->group, &pl);
+}
+
+/* Scheduling cycles until nothing in the queue can be tried. */
+static void schedule_pass(sim_run *r, sim_time t) {
+    uint32_t c, id;
+    placement pl;
+    while (sched_next(&r->sched, &c, &id)) {
+        if (!sched_schedule_head(&r->sched, c, &pl)) continue;
+        sim_pod *p = &r->pods.data[id];
+        const pod_class *cl = &r->sched.classes[c];
+        uint64_t *u = &r->units[r->units_base[c] + (size_t)p->ordinal * cl->next];
+        for (size_t k = 0; k < cl->next && k < 8; k++) u[k] = pl.units[k];
+        p->node = pl.node;
+        p->start = t;
+        p->state = POD_RUNNING;
+        r->running++;
+        account(r, c, +1);
+        evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
+        r->live_events++;
+    }
+}
+
+static void take_sample(sim_run *r, sim_time t) {
+    int64_t pending = 0;
+    for (size_t c = 0; c < r->sched.nclasses; c++) pending += (int64_t)sched_waiting(&r->sched, (uint32_t)c);
+    sim_sample s = {.t = t, .pending = pending, .running = r->running, .gpu_equiv = r->cur_gpu_equiv};
+    VEC_PUSH(r->samples, s);
+    for (size_t k = 0; k < r->sched.nres; k++) VEC_PUSH(r->sample_used, r->tot_used[k]);
+}
+
+static void metric(sim_run *r, const char *name, double v) {
+    sim_metric m = {intern(name), v};
+    VEC_PUSH(r->summary, m);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void summarize(sim_run *r) {
+    int64_t scheduled = 0, succeeded = 0, pending = 0, unschedulable = 0;
+    int64_t *waits = xmalloc((r->pods.len ? r->pods.len : 1) * sizeof *waits);
+    double wsum = 0;
+    for (size_t i = 0; i < r->pods.len; i++) {
+        const sim_pod *p = &r->pods.data[i];
+        if (p->start >= 0) {
+            waits[scheduled++] = p->start - p->arrival;
+            wsum += (double)(p->start - p->arrival);
+        }
+        if (p->state == POD_SUCCEEDED) succeeded++;
+        if (p->state == POD_PENDING) {
+            pending++;
+            if (r->sched.classes[p->group].blocked) unschedulable++;
+        }
+    }
+    qsort(waits, (size_t)scheduled, sizeof *waits, cmp_i64);
+    double span = (double)r->end_time, gpu_area = 0;
+    for (size_t k = 0; k < r->sched.nres; k++) gpu_area += r->area[k] * r->res_equiv[k];
+    metric(r, "pods_arrived", (double)r->pods.len);
+    metric(r, "pods_scheduled", (double)scheduled);
+    metric(r, "pods_succeeded", (double)succeeded);
+    metric(r, "pods_running_at_end", (double)r->running);
+    metric(r, "pods_pending_at_end", (double)pending);
+    metric(r, "unschedulable", (double)unschedulable);
+    metric(r, "wait_mean_s", scheduled ? wsum / (double)scheduled / 1000.0 : 0);
+    /* nearest-rank percentiles */
+    metric(r, "wait_p50_s", scheduled ? (double)waits[(size_t)ceil(0.50 * (double)scheduled) - 1] / 1000.0 : 0);
+    metric(r, "wait_p99_s", scheduled ? (double)waits[(size_t)ceil(0.99 * (double)scheduled) - 1] / 1000.0 : 0);
+    metric(r, "wait_max_s", scheduled ? (double)waits[scheduled - 1] / 1000.0 : 0);
+    metric(r, "gpu_total", r->total_gpu_equiv);
+    metric(r, "gpu_alloc_pct", r->total_gpu_equiv > 0 && span > 0 ? 100.0 * gpu_area / (r->total_gpu_equiv * span) : 0);
+    metric(r, "gpu_alloc_peak_pct", r->total_gpu_equiv > 0 ? 100.0 * r->peak_gpu_equiv / r->total_gpu_equiv : 0);
+    metric(r, "cpu_alloc_pct", r->tot_alloc[RES_CPU] > 0 && span > 0
+                                   ? 100.0 * r->area[RES_CPU] / ((double)r->tot_alloc[RES_CPU] * span) : 0);
+    metric(r, "memory_alloc_pct", r->tot_alloc[RES_MEMORY] > 0 && span > 0
+                                      ? 100.0 * r->area[RES_MEMORY] / ((double)r->tot_alloc[RES_MEMORY] * span) : 0);
+    metric(r, "sim_end_s", span / 1000.0);
+    metric(r, "events", (double)r->nevents);
+    metric(r, "scheduling_cycles", (double)r->sched.cycles);
+    free(waits);
+}
+
+int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
+    const scenario *sc = r->sc;
+    for (size_t g = 0; g < sc->ngroups; g++) {
+        workload_group_init(&r->groups[g], &sc->groups[g], sc->seed);
+        announce(r, g);
+    }
+    evq_push(&r->q, 0, EV_SAMPLE, 0);
+    bool stopped = false;
+    while (!evq_empty(&r->q)) {
+        if (interrupt && *interrupt) return -1;
+        sim_time t = evq_peek(&r->q)->time;
+        if (t >= sc->stop_time) {
+            stopped = true;
+            break;
+        }
+        if (sc->stop_all_pods_done && r->live_events == 0) break;
+        advance(r, t);
+        bool sample = false;
+        while (!evq_empty(&r->q) && evq_peek(&r->q)->time == t) {
+            event e = evq_pop(&r->q);
+            r->nevents++;
+            switch (e.kind) {
+            case EV_ARRIVAL: r->live_events--; on_arrival(r, (size_t)e.arg, t); break;
+            case EV_COMPLETION: r->live_events--; on_completion(r, (uint32_t)e.arg, t); break;
+            case EV_SAMPLE: sample = true; break;
+            default: break;
+            }
+        }
+        schedule_pass(r, t);
+        if (sample) {
+            take_sample(r, t);
+            evq_push(&r->q, t + sc->sample_interval, EV_SAMPLE, 0);
+        }
+    }
+    r->end_time = stopped ? sc->stop_time : r->last_t;
+    advance(r, r->end_time);
+    if (r->samples.len == 0 || r->samples.data[r->samples.len - 1].t != r->end_time) take_sample(r, r->end_time);
+    for (size_t c = 0; c < r->sched.nclasses; c++)
+        if (sched_waiting(&r->sched, (uint32_t)c)) {
+            strbuf b = {0};
+            sched_explain(&r->sched, (uint32_t)c, &b);
+            r->class_reason[c] = b.len ? xstrdup(sb_str(&b)) : NULL;
+            sb_free(&b);
+        }
+    summarize(r);
+    return 0;
+}
+
+double sim_metric_get(const sim_run *r, const char *name) {
+    for (size_t i = 0; i < r->summary.len; i++)
+        if (!strcmp(r->summary.data[i].name, name)) return r->summary.data[i].value;
+    return NAN;
+}

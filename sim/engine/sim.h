@@ -1,0 +1,85 @@
+/*
+ * sim.h -- one simulation run: the discrete-event loop that feeds the
+ * workload's pods to the scheduler, completes them, samples the cluster and
+ * keeps what the results database needs.
+ *
+ * The loop, per instant t (events ordered by (time, seq)):
+ *   1. handle every event at t (arrivals enqueue pods, completions free
+ *      resources and wake blocked pod classes);
+ *   2. run scheduling cycles until the queue has nothing to try;
+ *   3. if a sample was due at t, record it (after scheduling).
+ * Scheduling takes no simulated time.
+ */
+#ifndef DRASIM_ENGINE_SIM_H
+#define DRASIM_ENGINE_SIM_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/event_queue.h"
+#include "model/scenario.h"
+#include "sched/sched.h"
+#include "util/vec.h"
+#include "workload/workload.h"
+
+typedef enum { POD_PENDING, POD_RUNNING, POD_SUCCEEDED } sim_pod_state;
+
+typedef struct sim_pod {
+    sim_time arrival, start, end, duration;   /* start/end = -1 while unknown */
+    int32_t node;                             /* -1 = never bound */
+    uint32_t group;
+    uint32_t ordinal;                         /* index within its group */
+    uint8_t state;
+} sim_pod;
+
+typedef struct sim_sample {
+    sim_time t;
+    int64_t pending, running;
+    double gpu_equiv;                         /* GPUs in use, MIG slices as fractions */
+} sim_sample;
+
+typedef struct sim_metric {
+    const char *name;
+    double value;
+} sim_metric;
+
+typedef struct sim_run {
+    const scenario *sc;
+    const k8s_node *nodes;
+    size_t nnodes;
+    scheduler sched;
+    event_queue q;
+    workload_group *groups;
+    sim_time *next_arrival, *next_duration;   /* per group: the pod announced by its pending event */
+    VEC(sim_pod) pods;
+    uint64_t *units;                          /* device units taken, per pod: [pod_units_base + k] */
+    size_t *units_base;                       /* per group, into `units`, sized count * class.next */
+    VEC(sim_sample) samples;
+    VEC(int64_t) sample_used;                 /* [sample * nres + r] */
+    double *res_equiv;                        /* GPU equivalents of one unit of each resource */
+    int64_t *tot_used;                        /* cluster-wide requested, per resource */
+    int64_t *tot_alloc;                       /* cluster-wide allocatable, per resource */
+    double *area;                             /* integral of tot_used over time, per resource */
+    double total_gpu_equiv, peak_gpu_equiv, cur_gpu_equiv;
+    sim_time last_t, end_time;
+    int64_t running, live_events;
+    uint64_t nevents;
+    char **class_reason;                      /* FitError text per class for pods pending at the end */
+    VEC(sim_metric) summary;
+} sim_run;
+
+/* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
+void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes);
+/* Run to the stop condition. `interrupt` (may be NULL) is polled; returns 0,
+ * or -1 when interrupted. Fills the summary. */
+int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt);
+void sim_free(sim_run *r);
+
+/* GPU-equivalent of one unit of an extended resource: nvidia.com/gpu 1
+ * (1/replicas with time-slicing), nvidia.com/mig-<N>g.* N/7, others 0. */
+double sim_gpu_equiv(const char *resource, int time_slicing_replicas);
+double sim_metric_get(const sim_run *r, const char *name);   /* NAN if absent */
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * scenario.c -- the top level of a scenario file: apiVersion/kind, metadata,
+ * seed, stop rule, output options and the `scheduling:` section. The
+ * `cluster:` section is handed to cluster_spec_parse (model/cluster_spec.c)
+ * and `workload:` to scenario_workload.c.
+ */
+#include "model/scenario.h"
+
+#include <string.h>
+
+#include "util/intern.h"
+
+static const char *const top_keys[] = {"apiVersion", "kind", "metadata", "seed", "stop", "cluster",
+                                       "scheduling", "workload", "output", NULL};
+
+static int parse_metadata(const ynode *m, scenario *s, strbuf *err) {
+    static const char *const keys[] = {"name", "description", NULL};
+    const ynode *v;
+    if (ymap_check_keys(m, keys, "metadata", err)) return -1;
+    if (ymap_need(m, "name", "metadata", &v, err) || y_str(v, "metadata.name", &s->name, err)) return -1;
+    if ((v = ymap_get(m, "description")) && y_str(v, "metadata.description", &s->description, err)) return -1;
+    return 0;
+}
+
+static int parse_stop(const ynode *m, scenario *s, strbuf *err) {
+    static const char *const keys[] = {"time", "allPodsDone", NULL};
+    const ynode *v;
+    if (ymap_check_keys(m, keys, "stop", err)) return -1;
+    if ((v = ymap_get(m, "time"))) {
+        if (scenario_parse_duration(v, "stop.time", &s->stop_time, err)) return -1;
+        if (s->stop_time <= 0) {
+            yerr(err, v, "stop.time: expected a positive duration");
+            return -1;
+        }
+    }
+    if ((v = ymap_get(m, "allPodsDone")) && y_bool(v, "stop.allPodsDone", &s->stop_all_pods_done, err)) return -1;
+    if (s->stop_time == SIM_TIME_NEVER && !s->stop_all_pods_done) {
+        yerr(err, m, "stop: expected 'time: DURATION' and/or 'allPodsDone: true'");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_output(const ynode *m, scenario *s, strbuf *err) {
+    static const char *const keys[] = {"sampleInterval", NULL};
+    const ynode *v;
+    if (ymap_check_keys(m, keys, "output", err)) return -1;
+    if ((v = ymap_get(m, "sampleInterval"))) {
+        if (scenario_parse_duration(v, "output.sampleInterval", &s->sample_interval, err)) return -1;
+        if (s->sample_interval <= 0) {
+            yerr(err, v, "output.sampleInterval: expected a positive duration");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* `scoring: LeastAllocated` or, in KubeSchedulerConfiguration's scoringStrategy
+ * shape, `scoring: {type: MostAllocated, resources: [{name: cpu, weight: 1}]}`. */
+static int parse_scoring(const ynode *n, scenario *s, strbuf *err) {
+    const ynode *type = n;
+    if (n->kind == YN_MAP) {
+        static const char *const keys[] = {"type", "resources", NULL};
+        const ynode *res;
+        if (ymap_check_keys(n, keys, "scheduling.scoring", err)) return -1;
+        if (ymap_need(n, "type", "scheduling.scoring", &type, err)) return -1;
+        if ((res = ymap_get(n, "resources"))) {
+            if (y_expect(res, YN_SEQ, "scheduling.scoring.resources", err)) return -1;
+            if (res->n == 0) {
+                yerr(err, res, "scheduling.scoring.resources: expected at least one resource");
+                return -1;
+            }
+            s->sched.score_resources = ARENA_NEW(&s->a, score_resource, res->n);
+            s->sched.nscore_resources = res->n;
+            for (size_t i = 0; i < res->n; i++) {
+                static const char *const rkeys[] = {"name", "weight", NULL};
+                const ynode *r = res->vals[i], *v;
+                score_resource *sr = &s->sched.score_resources[i];
+                if (ymap_check_keys(r, rkeys, "scoring resource", err)) return -1;
+                if (ymap_need(r, "name", "scoring resource", &v, err) || y_str(v, "name", &sr->name, err)) return -1;
+                sr->weight = 1;
+                if ((v = ymap_get(r, "weight"))) {
+                    if (y_int(v, "weight", &sr->weight, err)) return -1;
+                    if (sr->weight < 1 || sr->weight > 100) {
+                        yerr(err, v, "weight: expected an integer from 1 to 100, found %lld", (long long)sr->weight);
+                        return -1;
+                    }
+                }
+            }
+        }
+    }
+    if (y_scalar_eq(type, "LeastAllocated")) s->sched.strategy = SCORE_LEAST_ALLOCATED;
+    else if (y_scalar_eq(type, "MostAllocated")) s->sched.strategy = SCORE_MOST_ALLOCATED;
+    else {
+        yerr(err, type, "scheduling.scoring: expected LeastAllocated or MostAllocated, found %s%s%s",
+             type->kind == YN_SCALAR ? "'" : "", type->kind == YN_SCALAR ? type->str : ykind_name(type),
+             type->kind == YN_SCALAR ? "'" : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
+    static const char *const keys[] = {"mode", "devicePlugin", "scoring", "percentageOfNodesToScore",
+                                       "balancedAllocation", NULL};
+    const ynode *v;
+    if (ymap_check_keys(m, keys, "scheduling", err)) return -1;
+    if (ymap_need(m, "mode", "scheduling", &v, err)) return -1;
+    if (y_scalar_eq(v, "device-plugin")) s->sched.mode = SCHED_MODE_DEVICE_PLUGIN;
+    else if (y_scalar_eq(v, "dra")) s->sched.mode = SCHED_MODE_DRA;
+    else {
+        yerr(err, v, "scheduling.mode: expected device-plugin or dra, found %s%s%s",
+             v->kind == YN_SCALAR ? "'" : "", v->kind == YN_SCALAR ? v->str : ykind_name(v),
+             v->kind == YN_SCALAR ? "'" : "");
+        return -1;
+    }
+    if (device_plugin_opts_parse(ymap_get(m, "devicePlugin"), &s->sched.dp, err)) return -1;
+    if ((v = ymap_get(m, "scoring")) && parse_scoring(v, s, err)) return -1;
+    if ((v = ymap_get(m, "percentageOfNodesToScore"))) {
+        int64_t p;
+        if (y_int(v, "scheduling.percentageOfNodesToScore", &p, err)) return -1;
+        if (p < 0 || p > 100) {
+            yerr(err, v, "scheduling.percentageOfNodesToScore: expected 0 (adaptive) to 100, found %lld", (long long)p);
+            return -1;
+        }
+        s->sched.percentage_of_nodes_to_score = (int)p;
+    }
+    if ((v = ymap_get(m, "balancedAllocation")) &&
+        y_bool(v, "scheduling.balancedAllocation", &s->sched.balanced_allocation, err))
+        return -1;
+    return 0;
+}
+
+int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
+    const ynode *v;
+    s->stop_time = SIM_TIME_NEVER;
+    s->sample_interval = SIM_SECONDS(60);
+    s->sched.balanced_allocation = true;
+    if (y_expect(root, YN_MAP, "scenario", err)) return -1;
+    if (ymap_check_keys(root, top_keys, "scenario", err)) return -1;
+    if (ymap_need(root, "apiVersion", "scenario", &v, err)) return -1;
+    if (!y_scalar_eq(v, "drasim/v1")) {
+        yerr(err, v, "apiVersion: expected drasim/v1, found %s", v->kind == YN_SCALAR ? v->str : ykind_name(v));
+        return -1;
+    }
+    if (ymap_need(root, "kind", "scenario", &v, err)) return -1;
+    if (!y_scalar_eq(v, "Scenario")) {
+        yerr(err, v, "kind: expected Scenario, found %s", v->kind == YN_SCALAR ? v->str : ykind_name(v));
+        return -1;
+    }
+    if (ymap_need(root, "metadata", "scenario", &v, err) || parse_metadata(v, s, err)) return -1;
+    if ((v = ymap_get(root, "seed"))) {
+        int64_t seed;
+        if (y_int(v, "seed", &seed, err)) return -1;
+        if (seed < 0) {
+            yerr(err, v, "seed: expected a non-negative integer");
+            return -1;
+        }
+        s->seed = (uint64_t)seed;
+    }
+    if (ymap_need(root, "stop", "scenario", &v, err) || parse_stop(v, s, err)) return -1;
+    if ((v = ymap_get(root, "output")) && parse_output(v, s, err)) return -1;
+    if (ymap_need(root, "scheduling", "scenario", &v, err) || parse_scheduling(v, s, err)) return -1;
+    if (ymap_need(root, "cluster", "scenario", &v, err) || cluster_spec_parse(v, &s->a, &s->cluster, err)) return -1;
+    if (ymap_need(root, "workload", "scenario", &v, err) || scenario_parse_workload(v, s, err)) return -1;
+    /* The same workload must be runnable in the selected mode. */
+    for (size_t i = 0; i < s->ngroups; i++) {
+        const pod_group_spec *g = &s->groups[i];
+        if (s->sched.mode == SCHED_MODE_DEVICE_PLUGIN && g->dra && !g->has_dp) {
+            yerr(err, g->where, "pod group '%s' states its GPU demand only for DRA (gpu.dra); add "
+                 "gpu.devicePlugin to run it in device-plugin mode", g->name);
+            return -1;
+        }
+        if (s->sched.mode == SCHED_MODE_DRA && g->has_dp && !g->dra) {
+            yerr(err, g->where, "pod group '%s' states its GPU demand only for the device plugin "
+                 "(gpu.devicePlugin); add gpu.dra to run it in dra mode", g->name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int scenario_load(const char *path, scenario *s, strbuf *err) {
+    memset(s, 0, sizeof *s);
+    if (yfile_load(path, &s->file, err)) return -1;
+    s->has_file = true;
+    if (s->file.ndocs != 1) {
+        sb_clear(err);
+        sb_printf(err, "%s: expected exactly one YAML document, found %zu", path, s->file.ndocs);
+        return -1;
+    }
+    return scenario_from_tree(s->file.docs[0], s, err);
+}
+
+void scenario_free(scenario *s) {
+    if (s->has_file) yfile_free(&s->file);
+    arena_free(&s->a);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,403 @@
+/*
+ * sched.c -- the scheduling framework: resource table, per-class caches,
+ * the class queue, the scheduling cycle (sampling + selectHost) and binding.
+ * See sched.h for the model.
+ */
+#include "sched/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/framework.h"
+#include "util/intern.h"
+#include "util/xalloc.h"
+
+#define BIT_GET(b, i) (((b)[(i) >> 6] >> ((i) & 63)) & 1u)
+#define BIT_SET(b, i) ((b)[(i) >> 6] |= (uint64_t)1 << ((i) & 63))
+#define BIT_CLR(b, i) ((b)[(i) >> 6] &= ~((uint64_t)1 << ((i) & 63)))
+
+static int res_register(scheduler *s, const char *name) {
+    for (size_t i = 0; i < s->nres; i++)
+        if (s->res_names[i] == name) return (int)i;
+    if (s->nres == SCHED_MAX_RESOURCES) return -1;
+    s->res_names[s->nres] = name;
+    return (int)s->nres++;
+}
+
+int sched_res_index(const scheduler *s, const char *name) {
+    name = intern(name);
+    for (size_t i = 0; i < s->nres; i++)
+        if (s->res_names[i] == name) return (int)i;
+    return -1;
+}
+
+static int64_t amount_of(size_t r, const quantity *q) {
+    return r == RES_CPU ? quantity_milli_value(q) : quantity_value(q);
+}
+
+void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_config *cfg, uint64_t seed) {
+    memset(s, 0, sizeof *s);
+    s->nodes = nodes;
+    s->nnodes = nnodes;
+    s->nwords = (nnodes + 63) / 64;
+    s->cfg = *cfg;
+    res_register(s, intern("cpu"));
+    res_register(s, intern("memory"));
+    res_register(s, intern("pods"));
+    for (size_t n = 0; n < nnodes; n++)
+        for (size_t i = 0; i < nodes[n].nallocatable; i++) res_register(s, nodes[n].allocatable[i].name);
+    rng_seed(&s->rng, seed);
+    static const sched_plugin *const all[] = {&plugin_node_unschedulable, &plugin_taint_toleration,
+                                              &plugin_node_affinity, &plugin_node_resources_fit,
+                                              &plugin_balanced_allocation};
+    s->plugins = xmalloc(sizeof all);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (all[i] != &plugin_balanced_allocation || cfg->balanced_allocation) s->plugins[s->nplugins++] = all[i];
+    if (cfg->score_resources) {
+        for (size_t i = 0; i < cfg->nscore_resources; i++) {
+            int r = res_register(s, cfg->score_resources[i].name);
+            if (r >= 0) s->score_weights[r] = cfg->score_resources[i].weight;
+        }
+    } else {
+        s->score_weights[RES_CPU] = 1;
+        s->score_weights[RES_MEMORY] = 1;
+    }
+}
+
+static void add_demand(scheduler *s, pod_class *c, const char *name, const quantity *q) {
+    int r = res_register(s, name);
+    if (r < 0) return;   /* more than SCHED_MAX_RESOURCES names: ignored (documented limit) */
+    int64_t v = amount_of((size_t)r, q);
+    for (size_t i = 0; i < c->ndemand; i++)
+        if (c->demand[i].res == r) { c->demand[i].amount += v; return; }
+    c->demand[c->ndemand++] = (res_demand){.res = (uint16_t)r, .amount = v};
+}
+
+int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mode) {
+    s->classes = xrealloc(s->classes, (s->nclasses + 1) * sizeof *s->classes);
+    pod_class *c = &s->classes[s->nclasses];
+    memset(c, 0, sizeof *c);
+    c->name = g->name;
+    c->priority = g->priority;
+    size_t nd = g->nrequests + (device_plugin_mode ? g->ndp_resources : 0);
+    c->demand = xcalloc(nd ? nd : 1, sizeof *c->demand);
+    for (size_t i = 0; i < g->nrequests; i++) add_demand(s, c, g->requests[i].name, &g->requests[i].value);
+    if (device_plugin_mode)
+        for (size_t i = 0; i < g->ndp_resources; i++) add_demand(s, c, g->dp_resources[i].name, &g->dp_resources[i].value);
+    /* zero requests are not demands (upstream skips them in Filter too) */
+    size_t k = 0;
+    for (size_t i = 0; i < c->ndemand; i++)
+        if (c->demand[i].amount > 0) c->demand[k++] = c->demand[i];
+    c->ndemand = k;
+    c->nz_cpu = 100;                       /* DefaultMilliCPURequest */
+    c->nz_mem = 200 * 1024 * 1024;         /* DefaultMemoryRequest */
+    for (size_t i = 0; i < c->ndemand; i++) {
+        if (c->demand[i].res == RES_CPU) c->nz_cpu = c->demand[i].amount;
+        if (c->demand[i].res == RES_MEMORY) c->nz_mem = c->demand[i].amount;
+        if (c->demand[i].res > RES_PODS) c->next++;
+    }
+    size_t nsel = g->nnode_selector + (device_plugin_mode ? g->ndp_node_selector : 0);
+    c->node_selector = xcalloc(nsel ? nsel : 1, sizeof *c->node_selector);
+    for (size_t i = 0; i < g->nnode_selector; i++) c->node_selector[c->nnode_selector++] = g->node_selector[i];
+    if (device_plugin_mode)
+        for (size_t i = 0; i < g->ndp_node_selector; i++) c->node_selector[c->nnode_selector++] = g->dp_node_selector[i];
+    c->affinity = g->has_affinity ? &g->required_affinity : NULL;
+    c->tolerations = g->tolerations;
+    c->ntolerations = g->ntolerations;
+    return (int)s->nclasses++;
+}
+
+/* Recompute class c's cache entry for one node; true when it newly fits. */
+static bool refresh(scheduler *s, pod_class *c, size_t node) {
+    bool was = BIT_GET(c->fits, node), now = BIT_GET(c->eligible, node);
+    for (size_t p = 0; p < s->nplugins && now; p++)
+        if (s->plugins[p]->filter) now = s->plugins[p]->filter(s, c, node, NULL);
+    if (now) {
+        int64_t total = 0;
+        for (size_t p = 0; p < s->nplugins; p++)
+            if (s->plugins[p]->score) total += s->plugins[p]->weight * s->plugins[p]->score(s, c, node);
+        c->score[node] = (int32_t)total;
+    }
+    if (now && !was) { BIT_SET(c->fits, node); c->nfit++; }
+    if (!now && was) { BIT_CLR(c->fits, node); c->nfit--; }
+    return now && !was;
+}
+
+void sched_prepare(scheduler *s) {
+    size_t n = s->nnodes, R = s->nres;
+    size_t cells = n * R + 1;
+    s->alloc = xcalloc(cells, sizeof *s->alloc);
+    s->used = xcalloc(cells, sizeof *s->used);
+    s->nz_used = xcalloc(n * 2 + 1, sizeof *s->nz_used);
+    s->units_free = xcalloc(cells, sizeof *s->units_free);
+    for (size_t i = 0; i < n; i++) {
+        const k8s_node *node = &s->nodes[i];
+        s->alloc[i * R + RES_PODS] = 110;   /* kubelet default maxPods when not stated */
+        for (size_t a = 0; a < node->nallocatable; a++) {
+            int r = sched_res_index(s, node->allocatable[a].name);
+            s->alloc[i * R + r] = amount_of((size_t)r, &node->allocatable[a].value);
+        }
+        for (size_t r = RES_PODS + 1; r < R; r++) {
+            int64_t v = s->alloc[i * R + r];
+            if (v > 0 && v <= 64) s->units_free[i * R + r] = v == 64 ? ~(uint64_t)0 : (((uint64_t)1 << v) - 1);
+        }
+    }
+    s->scratch = xmalloc((n ? n : 1) * sizeof *s->scratch);
+    s->heap = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof *s->heap);
+    for (size_t ci = 0; ci < s->nclasses; ci++) {
+        pod_class *c = &s->classes[ci];
+        c->eligible = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->eligible);
+        c->fits = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->fits);
+        c->score = xcalloc(n ? n : 1, sizeof *c->score);
+        bool pre = true;
+        for (size_t p = 0; p < s->nplugins && pre; p++)
+            if (s->plugins[p]->pre_filter) pre = s->plugins[p]->pre_filter(s, c, NULL);
+        for (size_t i = 0; i < n && pre; i++) {
+            bool ok = true;
+            for (size_t p = 0; p < s->nplugins && ok; p++)
+                if (s->plugins[p]->filter_static) ok = s->plugins[p]->filter_static(s, c, i, NULL);
+            if (ok) BIT_SET(c->eligible, i);
+            refresh(s, c, i);
+        }
+    }
+}
+
+void sched_free(scheduler *s) {
+    for (size_t ci = 0; ci < s->nclasses; ci++) {
+        pod_class *c = &s->classes[ci];
+        free(c->demand);
+        free(c->node_selector);
+        free(c->eligible);
+        free(c->fits);
+        free(c->score);
+        free(c->pending);
+    }
+    free(s->classes);
+    free((void *)s->plugins);
+    free(s->alloc);
+    free(s->used);
+    free(s->nz_used);
+    free(s->units_free);
+    free(s->scratch);
+    free(s->heap);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- the queue: a heap of classes by (higher priority, earlier head pod) ---------- */
+
+static bool class_before(const scheduler *s, uint32_t a, uint32_t b) {
+    const pod_class *x = &s->classes[a], *y = &s->classes[b];
+    if (x->priority != y->priority) return x->priority > y->priority;
+    return x->pending[x->head] < y->pending[y->head];
+}
+
+static void heap_push(scheduler *s, uint32_t c) {
+    size_t i = s->heap_len++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!class_before(s, c, s->heap[parent])) break;
+        s->heap[i] = s->heap[parent];
+        i = parent;
+    }
+    s->heap[i] = c;
+    s->classes[c].in_heap = true;
+}
+
+static uint32_t heap_pop(scheduler *s) {
+    uint32_t top = s->heap[0], last = s->heap[--s->heap_len];
+    size_t i = 0, n = s->heap_len;
+    for (;;) {
+        size_t ch = 2 * i + 1;
+        if (ch >= n) break;
+        if (ch + 1 < n && class_before(s, s->heap[ch + 1], s->heap[ch])) ch++;
+        if (!class_before(s, s->heap[ch], last)) break;
+        s->heap[i] = s->heap[ch];
+        i = ch;
+    }
+    if (n) s->heap[i] = last;
+    s->classes[top].in_heap = false;
+    return top;
+}
+
+size_t sched_waiting(const scheduler *s, uint32_t c) { return s->classes[c].len - s->classes[c].head; }
+
+void sched_enqueue(scheduler *s, uint32_t ci, uint32_t pod) {
+    pod_class *c = &s->classes[ci];
+    if (c->len == c->cap) {
+        if (c->head > c->cap / 2) {   /* reuse the consumed front */
+            memmove(c->pending, c->pending + c->head, (c->len - c->head) * sizeof *c->pending);
+            c->len -= c->head;
+            c->head = 0;
+        } else {
+            c->cap = c->cap ? c->cap * 2 : 16;
+            c->pending = xrealloc(c->pending, c->cap * sizeof *c->pending);
+        }
+    }
+    c->pending[c->len++] = pod;
+    if (!c->blocked && !c->in_heap) heap_push(s, ci);
+}
+
+bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod) {
+    if (!s->heap_len) return false;
+    *c = heap_pop(s);
+    *pod = s->classes[*c].pending[s->classes[*c].head];
+    return true;
+}
+
+/* ---- the scheduling cycle ------------------------------------------------------------ */
+
+size_t sched_num_nodes_to_find(const scheduler *s) {
+    size_t n = s->nnodes;
+    if (n < 100 || s->cfg.percentage_of_nodes_to_score >= 100) return n;
+    long pct = s->cfg.percentage_of_nodes_to_score;
+    if (pct <= 0) {
+        pct = 50 - (long)(n / 125);
+        if (pct < 5) pct = 5;
+    }
+    size_t num = n * (size_t)pct / 100;
+    return num < 100 ? 100 : num;
+}
+
+/* Walk the feasible nodes of c from `start` (wrapping), stopping after `want`
+ * of them; keep the best-scored ones in s->scratch. Returns how many nodes
+ * were passed over (processedNodes) and sets *nties. */
+static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t want, size_t *nties) {
+    size_t n = s->nnodes, found = 0, ties = 0, last = start;
+    int32_t best = INT32_MIN;
+    for (size_t pass = 0; pass < 2 && found < want; pass++) {
+        size_t from = pass == 0 ? start : 0, to = pass == 0 ? n : start;
+        for (size_t w = from >> 6; w < s->nwords && (w << 6) < to && found < want; w++) {
+            uint64_t bits = c->fits[w];
+            if ((w << 6) < from) bits &= ~(uint64_t)0 << (from & 63);
+            if (((w + 1) << 6) > to && (to & 63)) bits &= ((uint64_t)1 << (to & 63)) - 1;
+            while (bits && found < want) {
+                size_t i = (w << 6) + (size_t)__builtin_ctzll(bits);
+                bits &= bits - 1;
+                found++;
+                last = i;
+                int32_t sc = c->score[i];
+                if (sc > best) { best = sc; ties = 0; }
+                if (sc == best) s->scratch[ties++] = (uint32_t)i;
+            }
+        }
+    }
+    *nties = ties;
+    if (found < want) return n;   /* scanned every node */
+    return last >= start ? last - start + 1 : n - start + last + 1;
+}
+
+static void bind(scheduler *s, uint32_t ci, size_t node, placement *p) {
+    pod_class *c = &s->classes[ci];
+    size_t R = s->nres;
+    int64_t *used = &s->used[node * R];
+    size_t e = 0;
+    used[RES_PODS]++;
+    for (size_t i = 0; i < c->ndemand; i++) {
+        size_t r = c->demand[i].res;
+        used[r] += c->demand[i].amount;
+        if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) {
+            uint64_t take = 0, *freem = &s->units_free[node * R + r];
+            for (int64_t k = 0; k < c->demand[i].amount && *freem; k++) {   /* lowest free units first */
+                uint64_t bit = *freem & -*freem;
+                take |= bit;
+                *freem &= ~bit;
+            }
+            p->units[e++] = take;
+        }
+    }
+    s->nz_used[node * 2] += c->nz_cpu;
+    s->nz_used[node * 2 + 1] += c->nz_mem;
+    p->node = (int32_t)node;
+    for (size_t pi = 0; pi < s->nplugins; pi++)
+        if (s->plugins[pi]->reserve) s->plugins[pi]->reserve(s, c, node, p);
+    for (size_t k = 0; k < s->nclasses; k++) refresh(s, &s->classes[k], node);
+}
+
+bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
+    pod_class *c = &s->classes[ci];
+    memset(p, 0, sizeof *p);
+    p->node = -1;
+    s->cycles++;
+    c->attempts++;
+    if (c->nfit == 0) {
+        c->failures++;
+        c->blocked = true;   /* every node was filtered: nextStartNodeIndex does not move */
+        return false;
+    }
+    size_t ties, start = s->next_start;
+    size_t processed = find_best(s, c, start, sched_num_nodes_to_find(s), &ties);
+    s->next_start = (start + processed) % s->nnodes;
+    size_t node = s->scratch[ties > 1 ? rng_below(&s->rng, ties) : 0];
+    c->head++;
+    bind(s, ci, node, p);
+    if (sched_waiting(s, ci) && !c->blocked) heap_push(s, ci);
+    return true;
+}
+
+void sched_release(scheduler *s, uint32_t ci, const placement *p) {
+    pod_class *c = &s->classes[ci];
+    size_t node = (size_t)p->node, R = s->nres, e = 0;
+    int64_t *used = &s->used[node * R];
+    for (size_t pi = 0; pi < s->nplugins; pi++)
+        if (s->plugins[pi]->unreserve) s->plugins[pi]->unreserve(s, c, node, p);
+    used[RES_PODS]--;
+    for (size_t i = 0; i < c->ndemand; i++) {
+        size_t r = c->demand[i].res;
+        used[r] -= c->demand[i].amount;
+        if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) s->units_free[node * R + r] |= p->units[e++];
+    }
+    s->nz_used[node * 2] -= c->nz_cpu;
+    s->nz_used[node * 2 + 1] -= c->nz_mem;
+    for (size_t k = 0; k < s->nclasses; k++) {
+        pod_class *o = &s->classes[k];
+        if (refresh(s, o, node) && o->blocked) {
+            o->blocked = false;
+            if (sched_waiting(s, (uint32_t)k) && !o->in_heap) heap_push(s, (uint32_t)k);
+        }
+    }
+}
+
+/* ---- diagnostics ------------------------------------------------------------------------ */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void sched_explain(const scheduler *s, uint32_t ci, strbuf *out) {
+    const pod_class *c = &s->classes[ci];
+    const char **names = xcalloc(s->nnodes * 4 + 8, sizeof *names);
+    size_t *counts = xcalloc(s->nnodes * 4 + 8, sizeof *counts), nnames = 0;
+    sb_clear(out);
+    if (c->nfit) goto done;
+    for (size_t i = 0; i < s->nnodes; i++) {
+        sched_reasons why = {0};
+        for (size_t p = 0; p < s->nplugins; p++) {
+            const sched_plugin *pl = s->plugins[p];
+            bool ok = !pl->filter_static || pl->filter_static(s, c, i, &why);
+            if (ok && pl->filter) ok = pl->filter(s, c, i, &why);
+            if (!ok) break;
+        }
+        for (int k = 0; k < why.n; k++) {
+            size_t j = 0;
+            while (j < nnames && names[j] != why.r[k]) j++;
+            if (j == nnames) names[nnames++] = why.r[k];
+            counts[j]++;
+        }
+    }
+    char **texts = xcalloc(nnames ? nnames : 1, sizeof *texts);
+    for (size_t j = 0; j < nnames; j++) {
+        strbuf b = {0};
+        sb_printf(&b, "%zu %s", counts[j], names[j]);
+        texts[j] = xstrdup(sb_str(&b));
+        sb_free(&b);
+    }
+    qsort(texts, nnames, sizeof *texts, cmp_str);
+    sb_printf(out, "0/%zu nodes are available: ", s->nnodes);
+    for (size_t j = 0; j < nnames; j++) {
+        sb_printf(out, "%s%s", j ? ", " : "", texts[j]);
+        free(texts[j]);
+    }
+    sb_putc(out, '.');
+    free(texts);
+done:
+    free(names);
+    free(counts);
+}

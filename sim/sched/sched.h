@@ -1,0 +1,142 @@
+/*
+ * sched.h -- the scheduler model: kube-scheduler's framework (queue,
+ * PreFilter -> Filter -> Score -> Reserve -> Bind) over a set of nodes, with
+ * the device-plugin baseline plugins (NodeUnschedulable, TaintToleration,
+ * NodeAffinity, NodeResourcesFit, NodeResourcesBalancedAllocation).
+ *
+ * Speed comes from pod CLASSES: every pod of a pod group has the same
+ * requests and constraints, so Filter and Score results are a function of
+ * (class, node state). The scheduler caches them per (class, node) -- a
+ * "fits" bitmap and a score array -- and recomputes one node's column when
+ * that node changes (bind, completion). A scheduling cycle then only walks
+ * the cached bitmap from the rotating start index (percentageOfNodesToScore)
+ * and picks the best score, ties broken uniformly by the seeded RNG as
+ * kube-scheduler's selectHost does. A pod that fits nowhere blocks its whole
+ * class (the others would fail the same way) until a node change makes one
+ * node fit the class again -- the equivalent of kube-scheduler moving
+ * unschedulable pods back to the active queue on a pod deletion.
+ *
+ * Plugins are function tables (framework.h) so DRA and placement policies
+ * can be added; their results must depend only on the class and the node.
+ */
+#ifndef DRASIM_SCHED_SCHED_H
+#define DRASIM_SCHED_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/k8s.h"
+#include "model/scenario.h"
+#include "util/rng.h"
+
+#define SCHED_MAX_RESOURCES 64
+enum { RES_CPU = 0, RES_MEMORY = 1, RES_PODS = 2 };   /* fixed resource indexes */
+
+/* One resource a pod class asks for (amount in the resource's base unit:
+ * millicores for cpu, bytes for memory, units otherwise). */
+typedef struct res_demand {
+    uint16_t res;
+    int64_t amount;
+} res_demand;
+
+/* A pod class: what every pod of one pod group asks for and tolerates. */
+typedef struct pod_class {
+    const char *name;
+    int32_t priority;
+    res_demand *demand;               /* cpu and memory first when requested, then extended */
+    size_t ndemand;
+    size_t next;                      /* extended resources among demand: get device units */
+    int64_t nz_cpu, nz_mem;           /* non-zero requests used by scoring (100m / 200Mi defaults) */
+    k8s_kv *node_selector;
+    size_t nnode_selector;
+    const k8s_node_selector *affinity;/* required node affinity or NULL */
+    const k8s_toleration *tolerations;
+    size_t ntolerations;
+    /* caches, one bit / entry per node */
+    uint64_t *eligible;               /* passes every state-independent filter */
+    uint64_t *fits;                   /* eligible and fits now */
+    int32_t *score;                   /* weighted score sum, valid where fits */
+    size_t nfit;
+    /* queue state */
+    uint32_t *pending;                /* pod ids in arrival order; [head, len) are waiting */
+    size_t head, len, cap;
+    bool blocked;                     /* last attempt found no node; waits for a node change */
+    bool in_heap;
+    uint64_t attempts, failures;
+} pod_class;
+
+typedef struct sched_plugin sched_plugin;
+
+typedef struct sched_config {
+    score_strategy strategy;
+    const score_resource *score_resources;   /* NULL = cpu 1, memory 1 */
+    size_t nscore_resources;
+    int percentage_of_nodes_to_score;        /* 0 = adaptive, 100 = all */
+    bool balanced_allocation;
+} sched_config;
+
+typedef struct scheduler {
+    /* nodes */
+    const k8s_node *nodes;
+    size_t nnodes, nwords;
+    const char *res_names[SCHED_MAX_RESOURCES];
+    size_t nres;
+    int64_t *alloc;                   /* [node * nres + r] allocatable */
+    int64_t *used;                    /* [node * nres + r] requested by bound pods */
+    int64_t *nz_used;                 /* [node * 2 + {0,1}] non-zero cpu/memory requested */
+    uint64_t *units_free;             /* [node * nres + r] free device units (resources with <= 64 units) */
+    /* classes and plugins */
+    pod_class *classes;
+    size_t nclasses;
+    const sched_plugin **plugins;
+    size_t nplugins;
+    sched_config cfg;
+    int64_t score_weights[SCHED_MAX_RESOURCES];  /* NodeResourcesFit weights per resource, 0 = not scored */
+    /* queue: binary heap of class indexes with waiting pods, not blocked */
+    uint32_t *heap;
+    size_t heap_len;
+    const int64_t *pod_arrival_seq;   /* pods' queue order key (the simulator's pod ids are in arrival order) */
+    /* selection state */
+    size_t next_start;                /* rotating start index (nextStartNodeIndex) */
+    rng rng;
+    uint32_t *scratch;                /* ties of the best score */
+    uint64_t cycles;
+} scheduler;
+
+/* Where a pod went: node index and the device units taken per extended
+ * resource of its class (bit masks; 0 when the resource has > 64 units). */
+typedef struct placement {
+    int32_t node;
+    uint64_t units[8];
+} placement;
+
+/* Set up over `nodes` (not copied: must outlive the scheduler). */
+void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_config *cfg, uint64_t seed);
+void sched_free(scheduler *s);
+/* Register a class; returns its index. Pointers in the spec must outlive the scheduler.
+ * dp_resources/dp_node_selector are the device-plugin demand to merge in. */
+int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mode);
+/* Fill the per-class caches (call once after adding every class). */
+void sched_prepare(scheduler *s);
+
+/* The queue: a pod of class c waits. Pods must be enqueued in arrival order. */
+void sched_enqueue(scheduler *s, uint32_t c, uint32_t pod);
+/* Pop the next class whose head pod should be tried; false when nothing to try. */
+bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod);
+/* One scheduling cycle for the head pod of class c. On success the pod is
+ * removed from the queue, its resources reserved and bound on p->node, and
+ * true returned. On failure the class is blocked and false returned. */
+bool sched_schedule_head(scheduler *s, uint32_t c, placement *p);
+/* A bound pod of class c ends: free its resources and wake blocked classes. */
+void sched_release(scheduler *s, uint32_t c, const placement *p);
+
+/* Number of nodes to find feasible before scoring (numFeasibleNodesToFind). */
+size_t sched_num_nodes_to_find(const scheduler *s);
+/* kube-scheduler's FitError text for class c against the current state:
+ * "0/N nodes are available: 2 Insufficient nvidia.com/gpu, 1 node(s) ...". */
+void sched_explain(const scheduler *s, uint32_t c, strbuf *out);
+int sched_res_index(const scheduler *s, const char *name);   /* -1 if unknown */
+size_t sched_waiting(const scheduler *s, uint32_t c);
+
+#endif

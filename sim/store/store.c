@@ -1,0 +1,327 @@
+/* store.c -- SQLite results: schema, bulk inserts, atomic publish (see store.h). */
+#include "store/store.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+static const char *const schema_sql =
+    "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, scenario TEXT NOT NULL, scenario_file TEXT, mode TEXT NOT NULL,"
+    " policy TEXT NOT NULL, seed INTEGER NOT NULL, stop_ms INTEGER, end_ms INTEGER NOT NULL, nodes INTEGER NOT NULL,"
+    " pods INTEGER NOT NULL, drasim_version TEXT NOT NULL);\n"
+    "CREATE TABLE nodes(run_id INTEGER NOT NULL, node_id INTEGER NOT NULL, name TEXT NOT NULL, pool TEXT,"
+    " gpu_model TEXT, gpus INTEGER NOT NULL, cpu_milli INTEGER NOT NULL, memory_bytes INTEGER NOT NULL,"
+    " max_pods INTEGER NOT NULL, PRIMARY KEY(run_id, node_id));\n"
+    "CREATE TABLE node_resources(run_id INTEGER NOT NULL, node_id INTEGER NOT NULL, resource TEXT NOT NULL,"
+    " allocatable INTEGER NOT NULL, PRIMARY KEY(run_id, node_id, resource));\n"
+    "CREATE TABLE devices(run_id INTEGER NOT NULL, node_id INTEGER NOT NULL, resource TEXT NOT NULL,"
+    " unit INTEGER NOT NULL, name TEXT NOT NULL, gpu_equiv REAL NOT NULL, PRIMARY KEY(run_id, node_id, resource, unit));\n"
+    "CREATE TABLE pod_groups(run_id INTEGER NOT NULL, group_id INTEGER NOT NULL, name TEXT NOT NULL,"
+    " count INTEGER NOT NULL, priority INTEGER NOT NULL, requests TEXT NOT NULL, attempts INTEGER NOT NULL,"
+    " failed_attempts INTEGER NOT NULL, PRIMARY KEY(run_id, group_id));\n"
+    "CREATE TABLE pods(run_id INTEGER NOT NULL, pod_id INTEGER NOT NULL, name TEXT NOT NULL, group_id INTEGER NOT NULL,"
+    " priority INTEGER NOT NULL, arrival_ms INTEGER NOT NULL, scheduled_ms INTEGER, completion_ms INTEGER,"
+    " duration_ms INTEGER NOT NULL, wait_ms INTEGER, node_id INTEGER, devices TEXT, state TEXT NOT NULL, reason TEXT,"
+    " PRIMARY KEY(run_id, pod_id)) WITHOUT ROWID;\n"
+    "CREATE TABLE samples(run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, pending_pods INTEGER NOT NULL,"
+    " running_pods INTEGER NOT NULL, gpus_alloc INTEGER NOT NULL, mig_alloc INTEGER NOT NULL,"
+    " gpu_equiv_alloc REAL NOT NULL, gpu_alloc_pct REAL NOT NULL, cpu_alloc_milli INTEGER NOT NULL,"
+    " memory_alloc_bytes INTEGER NOT NULL, PRIMARY KEY(run_id, time_ms));\n"
+    "CREATE TABLE sample_resources(run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, resource TEXT NOT NULL,"
+    " allocated INTEGER NOT NULL, allocatable INTEGER NOT NULL, PRIMARY KEY(run_id, time_ms, resource));\n"
+    "CREATE TABLE summary(run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL, PRIMARY KEY(run_id, metric));\n";
+
+static int fail(store *st, strbuf *err, const char *what) {
+    sb_clear(err);
+    sb_printf(err, "%s: %s: %s", st->tmp ? st->tmp : "results", what, st->db ? sqlite3_errmsg(st->db) : "no database");
+    return -1;
+}
+
+int store_open(store *st, const char *path, strbuf *err) {
+    memset(st, 0, sizeof *st);
+    st->path = xstrdup(path);
+    strbuf t = {0};
+    sb_printf(&t, "%s.tmp-%ld", path, (long)getpid());
+    st->tmp = xstrdup(sb_str(&t));
+    sb_free(&t);
+    unlink(st->tmp);
+    st->next_run_id = 1;
+    if (sqlite3_open_v2(st->tmp, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+        return fail(st, err, "cannot create database");
+    if (sqlite3_exec(st->db,
+                     "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
+                     "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; BEGIN;",
+                     NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(st->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK)
+        return fail(st, err, "cannot create schema");
+    return 0;
+}
+
+/* A prepared statement bound positionally: b(st, i, ...) helpers below. */
+static sqlite3_stmt *prep(store *st, const char *sql) {
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) return NULL;
+    return s;
+}
+
+static int step(sqlite3_stmt *s) {
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *v) {
+    if (v) sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(s, i);
+}
+
+static void bind_opt_int(sqlite3_stmt *s, int i, int64_t v) {
+    if (v >= 0) sqlite3_bind_int64(s, i, v);
+    else sqlite3_bind_null(s, i);
+}
+
+static const char *state_name(uint8_t st) {
+    switch (st) {
+    case POD_RUNNING: return "Running";
+    case POD_SUCCEEDED: return "Succeeded";
+    default: return "Pending";
+    }
+}
+
+static int write_nodes(store *st, int64_t id, const sim_run *run, const inv_node *info) {
+    const scheduler *s = &run->sched;
+    sqlite3_stmt *n = prep(st, "INSERT INTO nodes VALUES(?,?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *nr = prep(st, "INSERT INTO node_resources VALUES(?,?,?,?)");
+    sqlite3_stmt *d = prep(st, "INSERT INTO devices VALUES(?,?,?,?,?,?)");
+    int rc = n && nr && d ? 0 : -1;
+    strbuf name = {0};
+    for (size_t i = 0; i < run->nnodes && !rc; i++) {
+        const int64_t *alloc = &s->alloc[i * s->nres];
+        sqlite3_bind_int64(n, 1, id);
+        sqlite3_bind_int64(n, 2, (int64_t)i);
+        bind_text(n, 3, run->nodes[i].meta.name);
+        bind_text(n, 4, info && info[i].pool ? info[i].pool->name : NULL);
+        bind_text(n, 5, info && info[i].gpu ? info[i].gpu->key : info && info[i].pool ? info[i].pool->gpu_model : NULL);
+        sqlite3_bind_int64(n, 6, info ? info[i].gpus : 0);
+        sqlite3_bind_int64(n, 7, alloc[RES_CPU]);
+        sqlite3_bind_int64(n, 8, alloc[RES_MEMORY]);
+        sqlite3_bind_int64(n, 9, alloc[RES_PODS]);
+        rc = step(n);
+        for (size_t r = RES_PODS + 1; r < s->nres && !rc; r++) {
+            if (!alloc[r]) continue;
+            sqlite3_bind_int64(nr, 1, id);
+            sqlite3_bind_int64(nr, 2, (int64_t)i);
+            bind_text(nr, 3, s->res_names[r]);
+            sqlite3_bind_int64(nr, 4, alloc[r]);
+            rc = step(nr);
+            for (int64_t u = 0; u < alloc[r] && u < 64 && !rc; u++) {
+                sb_clear(&name);
+                sb_printf(&name, "%s/%s/%lld", run->nodes[i].meta.name, s->res_names[r], (long long)u);
+                sqlite3_bind_int64(d, 1, id);
+                sqlite3_bind_int64(d, 2, (int64_t)i);
+                bind_text(d, 3, s->res_names[r]);
+                sqlite3_bind_int64(d, 4, u);
+                bind_text(d, 5, sb_str(&name));
+                sqlite3_bind_double(d, 6, run->res_equiv[r]);
+                rc = step(d);
+            }
+        }
+    }
+    sb_free(&name);
+    sqlite3_finalize(n);
+    sqlite3_finalize(nr);
+    sqlite3_finalize(d);
+    return rc;
+}
+
+/* "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's unit masks. */
+static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
+    const pod_class *c = &run->sched.classes[p->group];
+    const uint64_t *u = &run->units[run->units_base[p->group] + (size_t)p->ordinal * c->next];
+    size_t e = 0;
+    sb_clear(out);
+    for (size_t i = 0; i < c->ndemand; i++) {
+        if (c->demand[i].res <= RES_PODS) continue;
+        uint64_t m = e < 8 ? u[e] : 0;
+        e++;
+        if (!m) continue;
+        sb_printf(out, "%s%s=", out->len ? ";" : "", run->sched.res_names[c->demand[i].res]);
+        for (bool first = true; m; m &= m - 1, first = false) sb_printf(out, "%s%d", first ? "" : ",", __builtin_ctzll(m));
+    }
+}
+
+static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_atomic_t *interrupt) {
+    sqlite3_stmt *s = prep(st, "INSERT INTO pods VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    int rc = s ? 0 : -1;
+    strbuf name = {0}, dev = {0};
+    for (size_t i = 0; i < run->pods.len && !rc; i++) {
+        if ((i & 0xffff) == 0 && interrupt && *interrupt) { rc = -2; break; }
+        const sim_pod *p = &run->pods.data[i];
+        const pod_group_spec *g = &run->sc->groups[p->group];
+        char num[16], *q = num + sizeof num;
+        uint32_t o = p->ordinal;
+        *--q = 0;
+        do *--q = (char)('0' + o % 10); while ((o /= 10));
+        sb_clear(&name);
+        sb_puts(&name, g->name);
+        sb_putc(&name, '-');
+        sb_puts(&name, q);
+        sqlite3_bind_int64(s, 1, id);
+        sqlite3_bind_int64(s, 2, (int64_t)i);
+        bind_text(s, 3, sb_str(&name));
+        sqlite3_bind_int64(s, 4, p->group);
+        sqlite3_bind_int64(s, 5, g->priority);
+        sqlite3_bind_int64(s, 6, p->arrival);
+        bind_opt_int(s, 7, p->start);
+        bind_opt_int(s, 8, p->end);
+        sqlite3_bind_int64(s, 9, p->duration);
+        bind_opt_int(s, 10, p->start >= 0 ? p->start - p->arrival : -1);
+        bind_opt_int(s, 11, p->node);
+        if (p->node >= 0) {
+            devices_text(run, p, &dev);
+            bind_text(s, 12, dev.len ? sb_str(&dev) : NULL);
+        } else sqlite3_bind_null(s, 12);
+        bind_text(s, 13, state_name(p->state));
+        bind_text(s, 14, p->state == POD_PENDING ? run->class_reason[p->group] : NULL);
+        rc = step(s);
+    }
+    sb_free(&name);
+    sb_free(&dev);
+    sqlite3_finalize(s);
+    return rc;
+}
+
+static int write_groups_samples_summary(store *st, int64_t id, const sim_run *run) {
+    const scheduler *sc = &run->sched;
+    sqlite3_stmt *g = prep(st, "INSERT INTO pod_groups VALUES(?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *s = prep(st, "INSERT INTO samples VALUES(?,?,?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *sr = prep(st, "INSERT INTO sample_resources VALUES(?,?,?,?,?)");
+    sqlite3_stmt *m = prep(st, "INSERT INTO summary VALUES(?,?,?)");
+    int rc = g && s && sr && m ? 0 : -1;
+    strbuf req = {0};
+    for (size_t i = 0; i < sc->nclasses && !rc; i++) {
+        const pod_class *c = &sc->classes[i];
+        sb_clear(&req);
+        for (size_t k = 0; k < c->ndemand; k++)
+            sb_printf(&req, "%s%s=%lld", k ? ";" : "", sc->res_names[c->demand[k].res], (long long)c->demand[k].amount);
+        sqlite3_bind_int64(g, 1, id);
+        sqlite3_bind_int64(g, 2, (int64_t)i);
+        bind_text(g, 3, c->name);
+        sqlite3_bind_int64(g, 4, run->sc->groups[i].count);
+        sqlite3_bind_int64(g, 5, c->priority);
+        bind_text(g, 6, sb_str(&req));
+        sqlite3_bind_int64(g, 7, (int64_t)c->attempts);
+        sqlite3_bind_int64(g, 8, (int64_t)c->failures);
+        rc = step(g);
+    }
+    sb_free(&req);
+    for (size_t i = 0; i < run->samples.len && !rc; i++) {
+        const sim_sample *x = &run->samples.data[i];
+        const int64_t *used = &run->sample_used.data[i * sc->nres];
+        int64_t gpus = 0, mig = 0;
+        for (size_t r = RES_PODS + 1; r < sc->nres; r++) {
+            const char *nm = sc->res_names[r];
+            if (!strcmp(nm, "nvidia.com/gpu") || !strcmp(nm, "nvidia.com/gpu.shared")) gpus += used[r];
+            else if (!strncmp(nm, "nvidia.com/mig-", 15)) mig += used[r];
+        }
+        sqlite3_bind_int64(s, 1, id);
+        sqlite3_bind_int64(s, 2, x->t);
+        sqlite3_bind_int64(s, 3, x->pending);
+        sqlite3_bind_int64(s, 4, x->running);
+        sqlite3_bind_int64(s, 5, gpus);
+        sqlite3_bind_int64(s, 6, mig);
+        sqlite3_bind_double(s, 7, x->gpu_equiv);
+        sqlite3_bind_double(s, 8, run->total_gpu_equiv > 0 ? 100.0 * x->gpu_equiv / run->total_gpu_equiv : 0);
+        sqlite3_bind_int64(s, 9, used[RES_CPU]);
+        sqlite3_bind_int64(s, 10, used[RES_MEMORY]);
+        rc = step(s);
+        for (size_t r = RES_PODS + 1; r < sc->nres && !rc; r++) {
+            if (!run->tot_alloc[r]) continue;
+            sqlite3_bind_int64(sr, 1, id);
+            sqlite3_bind_int64(sr, 2, x->t);
+            bind_text(sr, 3, sc->res_names[r]);
+            sqlite3_bind_int64(sr, 4, used[r]);
+            sqlite3_bind_int64(sr, 5, run->tot_alloc[r]);
+            rc = step(sr);
+        }
+    }
+    for (size_t i = 0; i < run->summary.len && !rc; i++) {
+        sqlite3_bind_int64(m, 1, id);
+        bind_text(m, 2, run->summary.data[i].name);
+        sqlite3_bind_double(m, 3, run->summary.data[i].value);
+        rc = step(m);
+    }
+    sqlite3_finalize(g);
+    sqlite3_finalize(s);
+    sqlite3_finalize(sr);
+    sqlite3_finalize(m);
+    return rc;
+}
+
+int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, const char *scenario_file,
+                        strbuf *err, volatile sig_atomic_t *interrupt) {
+    const scenario *sc = run->sc;
+    int64_t id = st->next_run_id;
+    sqlite3_stmt *r = prep(st, "INSERT INTO runs VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+    if (!r) return fail(st, err, "cannot write run");
+    sqlite3_bind_int64(r, 1, id);
+    bind_text(r, 2, sc->name);
+    bind_text(r, 3, scenario_file);
+    bind_text(r, 4, sc->sched.mode == SCHED_MODE_DRA ? "dra" : "device-plugin");
+    bind_text(r, 5, sc->sched.strategy == SCORE_MOST_ALLOCATED ? "MostAllocated" : "LeastAllocated");
+    sqlite3_bind_int64(r, 6, (int64_t)sc->seed);
+    bind_opt_int(r, 7, sc->stop_time == SIM_TIME_NEVER ? -1 : sc->stop_time);
+    sqlite3_bind_int64(r, 8, run->end_time);
+    sqlite3_bind_int64(r, 9, (int64_t)run->nnodes);
+    sqlite3_bind_int64(r, 10, (int64_t)run->pods.len);
+    bind_text(r, 11, DRASIM_VERSION);
+    int rc = step(r);
+    sqlite3_finalize(r);
+    if (rc || write_nodes(st, id, run, info)) return fail(st, err, "cannot write nodes");
+    rc = write_pods(st, id, run, interrupt);
+    if (rc == -2) {
+        sb_clear(err);
+        sb_puts(err, "interrupted");
+        return -1;
+    }
+    if (rc) return fail(st, err, "cannot write pods");
+    if (write_groups_samples_summary(st, id, run)) return fail(st, err, "cannot write samples");
+    st->next_run_id++;
+    return id;
+}
+
+int store_commit(store *st, strbuf *err) {
+    if (sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK) return fail(st, err, "cannot commit");
+    if (sqlite3_close(st->db) != SQLITE_OK) return fail(st, err, "cannot close");
+    st->db = NULL;
+    int fd = open(st->tmp, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    if (rename(st->tmp, st->path) != 0) {
+        sb_clear(err);
+        sb_printf(err, "cannot rename %s to %s", st->tmp, st->path);
+        store_abort(st);
+        return -1;
+    }
+    free(st->tmp);
+    free(st->path);
+    st->tmp = st->path = NULL;
+    return 0;
+}
+
+void store_abort(store *st) {
+    if (st->db) sqlite3_close(st->db);
+    st->db = NULL;
+    if (st->tmp) unlink(st->tmp);
+    free(st->tmp);
+    free(st->path);
+    st->tmp = st->path = NULL;
+}
