@@ -270,6 +270,19 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
             uint64_t bits = c->fits[w];
             if ((w << 6) < from) bits &= ~(uint64_t)0 << (from & 63);
             if (((w + 1) << 6) > to && (to & 63)) bits &= ((uint64_t)1 << (to & 63)) - 1;
+            if (bits == ~(uint64_t)0 && want - found >= 64) {
+                /* a run of 64 feasible nodes: vectorizable max first, ties only if it matters */
+                const int32_t *sc = &c->score[w << 6];
+                int32_t wmax = sc[0];
+                for (int k = 1; k < 64; k++) wmax = sc[k] > wmax ? sc[k] : wmax;
+                found += 64;
+                last = (w << 6) + 63;
+                if (wmax < best) continue;
+                if (wmax > best) { best = wmax; ties = 0; }
+                for (int k = 0; k < 64; k++)
+                    if (sc[k] == best) s->scratch[ties++] = (uint32_t)((w << 6) + (size_t)k);
+                continue;
+            }
             while (bits && found < want) {
                 size_t i = (w << 6) + (size_t)__builtin_ctzll(bits);
                 bits &= bits - 1;
