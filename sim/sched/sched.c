@@ -117,6 +117,8 @@ static bool refresh(scheduler *s, pod_class *c, size_t node) {
         for (size_t p = 0; p < s->nplugins; p++)
             if (s->plugins[p]->score) total += s->plugins[p]->weight * s->plugins[p]->score(s, c, node);
         c->score[node] = (int32_t)total;
+    } else {
+        c->score[node] = INT32_MIN;   /* never the best: lets find_best take max over whole words */
     }
     if (now && !was) { BIT_SET(c->fits, node); c->nfit++; }
     if (!now && was) { BIT_CLR(c->fits, node); c->nfit--; }
@@ -270,13 +272,15 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
             uint64_t bits = c->fits[w];
             if ((w << 6) < from) bits &= ~(uint64_t)0 << (from & 63);
             if (((w + 1) << 6) > to && (to & 63)) bits &= ((uint64_t)1 << (to & 63)) - 1;
-            if (bits == ~(uint64_t)0 && want - found >= 64) {
-                /* a run of 64 feasible nodes: vectorizable max first, ties only if it matters */
+            size_t cnt = (size_t)__builtin_popcountll(bits);
+            if (cnt && cnt <= want - found && (w << 6) >= from && ((w + 1) << 6) <= to) {
+                /* a whole word of candidates: a vectorizable max (scores of nodes that do
+                 * not fit are INT32_MIN), then the ties only if this word matters */
                 const int32_t *sc = &c->score[w << 6];
                 int32_t wmax = sc[0];
                 for (int k = 1; k < 64; k++) wmax = sc[k] > wmax ? sc[k] : wmax;
-                found += 64;
-                last = (w << 6) + 63;
+                found += cnt;
+                last = (w << 6) + 63 - (size_t)__builtin_clzll(bits);
                 if (wmax < best) continue;
                 if (wmax > best) { best = wmax; ties = 0; }
                 for (int k = 0; k < 64; k++)
