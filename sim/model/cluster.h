@@ -148,6 +148,8 @@ typedef struct inv_node {
     size_t first_slice, nslices;      /* its node-local ResourceSlices in inventory.slices */
 } inv_node;
 
+/* Everything lives in `a`. Devices may share equal attribute, capacity and
+ * counter arrays (one copy per distinct content): treat them as read-only. */
 typedef struct inventory {
     arena a;
     k8s_node *nodes;                  /* labels incl. GFD; allocatable incl. extended resources */
@@ -177,5 +179,11 @@ void inventory_free(inventory *inv);
 /* Write the inventory as one Kubernetes YAML stream: Nodes, DeviceClasses,
  * ResourceSlices (kubectl apply --dry-run=client accepts it). */
 void inventory_write_yaml(const inventory *inv, strbuf *out);
+
+/* One object as a YAML tree (built in `a`), in the form inventory_write_yaml
+ * writes: sorted map keys, quantities as strings, driver attributes bare. */
+ynode *k8s_node_to_yaml(arena *a, const k8s_node *n);
+ynode *k8s_device_class_to_yaml(arena *a, const k8s_device_class *c);
+ynode *k8s_resource_slice_to_yaml(arena *a, const k8s_resource_slice *s);
 
 #endif

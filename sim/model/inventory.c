@@ -156,6 +156,7 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
     out->nodes = ARENA_NEW(&out->a, k8s_node, total + 1);
     out->info = ARENA_NEW(&out->a, inv_node, total + 1);
     slice_vec slices = {0};
+    dra_dedup *dd = dra_dedup_new();
     for (size_t i = 0; i < spec->npools; i++) {
         const node_pool_spec *p = &spec->pools[i];
         for (int k = 0; k < p->count; k++) {
@@ -166,7 +167,7 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
             info->gpu = gpus[i].model;
             info->gpus = gpus[i].model ? gpus[i].count : 0;
             info->first_slice = slices.len;
-            if (gpus[i].model && !(flags & INV_NO_SLICES)) dra_node_slices(&out->a, cat, node->meta.name, &gpus[i], &slices);
+            if (gpus[i].model && !(flags & INV_NO_SLICES)) dra_node_slices(&out->a, dd, cat, node->meta.name, &gpus[i], &slices);
             info->nslices = slices.len - info->first_slice;
             out->nnodes++;
         }
@@ -174,6 +175,7 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
     out->slices = arena_memdup(&out->a, slices.data, slices.len * sizeof *slices.data);
     out->nslices = slices.len;
     VEC_FREE(slices);
+    dra_dedup_free(dd);
     if (!(flags & INV_NO_SLICES)) out->classes = dra_device_classes(&out->a, &out->nclasses);
     return 0;
 }

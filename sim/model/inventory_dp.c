@@ -119,8 +119,8 @@ void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugi
     int64_t full_gpus = g->count;
 
     if (static_mig && dp->mig_strategy == MIG_STRATEGY_SINGLE) {
-        const mig_profile *prof[16];
-        int cnt[16];
+        const mig_profile *prof[32];   /* a placed layout has at most 32 instances (memory slices) */
+        int cnt[32];
         int n = distinct_profiles(g, prof, cnt);
         if (n == 1) {
             int64_t devices = (int64_t)g->count * cnt[0];
@@ -134,8 +134,8 @@ void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugi
             full_gpus = 0;
         }
     } else if (static_mig && dp->mig_strategy == MIG_STRATEGY_MIXED) {
-        const mig_profile *prof[16];
-        int cnt[16];
+        const mig_profile *prof[32];   /* a placed layout has at most 32 instances (memory slices) */
+        int cnt[32];
         int n = distinct_profiles(g, prof, cnt);
         kv_set(labels, "nvidia.com/gpu.replicas", "0");
         for (int i = 0; i < n; i++) {

@@ -25,6 +25,7 @@
 
 #include "model/inventory_parts.h"
 #include "util/intern.h"
+#include "util/xalloc.h"
 
 #define DRIVER "gpu.nvidia.com"
 #define STD_DOMAIN "resource.kubernetes.io"
@@ -92,6 +93,7 @@ static const char *fake_uuid(const char *prefix, const char *seed) {
 typedef struct gpu_identity {
     const char *uuid, *bus, *root;
     int numa;
+    attr_vec common;          /* attributes all its devices carry (common_attrs) */
 } gpu_identity;
 
 /* PCI bus numbers of an HGX 8-GPU baseboard; further GPUs continue the pattern. */
@@ -99,7 +101,7 @@ static gpu_identity identity(const char *node, int i, int count) {
     static const unsigned hgx_bus[8] = {0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb};
     unsigned bus = i < 8 ? hgx_bus[i] : (unsigned)(0x10 + 0x08 * i) & 0xff;
     char seed[160], buf[32];
-    gpu_identity id;
+    gpu_identity id = {0};
     snprintf(seed, sizeof seed, "%s/gpu-%d", node, i);
     id.uuid = fake_uuid("GPU", seed);
     snprintf(buf, sizeof buf, "0000:%02x:00.0", bus);
@@ -112,6 +114,12 @@ static gpu_identity identity(const char *node, int i, int count) {
 
 /* Attributes every gpu/mig device of a GPU carries (productName ... numaNode). */
 static void common_attrs(attr_vec *v, const gpu_catalog *cat, const gpu_model *m, const gpu_identity *id) {
+    if (id->common.len) {   /* computed once per GPU */
+        VEC_RESERVE(*v, v->len + id->common.len);
+        memcpy(v->data + v->len, id->common.data, id->common.len * sizeof *v->data);
+        v->len += id->common.len;
+        return;
+    }
     char cc[32];
     snprintf(cc, sizeof cc, "%d.%d.0", m->cc_major, m->cc_minor);
     attr_str(v, DRIVER, "architecture", m->architecture);
@@ -202,16 +210,123 @@ static const char *counter_set_name(int gpu) {
     return intern(buf);
 }
 
-/* Copy the temporary vectors into device d (arena-owned). */
-static void finish_device(arena *a, k8s_device *d, attr_vec *av, cap_vec *cv, counter_vec *consumes, int gpu) {
-    d->attrs = arena_memdup(a, av->data, av->len * sizeof *av->data);
+/* ---- sharing equal arrays ---------------------------------------------------------
+ * Many devices carry equal attribute, capacity or counter arrays (every
+ * 1g.10gb on every H100, the seven 1g devices of one GPU in dynamic MIG).
+ * Equal arrays are stored once: a hash table maps contents to the first copy.
+ * Arrays in an inventory are therefore shared and read-only. */
+
+enum { DD_ATTRS, DD_CAPS, DD_COUNTERS };
+
+struct dra_dedup {
+    struct dd_entry { uint64_t h; int kind; size_t n; const void *p; } *e;
+    size_t cap, len;
+};
+
+static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ULL; }
+
+static uint64_t q_hash(uint64_t h, const quantity *q) {
+    h = mix(h, (uint64_t)q->mant);
+    h = mix(h, (uint64_t)(q->mant >> 64));
+    return mix(h, (uint64_t)q->exp10 << 16 | q->format << 8 | q->is_dec);
+}
+
+static bool q_same(const quantity *a, const quantity *b) {
+    return a->mant == b->mant && a->exp10 == b->exp10 && a->format == b->format && a->is_dec == b->is_dec;
+}
+
+static uint64_t dd_hash(int kind, const void *p, size_t n) {
+    uint64_t h = mix(0xcbf29ce484222325ULL, (uint64_t)kind << 32 | n);
+    for (size_t i = 0; i < n; i++) {
+        if (kind == DD_ATTRS) {
+            const k8s_attribute *a = (const k8s_attribute *)p + i;
+            h = mix(mix(mix(h, (uintptr_t)a->domain), (uintptr_t)a->id), (uintptr_t)a->s);
+            h = mix(mix(h, (uint64_t)a->i), (uint64_t)a->kind << 1 | a->b);
+        } else if (kind == DD_CAPS) {
+            const k8s_capacity *c = (const k8s_capacity *)p + i;
+            h = q_hash(mix(mix(h, (uintptr_t)c->domain), (uintptr_t)c->id), &c->value);
+        } else {
+            const k8s_counter *c = (const k8s_counter *)p + i;
+            h = q_hash(mix(h, (uintptr_t)c->name), &c->value);
+        }
+    }
+    return h;
+}
+
+/* Field-wise equality (struct padding is not compared). Strings are interned. */
+static bool dd_equal(int kind, const void *x, const void *y, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (kind == DD_ATTRS) {
+            const k8s_attribute *a = (const k8s_attribute *)x + i, *b = (const k8s_attribute *)y + i;
+            if (a->domain != b->domain || a->id != b->id || a->kind != b->kind || a->i != b->i || a->b != b->b ||
+                a->s != b->s || a->v_ok != b->v_ok)
+                return false;
+        } else if (kind == DD_CAPS) {
+            const k8s_capacity *a = (const k8s_capacity *)x + i, *b = (const k8s_capacity *)y + i;
+            if (a->domain != b->domain || a->id != b->id || !q_same(&a->value, &b->value)) return false;
+        } else {
+            const k8s_counter *a = (const k8s_counter *)x + i, *b = (const k8s_counter *)y + i;
+            if (a->name != b->name || !q_same(&a->value, &b->value)) return false;
+        }
+    }
+    return true;
+}
+
+dra_dedup *dra_dedup_new(void) { return xcalloc(1, sizeof(dra_dedup)); }
+
+void dra_dedup_free(dra_dedup *dd) {
+    if (!dd) return;
+    free(dd->e);
+    free(dd);
+}
+
+static void dd_insert(dra_dedup *dd, struct dd_entry e) {
+    size_t i = e.h & (dd->cap - 1);
+    while (dd->e[i].p) i = (i + 1) & (dd->cap - 1);
+    dd->e[i] = e;
+}
+
+/* The stored copy of array p[0..n) (elem bytes each), made on first sight. */
+static const void *dd_share(dra_dedup *dd, arena *a, int kind, const void *p, size_t n, size_t elem) {
+    if (n == 0) return NULL;
+    uint64_t h = dd_hash(kind, p, n);
+    if (dd->cap) {
+        for (size_t i = h & (dd->cap - 1); dd->e[i].p; i = (i + 1) & (dd->cap - 1)) {
+            const struct dd_entry *e = &dd->e[i];
+            if (e->h == h && e->kind == kind && e->n == n && dd_equal(kind, e->p, p, n)) return e->p;
+        }
+    }
+    if (2 * (dd->len + 1) > dd->cap) {   /* keep the load factor under 1/2 */
+        struct dd_entry *old = dd->e;
+        size_t oldcap = dd->cap;
+        dd->cap = oldcap ? oldcap * 2 : 256;
+        dd->e = xcalloc(dd->cap, sizeof *dd->e);
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].p) dd_insert(dd, old[i]);
+        free(old);
+    }
+    const void *copy = arena_memdup(a, p, n * elem);
+    dd_insert(dd, (struct dd_entry){h, kind, n, copy});
+    dd->len++;
+    return copy;
+}
+
+typedef struct dra_ctx {
+    arena *a;
+    dra_dedup *dd;
+} dra_ctx;
+
+/* Move the temporary vectors into device d (shared, arena-owned copies). */
+static void finish_device(dra_ctx *x, k8s_device *d, attr_vec *av, cap_vec *cv, counter_vec *consumes, int gpu) {
+    d->attrs = (k8s_attribute *)dd_share(x->dd, x->a, DD_ATTRS, av->data, av->len, sizeof *av->data);
     d->nattrs = av->len;
-    d->caps = arena_memdup(a, cv->data, cv->len * sizeof *cv->data);
+    d->caps = (k8s_capacity *)dd_share(x->dd, x->a, DD_CAPS, cv->data, cv->len, sizeof *cv->data);
     d->ncaps = cv->len;
     if (consumes) {
-        d->consumes = ARENA_NEW(a, k8s_counter_set, 1);
+        d->consumes = ARENA_NEW(x->a, k8s_counter_set, 1);
         d->consumes->name = counter_set_name(gpu);
-        d->consumes->counters = arena_memdup(a, consumes->data, consumes->len * sizeof *consumes->data);
+        d->consumes->counters =
+            (k8s_counter *)dd_share(x->dd, x->a, DD_COUNTERS, consumes->data, consumes->len, sizeof *consumes->data);
         d->consumes->ncounters = consumes->len;
         d->nconsumes = 1;
         consumes->len = 0;
@@ -220,7 +335,7 @@ static void finish_device(arena *a, k8s_device *d, attr_vec *av, cap_vec *cv, co
 }
 
 /* gpu-N: legacy (memory = physical total) or dynamic MIG (max-over-profiles, consumes everything). */
-static void full_gpu_device(arena *a, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
+static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
                             bool dynamic, device_vec *out) {
     attr_vec av = {0};
     cap_vec cv = {0};
@@ -239,7 +354,7 @@ static void full_gpu_device(arena *a, const gpu_catalog *cat, const gpu_model *m
     } else {
         cap_add(&cv, "memory", q_mib(m->memory_mib));
     }
-    finish_device(a, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
+    finish_device(x, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
     VEC_PUSH(*out, d);
     VEC_FREE(av);
     VEC_FREE(cv);
@@ -247,7 +362,7 @@ static void full_gpu_device(arena *a, const gpu_catalog *cat, const gpu_model *m
 }
 
 /* A MIG device: static (uuid, memorySlice<i> capacities) or abstract (consumes counters). */
-static void mig_device(arena *a, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
+static void mig_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
                        const mig_profile *p, int start, bool dynamic, device_vec *out) {
     attr_vec av = {0};
     cap_vec cv = {0};
@@ -274,7 +389,7 @@ static void mig_device(arena *a, const gpu_catalog *cat, const gpu_model *m, int
             cap_add(&cv, nm, q_int(1));
         }
     }
-    finish_device(a, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
+    finish_device(x, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
     VEC_PUSH(*out, d);
     VEC_FREE(av);
     VEC_FREE(cv);
@@ -311,19 +426,23 @@ static void push_device_slices(arena *a, const char *node, device_vec *devs, sli
     }
 }
 
-void dra_node_slices(arena *a, const gpu_catalog *cat, const char *node, const node_gpus *g, slice_vec *out) {
+void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
+                     slice_vec *out) {
     const gpu_model *m = g->model;
+    dra_ctx x = {a, dd};
     slice_vec mine = {0};
     device_vec devs = {0};
     if (g->mig != MIG_DYNAMIC) {
         for (int i = 0; i < g->count; i++) {
             gpu_identity id = identity(node, i, g->count);
+            common_attrs(&id.common, cat, m, &id);
             if (g->mig == MIG_OFF) {
-                full_gpu_device(a, cat, m, i, &id, false, &devs);
+                full_gpu_device(&x, cat, m, i, &id, false, &devs);
             } else {
                 for (int k = 0; k < g->layout->nprofiles; k++)
-                    mig_device(a, cat, m, i, &id, g->placements[k].profile, g->placements[k].start, false, &devs);
+                    mig_device(&x, cat, m, i, &id, g->placements[k].profile, g->placements[k].start, false, &devs);
             }
+            VEC_FREE(id.common);
         }
         push_device_slices(a, node, &devs, &mine);
     } else {
@@ -339,7 +458,8 @@ void dra_node_slices(arena *a, const gpu_catalog *cat, const char *node, const n
                 cv.len = 0;
                 engine_counters(&cv, &mv, 0, m->mem_slices_total);
                 s.shared_counters[k].name = counter_set_name(i + k);
-                s.shared_counters[k].counters = arena_memdup(a, cv.data, cv.len * sizeof *cv.data);
+                s.shared_counters[k].counters =
+                    (k8s_counter *)dd_share(dd, a, DD_COUNTERS, cv.data, cv.len, sizeof *cv.data);
                 s.shared_counters[k].ncounters = cv.len;
             }
             VEC_PUSH(mine, s);
@@ -349,12 +469,14 @@ void dra_node_slices(arena *a, const gpu_catalog *cat, const char *node, const n
         bool publish_full = m->cc_major >= 9;   /* Ampere cannot toggle MIG without a reset */
         for (int i = 0; i < g->count; i++) {
             gpu_identity id = identity(node, i, g->count);
+            common_attrs(&id.common, cat, m, &id);
             devs.len = 0;
-            if (publish_full) full_gpu_device(a, cat, m, i, &id, true, &devs);
+            if (publish_full) full_gpu_device(&x, cat, m, i, &id, true, &devs);
             for (int k = 0; k < m->nprofiles; k++) {
                 const mig_profile *p = &m->profiles[k];
-                for (int s = 0; s < p->nstarts; s++) mig_device(a, cat, m, i, &id, p, p->starts[s], true, &devs);
+                for (int s = 0; s < p->nstarts; s++) mig_device(&x, cat, m, i, &id, p, p->starts[s], true, &devs);
             }
+            VEC_FREE(id.common);
             push_device_slices(a, node, &devs, &mine);
         }
     }

@@ -11,13 +11,14 @@
  * and engines must not exceed what the GPU has in MIG mode (the largest
  * profile's values).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/cluster.h"
 
 typedef struct gpu_budget {
-    unsigned mem_used;       /* bit i = memory slice i taken */
+    uint64_t mem_used;       /* bit i = memory slice i taken (the catalog allows at most 32) */
     int sm, compute, ce, dec, enc, jpg, ofa;
 } gpu_budget;
 
@@ -39,7 +40,7 @@ static gpu_budget model_limits(const gpu_model *m) {
     return b;
 }
 
-static unsigned span(int start, int size) { return ((1u << size) - 1u) << start; }
+static uint64_t span(int start, int size) { return ((UINT64_C(1) << size) - 1u) << start; }
 
 /* First free start of p, or -1. Takes the resources on success. */
 static int take(gpu_budget *used, const gpu_budget *lim, const mig_profile *p) {
@@ -48,7 +49,7 @@ static int take(gpu_budget *used, const gpu_budget *lim, const mig_profile *p) {
         used->enc + p->encoders > lim->enc || used->jpg + p->jpeg > lim->jpg || used->ofa + p->ofa > lim->ofa)
         return -1;
     for (int i = 0; i < p->nstarts; i++) {
-        unsigned s = span(p->starts[i], p->size);
+        uint64_t s = span(p->starts[i], p->size);
         if (used->mem_used & s) continue;
         used->mem_used |= s;
         used->sm += p->multiprocessors;

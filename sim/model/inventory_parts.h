@@ -32,8 +32,14 @@ typedef struct node_gpus {
 void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugin_opts *dp, kv_vec *labels,
                   amount_vec *resources);
 
+/* Equal attribute/capacity/counter arrays are stored once per inventory. */
+typedef struct dra_dedup dra_dedup;
+dra_dedup *dra_dedup_new(void);
+void dra_dedup_free(dra_dedup *dd);
+
 /* The node's ResourceSlices, appended to `out` (allocated in `a`). */
-void dra_node_slices(arena *a, const gpu_catalog *cat, const char *node, const node_gpus *g, slice_vec *out);
+void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
+                     slice_vec *out);
 
 /* The DeviceClasses gpu.nvidia.com and mig.nvidia.com. */
 k8s_device_class *dra_device_classes(arena *a, size_t *n);

@@ -77,7 +77,7 @@ static ynode *amounts(arena *a, const k8s_resource_amount *r, size_t n) {
     return m;
 }
 
-static ynode *node_yaml(arena *a, const k8s_node *nd) {
+ynode *k8s_node_to_yaml(arena *a, const k8s_node *nd) {
     ynode *o = object(a, "v1", "Node", &nd->meta);
     if (nd->ntaints || nd->unschedulable) {
         ynode *spec = yb_map(a);
@@ -102,7 +102,7 @@ static ynode *node_yaml(arena *a, const k8s_node *nd) {
     return o;
 }
 
-static ynode *class_yaml(arena *a, const k8s_device_class *c) {
+ynode *k8s_device_class_to_yaml(arena *a, const k8s_device_class *c) {
     ynode *o = object(a, "resource.k8s.io/v1", "DeviceClass", &c->meta);
     ynode *spec = yb_map(a), *sels = yb_seq(a);
     for (size_t i = 0; i < c->nselectors; i++) {
@@ -177,7 +177,7 @@ static ynode *device_yaml(arena *a, const char *driver, const k8s_device *d) {
     return o;
 }
 
-static ynode *slice_yaml(arena *a, const k8s_resource_slice *s) {
+ynode *k8s_resource_slice_to_yaml(arena *a, const k8s_resource_slice *s) {
     ynode *o = object(a, "resource.k8s.io/v1", "ResourceSlice", &s->meta);
     ynode *spec = yb_map(a), *pool = yb_map(a);
     yb_add(a, spec, "driver", yb_str(a, s->driver));
@@ -215,9 +215,9 @@ static void emit(strbuf *out, ynode *(*build)(arena *, const void *), const void
     arena_free(&a);
 }
 
-static ynode *node_cb(arena *a, const void *o) { return node_yaml(a, o); }
-static ynode *class_cb(arena *a, const void *o) { return class_yaml(a, o); }
-static ynode *slice_cb(arena *a, const void *o) { return slice_yaml(a, o); }
+static ynode *node_cb(arena *a, const void *o) { return k8s_node_to_yaml(a, o); }
+static ynode *class_cb(arena *a, const void *o) { return k8s_device_class_to_yaml(a, o); }
+static ynode *slice_cb(arena *a, const void *o) { return k8s_resource_slice_to_yaml(a, o); }
 
 void inventory_write_yaml(const inventory *inv, strbuf *out) {
     for (size_t i = 0; i < inv->nnodes; i++) emit(out, node_cb, &inv->nodes[i]);

@@ -195,6 +195,15 @@ static void test_dynamic_mig_slice_counts(void **state) {
         assert_int_equal(b.inv.slices[i].slice_count, 9);
     }
     assert_non_null(find_device(&b.inv.slices[8], "gpu-7-mig-7g141gb-0-0"));
+    /* equal arrays are stored once: capacities across GPUs, attributes within one GPU */
+    const k8s_device *a0 = find_device(&b.inv.slices[1], "gpu-0-mig-1g18gb-19-0");
+    const k8s_device *a3 = find_device(&b.inv.slices[1], "gpu-0-mig-1g18gb-19-3");
+    const k8s_device *b0 = find_device(&b.inv.slices[2], "gpu-1-mig-1g18gb-19-0");
+    assert_ptr_equal(a0->caps, b0->caps);
+    assert_ptr_equal(a0->attrs, a3->attrs);
+    assert_ptr_not_equal(a0->attrs, b0->attrs);   /* parentUUID differs */
+    assert_ptr_not_equal(a0->consumes[0].counters, a3->consumes[0].counters);   /* memory-slice-0 vs -3 */
+    assert_ptr_equal(a0->consumes[0].counters, b0->consumes[0].counters);
     assert_int_equal(b.inv.info[0].first_slice, 0);
     assert_int_equal(b.inv.info[0].nslices, 9);
     built_free(&b);
@@ -253,6 +262,17 @@ static void test_static_mig_layouts(void **state) {
     assert_string_equal(qtext(&cap(d3, "memory")->value), "19968Mi");
     assert_string_equal(qtext(&cap(d3, "decoders")->value), "2");
     assert_string_equal(attr(d3, "gpu.nvidia.com", "productName")->s, "NVIDIA A100-SXM4-40GB");
+    built_free(&b);
+
+    /* more than 128 devices: the pool is cut into several slices (API limit) */
+    build_ok(pool(buf, sizeof buf, "{model: H100-80GB, count: 19, mig: static, migLayout: all-1g.10gb}", NULL), false, &b);
+    assert_int_equal(b.inv.nslices, 2);
+    assert_int_equal(b.inv.slices[0].ndevices, 128);
+    assert_int_equal(b.inv.slices[1].ndevices, 19 * 7 - 128);
+    assert_int_equal(b.inv.slices[0].slice_count, 2);
+    assert_int_equal(b.inv.slices[1].slice_count, 2);
+    assert_true(strcmp(b.inv.slices[0].devices[127].name, b.inv.slices[1].devices[0].name) < 0);
+    assert_true(b.inv.slices[0].meta.name != b.inv.slices[1].meta.name);
     built_free(&b);
 
     /* all-enabled: MIG on but no instances -> nothing announced */
@@ -433,6 +453,13 @@ static void test_device_plugin_mig_strategies(void **state) {
     build_ok(pool(buf, sizeof buf, "{model: A100-80GB, count: 1, mig: static, migLayout: all-1g.10gb.me}",
                   "{migStrategy: mixed}"), true, &b);
     assert_string_equal(alloc(&b.inv.nodes[0], "nvidia.com/mig-1g.10gb.me"), "1");
+    built_free(&b);
+
+    /* none on a static-MIG node: MIG is ignored, one nvidia.com/gpu per physical GPU */
+    build_ok(pool(buf, sizeof buf, "{model: A100-40GB, count: 4, mig: static, migLayout: all-1g.5gb}", "{}"), true, &b);
+    assert_string_equal(alloc(&b.inv.nodes[0], "nvidia.com/gpu"), "4");
+    assert_null(alloc(&b.inv.nodes[0], "nvidia.com/mig-1g.5gb"));
+    assert_string_equal(label(&b.inv.nodes[0], "nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-40GB");
     built_free(&b);
 
     /* mixed on a node without MIG: full GPUs */

@@ -39,7 +39,7 @@ static void test_full_pool(void **state) {
         "    cpu: 96\n"
         "    memory: 1Ti\n"
         "    maxPods: 250\n"
-        "    labels: {zone: a, tier: gpu}\n"
+        "    labels: {zone: a, tier: gpu, example.com/empty: \"\", k8s.io/x_y: A.b-1}\n"
         "    taints: [{key: dedicated, value: ml, effect: PreferNoSchedule}]\n"
         "    gpu: {model: H100-80GB, count: 8, mig: static, migLayout: all-balanced}\n"
         "  - name: small\n    count: 0\n    cpu: 500m\n    memory: 4G\n";
@@ -55,7 +55,7 @@ static void test_full_pool(void **state) {
     assert_int_equal(p->cpu_milli, 96000);
     assert_int_equal(p->memory_bytes, INT64_C(1) << 40);
     assert_int_equal(p->max_pods, 250);
-    assert_int_equal(p->nlabels, 2);
+    assert_int_equal(p->nlabels, 4);
     assert_string_equal(p->labels[1].key, "tier");
     assert_string_equal(p->labels[1].value, "gpu");
     assert_int_equal(p->ntaints, 1);
@@ -124,6 +124,12 @@ static void test_cluster_errors(void **state) {
                  "s.yaml:7:11: duplicate node pool name 'p'");
     expect_error("cluster:\n  nodePools: []\n  inventory: x.yaml\n", "s.yaml:3:14: cluster: give either nodePools or inventory");
     expect_error("cluster:\n  nodePools: []\n", "s.yaml:2:14: nodePools: expected at least one node pool");
+    expect_error(HEAD "    count: 1\n    cpu: 1\n    memory: 1Gi\n    labels: {team: \"ml platform\"}\n",
+                 "s.yaml:7:20: labels: 'ml platform' is not a valid label value");
+    expect_error(HEAD "    count: 1\n    cpu: 1\n    memory: 1Gi\n    labels: {Example.com/x: a}\n",
+                 "s.yaml:7:14: labels: 'Example.com/x' is not a valid label key");
+    expect_error(HEAD "    count: 1\n    cpu: 1\n    memory: 1Gi\n    taints: [{key: -x, effect: NoSchedule}]\n",
+                 "s.yaml:7:20: taint key: '-x' is not a valid key");
     expect_error("cluster: [a]\n", "s.yaml:1:10: cluster: expected a map, found a list");
 }
 
