@@ -30,3 +30,10 @@ foreach(_case
   set_tests_properties(run/error-${_name} PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")
 endforeach()
 set_tests_properties(run/same-seed-same-bytes PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")
+
+# Ctrl-C during the 1,000,000-pod scenario: exit non-zero, old database intact.
+add_test(NAME run/interrupt-keeps-old-db
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/scenarios/interrupt.sh $<TARGET_FILE:drasim>
+                 ${CMAKE_SOURCE_DIR}/scenarios/examples/bench-10k-nodes.yaml ${_run_out}/interrupted.db)
+set_tests_properties(run/interrupt-keeps-old-db PROPERTIES
+  ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}" PASS_REGULAR_EXPRESSION "interrupted run exited [1-9]")
