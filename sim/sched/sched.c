@@ -260,6 +260,20 @@ size_t sched_num_nodes_to_find(const scheduler *s) {
     return num < 100 ? 100 : num;
 }
 
+/* Largest of 64 scores; written so compilers vectorize it (independent lanes). */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("tree-vectorize")))
+#endif
+static int32_t max64(const int32_t *sc) {
+    int32_t m[8];
+    for (int j = 0; j < 8; j++) m[j] = sc[j];
+    for (int k = 8; k < 64; k += 8)
+        for (int j = 0; j < 8; j++) m[j] = sc[k + j] > m[j] ? sc[k + j] : m[j];
+    int32_t r = m[0];
+    for (int j = 1; j < 8; j++) r = m[j] > r ? m[j] : r;
+    return r;
+}
+
 /* Walk the feasible nodes of c from `start` (wrapping), stopping after `want`
  * of them; keep the best-scored ones in s->scratch. Returns how many nodes
  * were passed over (processedNodes) and sets *nties. */
@@ -277,8 +291,7 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
                 /* a whole word of candidates: a vectorizable max (scores of nodes that do
                  * not fit are INT32_MIN), then the ties only if this word matters */
                 const int32_t *sc = &c->score[w << 6];
-                int32_t wmax = sc[0];
-                for (int k = 1; k < 64; k++) wmax = sc[k] > wmax ? sc[k] : wmax;
+                int32_t wmax = max64(sc);
                 found += cnt;
                 last = (w << 6) + 63 - (size_t)__builtin_clzll(bits);
                 if (wmax < best) continue;
