@@ -37,3 +37,11 @@ add_test(NAME run/interrupt-keeps-old-db
                  ${CMAKE_SOURCE_DIR}/scenarios/examples/bench-10k-nodes.yaml ${_run_out}/interrupted.db)
 set_tests_properties(run/interrupt-keeps-old-db PROPERTIES
   ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}" PASS_REGULAR_EXPRESSION "interrupted run exited [1-9]")
+
+# The small example scenarios run (the 1,000,000-pod benchmark scenario is left to tools/bench).
+foreach(_ex gpu-packing time-slicing)
+  add_test(NAME run/example-${_ex}
+           COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/scenarios/examples/${_ex}.yaml -o ${_run_out}/${_ex}.db)
+  set_tests_properties(run/example-${_ex} PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
+                       PASS_REGULAR_EXPRESSION "${_ex}: [0-9]+ nodes, [0-9]+ pods arrived")
+endforeach()
