@@ -19,7 +19,10 @@
 static int res_register(scheduler *s, const char *name) {
     for (size_t i = 0; i < s->nres; i++)
         if (s->res_names[i] == name) return (int)i;
-    if (s->nres == SCHED_MAX_RESOURCES) return -1;
+    if (s->nres == SCHED_MAX_RESOURCES) {
+        s->res_overflow = true;
+        return -1;
+    }
     s->res_names[s->nres] = name;
     return (int)s->nres++;
 }
@@ -66,7 +69,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
 
 static void add_demand(scheduler *s, pod_class *c, const char *name, const quantity *q) {
     int r = res_register(s, name);
-    if (r < 0) return;   /* more than SCHED_MAX_RESOURCES names: ignored (documented limit) */
+    if (r < 0) return;   /* s->res_overflow is set: the caller refuses the run */
     int64_t v = amount_of((size_t)r, q);
     for (size_t i = 0; i < c->ndemand; i++)
         if (c->demand[i].res == r) { c->demand[i].amount += v; return; }
@@ -137,7 +140,7 @@ void sched_prepare(scheduler *s) {
         s->alloc[i * R + RES_PODS] = 110;   /* kubelet default maxPods when not stated */
         for (size_t a = 0; a < node->nallocatable; a++) {
             int r = sched_res_index(s, node->allocatable[a].name);
-            s->alloc[i * R + r] = amount_of((size_t)r, &node->allocatable[a].value);
+            if (r >= 0) s->alloc[i * R + r] = amount_of((size_t)r, &node->allocatable[a].value);
         }
         for (size_t r = RES_PODS + 1; r < R; r++) {
             int64_t v = s->alloc[i * R + r];
