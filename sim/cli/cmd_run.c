@@ -118,6 +118,12 @@ int cmd_run(int argc, char **argv) {
 
     sim_init(&run, &sc, inv.nodes, inv.nnodes);
     have_sim = true;
+    if (run.sched.res_overflow) {
+        fprintf(stderr, "drasim run: %s: more than %d distinct resource names in nodes and pod groups\n", path,
+                SCHED_MAX_RESOURCES);
+        rc = EXIT_BAD_INPUT;
+        goto done;
+    }
     if (sim_execute(&run, &interrupted)) {
         fprintf(stderr, "drasim run: interrupted; %s left unchanged\n", out);
         rc = EXIT_ERROR;
