@@ -33,7 +33,11 @@ void cel_program_free(cel_program *p);
 
 /* Evaluate a device selector: *matches receives the bool result. `driver` is
  * the slice's driver (device.driver, and the domain of bare attribute names,
- * already resolved in k8s_attribute.domain). Returns 0, or -1 with err set. */
+ * already resolved in k8s_attribute.domain). Returns 0, or -1 with err set.
+ * As everywhere in the model, the device's strings (attribute domains, ids
+ * and string values, capacity domains and ids) must be interned: lookups and
+ * string equality against constants compare pointers. Attribute arrays must
+ * not change once evaluated (a clean array is remembered by address). */
 int cel_match_device(const cel_program *p, const k8s_device *dev, const char *driver, bool *matches,
                      strbuf *err);
 

@@ -38,11 +38,8 @@ static cel_val no_such_key(cel_ctx *c, cel_val key) {
 
 static cel_val dev_field(cel_ctx *c, const char *name, size_t n, bool *found) {
     *found = true;
-    if (n == 6 && !memcmp(name, "driver", 6)) {
-        cel_val v = cv_str(c->driver ? c->driver : "", c->driver ? strlen(c->driver) : 0);
-        v.x = 1;
-        return v;
-    }
+    if (n == 6 && !memcmp(name, "driver", 6))
+        return cv_str(c->driver ? c->driver : "", c->driver ? strlen(c->driver) : 0);
     if (n == 10 && !memcmp(name, "attributes", 10)) return CV_MK(CV_DATTRS);
     if (n == 8 && !memcmp(name, "capacity", 8)) return CV_MK(CV_DCAPS);
     if (n == 24 && !memcmp(name, "allowMultipleAllocations", 24)) return cv_bool(c->dev && c->dev->allow_multiple);
