@@ -300,6 +300,15 @@ static void fold(checker *ck, cnode *n) {
     cel_scratch_reset();
 }
 
+/* Type names usable as values (`type(x) == int`). */
+static const char *type_ident(const char *name) {
+    static const char *const names[] = {"int", "uint", "double", "bool", "string", "bytes", "list", "map",
+                                        "null_type", "type", "optional_type", NULL};
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(names[i], name)) return names[i];
+    return NULL;
+}
+
 static const char *qualified_name(arena *a, const cnode *n) {
     if (n->op == N_IDENT) return n->name;
     if (n->op == N_SELECT && !(n->flags & NF_OPTIONAL)) {
@@ -484,6 +493,11 @@ static const ctype *check(checker *ck, cnode **np, const scope *sc) {
             n->slot = v->slot;
             n->cost = 1;
             t = v->t;
+        } else if (type_ident(n->name)) {
+            n->op = N_CONST;
+            n->cv = CV_MK(CV_TYPE);
+            n->cv.s = type_ident(n->name);
+            t = &ct_type;
         } else if (ck->o->device_env && !strcmp(n->name, "device")) {
             n->op = N_DEVICE;
             n->cost = 1;
@@ -737,6 +751,54 @@ static const ctype *check(checker *ck, cnode **np, const scope *sc) {
             }
             t = mk(ck->a, T_LIST, vt, NULL);
             break;
+        }
+        break;
+    }
+    case N_COMP2: {
+        const ctype *rt = check(ck, &n->args[0], sc);
+        if (!rt) return NULL;
+        const ctype *kt, *vt;
+        if (rt->k == T_LIST) { kt = &ct_int; vt = rt->a; }
+        else if (rt->k == T_MAP) { kt = rt->a; vt = rt->b; }
+        else if (is_dynish(rt)) { kt = &ct_dyn; vt = &ct_dyn; }
+        else {
+            strbuf b = {0};
+            type_str(&b, rt);
+            cerr(ck, n->args[0]->pos, "expression of type '%s' cannot be range of a comprehension (must be list, map, or dynamic)", sb_str(&b));
+            sb_free(&b);
+            return NULL;
+        }
+        if (kt->k == T_FREE) kt = &ct_dyn;
+        if (vt->k == T_FREE) vt = &ct_dyn;
+        scope s1 = {n->name, n->slot, kt, sc};
+        scope s2 = {n->name2, n->slot2, vt, &s1};
+        const ctype *bt = check(ck, &n->args[1], &s2);
+        if (!bt) return NULL;
+        bool filtered = n->nargs == 3;
+        if (n->sub <= COMP2_EXISTS_ONE || filtered) {
+            if (!boolish(bt)) {
+                const ctype *ts[2] = {&ct_bool, bt};
+                no_overload(ck, n, n->sub == COMP2_ALL ? "_&&_" : n->sub == COMP2_EXISTS ? "_||_" : "_?_:_", ts, 2);
+                return NULL;
+            }
+        }
+        const ctype *tt = bt;
+        if (filtered) {
+            tt = check(ck, &n->args[2], &s2);
+            if (!tt) return NULL;
+        }
+        switch (n->sub) {
+        case COMP2_TLIST: t = mk(ck->a, T_LIST, tt, NULL); break;
+        case COMP2_TMAP: t = mk(ck->a, T_MAP, kt, tt); break;
+        case COMP2_TMAPENTRY:
+            if (tt->k != T_MAP && !is_dynish(tt)) {
+                const ctype *ts[1] = {tt};
+                no_overload(ck, n, "transformMapEntry", ts, 1);
+                return NULL;
+            }
+            t = tt->k == T_MAP ? tt : mk(ck->a, T_MAP, &ct_dyn, &ct_dyn);
+            break;
+        default: t = &ct_bool; break;
         }
         break;
     }

@@ -218,7 +218,11 @@ static cel_val f_not(cel_ctx *c, const cnode *n, const cel_val *a, int na) {
 }
 
 static cel_val f_eq(cel_ctx *c, const cnode *n, const cel_val *a, int na) { return cel_equal(c, a[0], a[1]); }
-static cel_val f_ne(cel_ctx *c, const cnode *n, const cel_val *a, int na) { return cv_bool(!cel_equal_b(c, a[0], a[1])); }
+static cel_val f_ne(cel_ctx *c, const cnode *n, const cel_val *a, int na) {
+    cel_val r = cel_equal(c, a[0], a[1]);
+    if (r.k == CV_BOOL) r.b = !r.b;
+    return r;
+}
 
 static cel_val rel(cel_ctx *c, const cnode *n, const cel_val *a, int na, int op) {
     int r = cel_compare(a[0], a[1]);

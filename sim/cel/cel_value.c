@@ -486,6 +486,10 @@ bool cel_map_find(cel_ctx *c, cel_val m, cel_val key, cel_val *out, cel_val *err
 cel_val cel_equal(cel_ctx *c, cel_val a, cel_val b) {
     if (a.k == CV_ERROR) return a;
     if (b.k == CV_ERROR) return b;
+    /* the Kubernetes Quantity and Semver types answer Equal with a
+     * no-such-overload error for another type (MaybeNoSuchOverloadErr) */
+    if ((a.k == CV_QTY || a.k == CV_SEMVER) && b.k != a.k)
+        return cel_err(c, "no such overload: %s == %s", cv_type_name(a), cv_type_name(b));
     return cv_bool(cel_equal_b(c, a, b));
 }
 

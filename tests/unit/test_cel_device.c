@@ -79,6 +79,12 @@ static void test_attributes(void **state) {
     assert_string_equal(cel_t_match("device.attributes[\"other.example.com\"].count > 6.5", &d, drv), "true");
     assert_string_equal(cel_t_match("device.attributes[\"dra.example.com\"].name.exists(x, x > 0)", &d, drv),
                         "match: got 'bool', expected iterable type");
+    /* a version compared with a string: the Semver type answers with an error (upstream MaybeNoSuchOverloadErr) */
+    assert_contains(cel_t_match("device.attributes[\"dra.example.com\"].version == \"1.0.0\"", &d, drv),
+                    "match: no such overload");
+    assert_string_equal(cel_t_match("\"1.0.0\" == device.attributes[\"dra.example.com\"].version", &d, drv), "false");
+    assert_string_equal(cel_t_match("device.attributes[\"dra.example.com\"].version == semver(\"1.0.0\")", &d, drv), "true");
+    assert_string_equal(cel_t_match("type(device.attributes[\"dra.example.com\"].services) == string", &d, drv), "true");
     assert_string_equal(cel_t_match("device.attributes[\"dra.example.com\"].missing == 1", &d, drv),
                         "match: no such key: missing");
     /* the result may be the unknown (attribute) type, but must be a bool at runtime */
