@@ -46,6 +46,11 @@ int cel_match_device(const cel_program *p, const k8s_device *dev, const char *dr
  * Returns 0, or -1 with err set. `dev` may be NULL. */
 int cel_eval_print(const cel_program *p, const k8s_device *dev, const char *driver, strbuf *out, strbuf *err);
 
+/* Added: forget what was remembered about evaluated devices' attribute
+ * arrays. Call it after freeing or modifying device memory that may be reused
+ * for other devices (e.g. between independent test cases in one process). */
+void cel_devices_changed(void);
+
 /* Added: like cel_compile, but any result type is accepted even with
  * device_env (used by `drasim cel eval --device`). */
 cel_program *cel_compile_any(const char *expr, size_t len, const cel_options *opts, strbuf *err);

@@ -254,6 +254,11 @@ cel_val cel_dev_lookup(cel_ctx *c, bool cap, const char *dom, const char *id, si
 static _Thread_local const k8s_attribute *s_ok_attrs;
 static _Thread_local size_t s_ok_n;
 
+void cel_devices_changed(void) {
+    s_ok_attrs = NULL;
+    s_ok_n = 0;
+}
+
 cel_val cel_dev_check_attrs(cel_ctx *c) {
     const k8s_device *d = c->dev;
     if (!d || !d->nattrs || (d->attrs == s_ok_attrs && d->nattrs == s_ok_n)) return CV_MK(CV_NULL);
