@@ -28,6 +28,7 @@ typedef struct checker {
     strbuf *err;
     bool failed;
     const cel_options *o;
+    uint64_t fold_cost;     /* cost spent folding constants so far */
 } checker;
 
 static void cerr(checker *ck, int32_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -280,11 +281,34 @@ static int kids(const cnode *n) {
 }
 
 /* Evaluate a constant sub-tree now and replace it by its value (keeping its cost). */
+/* Size of a constant, to keep folded constants (copied into the program) small. */
+static size_t const_size(cel_val v, int depth) {
+    if (depth > 8) return 1 << 20;
+    switch (v.k) {
+    case CV_STRING: case CV_BYTES: return v.n / 16 + 1;
+    case CV_LIST: {
+        size_t t = 1;
+        for (uint32_t i = 0; i < v.l->n && t < (1 << 20); i++) t += const_size(v.l->v[i], depth + 1);
+        return t;
+    }
+    case CV_MAP: {
+        size_t t = 1;
+        for (uint32_t i = 0; i < v.m->n && t < (1 << 20); i++) t += const_size(v.m->k[i], depth + 1) + const_size(v.m->v[i], depth + 1);
+        return t;
+    }
+    case CV_OPT: return v.o ? 1 + const_size(*v.o, depth + 1) : 1;
+    default: return 1;
+    }
+}
+
 static void fold(checker *ck, cnode *n) {
     if (!all_const(n, kids(n))) return;
+    /* a compile-time budget: past it, constant work is left to run time (and its cost limit) */
+    if (ck->fold_cost > CEL_MAX_COST) return;
     cel_ctx c = {.limit = CEL_MAX_COST, .compile_time = true};
     cel_val v = cel_ev(&c, n);
-    if (v.k != CV_ERROR && v.k < CV_DEVICE) {
+    ck->fold_cost += c.cost + 1;
+    if (v.k != CV_ERROR && v.k < CV_DEVICE && const_size(v, 0) <= 4096) {
         cel_val cv = cel_val_copy(ck->a, v);
         if (cv.k == CV_STRING && cv.n <= 256 && !cv.x) {
             cv.s = intern_n(cv.s, cv.n);
