@@ -447,6 +447,7 @@ static const ctype *check_call(checker *ck, cnode **np, const scope *sc) {
         }
     }
     const cel_func *f = cel_func_lookup(n->name);
+    if (f && f->gate == 1 && !ck->o->list_attributes) f = NULL;
     if (!f) {
         if (n->flags & NF_RECEIVER) cerr(ck, n->pos, "undeclared reference to '%s' (in container '')", n->name);
         else cerr(ck, n->pos, "undeclared reference to '%s' (in container '')", n->name);

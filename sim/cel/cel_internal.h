@@ -146,6 +146,7 @@ typedef struct cel_func {
     cel_impl impl;
     uint8_t cost;
     uint8_t pure;           /* may be folded when every argument is constant */
+    uint8_t gate;           /* 1: declared only with cel_options.list_attributes */
 } cel_func;
 
 const cel_func *cel_func_lookup(const char *name);

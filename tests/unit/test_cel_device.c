@@ -124,6 +124,11 @@ static void test_allow_multiple(void **state) {
     d.has_allow_multiple = d.allow_multiple = true;
     assert_string_equal(cel_t_match("device.allowMultipleAllocations", &d, drv), "true");
     assert_contains(cel_t_match("device.nope == 1", &d, drv), "undefined field 'nope'");
+    /* includes() only with DRAListTypeAttributes */
+    cel_options lists = {.device_env = true, .list_attributes = true};
+    assert_contains(cel_t_match("device.driver.includes(\"dra.example.com\")", &d, drv), "undeclared reference to 'includes'");
+    assert_string_equal(cel_t_match_opts("device.driver.includes(\"dra.example.com\")", &d, drv, &lists), "true");
+    assert_string_equal(cel_t_match_opts("[1, 2].includes(2)", &d, drv, &lists), "true");
 }
 
 static void test_bad_attributes(void **state) {
