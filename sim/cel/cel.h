@@ -33,7 +33,11 @@ void cel_program_free(cel_program *p);
 
 /* Evaluate a device selector: *matches receives the bool result. `driver` is
  * the slice's driver (device.driver, and the domain of bare attribute names,
- * already resolved in k8s_attribute.domain). Returns 0, or -1 with err set. */
+ * already resolved in k8s_attribute.domain). Returns 0, or -1 with err set.
+ * As everywhere in the model, the device's strings (attribute domains, ids
+ * and string values, capacity domains and ids) must be interned: lookups and
+ * string equality against constants compare pointers. Attribute arrays must
+ * not change once evaluated (a clean array is remembered by address). */
 int cel_match_device(const cel_program *p, const k8s_device *dev, const char *driver, bool *matches,
                      strbuf *err);
 
@@ -41,6 +45,11 @@ int cel_match_device(const cel_program *p, const k8s_device *dev, const char *dr
  * the result in the canonical form of tests/cel-conformance/README.md.
  * Returns 0, or -1 with err set. `dev` may be NULL. */
 int cel_eval_print(const cel_program *p, const k8s_device *dev, const char *driver, strbuf *out, strbuf *err);
+
+/* Added: forget what was remembered about evaluated devices' attribute
+ * arrays. Call it after freeing or modifying device memory that may be reused
+ * for other devices (e.g. between independent test cases in one process). */
+void cel_devices_changed(void);
 
 /* Added: like cel_compile, but any result type is accepted even with
  * device_env (used by `drasim cel eval --device`). */

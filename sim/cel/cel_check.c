@@ -28,6 +28,7 @@ typedef struct checker {
     strbuf *err;
     bool failed;
     const cel_options *o;
+    uint64_t fold_cost;     /* cost spent folding constants so far */
 } checker;
 
 static void cerr(checker *ck, int32_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -280,11 +281,34 @@ static int kids(const cnode *n) {
 }
 
 /* Evaluate a constant sub-tree now and replace it by its value (keeping its cost). */
+/* Size of a constant, to keep folded constants (copied into the program) small. */
+static size_t const_size(cel_val v, int depth) {
+    if (depth > 8) return 1 << 20;
+    switch (v.k) {
+    case CV_STRING: case CV_BYTES: return v.n / 16 + 1;
+    case CV_LIST: {
+        size_t t = 1;
+        for (uint32_t i = 0; i < v.l->n && t < (1 << 20); i++) t += const_size(v.l->v[i], depth + 1);
+        return t;
+    }
+    case CV_MAP: {
+        size_t t = 1;
+        for (uint32_t i = 0; i < v.m->n && t < (1 << 20); i++) t += const_size(v.m->k[i], depth + 1) + const_size(v.m->v[i], depth + 1);
+        return t;
+    }
+    case CV_OPT: return v.o ? 1 + const_size(*v.o, depth + 1) : 1;
+    default: return 1;
+    }
+}
+
 static void fold(checker *ck, cnode *n) {
     if (!all_const(n, kids(n))) return;
+    /* a compile-time budget: past it, constant work is left to run time (and its cost limit) */
+    if (ck->fold_cost > CEL_MAX_COST) return;
     cel_ctx c = {.limit = CEL_MAX_COST, .compile_time = true};
     cel_val v = cel_ev(&c, n);
-    if (v.k != CV_ERROR && v.k < CV_DEVICE) {
+    ck->fold_cost += c.cost + 1;
+    if (v.k != CV_ERROR && v.k < CV_DEVICE && const_size(v, 0) <= 4096) {
         cel_val cv = cel_val_copy(ck->a, v);
         if (cv.k == CV_STRING && cv.n <= 256 && !cv.x) {
             cv.s = intern_n(cv.s, cv.n);
@@ -298,6 +322,15 @@ static void fold(checker *ck, cnode *n) {
         cel_bind_evaluators(n);
     }
     cel_scratch_reset();
+}
+
+/* Type names usable as values (`type(x) == int`). */
+static const char *type_ident(const char *name) {
+    static const char *const names[] = {"int", "uint", "double", "bool", "string", "bytes", "list", "map",
+                                        "null_type", "type", "optional_type", NULL};
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(names[i], name)) return names[i];
+    return NULL;
 }
 
 static const char *qualified_name(arena *a, const cnode *n) {
@@ -414,6 +447,7 @@ static const ctype *check_call(checker *ck, cnode **np, const scope *sc) {
         }
     }
     const cel_func *f = cel_func_lookup(n->name);
+    if (f && f->gate == 1 && !ck->o->list_attributes) f = NULL;
     if (!f) {
         if (n->flags & NF_RECEIVER) cerr(ck, n->pos, "undeclared reference to '%s' (in container '')", n->name);
         else cerr(ck, n->pos, "undeclared reference to '%s' (in container '')", n->name);
@@ -484,6 +518,11 @@ static const ctype *check(checker *ck, cnode **np, const scope *sc) {
             n->slot = v->slot;
             n->cost = 1;
             t = v->t;
+        } else if (type_ident(n->name)) {
+            n->op = N_CONST;
+            n->cv = CV_MK(CV_TYPE);
+            n->cv.s = type_ident(n->name);
+            t = &ct_type;
         } else if (ck->o->device_env && !strcmp(n->name, "device")) {
             n->op = N_DEVICE;
             n->cost = 1;
@@ -737,6 +776,54 @@ static const ctype *check(checker *ck, cnode **np, const scope *sc) {
             }
             t = mk(ck->a, T_LIST, vt, NULL);
             break;
+        }
+        break;
+    }
+    case N_COMP2: {
+        const ctype *rt = check(ck, &n->args[0], sc);
+        if (!rt) return NULL;
+        const ctype *kt, *vt;
+        if (rt->k == T_LIST) { kt = &ct_int; vt = rt->a; }
+        else if (rt->k == T_MAP) { kt = rt->a; vt = rt->b; }
+        else if (is_dynish(rt)) { kt = &ct_dyn; vt = &ct_dyn; }
+        else {
+            strbuf b = {0};
+            type_str(&b, rt);
+            cerr(ck, n->args[0]->pos, "expression of type '%s' cannot be range of a comprehension (must be list, map, or dynamic)", sb_str(&b));
+            sb_free(&b);
+            return NULL;
+        }
+        if (kt->k == T_FREE) kt = &ct_dyn;
+        if (vt->k == T_FREE) vt = &ct_dyn;
+        scope s1 = {n->name, n->slot, kt, sc};
+        scope s2 = {n->name2, n->slot2, vt, &s1};
+        const ctype *bt = check(ck, &n->args[1], &s2);
+        if (!bt) return NULL;
+        bool filtered = n->nargs == 3;
+        if (n->sub <= COMP2_EXISTS_ONE || filtered) {
+            if (!boolish(bt)) {
+                const ctype *ts[2] = {&ct_bool, bt};
+                no_overload(ck, n, n->sub == COMP2_ALL ? "_&&_" : n->sub == COMP2_EXISTS ? "_||_" : "_?_:_", ts, 2);
+                return NULL;
+            }
+        }
+        const ctype *tt = bt;
+        if (filtered) {
+            tt = check(ck, &n->args[2], &s2);
+            if (!tt) return NULL;
+        }
+        switch (n->sub) {
+        case COMP2_TLIST: t = mk(ck->a, T_LIST, tt, NULL); break;
+        case COMP2_TMAP: t = mk(ck->a, T_MAP, kt, tt); break;
+        case COMP2_TMAPENTRY:
+            if (tt->k != T_MAP && !is_dynish(tt)) {
+                const ctype *ts[1] = {tt};
+                no_overload(ck, n, "transformMapEntry", ts, 1);
+                return NULL;
+            }
+            t = tt->k == T_MAP ? tt : mk(ck->a, T_MAP, &ct_dyn, &ct_dyn);
+            break;
+        default: t = &ct_bool; break;
         }
         break;
     }

@@ -38,11 +38,8 @@ static cel_val no_such_key(cel_ctx *c, cel_val key) {
 
 static cel_val dev_field(cel_ctx *c, const char *name, size_t n, bool *found) {
     *found = true;
-    if (n == 6 && !memcmp(name, "driver", 6)) {
-        cel_val v = cv_str(c->driver ? c->driver : "", c->driver ? strlen(c->driver) : 0);
-        v.x = 1;
-        return v;
-    }
+    if (n == 6 && !memcmp(name, "driver", 6))
+        return cv_str(c->driver ? c->driver : "", c->driver ? strlen(c->driver) : 0);
     if (n == 10 && !memcmp(name, "attributes", 10)) return CV_MK(CV_DATTRS);
     if (n == 8 && !memcmp(name, "capacity", 8)) return CV_MK(CV_DCAPS);
     if (n == 24 && !memcmp(name, "allowMultipleAllocations", 24)) return cv_bool(c->dev && c->dev->allow_multiple);
@@ -271,8 +268,9 @@ static cel_val ev_eq(cel_ctx *c, const cnode *n) {
         bool eq = (a.x && b.x) ? a.s == b.s : (a.n == b.n && !memcmp(a.s, b.s, a.n));
         return cv_bool(n->sub ? !eq : eq);
     }
-    bool eq = cel_equal_b(c, a, b);
-    return cv_bool(n->sub ? !eq : eq);
+    cel_val r = cel_equal(c, a, b);
+    if (r.k == CV_BOOL && n->sub) r.b = !r.b;
+    return r;
 }
 
 /* device.attributes[D].ID == CONST (and !=): one lookup, then a pointer compare
@@ -293,7 +291,9 @@ static cel_val ev_attr_eq_const(cel_ctx *c, const cnode *n) {
         }
         cel_val v = cel_dev_attr_value(c, &a[i]);
         if (v.k == CV_ERROR) return v;
-        return cv_bool(cel_equal_b(c, v, k) != n->sub);
+        cel_val r = cel_equal(c, v, k);
+        if (r.k == CV_BOOL && n->sub) r.b = !r.b;
+        return r;
     }
     return cel_err(c, "no such key: %s", id);
 }
@@ -556,6 +556,102 @@ static cel_val ev_comp(cel_ctx *c, const cnode *n) {
     return cel_err_static("internal error: bad comprehension");
 }
 
+static cel_val ev_comp2(cel_ctx *c, const cnode *n) {
+    cel_val r = cel_ev(c, n->args[0]);
+    if (r.k == CV_ERROR) return r;
+    if (r.k >= CV_DEVICE && r.k <= CV_DOMCAP) r = cel_materialize(c, r);
+    if (r.k == CV_ERROR) return r;
+    uint32_t cnt;
+    if (r.k == CV_LIST) cnt = r.l->n;
+    else if (r.k == CV_MAP) cnt = r.m->n;
+    else return cel_err(c, "got '%s', expected iterable type", cv_type_name(r));
+    cel_val *k1 = &c->slots[n->slot], *k2 = &c->slots[n->slot2];
+    bool filtered = n->nargs == 3;
+    bool quant = n->sub <= COMP2_EXISTS_ONE;
+    cel_val acc = cv_bool(n->sub == COMP2_ALL);
+    uint32_t ones = 0, o = 0;
+    cel_val *ok = NULL, *ov = NULL;
+    if (!quant) {
+        ok = cel_scratch(c, sizeof *ok * (cnt ? cnt : 1));
+        ov = cel_scratch(c, sizeof *ov * (cnt ? cnt : 1));
+        if (!ok || !ov) return cel_oom();
+    }
+    for (uint32_t i = 0; i < cnt; i++) {
+        c->cost += 3;
+        if (c->cost > c->limit) return cel_cost_exceeded();
+        if (r.k == CV_LIST) {
+            *k1 = cv_int(i);
+            *k2 = r.l->v[i];
+        } else {
+            *k1 = r.m->k[i];
+            *k2 = r.m->v[i];
+        }
+        cel_val p = cel_ev(c, n->args[1]);
+        if (quant) {
+            if (n->sub == COMP2_EXISTS_ONE) {
+                if (p.k == CV_ERROR) return p;
+                if (p.k != CV_BOOL) return cel_no_overload(c, "_?_:_", &p, 1);
+                ones += p.b;
+                continue;
+            }
+            bool all = n->sub == COMP2_ALL;
+            if (p.k == CV_BOOL) {
+                if (p.b != all) return p;
+                continue;
+            }
+            if (p.k == CV_ERROR && p.x) return p;
+            if (acc.k != CV_ERROR) acc = p.k == CV_ERROR ? p : cel_no_overload(c, all ? "_&&_" : "_||_", &p, 1);
+            continue;
+        }
+        if (p.k == CV_ERROR) return p;
+        if (filtered) {
+            if (p.k != CV_BOOL) return cel_no_overload(c, "_?_:_", &p, 1);
+            if (!p.b) continue;
+            p = cel_ev(c, n->args[2]);
+            if (p.k == CV_ERROR) return p;
+        }
+        if (n->sub == COMP2_TMAPENTRY) {
+            cel_val m = p.k >= CV_DATTRS && p.k <= CV_DOMCAP ? cel_materialize(c, p) : p;
+            if (m.k != CV_MAP) return cel_no_overload(c, "transformMapEntry", &p, 1);
+            for (uint32_t j = 0; j < m.m->n; j++) {
+                cel_val f, e;
+                cel_map tmp = {o, ok, ov};
+                if (cel_map_find(c, cv_map(&tmp), m.m->k[j], &f, &e)) return cel_err(c, "insert failed: key already exists");
+                if (o == cnt) {   /* entries may hold several keys */
+                    cel_val *nk = cel_scratch(c, sizeof *nk * (2 * (size_t)cnt + m.m->n));
+                    cel_val *nv = cel_scratch(c, sizeof *nv * (2 * (size_t)cnt + m.m->n));
+                    if (!nk || !nv) return cel_oom();
+                    memcpy(nk, ok, sizeof *nk * o);
+                    memcpy(nv, ov, sizeof *nv * o);
+                    ok = nk;
+                    ov = nv;
+                    cnt = 2 * cnt + m.m->n;
+                }
+                ok[o] = m.m->k[j];
+                ov[o++] = m.m->v[j];
+            }
+            continue;
+        }
+        ok[o] = *k1;
+        ov[o++] = p;
+    }
+    c->cost += 1;
+    if (quant) return n->sub == COMP2_EXISTS_ONE ? cv_bool(ones == 1) : acc;
+    if (n->sub == COMP2_TLIST) {
+        cel_list *l = cel_scratch(c, sizeof *l);
+        if (!l) return cel_oom();
+        l->n = o;
+        l->v = ov;
+        return cv_list(l);
+    }
+    cel_map *m = cel_scratch(c, sizeof *m);
+    if (!m) return cel_oom();
+    m->n = o;
+    m->k = ok;
+    m->v = ov;
+    return cv_map(m);
+}
+
 static cel_val ev_bind(cel_ctx *c, const cnode *n) {
     cel_val v = cel_ev(c, n->args[0]);
     if (v.k == CV_ERROR && v.x) return v;
@@ -612,6 +708,7 @@ void cel_bind_evaluators(cnode *n) {
     case N_OR: n->ev = ev_or; break;
     case N_COND: n->ev = ev_cond; break;
     case N_COMP: n->ev = ev_comp; break;
+    case N_COMP2: n->ev = ev_comp2; break;
     case N_BIND: n->ev = ev_bind; break;
     case N_OPTMAP: case N_OPTFLATMAP: n->ev = ev_optmap; break;
     case N_DEV_DOM: n->ev = ev_dev_dom; break;

@@ -92,11 +92,13 @@ extern const ctype ct_dyn, ct_any, ct_free, ct_null, ct_bool, ct_int, ct_uint, c
 typedef enum {
     N_CONST, N_IDENT, N_VAR, N_SELECT, N_INDEX, N_CALL, N_LIST, N_MAP,
     N_AND, N_OR, N_COND, N_NOT, N_NEG, N_COMP, N_BIND, N_HAS, N_OPTMAP, N_OPTFLATMAP,
-    N_DEVICE, N_DEV_ATTR, N_DEV_CAP, N_DEV_DOM, N_MSG
+    N_DEVICE, N_DEV_ATTR, N_DEV_CAP, N_DEV_DOM, N_MSG, N_COMP2
 } node_op;
 
 /* comprehension kinds */
 enum { COMP_ALL, COMP_EXISTS, COMP_EXISTS_ONE, COMP_MAP, COMP_MAP_FILTER, COMP_FILTER, COMP_SORTBY };
+/* two-variable comprehensions (ext.TwoVarComprehensions); N_COMP2 with 3 args has a filter */
+enum { COMP2_ALL, COMP2_EXISTS, COMP2_EXISTS_ONE, COMP2_TLIST, COMP2_TMAP, COMP2_TMAPENTRY };
 
 /* node flags */
 enum {
@@ -144,6 +146,7 @@ typedef struct cel_func {
     cel_impl impl;
     uint8_t cost;
     uint8_t pure;           /* may be folded when every argument is constant */
+    uint8_t gate;           /* 1: declared only with cel_options.list_attributes */
 } cel_func;
 
 const cel_func *cel_func_lookup(const char *name);

@@ -218,7 +218,11 @@ static cel_val f_not(cel_ctx *c, const cnode *n, const cel_val *a, int na) {
 }
 
 static cel_val f_eq(cel_ctx *c, const cnode *n, const cel_val *a, int na) { return cel_equal(c, a[0], a[1]); }
-static cel_val f_ne(cel_ctx *c, const cnode *n, const cel_val *a, int na) { return cv_bool(!cel_equal_b(c, a[0], a[1])); }
+static cel_val f_ne(cel_ctx *c, const cnode *n, const cel_val *a, int na) {
+    cel_val r = cel_equal(c, a[0], a[1]);
+    if (r.k == CV_BOOL) r.b = !r.b;
+    return r;
+}
 
 static cel_val rel(cel_ctx *c, const cnode *n, const cel_val *a, int na, int op) {
     int r = cel_compare(a[0], a[1]);
@@ -1073,6 +1077,17 @@ static cel_val f_or_value(cel_ctx *c, const cnode *n, const cel_val *a, int na) 
     return a[0].o ? *a[0].o : a[1];
 }
 
+/* DRA `includes` (1.36, DRAListTypeAttributes): a list target is searched in its
+ * first 48 values; a scalar target is compared. */
+static cel_val f_includes(cel_ctx *c, const cnode *n, const cel_val *a, int na) {
+    if (a[0].k == CV_LIST) {
+        for (uint32_t i = 0; i < a[0].l->n && i < 48; i++)
+            if (cel_equal_b(c, a[0].l->v[i], a[1])) return cv_bool(true);
+        return cv_bool(false);
+    }
+    return cv_bool(cel_equal_b(c, a[0], a[1]));
+}
+
 /* ---- the table -------------------------------------------------------------------------------------- */
 
 #define REL_SIGS "G bool,bool>bool; G int,int>bool; G uint,uint>bool; G double,double>bool; G string,string>bool;" \
@@ -1081,94 +1096,96 @@ static cel_val f_or_value(cel_ctx *c, const cnode *n, const cel_val *a, int na) 
 
 static const cel_func funcs[] = {
     {"_+_", "G int,int>int; G uint,uint>uint; G double,double>double; G string,string>string; G bytes,bytes>bytes;"
-            "G list(A),list(A)>list(A)", f_add, FC_CONCAT, 1},
-    {"_-_", "G int,int>int; G uint,uint>uint; G double,double>double", f_sub, FC_ONE, 1},
-    {"_*_", "G int,int>int; G uint,uint>uint; G double,double>double", f_mul, FC_ONE, 1},
-    {"_/_", "G int,int>int; G uint,uint>uint; G double,double>double", f_div, FC_ONE, 1},
-    {"_%_", "G int,int>int; G uint,uint>uint", f_mod, FC_ONE, 1},
-    {"-_", "G int>int; G double>double", f_neg, FC_ONE, 1},
-    {"!_", "G bool>bool", f_not, FC_ONE, 1},
-    {"_==_", "G A,A>bool", f_eq, FC_CMP, 1},
-    {"_!=_", "G A,A>bool", f_ne, FC_CMP, 1},
-    {"_<_", REL_SIGS, f_lt, FC_CMP, 1},
-    {"_<=_", REL_SIGS, f_le, FC_CMP, 1},
-    {"_>_", REL_SIGS, f_gt, FC_CMP, 1},
-    {"_>=_", REL_SIGS, f_ge, FC_CMP, 1},
-    {"@in", "G A,list(A)>bool; G A,map(A,B)>bool", f_in, FC_LIST, 1},
+            "G list(A),list(A)>list(A)", f_add, FC_CONCAT, 1, 0},
+    {"_-_", "G int,int>int; G uint,uint>uint; G double,double>double", f_sub, FC_ONE, 1, 0},
+    {"_*_", "G int,int>int; G uint,uint>uint; G double,double>double", f_mul, FC_ONE, 1, 0},
+    {"_/_", "G int,int>int; G uint,uint>uint; G double,double>double", f_div, FC_ONE, 1, 0},
+    {"_%_", "G int,int>int; G uint,uint>uint", f_mod, FC_ONE, 1, 0},
+    {"-_", "G int>int; G double>double", f_neg, FC_ONE, 1, 0},
+    {"!_", "G bool>bool", f_not, FC_ONE, 1, 0},
+    {"_==_", "G A,A>bool", f_eq, FC_CMP, 1, 0},
+    {"_!=_", "G A,A>bool", f_ne, FC_CMP, 1, 0},
+    {"_<_", REL_SIGS, f_lt, FC_CMP, 1, 0},
+    {"_<=_", REL_SIGS, f_le, FC_CMP, 1, 0},
+    {"_>_", REL_SIGS, f_gt, FC_CMP, 1, 0},
+    {"_>=_", REL_SIGS, f_ge, FC_CMP, 1, 0},
+    {"@in", "G A,list(A)>bool; G A,map(A,B)>bool", f_in, FC_LIST, 1, 0},
     {"size", "G string>int; G bytes>int; G list(A)>int; G map(A,B)>int; M string>int; M bytes>int; M list(A)>int;"
-             "M map(A,B)>int", f_size, FC_ONE, 1},
-    {"contains", "M string,string>bool", f_contains, FC_CONTAINS, 1},
-    {"startsWith", "M string,string>bool", f_starts, FC_STR01, 1},
-    {"endsWith", "M string,string>bool", f_ends, FC_STR01, 1},
-    {"matches", "M string,string>bool; G string,string>bool", f_matches, FC_MATCH, 1},
-    {"int", "G int>int; G uint>int; G double>int; G string>int", f_int, FC_ONE, 1},
-    {"uint", "G uint>uint; G int>uint; G double>uint; G string>uint", f_uint, FC_ONE, 1},
-    {"double", "G double>double; G int>double; G uint>double; G string>double", f_double, FC_ONE, 1},
+             "M map(A,B)>int", f_size, FC_ONE, 1, 0},
+    {"contains", "M string,string>bool", f_contains, FC_CONTAINS, 1, 0},
+    {"startsWith", "M string,string>bool", f_starts, FC_STR01, 1, 0},
+    {"endsWith", "M string,string>bool", f_ends, FC_STR01, 1, 0},
+    {"matches", "M string,string>bool; G string,string>bool", f_matches, FC_MATCH, 1, 0},
+    {"int", "G int>int; G uint>int; G double>int; G string>int", f_int, FC_ONE, 1, 0},
+    {"uint", "G uint>uint; G int>uint; G double>uint; G string>uint", f_uint, FC_ONE, 1, 0},
+    {"double", "G double>double; G int>double; G uint>double; G string>double", f_double, FC_ONE, 1, 0},
     {"string", "G string>string; G int>string; G uint>string; G double>string; G bool>string; G bytes>string",
-     f_string, FC_STR01, 1},
-    {"bytes", "G bytes>bytes; G string>bytes", f_bytes, FC_STR01, 1},
-    {"bool", "G bool>bool; G string>bool", f_bool, FC_ONE, 1},
-    {"dyn", "G A>dyn", f_dyn, FC_ZERO, 1},
-    {"type", "G A>type", f_type, FC_ONE, 1},
+     f_string, FC_STR01, 1, 0},
+    {"bytes", "G bytes>bytes; G string>bytes", f_bytes, FC_STR01, 1, 0},
+    {"bool", "G bool>bool; G string>bool", f_bool, FC_ONE, 1, 0},
+    {"dyn", "G A>dyn", f_dyn, FC_ZERO, 1, 0},
+    {"type", "G A>type", f_type, FC_ONE, 1, 0},
     /* strings extension v2 */
-    {"charAt", "M string,int>string", f_char_at, FC_STR01, 1},
-    {"indexOf", "M string,string>int; M string,string,int>int; M list(A),A>int", f_index_of, FC_STR01, 1},
-    {"lastIndexOf", "M string,string>int; M string,string,int>int; M list(A),A>int", f_last_index_of, FC_STR01, 1},
-    {"lowerAscii", "M string>string", f_lower, FC_STR01, 1},
-    {"upperAscii", "M string>string", f_upper, FC_STR01, 1},
-    {"replace", "M string,string,string>string; M string,string,string,int>string", f_replace, FC_STR02, 1},
-    {"split", "M string,string>list(string); M string,string,int>list(string)", f_split, FC_STR02, 1},
-    {"substring", "M string,int>string; M string,int,int>string", f_substring, FC_STR01, 1},
-    {"trim", "M string>string", f_trim, FC_STR01, 1},
-    {"join", "M list(string)>string; M list(string),string>string", f_join, FC_JOIN, 1},
-    {"strings.quote", "G string>string", f_quote, FC_STR01, 1},
+    {"charAt", "M string,int>string", f_char_at, FC_STR01, 1, 0},
+    {"indexOf", "M string,string>int; M string,string,int>int; M list(A),A>int", f_index_of, FC_STR01, 1, 0},
+    {"lastIndexOf", "M string,string>int; M string,string,int>int; M list(A),A>int", f_last_index_of, FC_STR01, 1, 0},
+    {"lowerAscii", "M string>string", f_lower, FC_STR01, 1, 0},
+    {"upperAscii", "M string>string", f_upper, FC_STR01, 1, 0},
+    {"replace", "M string,string,string>string; M string,string,string,int>string", f_replace, FC_STR02, 1, 0},
+    {"split", "M string,string>list(string); M string,string,int>list(string)", f_split, FC_STR02, 1, 0},
+    {"substring", "M string,int>string; M string,int,int>string", f_substring, FC_STR01, 1, 0},
+    {"trim", "M string>string", f_trim, FC_STR01, 1, 0},
+    {"join", "M list(string)>string; M list(string),string>string", f_join, FC_JOIN, 1, 0},
+    {"strings.quote", "G string>string", f_quote, FC_STR01, 1, 0},
     /* Kubernetes list library */
-    {"isSorted", "M list(A)>bool", f_is_sorted, FC_LIST, 1},
-    {"sum", "M list(int)>int; M list(uint)>uint; M list(double)>double", f_sum, FC_LIST, 1},
-    {"min", "M list(A)>A", f_min, FC_LIST, 1},
-    {"max", "M list(A)>A", f_max, FC_LIST, 1},
+    {"isSorted", "M list(A)>bool", f_is_sorted, FC_LIST, 1, 0},
+    {"sum", "M list(int)>int; M list(uint)>uint; M list(double)>double", f_sum, FC_LIST, 1, 0},
+    {"min", "M list(A)>A", f_min, FC_LIST, 1, 0},
+    {"max", "M list(A)>A", f_max, FC_LIST, 1, 0},
     /* ext.Lists v3 */
-    {"slice", "M list(A),int,int>list(A)", f_slice, FC_ONE, 1},
-    {"flatten", "M list(A)>list(dyn); M list(A),int>list(dyn)", f_flatten, FC_LIST, 1},
-    {"distinct", "M list(A)>list(A)", f_distinct, FC_LIST, 1},
-    {"reverse", "M list(A)>list(A)", f_reverse, FC_LIST, 1},
-    {"sort", "M list(A)>list(A)", f_sort, FC_SORT, 1},
-    {"lists.range", "G int>list(int)", f_range, FC_ONE, 1},
-    {"first", "M list(A)>opt(A)", f_first, FC_ONE, 1},
-    {"last", "M list(A)>opt(A)", f_last, FC_ONE, 1},
+    {"slice", "M list(A),int,int>list(A)", f_slice, FC_ONE, 1, 0},
+    {"flatten", "M list(A)>list(dyn); M list(A),int>list(dyn)", f_flatten, FC_LIST, 1, 0},
+    {"distinct", "M list(A)>list(A)", f_distinct, FC_LIST, 1, 0},
+    {"reverse", "M list(A)>list(A)", f_reverse, FC_LIST, 1, 0},
+    {"sort", "M list(A)>list(A)", f_sort, FC_SORT, 1, 0},
+    {"lists.range", "G int>list(int)", f_range, FC_ONE, 1, 0},
+    {"first", "M list(A)>opt(A)", f_first, FC_ONE, 1, 0},
+    {"last", "M list(A)>opt(A)", f_last, FC_ONE, 1, 0},
     /* ext.Sets */
-    {"sets.contains", "G list(A),list(A)>bool", f_sets_contains, FC_LIST2, 1},
-    {"sets.equivalent", "G list(A),list(A)>bool", f_sets_equivalent, FC_LIST2, 1},
-    {"sets.intersects", "G list(A),list(A)>bool", f_sets_intersects, FC_LIST2, 1},
+    {"sets.contains", "G list(A),list(A)>bool", f_sets_contains, FC_LIST2, 1, 0},
+    {"sets.equivalent", "G list(A),list(A)>bool", f_sets_equivalent, FC_LIST2, 1, 0},
+    {"sets.intersects", "G list(A),list(A)>bool", f_sets_intersects, FC_LIST2, 1, 0},
     /* regex library */
-    {"find", "M string,string>string", f_find, FC_MATCH, 1},
-    {"findAll", "M string,string>list(string); M string,string,int>list(string)", f_find_all, FC_MATCH, 1},
+    {"find", "M string,string>string", f_find, FC_MATCH, 1, 0},
+    {"findAll", "M string,string>list(string); M string,string,int>list(string)", f_find_all, FC_MATCH, 1, 0},
     /* optionals */
-    {"optional.of", "G A>opt(A)", f_opt_of, FC_ONE, 1},
-    {"optional.none", "G >opt(free)", f_opt_none, FC_ONE, 1},
-    {"optional.ofNonZeroValue", "G A>opt(A)", f_opt_nonzero, FC_ONE, 1},
-    {"hasValue", "M opt(A)>bool", f_has_value, FC_ONE, 1},
-    {"value", "M opt(A)>A", f_value, FC_ONE, 1},
-    {"or", "M opt(A),opt(A)>opt(A)", f_or, FC_ONE, 1},
-    {"orValue", "M opt(A),A>A", f_or_value, FC_ONE, 1},
+    {"optional.of", "G A>opt(A)", f_opt_of, FC_ONE, 1, 0},
+    {"optional.none", "G >opt(free)", f_opt_none, FC_ONE, 1, 0},
+    {"optional.ofNonZeroValue", "G A>opt(A)", f_opt_nonzero, FC_ONE, 1, 0},
+    {"hasValue", "M opt(A)>bool", f_has_value, FC_ONE, 1, 0},
+    {"value", "M opt(A)>A", f_value, FC_ONE, 1, 0},
+    {"or", "M opt(A),opt(A)>opt(A)", f_or, FC_ONE, 1, 0},
+    {"orValue", "M opt(A),A>A", f_or_value, FC_ONE, 1, 0},
     /* Kubernetes quantity library */
-    {"quantity", "G string>qty", celq_quantity, FC_STR01, 1},
-    {"isQuantity", "G string>bool", celq_is_quantity, FC_STR01, 1},
-    {"sign", "G qty>int", celq_sign, FC_ONE, 1},
-    {"isGreaterThan", "M qty,qty>bool; M semver,semver>bool", celq_is_greater, FC_ONE, 1},
-    {"isLessThan", "M qty,qty>bool; M semver,semver>bool", celq_is_less, FC_ONE, 1},
-    {"compareTo", "M qty,qty>int; M semver,semver>int", celq_compare_to, FC_ONE, 1},
-    {"add", "M qty,qty>qty; M qty,int>qty", celq_add, FC_ONE, 1},
-    {"sub", "M qty,qty>qty; M qty,int>qty", celq_sub, FC_ONE, 1},
-    {"asInteger", "M qty>int", celq_as_integer, FC_ONE, 1},
-    {"isInteger", "M qty>bool", celq_is_integer, FC_ONE, 1},
-    {"asApproximateFloat", "M qty>double", celq_as_approx, FC_ONE, 1},
+    {"quantity", "G string>qty", celq_quantity, FC_STR01, 1, 0},
+    {"isQuantity", "G string>bool", celq_is_quantity, FC_STR01, 1, 0},
+    {"sign", "G qty>int", celq_sign, FC_ONE, 1, 0},
+    {"isGreaterThan", "M qty,qty>bool; M semver,semver>bool", celq_is_greater, FC_ONE, 1, 0},
+    {"isLessThan", "M qty,qty>bool; M semver,semver>bool", celq_is_less, FC_ONE, 1, 0},
+    {"compareTo", "M qty,qty>int; M semver,semver>int", celq_compare_to, FC_ONE, 1, 0},
+    {"add", "M qty,qty>qty; M qty,int>qty", celq_add, FC_ONE, 1, 0},
+    {"sub", "M qty,qty>qty; M qty,int>qty", celq_sub, FC_ONE, 1, 0},
+    {"asInteger", "M qty>int", celq_as_integer, FC_ONE, 1, 0},
+    {"isInteger", "M qty>bool", celq_is_integer, FC_ONE, 1, 0},
+    {"asApproximateFloat", "M qty>double", celq_as_approx, FC_ONE, 1, 0},
     /* Kubernetes semver library (version 1: with the normalize flag) */
-    {"semver", "G string>semver; G string,bool>semver", cels_semver, FC_STR01, 1},
-    {"isSemver", "G string>bool; G string,bool>bool", cels_is_semver, FC_STR01, 1},
-    {"major", "M semver>int", cels_major, FC_ONE, 1},
-    {"minor", "M semver>int", cels_minor, FC_ONE, 1},
-    {"patch", "M semver>int", cels_patch, FC_ONE, 1},
+    {"semver", "G string>semver; G string,bool>semver", cels_semver, FC_STR01, 1, 0},
+    {"isSemver", "G string>bool; G string,bool>bool", cels_is_semver, FC_STR01, 1, 0},
+    {"major", "M semver>int", cels_major, FC_ONE, 1, 0},
+    {"minor", "M semver>int", cels_minor, FC_ONE, 1, 0},
+    {"patch", "M semver>int", cels_patch, FC_ONE, 1, 0},
+    /* DRA */
+    {"includes", "M dyn,dyn>bool", f_includes, FC_LIST, 1, 1},
 };
 
 const cel_func *cel_func_lookup(const char *name) {

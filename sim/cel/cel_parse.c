@@ -536,6 +536,32 @@ static cnode *make_call(parser *ps, cnode *target, const char *name, int32_t pos
             }
             return c;
         }
+        int comp2 = -1;
+        if (n == 3 && !strcmp(name, "all")) comp2 = COMP2_ALL;
+        else if (n == 3 && !strcmp(name, "exists")) comp2 = COMP2_EXISTS;
+        else if (n == 3 && (!strcmp(name, "existsOne") || !strcmp(name, "exists_one"))) comp2 = COMP2_EXISTS_ONE;
+        else if ((n == 3 || n == 4) && !strcmp(name, "transformList")) comp2 = COMP2_TLIST;
+        else if ((n == 3 || n == 4) && !strcmp(name, "transformMap")) comp2 = COMP2_TMAP;
+        else if ((n == 3 || n == 4) && !strcmp(name, "transformMapEntry")) comp2 = COMP2_TMAPENTRY;
+        if (comp2 >= 0) {
+            if (!simple_ident(args[0]) || !simple_ident(args[1])) {
+                perr(ps, args[simple_ident(args[0]) ? 1 : 0]->pos, "argument must be a simple name");
+                return NULL;
+            }
+            if (!strcmp(args[0]->name, args[1]->name)) {
+                perr(ps, args[1]->pos, "overlapping declaration name '%s' (value name must be different from key name)", args[1]->name);
+                return NULL;
+            }
+            cnode *c = cel_node(ps->a, N_COMP2, pos, n - 1);
+            c->sub = (uint8_t)comp2;
+            c->args[0] = target;
+            c->name = args[0]->name;
+            c->name2 = args[1]->name;
+            c->slot = ps->nslots++;
+            c->slot2 = ps->nslots++;
+            for (int i = 2; i < n; i++) c->args[i - 1] = args[i];
+            return c;
+        }
         if (n == 2 && (!strcmp(name, "optMap") || !strcmp(name, "optFlatMap"))) {
             if (!simple_ident(args[0])) {
                 perr(ps, args[0]->pos, "%s() variable name must be a simple identifier", name);

@@ -17,9 +17,8 @@
 
 #include "cel/cel_internal.h"
 
-#ifndef PCRE2_MATCH_INVALID_UTF
-#define PCRE2_MATCH_INVALID_UTF 0
-#endif
+/* Subjects are CEL strings, always valid UTF-8 (PCRE2_MATCH_INVALID_UTF is not
+ * used: the automaton matcher below does not support it). */
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 static bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -299,7 +298,7 @@ void *cel_regex_compile(const char *pat, size_t n, strbuf *err) {
     int ec;
     PCRE2_SIZE eo;
     pcre2_code *re = pcre2_compile((PCRE2_SPTR)(t.s ? t.s : ""), t.len,
-                                   PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_INVALID_UTF | PCRE2_NEVER_BACKSLASH_C,
+                                   PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C,
                                    &ec, &eo, NULL);
     sb_free(&t);
     if (!re) {
@@ -325,6 +324,14 @@ int cel_regex_search(void *re, const char *s, size_t n, size_t start, size_t *ms
         pcre2_set_depth_limit(s_mc, 10000);
     }
     int rc = pcre2_match((pcre2_code *)re, (PCRE2_SPTR)s, n, start, 0, s_md, s_mc);
+    if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT) {
+        /* RE2 never backtracks. When PCRE2's backtracking gives up, the
+         * automaton matcher decides instead: same leftmost start, but the
+         * longest match there (RE2 would take the leftmost-first one). */
+        static _Thread_local int ws[8192];
+        rc = pcre2_dfa_match((pcre2_code *)re, (PCRE2_SPTR)s, n, start, 0, s_md, s_mc, ws, sizeof ws / sizeof *ws);
+        if (rc == 0) rc = 1;   /* ovector too small for every match: the longest is still there */
+    }
     if (rc == PCRE2_ERROR_NOMATCH) return 0;
     if (rc < 0) {
         *msg = rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ? "regex match exceeded its limit"

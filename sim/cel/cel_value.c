@@ -254,6 +254,11 @@ cel_val cel_dev_lookup(cel_ctx *c, bool cap, const char *dom, const char *id, si
 static _Thread_local const k8s_attribute *s_ok_attrs;
 static _Thread_local size_t s_ok_n;
 
+void cel_devices_changed(void) {
+    s_ok_attrs = NULL;
+    s_ok_n = 0;
+}
+
 cel_val cel_dev_check_attrs(cel_ctx *c) {
     const k8s_device *d = c->dev;
     if (!d || !d->nattrs || (d->attrs == s_ok_attrs && d->nattrs == s_ok_n)) return CV_MK(CV_NULL);
@@ -486,6 +491,10 @@ bool cel_map_find(cel_ctx *c, cel_val m, cel_val key, cel_val *out, cel_val *err
 cel_val cel_equal(cel_ctx *c, cel_val a, cel_val b) {
     if (a.k == CV_ERROR) return a;
     if (b.k == CV_ERROR) return b;
+    /* the Kubernetes Quantity and Semver types answer Equal with a
+     * no-such-overload error for another type (MaybeNoSuchOverloadErr) */
+    if ((a.k == CV_QTY || a.k == CV_SEMVER) && b.k != a.k)
+        return cel_err(c, "no such overload: %s == %s", cv_type_name(a), cv_type_name(b));
     return cv_bool(cel_equal_b(c, a, b));
 }
 

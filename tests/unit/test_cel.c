@@ -153,12 +153,32 @@ static void test_printing(void **state) {
     assert_string_equal(cel_t_eval("optional.of(1)", NULL, NULL), "optional.of(1)");
 }
 
+static void test_macros_and_types(void **state) {
+    (void)state;
+    /* two-variable comprehensions (ext.TwoVarComprehensions, in the Kubernetes base env since 1.32) */
+    assert_string_equal(cel_t_eval("[1, 2, 3].all(i, v, v > i)", NULL, NULL), "true");
+    assert_string_equal(cel_t_eval("{'a': 1, 'b': 2}.exists(k, v, k == 'b' && v == 2)", NULL, NULL), "true");
+    assert_string_equal(cel_t_eval("[1, 2, 2].existsOne(i, v, v == 2)", NULL, NULL), "false");
+    assert_string_equal(cel_t_eval("[1, 2, 3].transformList(i, v, i > 0, v * 10)", NULL, NULL), "[20, 30]");
+    assert_string_equal(cel_t_eval("{'a': 1, 'b': 2}.transformMap(k, v, v + 1)", NULL, NULL), "{\"a\": 2, \"b\": 3}");
+    assert_string_equal(cel_t_eval("[1, 2].transformMapEntry(i, v, {string(v): i})", NULL, NULL), "{\"1\": 0, \"2\": 1}");
+    assert_string_equal(cel_t_eval("[1, 1].transformMapEntry(i, v, {v: i})", NULL, NULL), "error: insert failed: key already exists");
+    /* single-variable macros and bind */
+    assert_string_equal(cel_t_eval("[1, 2, 3].map(x, x > 1, x * 2)", NULL, NULL), "[4, 6]");
+    assert_string_equal(cel_t_eval("cel.bind(x, [1, 2], x + x)", NULL, NULL), "[1, 2, 1, 2]");
+    assert_contains(cel_t_eval("[1].all(1, true)", NULL, NULL), "argument must be a simple name");
+    assert_contains(cel_t_eval("has(1)", NULL, NULL), "invalid argument to has() macro");
+    /* type values */
+    assert_string_equal(cel_t_eval("type(1) == int && type('') == string && type([]) == list && type(int) == type", NULL, NULL), "true");
+    assert_string_equal(cel_t_eval("type(quantity('1'))", NULL, NULL), "kubernetes.Quantity");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_error_absorption), cmocka_unit_test(test_runtime_errors),
         cmocka_unit_test(test_compile_errors),   cmocka_unit_test(test_size_limit),
         cmocka_unit_test(test_cost_vectors),     cmocka_unit_test(test_cost_limit),
-        cmocka_unit_test(test_printing),
+        cmocka_unit_test(test_printing),         cmocka_unit_test(test_macros_and_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

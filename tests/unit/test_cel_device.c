@@ -79,6 +79,12 @@ static void test_attributes(void **state) {
     assert_string_equal(cel_t_match("device.attributes[\"other.example.com\"].count > 6.5", &d, drv), "true");
     assert_string_equal(cel_t_match("device.attributes[\"dra.example.com\"].name.exists(x, x > 0)", &d, drv),
                         "match: got 'bool', expected iterable type");
+    /* a version compared with a string: the Semver type answers with an error (upstream MaybeNoSuchOverloadErr) */
+    assert_contains(cel_t_match("device.attributes[\"dra.example.com\"].version == \"1.0.0\"", &d, drv),
+                    "match: no such overload");
+    assert_string_equal(cel_t_match("\"1.0.0\" == device.attributes[\"dra.example.com\"].version", &d, drv), "false");
+    assert_string_equal(cel_t_match("device.attributes[\"dra.example.com\"].version == semver(\"1.0.0\")", &d, drv), "true");
+    assert_string_equal(cel_t_match("type(device.attributes[\"dra.example.com\"].services) == string", &d, drv), "true");
     assert_string_equal(cel_t_match("device.attributes[\"dra.example.com\"].missing == 1", &d, drv),
                         "match: no such key: missing");
     /* the result may be the unknown (attribute) type, but must be a bool at runtime */
@@ -118,6 +124,11 @@ static void test_allow_multiple(void **state) {
     d.has_allow_multiple = d.allow_multiple = true;
     assert_string_equal(cel_t_match("device.allowMultipleAllocations", &d, drv), "true");
     assert_contains(cel_t_match("device.nope == 1", &d, drv), "undefined field 'nope'");
+    /* includes() only with DRAListTypeAttributes */
+    cel_options lists = {.device_env = true, .list_attributes = true};
+    assert_contains(cel_t_match("device.driver.includes(\"dra.example.com\")", &d, drv), "undeclared reference to 'includes'");
+    assert_string_equal(cel_t_match_opts("device.driver.includes(\"dra.example.com\")", &d, drv, &lists), "true");
+    assert_string_equal(cel_t_match_opts("[1, 2].includes(2)", &d, drv, &lists), "true");
 }
 
 static void test_bad_attributes(void **state) {

@@ -119,6 +119,8 @@ static void test_lists_sets_regex(void **state) {
     assert_contains(EV("'a'.matches('(a)\\\\1')"), "invalid matches argument");
     assert_contains(EV("'a'.matches('a**')"), "invalid nested repetition operator");
     assert_string_equal(EV("'a'.matches('(?i)A')"), "true");
+    /* no catastrophic backtracking: RE2 is linear, so must be the answer here */
+    assert_string_equal(EV("'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!'.matches('^(\\\\w+\\\\s?)*$')"), "false");
 }
 
 int main(void) {
