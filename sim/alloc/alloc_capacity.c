@@ -1,0 +1,140 @@
+/*
+ * alloc_capacity.c -- consumable capacity (request policies, fit against what
+ * is allocated and being allocated) and pool-wide counters of partitionable
+ * devices (upstream consumable_capacity.go and the counter checks of
+ * allocator_incubating.go, v1.36).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_internal.h"
+#include "util/xalloc.h"
+
+/* ---- consumable capacity ------------------------------------------------------- */
+
+/* Round a requested amount up to what the policy hands out. */
+static quantity round_request(const k8s_capacity *cap, quantity v) {
+    if (cap->policy == CAP_POLICY_VALID_RANGE) {
+        if (quantity_cmp(&v, &cap->range_min) < 0) return cap->range_min;
+        if (cap->has_range_step) {
+            int64_t req = quantity_value(&v), step = quantity_value(&cap->range_step), min = quantity_value(&cap->range_min);
+            if (step <= 0) return v;
+            int64_t added = req - min, n = added / step;
+            if (added % step) n++;
+            return quantity_from_int64(min + step * n, QF_BINARY_SI);
+        }
+        return v;
+    }
+    if (cap->policy == CAP_POLICY_VALID_VALUES) {
+        for (size_t i = 0; i < cap->nvalid_values; i++)
+            if (quantity_cmp(&cap->valid_values[i], &v) >= 0) return cap->valid_values[i];
+    }
+    return v;
+}
+
+static bool violates_policy(const k8s_capacity *cap, const quantity *v) {
+    if (!cap->has_policy) return false;
+    if (cap->has_default && quantity_cmp(v, &cap->def) == 0) return false;
+    if (cap->policy == CAP_POLICY_VALID_RANGE) {
+        if (cap->has_range_max && quantity_cmp(v, &cap->range_max) > 0) return true;
+        if (cap->has_range_step) {
+            int64_t step = quantity_value(&cap->range_step);
+            if (step > 0 && (quantity_value(v) - quantity_value(&cap->range_min)) % step != 0) return true;
+        }
+        return false;
+    }
+    if (cap->policy == CAP_POLICY_VALID_VALUES) {
+        for (size_t i = 0; i < cap->nvalid_values; i++)
+            if (quantity_cmp(v, &cap->valid_values[i]) == 0) return false;
+        return true;
+    }
+    return false;
+}
+
+static const char *cap_name(const k8s_capacity *cap) { return cap->qname ? cap->qname : cap->id; }
+
+bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *vals) {
+    const k8s_device_request_spec *spec = rd->spec;
+    const k8s_device *dev = d->d;
+    for (size_t q = 0; q < spec->ncapacity; q++) {
+        bool found = false;
+        for (size_t i = 0; i < dev->ncaps && !found; i++) found = cap_name(&dev->caps[i]) == spec->capacity[q].qname;
+        if (!found) return false;   /* requests a capacity the device does not have */
+    }
+    for (size_t i = 0; i < dev->ncaps; i++) {
+        const k8s_capacity *cap = &dev->caps[i];
+        const char *name = cap_name(cap);
+        const k8s_capacity_request *req = NULL;
+        for (size_t q = 0; q < spec->ncapacity; q++)
+            if (spec->capacity[q].qname == name) req = &spec->capacity[q];
+        quantity v;
+        if (req) v = cap->has_policy ? round_request(cap, req->value) : req->value;
+        else if (cap->has_policy && cap->has_default) v = cap->def;
+        else v = cap->value;
+        if (violates_policy(cap, &v)) return false;
+        quantity total = v;
+        const alloc_consumed *agg = alloc_aggregated(c->A, d->uid, name);
+        if (agg) quantity_add(&total, &agg->value, &total);
+        for (size_t k = 0; k < c->allocating.len; k++)
+            if (c->allocating.data[k].uid == d->uid && c->allocating.data[k].cap == name)
+                quantity_add(&total, &c->allocating.data[k].value, &total);
+        if (quantity_cmp(&total, &cap->value) > 0) return false;
+        if (vals) vals[i] = v;
+    }
+    return true;
+}
+
+bool alloc_uid_capacity_in_use(const acall *c, uint32_t uid) {
+    if (c->A->uid_shared[uid]) return true;
+    for (size_t k = 0; k < c->allocating.len; k++)
+        if (c->allocating.data[k].uid == uid) return true;
+    return false;
+}
+
+/* ---- counters ---------------------------------------------------------------------- */
+
+static ccstate *state_for(acall *c, ccounters *cc) {
+    for (size_t i = 0; i < c->cstates.len; i++)
+        if (c->cstates.data[i].ctr == cc) return &c->cstates.data[i];
+    ccstate s = {.ctr = cc, .consumed = xcalloc(cc->n ? cc->n : 1, sizeof(quantity))};
+    for (size_t i = 0; i < cc->n; i++)
+        if (quantity_sign(&cc->avail[i]) < 0) s.violated++;
+    VEC_PUSH(c->cstates, s);
+    return &c->cstates.data[c->cstates.len - 1];
+}
+
+/* Add (sign > 0) or remove the device's consumption; keeps `violated` exact. */
+static void apply(ccstate *st, const k8s_device *d, int sign) {
+    ccounters *cc = st->ctr;
+    for (size_t k = 0; k < d->nconsumes; k++) {
+        const k8s_counter_set *cs = &d->consumes[k];
+        for (size_t q = 0; q < cs->ncounters; q++) {
+            for (size_t x = 0; x < cc->n; x++) {
+                if (cc->set[x] != cs->name || cc->name[x] != cs->counters[q].name) continue;
+                bool before = quantity_cmp(&cc->avail[x], &st->consumed[x]) < 0;
+                if (sign > 0) quantity_add(&st->consumed[x], &cs->counters[q].value, &st->consumed[x]);
+                else quantity_sub(&st->consumed[x], &cs->counters[q].value, &st->consumed[x]);
+                bool after = quantity_cmp(&cc->avail[x], &st->consumed[x]) < 0;
+                st->violated += (int)after - (int)before;
+                break;
+            }
+        }
+    }
+}
+
+bool alloc_counters_take(acall *c, const cpool *p, const k8s_device *d) {
+    if (!d->nconsumes) return true;
+    if (!p->ctr) return false;
+    ccstate *st = state_for(c, p->ctr);
+    apply(st, d, +1);
+    if (st->violated > 0) {
+        apply(st, d, -1);
+        return false;
+    }
+    return true;
+}
+
+void alloc_counters_release(acall *c, const cpool *p, const k8s_device *d) {
+    if (!d->nconsumes || !p->ctr) return;
+    apply(state_for(c, p->ctr), d, -1);
+}
