@@ -42,4 +42,13 @@ int cel_match_device(const cel_program *p, const k8s_device *dev, const char *dr
  * Returns 0, or -1 with err set. `dev` may be NULL. */
 int cel_eval_print(const cel_program *p, const k8s_device *dev, const char *driver, strbuf *out, strbuf *err);
 
+/* Added: like cel_compile, but any result type is accepted even with
+ * device_env (used by `drasim cel eval --device`). */
+cel_program *cel_compile_any(const char *expr, size_t len, const cel_options *opts, strbuf *err);
+
+/* Added: evaluate and report the runtime cost (cel-go-like units) in *cost.
+ * Returns 0, or -1 with err set (the cost is still reported). */
+int cel_eval_cost(const cel_program *p, const k8s_device *dev, const char *driver, unsigned long long *cost,
+                  strbuf *err);
+
 #endif
