@@ -81,6 +81,11 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
                          uint64_t seed);
 void allocator_free(allocator *a);
 
+/* Record an allocation made from this snapshot (a scheduled pod's claim) so
+ * that later calls see its devices, shares and consumed capacity as taken,
+ * exactly as if it had been in the state given to allocator_new. */
+void allocator_commit(allocator *a, const k8s_allocation *al);
+
 typedef enum {
     ALLOC_OK = 0,            /* out[i] holds claim i's allocation */
     ALLOC_UNSATISFIABLE,     /* no fit on this node */

@@ -96,6 +96,8 @@ static void index_slice(allocator *A, k8s_resource_slice *s) {
     }
 }
 
+static void add_consumed(allocator *A, const alloc_consumed *c);
+
 static void mark_uid(allocator *A, const alloc_device_id *id, uint8_t *set) {
     uint32_t u;
     if (pmap_get(&A->uid_map, intern(id->driver), intern(id->pool), intern(id->device), &u)) set[u] = 1;
@@ -117,29 +119,47 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
     A->uid_allocated = xcalloc(nu, 1);
     A->uid_shared = xcalloc(nu, 1);
     A->uid_stamp = xcalloc(nu, sizeof *A->uid_stamp);
+    A->dev_ctr = xmalloc((A->devs.len ? A->devs.len : 1) * sizeof *A->dev_ctr);
+    for (size_t i = 0; i < A->devs.len; i++) A->dev_ctr[i] = -1;
     if (state) {
         for (size_t i = 0; i < state->nallocated; i++) mark_uid(A, &state->allocated[i], A->uid_allocated);
         for (size_t i = 0; i < state->nshared; i++) mark_uid(A, &state->shared[i], A->uid_shared);
-        for (size_t i = 0; i < state->nconsumed; i++) {
-            const alloc_consumed *c = &state->consumed[i];
-            uint32_t u;
-            if (!pmap_get(&A->uid_map, intern(c->id.driver), intern(c->id.pool), intern(c->id.device), &u)) continue;
-            A->uid_shared[u] = 1;
-            const char *cap = intern(c->capacity);
-            uint32_t k;
-            if (pmap_get(&A->consumed_map, (void *)(uintptr_t)(u + 1), cap, NULL, &k)) {
-                alloc_consumed *e = &A->consumed.data[k];
-                quantity_add(&e->value, &c->value, &e->value);
-                continue;
-            }
-            alloc_consumed copy = *c;
-            copy.capacity = cap;
-            pmap_put(&A->consumed_map, (void *)(uintptr_t)(u + 1), cap, NULL, (uint32_t)A->consumed.len);
-            VEC_PUSH(A->consumed, copy);
-            VEC_PUSH(A->consumed_uid, u);
-        }
+        for (size_t i = 0; i < state->nconsumed; i++) add_consumed(A, &state->consumed[i]);
     }
     return A;
+}
+
+void allocator_commit(allocator *A, const k8s_allocation *al) {
+    for (size_t i = 0; i < al->nresults; i++) {
+        const k8s_device_result *r = &al->results[i];
+        if (r->admin_access) continue;
+        alloc_device_id id = {r->driver, r->pool, r->device};
+        mark_uid(A, &id, r->share_id ? A->uid_shared : A->uid_allocated);
+        for (size_t k = 0; r->share_id && k < r->nconsumed; k++)
+            add_consumed(A, &(alloc_consumed){id, r->consumed[k].qname, r->consumed[k].value});
+        /* counter availability of that pool name must be recomputed */
+        uint32_t ci;
+        if (pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci)) A->counters.data[ci]->avail_ready = false;
+    }
+}
+
+/* Sum capacity consumed by shares into the per-(device, capacity) aggregate. */
+static void add_consumed(allocator *A, const alloc_consumed *c) {
+    uint32_t u;
+    if (!pmap_get(&A->uid_map, intern(c->id.driver), intern(c->id.pool), intern(c->id.device), &u)) return;
+    A->uid_shared[u] = 1;
+    const char *cap = intern(c->capacity);
+    uint32_t k;
+    if (pmap_get(&A->consumed_map, (void *)(uintptr_t)(u + 1), cap, NULL, &k)) {
+        alloc_consumed *e = &A->consumed.data[k];
+        quantity_add(&e->value, &c->value, &e->value);
+        return;
+    }
+    alloc_consumed copy = *c;
+    copy.capacity = cap;
+    pmap_put(&A->consumed_map, (void *)(uintptr_t)(u + 1), cap, NULL, (uint32_t)A->consumed.len);
+    VEC_PUSH(A->consumed, copy);
+    VEC_PUSH(A->consumed_uid, u);
 }
 
 void allocator_free(allocator *A) {
@@ -149,11 +169,15 @@ void allocator_free(allocator *A) {
         free(A->node_slices.data[i]);
     }
     VEC_FREE(A->node_slices);
-    for (size_t i = 0; i < A->gpools.len; i++) VEC_FREE(A->gpools.data[i].slices);
+    for (size_t i = 0; i < A->gpools.len; i++) {
+        VEC_FREE(A->gpools.data[i].slices);
+        VEC_FREE(A->gpools.data[i].vc_key);
+    }
     VEC_FREE(A->gpools);
     for (size_t i = 0; i < A->cel.len; i++) {
         cel_program_free(A->cel.data[i].prog);
         free(A->cel.data[i].error);
+        free(A->cel.data[i].verdict);
     }
     VEC_FREE(A->cel);
     for (size_t i = 0; i < A->counters.len; i++) alloc_ccounters_free(A->counters.data[i]);
@@ -167,6 +191,8 @@ void allocator_free(allocator *A) {
     free(A->uid_allocated);
     free(A->uid_shared);
     free(A->uid_stamp);
+    free(A->dev_ctr);
+    VEC_FREE(A->ctr_idx);
     pmap_free(&A->uid_map);
     pmap_free(&A->node_map);
     pmap_free(&A->gpool_map);
@@ -192,6 +218,7 @@ cel_entry *alloc_cel_get(allocator *A, const char *expr) {
     cel_entry e = {0};
     e.prog = cel_compile(expr, strlen(expr), &A->celopts, &err);
     if (!e.prog) e.error = xstrdup(err.len ? sb_str(&err) : "compilation failed");
+    else e.verdict = xcalloc(A->devs.len ? A->devs.len : 1, 1);
     sb_free(&err);
     i = (uint32_t)A->cel.len;
     VEC_PUSH(A->cel, e);

@@ -73,12 +73,14 @@ bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *val
         else v = cap->value;
         if (violates_policy(cap, &v)) return false;
         quantity total = v;
-        const alloc_consumed *agg = alloc_aggregated(c->A, d->uid, name);
-        if (agg) quantity_add(&total, &agg->value, &total);
+        if (c->A->uid_shared[d->uid]) {
+            const alloc_consumed *agg = alloc_aggregated(c->A, d->uid, name);
+            if (agg) aq_add(&total, &agg->value);
+        }
         for (size_t k = 0; k < c->allocating.len; k++)
             if (c->allocating.data[k].uid == d->uid && c->allocating.data[k].cap == name)
-                quantity_add(&total, &c->allocating.data[k].value, &total);
-        if (quantity_cmp(&total, &cap->value) > 0) return false;
+                aq_add(&total, &c->allocating.data[k].value);
+        if (aq_cmp(&total, &cap->value) > 0) return false;
         if (vals) vals[i] = v;
     }
     return true;
@@ -103,38 +105,62 @@ static ccstate *state_for(acall *c, ccounters *cc) {
     return &c->cstates.data[c->cstates.len - 1];
 }
 
-/* Add (sign > 0) or remove the device's consumption; keeps `violated` exact. */
-static void apply(ccstate *st, const k8s_device *d, int sign) {
-    ccounters *cc = st->ctr;
-    for (size_t k = 0; k < d->nconsumes; k++) {
-        const k8s_counter_set *cs = &d->consumes[k];
-        for (size_t q = 0; q < cs->ncounters; q++) {
-            for (size_t x = 0; x < cc->n; x++) {
-                if (cc->set[x] != cs->name || cc->name[x] != cs->counters[q].name) continue;
-                bool before = quantity_cmp(&cc->avail[x], &st->consumed[x]) < 0;
-                if (sign > 0) quantity_add(&st->consumed[x], &cs->counters[q].value, &st->consumed[x]);
-                else quantity_sub(&st->consumed[x], &cs->counters[q].value, &st->consumed[x]);
-                bool after = quantity_cmp(&cc->avail[x], &st->consumed[x]) < 0;
-                st->violated += (int)after - (int)before;
-                break;
+/* Indices into cc of the counters the device consumes (cached per device;
+ * the layout of a pool name never changes). Unknown counters map to
+ * UINT16_MAX (such pools are invalid and never searched). */
+static const uint16_t *counter_indices(acall *c, ccounters *cc, const adev *ad, size_t *n) {
+    allocator *A = c->A;
+    size_t di = (size_t)(ad - A->devs.data);
+    *n = 0;
+    for (size_t k = 0; k < ad->d->nconsumes; k++) *n += ad->d->consumes[k].ncounters;
+    if (A->dev_ctr[di] < 0) {
+        A->dev_ctr[di] = (int32_t)A->ctr_idx.len;
+        for (size_t k = 0; k < ad->d->nconsumes; k++) {
+            const k8s_counter_set *cs = &ad->d->consumes[k];
+            for (size_t q = 0; q < cs->ncounters; q++) {
+                uint16_t x = UINT16_MAX;
+                for (size_t j = 0; j < cc->n; j++)
+                    if (cc->set[j] == cs->name && cc->name[j] == cs->counters[q].name) { x = (uint16_t)j; break; }
+                VEC_PUSH(A->ctr_idx, x);
             }
+        }
+    }
+    return A->ctr_idx.data + A->dev_ctr[di];
+}
+
+/* Add (sign > 0) or remove the device's consumption; keeps `violated` exact. */
+static void apply(acall *c, ccstate *st, const adev *ad, int sign) {
+    ccounters *cc = st->ctr;
+    size_t n;
+    const uint16_t *idx = counter_indices(c, cc, ad, &n);
+    size_t i = 0;
+    for (size_t k = 0; k < ad->d->nconsumes; k++) {
+        const k8s_counter_set *cs = &ad->d->consumes[k];
+        for (size_t q = 0; q < cs->ncounters; q++, i++) {
+            uint16_t x = idx[i];
+            if (x == UINT16_MAX) continue;
+            bool before = aq_cmp(&cc->avail[x], &st->consumed[x]) < 0;
+            if (sign > 0) aq_add(&st->consumed[x], &cs->counters[q].value);
+            else aq_sub(&st->consumed[x], &cs->counters[q].value);
+            bool after = aq_cmp(&cc->avail[x], &st->consumed[x]) < 0;
+            st->violated += (int)after - (int)before;
         }
     }
 }
 
-bool alloc_counters_take(acall *c, const cpool *p, const k8s_device *d) {
-    if (!d->nconsumes) return true;
+bool alloc_counters_take(acall *c, const cpool *p, const adev *d) {
+    if (!d->d->nconsumes) return true;
     if (!p->ctr) return false;
     ccstate *st = state_for(c, p->ctr);
-    apply(st, d, +1);
+    apply(c, st, d, +1);
     if (st->violated > 0) {
-        apply(st, d, -1);
+        apply(c, st, d, -1);
         return false;
     }
     return true;
 }
 
-void alloc_counters_release(acall *c, const cpool *p, const k8s_device *d) {
-    if (!d->nconsumes || !p->ctr) return;
-    apply(state_for(c, p->ctr), d, -1);
+void alloc_counters_release(acall *c, const cpool *p, const adev *d) {
+    if (!d->d->nconsumes || !p->ctr) return;
+    apply(c, state_for(c, p->ctr), d, -1);
 }

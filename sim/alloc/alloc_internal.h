@@ -59,21 +59,29 @@ typedef struct aslice {
 typedef struct agpool {             /* all slices of one (driver, pool), input order */
     const char *driver, *pool;
     u32vec slices;
+    /* validation of the last slice combination seen (relevant, then other) */
+    bool vc_ok, vc_invalid;
+    const char *vc_reason;
+    struct ccounters *vc_ctr;
+    u32vec vc_key;
 } agpool;
 
 typedef struct cel_entry {
     cel_program *prog;              /* NULL when compilation failed */
     char *error;
+    uint8_t *verdict;               /* per device: 0 unknown, 1 false, 2 true (CEL is pure) */
 } cel_entry;
 
 /* Pool-wide counters (1.35+ model), keyed by pool name (upstream quirk). */
-typedef struct ccounters {
+typedef struct ccounters ccounters;
+struct ccounters {
     const char *pool;
     size_t n;                       /* flattened (set, counter) pairs */
     const char **set, **name;
-    quantity *avail;                /* set value - consumption of allocated devices */
+    quantity *init;                 /* counter set values */
+    quantity *avail;                /* init - consumption of allocated devices */
     bool avail_ready;
-} ccounters;
+};
 
 struct allocator {
     alloc_features f;
@@ -84,6 +92,8 @@ struct allocator {
     uint8_t *uid_allocated;         /* in AllocatedDevices */
     uint8_t *uid_shared;            /* has shared allocations or aggregated capacity */
     uint32_t *uid_stamp;            /* scratch for duplicate detection */
+    int32_t *dev_ctr;               /* per device: offset into ctr_idx, -1 = not computed */
+    VEC(uint16_t) ctr_idx;          /* counter indices a device consumes, in consumesCounters order */
     uint32_t stamp;
     VEC(alloc_consumed) consumed;   /* aggregated capacity, one entry per (uid, capacity) */
     VEC(uint32_t) consumed_uid;
@@ -189,6 +199,24 @@ typedef struct acall {
     VEC(quantity) capvals;          /* consumed capacity per result (parallel to device caps) */
 } acall;
 
+/* Quantity arithmetic for hot loops: exact, with a shortcut when both sides
+ * have the same decimal exponent (the common case); the representation of a
+ * sum may differ from quantity_add's, its value never does. Results of these
+ * are only compared, never printed. */
+static inline int aq_cmp(const quantity *a, const quantity *b) {
+    if (a->exp10 == b->exp10) return a->mant < b->mant ? -1 : a->mant > b->mant;
+    return quantity_cmp(a, b);
+}
+static inline void aq_add(quantity *acc, const quantity *b) {
+    if (acc->exp10 == b->exp10) acc->mant += b->mant;
+    else if (acc->mant == 0) *acc = *b;
+    else quantity_add(acc, b, acc);
+}
+static inline void aq_sub(quantity *acc, const quantity *b) {
+    if (acc->exp10 == b->exp10) acc->mant -= b->mant;
+    else quantity_sub(acc, b, acc);
+}
+
 /* alloc_build.c */
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name);
 cel_entry *alloc_cel_get(allocator *A, const char *expr);
@@ -203,8 +231,8 @@ int alloc_gather_pools(acall *c);
 /* Consumable-capacity fit of rd on the device; fills vals (device cap order)
  * with the amounts it would consume. */
 bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *vals);
-bool alloc_counters_take(acall *c, const cpool *p, const k8s_device *d);
-void alloc_counters_release(acall *c, const cpool *p, const k8s_device *d);
+bool alloc_counters_take(acall *c, const cpool *p, const adev *d);
+void alloc_counters_release(acall *c, const cpool *p, const adev *d);
 bool alloc_uid_capacity_in_use(const acall *c, uint32_t uid);
 void alloc_ccounters_free(ccounters *cc);
 

@@ -128,6 +128,7 @@ static void sort_slices(acall *c, u32vec *v) {
 }
 
 static ccounters *counters_for(acall *c, cpool *p);
+static void subtract_allocated(acall *c, const cpool *p, ccounters *cc);
 
 /* Validity checks of a complete pool (buildPool). */
 static void validate_pool(acall *c, cpool *p) {
@@ -181,6 +182,31 @@ static void validate_pool(acall *c, cpool *p) {
     }
 }
 
+/* avail = counter set values - what already-allocated devices of the pool
+ * consume (dedicated or shared ones, as 1.36.2 counts them). */
+static void subtract_allocated(acall *c, const cpool *p, ccounters *cc) {
+    allocator *A = c->A;
+    memcpy(cc->avail, cc->init, cc->n * sizeof *cc->avail);
+    for (int pass = 0; pass < 2; pass++) {
+        const u32vec *list = pass == 0 ? &p->slices : &p->other;
+        for (size_t i = 0; i < list->len; i++) {
+            const aslice *as = &A->slices.data[list->data[i]];
+            for (uint32_t d = 0; d < as->n; d++) {
+                const adev *ad = &A->devs.data[as->first + d];
+                if (!A->uid_allocated[ad->uid] && !A->uid_shared[ad->uid]) continue;
+                for (size_t k = 0; k < ad->d->nconsumes; k++) {
+                    const k8s_counter_set *cs = &ad->d->consumes[k];
+                    for (size_t q = 0; q < cs->ncounters; q++)
+                        for (size_t x = 0; x < cc->n; x++)
+                            if (cc->set[x] == cs->name && cc->name[x] == cs->counters[q].name)
+                                aq_sub(&cc->avail[x], &cs->counters[q].value);
+                }
+            }
+        }
+    }
+    cc->avail_ready = true;
+}
+
 /* The pool's counter layout (cached on the allocator by pool name, as
  * upstream caches available counters by pool name). Also flags duplicate
  * counter set names as invalid. */
@@ -208,7 +234,9 @@ static ccounters *counters_for(acall *c, cpool *p) {
     uint32_t idx;
     if (pmap_get(&A->counters_map, p->name, NULL, NULL, &idx)) {
         VEC_FREE(sets);
-        return A->counters.data[idx];
+        ccounters *cc = A->counters.data[idx];
+        if (!cc->avail_ready) subtract_allocated(c, p, cc);   /* after allocator_commit */
+        return cc;
     }
     ccounters *cc = xcalloc(1, sizeof *cc);
     cc->pool = p->name;
@@ -217,31 +245,15 @@ static ccounters *counters_for(acall *c, cpool *p) {
     cc->set = xcalloc(n ? n : 1, sizeof *cc->set);
     cc->name = xcalloc(n ? n : 1, sizeof *cc->name);
     cc->avail = xcalloc(n ? n : 1, sizeof *cc->avail);
+    cc->init = xcalloc(n ? n : 1, sizeof *cc->init);
     for (size_t i = 0; i < sets.len; i++)
         for (size_t k = 0; k < sets.data[i]->ncounters; k++) {
             cc->set[cc->n] = sets.data[i]->name;
             cc->name[cc->n] = sets.data[i]->counters[k].name;
-            cc->avail[cc->n] = sets.data[i]->counters[k].value;
+            cc->init[cc->n] = sets.data[i]->counters[k].value;
             cc->n++;
         }
-    /* Subtract what allocated devices of the pool consume (incl. shared ones, 1.36.2). */
-    for (int pass = 0; pass < 2; pass++) {
-        const u32vec *list = pass == 0 ? &p->slices : &p->other;
-        for (size_t i = 0; i < list->len; i++) {
-            const aslice *as = &A->slices.data[list->data[i]];
-            for (uint32_t d = 0; d < as->n; d++) {
-                const adev *ad = &A->devs.data[as->first + d];
-                if (!A->uid_allocated[ad->uid] && !A->uid_shared[ad->uid]) continue;
-                for (size_t k = 0; k < ad->d->nconsumes; k++) {
-                    const k8s_counter_set *cs = &ad->d->consumes[k];
-                    for (size_t q = 0; q < cs->ncounters; q++)
-                        for (size_t x = 0; x < cc->n; x++)
-                            if (cc->set[x] == cs->name && cc->name[x] == cs->counters[q].name)
-                                quantity_sub(&cc->avail[x], &cs->counters[q].value, &cc->avail[x]);
-                }
-            }
-        }
-    }
+    subtract_allocated(c, p, cc);
     cc->avail_ready = true;
     pmap_put(&A->counters_map, p->name, NULL, NULL, (uint32_t)A->counters.len);
     VEC_PUSH(A->counters, cc);
@@ -254,7 +266,39 @@ void alloc_ccounters_free(ccounters *cc) {
     free(cc->set);
     free(cc->name);
     free(cc->avail);
+    free(cc->init);
     free(cc);
+}
+
+static bool same_key(const u32vec *key, const cpool *p) {
+    if (key->len != p->slices.len + p->other.len + 1) return false;
+    for (size_t i = 0; i < p->slices.len; i++)
+        if (key->data[i] != p->slices.data[i]) return false;
+    for (size_t i = 0; i < p->other.len; i++)
+        if (key->data[p->slices.len + 1 + i] != p->other.data[i]) return false;
+    return true;
+}
+
+/* validate_pool, remembered per pool for the last slice combination (the
+ * checks only depend on the slices, not on the node or the claims). */
+static void validate_pool_cached(acall *c, cpool *p) {
+    agpool *g = &c->A->gpools.data[c->A->slices.data[p->slices.data[0]].gpool];
+    if (g->vc_ok && same_key(&g->vc_key, p)) {
+        p->invalid = g->vc_invalid;
+        p->invalid_reason = g->vc_reason;
+        p->ctr = g->vc_ctr;
+        if (p->ctr && !p->ctr->avail_ready) subtract_allocated(c, p, p->ctr);
+        return;
+    }
+    validate_pool(c, p);
+    g->vc_key.len = 0;
+    for (size_t i = 0; i < p->slices.len; i++) VEC_PUSH(g->vc_key, p->slices.data[i]);
+    VEC_PUSH(g->vc_key, UINT32_MAX);
+    for (size_t i = 0; i < p->other.len; i++) VEC_PUSH(g->vc_key, p->other.data[i]);
+    g->vc_ok = true;
+    g->vc_invalid = p->invalid;
+    g->vc_reason = p->invalid_reason;
+    g->vc_ctr = p->ctr;
 }
 
 static int cmp_pools(const cpool *a, const cpool *b) {
@@ -336,7 +380,7 @@ int alloc_gather_pools(acall *c) {
     for (size_t i = 0; i < c->pools.len; i++) {
         cpool *p = &c->pools.data[i];
         sort_slices(c, &p->slices);
-        if (!p->incomplete) validate_pool(c, p);
+        if (!p->incomplete) validate_pool_cached(c, p);
         if (p->invalid) c->saw_invalid = true;
         for (size_t k = 0; k < p->slices.len; k++) {
             const aslice *as = &A->slices.data[p->slices.data[k]];

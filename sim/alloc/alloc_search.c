@@ -43,10 +43,16 @@ static int eval_selectors(acall *c, size_t ci, const k8s_device_class *cls, cons
     *match = true;
     for (size_t i = 0; i < n && *match; i++) {
         cel_entry *e = alloc_cel_get(c->A, sel[i]);
+        size_t di = (size_t)(d - c->A->devs.data);
+        if (e->prog && e->verdict[di]) {   /* evaluated before on this device */
+            *match = e->verdict[di] == 2;
+            continue;
+        }
         char buf[300];
         strbuf rt = {0};
         const char *what = e->prog ? NULL : e->error;
         if (e->prog && cel_match_device(e->prog, d->d, driver, match, &rt)) what = rt.len ? sb_str(&rt) : "evaluation failed";
+        else if (e->prog) e->verdict[di] = *match ? 2 : 1;
         if (what) {
             sb_clear(c->err);
             if (cls) sb_printf(c->err, "class %s: selector #%zu: CEL %s error: %s", cls->meta.name, i,
@@ -254,7 +260,7 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
     if (d->d->nconsumes && !A->f.partitionable_devices) return 0;
     bool counted = false;
     if (d->d->nconsumes && !(multi && alloc_uid_capacity_in_use(c, d->uid))) {
-        if (!alloc_counters_take(c, p, d->d)) return 0;
+        if (!alloc_counters_take(c, p, d)) return 0;
         counted = true;
     }
     /* Upstream quirk kept: counters taken above are not given back when the
@@ -276,7 +282,7 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
         VEC_RESERVE(c->capvals, c->capvals.len + d->d->ncaps + 1);
         if (!alloc_capacity_fits(c, rd, d, c->capvals.data + c->capvals.len)) {
             alloc_constraints_remove(cc, rd, d, driver);
-            if (counted) alloc_counters_release(c, p, d->d);
+            if (counted) alloc_counters_release(c, p, d);
             return 0;
         }
         if (multi) {
@@ -299,7 +305,7 @@ static void rollback(acall *c, size_t ci) {
     const adev *d = &c->A->devs.data[c->cands.data[t.cand].dev];
     const cpool *p = &c->pools.data[c->cands.data[t.cand].pool];
     alloc_constraints_remove(&c->cc[ci], t.rd, d, p->driver);
-    if (!t.multi && d->d->nconsumes && c->A->f.partitionable_devices) alloc_counters_release(c, p, d->d);
+    if (!t.multi && d->d->nconsumes && c->A->f.partitionable_devices) alloc_counters_release(c, p, d);
     if (t.ncap) c->allocating.len -= t.ncap;   /* pushed last, so they are on top */
     c->capvals.len = t.cap_first;
 }
