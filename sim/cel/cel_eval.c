@@ -195,7 +195,7 @@ static uint64_t call_cost(const cel_func *f, const cel_val *a, int na) {
     switch (f->cost) {
     case FC_ZERO: return 0;
     case FC_STR01: return na ? (c01(vsize(a[0])) ? c01(vsize(a[0])) : 1) : 1;
-    case FC_STR02: return na ? (vsize(a[0]) + 4) / 5 + 1 : 1;
+    case FC_STR02: return na && vsize(a[0]) ? (2 * vsize(a[0]) + 9) / 10 : 1;
     case FC_MATCH: {
         uint64_t s = na ? c01(1 + vsize(a[0])) : 1, r = na > 1 ? (vsize(a[1]) + 3) / 4 : 1;
         return (s ? s : 1) * (r ? r : 1);
@@ -273,6 +273,29 @@ static cel_val ev_eq(cel_ctx *c, const cnode *n) {
     }
     bool eq = cel_equal_b(c, a, b);
     return cv_bool(n->sub ? !eq : eq);
+}
+
+/* device.attributes[D].ID == CONST (and !=): one lookup, then a pointer compare
+ * when both strings are interned. */
+static cel_val ev_attr_eq_const(cel_ctx *c, const cnode *n) {
+    const cnode *an = n->args[0], *kn = n->args[1];
+    const k8s_device *d = c->dev;
+    c->cost += an->cost + kn->cost + 1;
+    if (!d) return cel_err_static("no such attribute: device (no device given)");
+    const char *dom = an->name, *id = an->name2;
+    const k8s_attribute *a = d->attrs;
+    for (size_t i = 0, e = d->nattrs; i < e; i++) {
+        if (a[i].id != id || a[i].domain != dom) continue;
+        cel_val k = kn->cv;
+        if (a[i].kind == ATTR_STRING && k.k == CV_STRING && k.x) {
+            if (k.n > 10) c->cost += c01(k.n) - 1;
+            return cv_bool((a[i].s == k.s) != n->sub);
+        }
+        cel_val v = cel_dev_attr_value(c, &a[i]);
+        if (v.k == CV_ERROR) return v;
+        return cv_bool(cel_equal_b(c, v, k) != n->sub);
+    }
+    return cel_err(c, "no such key: %s", id);
 }
 
 static cel_val ev_and(cel_ctx *c, const cnode *n) {
@@ -579,6 +602,8 @@ void cel_bind_evaluators(cnode *n) {
         if (n->fn && n->nargs == 2 && (!strcmp(n->fn->name, "_==_") || !strcmp(n->fn->name, "_!=_"))) {
             n->ev = ev_eq;
             n->sub = n->fn->name[1] == '!';
+            if (n->args[0]->op == N_DEV_ATTR && n->args[1]->op == N_CONST && n->args[1]->cv.k != CV_ERROR)
+                n->ev = ev_attr_eq_const;
         }
         break;
     case N_LIST: n->ev = ev_list; break;
@@ -669,7 +694,7 @@ int cel_match_device(const cel_program *p, const k8s_device *dev, const char *dr
     }
     sb_clear(err);
     if (r.k == CV_ERROR) sb_puts(err, r.s);
-    else sb_printf(err, "expression must evaluate to bool, got %s", cv_type_name(r));
+    else sb_printf(err, "CEL result of type %s could not be converted to bool", cv_type_name(r));
     cel_scratch_reset();
     return -1;
 }

@@ -245,9 +245,18 @@ cel_val cel_dev_lookup(cel_ctx *c, bool cap, const char *dom, const char *id, si
     return CV_MK(CV_NULL);
 }
 
+/* Upstream converts every attribute of the device before evaluating, so one
+ * unusable attribute (a version that does not parse, a list) fails every
+ * selector on the device. The last attribute array found clean is remembered
+ * per thread: attribute arrays are immutable once built (the inventory even
+ * shares equal arrays between devices), so evaluating several selectors on a
+ * device, or devices sharing an array, scans it once. */
+static _Thread_local const k8s_attribute *s_ok_attrs;
+static _Thread_local size_t s_ok_n;
+
 cel_val cel_dev_check_attrs(cel_ctx *c) {
     const k8s_device *d = c->dev;
-    if (!d) return CV_MK(CV_NULL);
+    if (!d || !d->nattrs || (d->attrs == s_ok_attrs && d->nattrs == s_ok_n)) return CV_MK(CV_NULL);
     for (size_t i = 0; i < d->nattrs; i++) {
         const k8s_attribute *a = &d->attrs[i];
         if (a->kind < ATTR_VERSION || (a->kind == ATTR_VERSION && a->v_ok)) continue;
@@ -266,6 +275,8 @@ cel_val cel_dev_check_attrs(cel_ctx *c) {
         }
         return cel_err(c, "attribute %s: unsupported attribute value", qn);
     }
+    s_ok_attrs = d->attrs;
+    s_ok_n = d->nattrs;
     return CV_MK(CV_NULL);
 }
 
@@ -592,7 +603,7 @@ void cel_fmt_double_go(strbuf *out, double d) {
     char dg[40];
     int nd;
     int e = shortest_digits(fabs(d), dg, &nd);
-    if (e < -4 || e >= 21) fmt_exp(out, dg, nd, e);
+    if (e < -4 || e >= 6) fmt_exp(out, dg, nd, e);   /* strconv .FormatFloat(d, 'g', -1, 64) */
     else fmt_fixed(out, dg, nd, e, false);
 }
 
