@@ -272,7 +272,7 @@ static bool run_case(const char *drasim, const char *dir, strbuf *why) {
         sb_printf(why, "exit %d, expected %d; stderr: %.300s", rc, want_exit, sb_str(&errout));
         goto done;
     }
-    if (rc == 2) {
+    if (rc == 2 || rc == 3) {
         const char *want = sval(ymap_get(root, "error_contains"));
         if (want && !strstr(sb_str(&errout), want)) {
             sb_printf(why, "stderr lacks '%s'; got: %.300s", want, sb_str(&errout));
