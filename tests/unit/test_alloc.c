@@ -217,6 +217,36 @@ static void test_invalid_pool_is_node_error(void **state) {
     run_free(&r);
 }
 
+/* allocator_commit: later calls see committed devices and counter use. */
+static void test_commit(void **state) {
+    run r;
+    run_src(&r, counters_src, "PartitionableDevices", 1);
+    assert_int_equal(r.st, ALLOC_OK);
+    assert_string_equal(r.out[0].results[0].device, "small");
+    allocator_commit(r.A, &r.out[0]);
+    /* "small" is taken now and "big" still does not fit next to "far" */
+    k8s_resource_claim *claim = r.o.claims.data[1];
+    k8s_allocation out;
+    uint64_t steps;
+    assert_int_equal(allocator_allocate(r.A, k8s_find_node(&r.o, "node-1"), &claim, 1, &r.ar, &out, &steps, &r.err),
+                     ALLOC_UNSATISFIABLE);
+    run_free(&r);
+
+    char src[8192];
+    snprintf(src, sizeof src, "%s%s%s---\n" HDR "kind: ResourceClaim\nmetadata: {name: claim}\n"
+             "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c}}]}}\n", NODE1, CLASS, slice_n(2));
+    run_src(&r, src, "none", 1);
+    const k8s_node *node = k8s_find_node(&r.o, "node-1");
+    claim = r.o.claims.data[0];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(allocator_allocate(r.A, node, &claim, 1, &r.ar, &out, &steps, &r.err), ALLOC_OK);
+        assert_int_equal(out.results[0].device[4] - '0', i);   /* dev-0, then dev-1 */
+        allocator_commit(r.A, &out);
+    }
+    assert_int_equal(allocator_allocate(r.A, node, &claim, 1, &r.ar, &out, &steps, &r.err), ALLOC_UNSATISFIABLE);
+    run_free(&r);
+}
+
 static void test_features(void **state) {
     alloc_features f;
     strbuf err = {0}, out = {0};
@@ -246,6 +276,7 @@ int main(void) {
         cmocka_unit_test(test_counters_across_nodes),
         cmocka_unit_test(test_shared_device_capacity_and_share_ids),
         cmocka_unit_test(test_invalid_pool_is_node_error),
+        cmocka_unit_test(test_commit),
         cmocka_unit_test(test_features),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
