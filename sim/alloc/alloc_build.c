@@ -147,7 +147,7 @@ void allocator_commit(allocator *A, const k8s_allocation *al) {
 static void add_consumed(allocator *A, const alloc_consumed *c) {
     uint32_t u;
     if (!pmap_get(&A->uid_map, intern(c->id.driver), intern(c->id.pool), intern(c->id.device), &u)) return;
-    A->uid_shared[u] = 1;
+    A->uid_shared[u] |= 2;
     const char *cap = intern(c->capacity);
     uint32_t k;
     if (pmap_get(&A->consumed_map, (void *)(uintptr_t)(u + 1), cap, NULL, &k)) {

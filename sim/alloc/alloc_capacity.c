@@ -73,7 +73,7 @@ bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *val
         else v = cap->value;
         if (violates_policy(cap, &v)) return false;
         quantity total = v;
-        if (c->A->uid_shared[d->uid]) {
+        if (c->A->uid_shared[d->uid] & 2) {
             const alloc_consumed *agg = alloc_aggregated(c->A, d->uid, name);
             if (agg) aq_add(&total, &agg->value);
         }
@@ -86,8 +86,10 @@ bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *val
     return true;
 }
 
+/* Upstream: an AggregatedCapacity entry, or an allocatingCapacity entry
+ * (which exists even for a shared device without capacities). */
 bool alloc_uid_capacity_in_use(const acall *c, uint32_t uid) {
-    if (c->A->uid_shared[uid]) return true;
+    if (c->A->uid_shared[uid] & 2) return true;
     for (size_t k = 0; k < c->allocating.len; k++)
         if (c->allocating.data[k].uid == uid) return true;
     return false;

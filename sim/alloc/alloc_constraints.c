@@ -21,7 +21,7 @@ struct constraint_state {
     const k8s_device_constraint *k;
     const char *domain, *id;
     const k8s_attribute *ref;       /* matchAttribute: value of the first device */
-    int num;
+    int num;                        /* devices added (both kinds) */
     VEC(distinct_entry) distinct;
 };
 
@@ -90,9 +90,11 @@ static bool add_one(struct constraint_state *s, const rdata *rd, const k8s_devic
         s->num++;
         return true;
     }
-    if (a->kind == ATTR_LIST_UNSUPPORTED) return false;
-    for (size_t i = 0; i < s->distinct.len; i++)
-        if (same_value(a, s->distinct.data[i].attr)) return false;
+    if (s->num > 0) {   /* the first device is always accepted */
+        for (size_t i = 0; i < s->distinct.len; i++)
+            if (a->kind == ATTR_LIST_UNSUPPORTED || same_value(a, s->distinct.data[i].attr)) return false;
+    }
+    s->num++;
     for (size_t i = 0; i < s->distinct.len; i++)
         if (s->distinct.data[i].request == rd->req->name) {
             s->distinct.data[i].attr = a;   /* overwritten: the upstream map keeps one value per request */
@@ -108,6 +110,7 @@ static void remove_one(struct constraint_state *s, const rdata *rd) {
         s->num--;
         return;
     }
+    s->num--;
     for (size_t i = 0; i < s->distinct.len; i++)
         if (s->distinct.data[i].request == rd->req->name) {
             s->distinct.data[i] = s->distinct.data[--s->distinct.len];

@@ -90,7 +90,7 @@ struct allocator {
     VEC(adev) devs;
     VEC(alloc_device_id) uids;
     uint8_t *uid_allocated;         /* in AllocatedDevices */
-    uint8_t *uid_shared;            /* has shared allocations or aggregated capacity */
+    uint8_t *uid_shared;            /* bit 1: has shared allocations; bit 2: has aggregated capacity */
     uint32_t *uid_stamp;            /* scratch for duplicate detection */
     int32_t *dev_ctr;               /* per device: offset into ctr_idx, -1 = not computed */
     VEC(uint16_t) ctr_idx;          /* counter indices a device consumes, in consumesCounters order */
@@ -165,6 +165,7 @@ typedef struct taken {              /* a device in this attempt's result */
     bool admin;
     bool multi;
     uint32_t cap_first, ncap;       /* consumed capacity entries in acall.capvals */
+    uint32_t nalloc;                /* entries pushed onto acall.allocating */
 } taken;
 
 typedef struct ccstate {            /* per-call counter consumption of one pool name */
@@ -196,6 +197,7 @@ typedef struct acall {
     VEC(taken) results;             /* all claims, in order; per-claim ranges below */
     size_t *claim_first;            /* results index where each claim starts */
     VEC(allocating_cap) allocating;
+    VEC(taken) leaked;              /* "allocating" marks upstream never undoes */
     VEC(quantity) capvals;          /* consumed capacity per result (parallel to device caps) */
 } acall;
 

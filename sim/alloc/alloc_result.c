@@ -78,13 +78,13 @@ static int node_selector(acall *c, size_t first, size_t last, arena *ar, k8s_all
             has_sel = s->has_node_selector;
             sel = &s->node_selector;
         }
-        bool binds = c->A->f.binding_conditions && d->d->binds_to_node;
+        bool binds = d->d->binds_to_node;
         if (node_name || binds) {
             k8s_selector_req *r = ARENA_NEW(ar, k8s_selector_req, 1);
             r->key = intern("metadata.name");
             r->op = SEL_OP_IN;
             r->values = ARENA_NEW(ar, const char *, 1);
-            r->values[0] = node_name ? node_name : c->node->meta.name;
+            r->values[0] = c->node ? c->node->meta.name : node_name;
             r->nvalues = 1;
             out->has_node_selector = true;
             out->node_selector.terms = ARENA_NEW(ar, k8s_selector_term, 1);

@@ -111,8 +111,6 @@ static int validate_request(acall *c, size_t ci, const k8s_device_request *req, 
         rd->name = req->name;
     }
     rd->index = (uint32_t)c->nrdata++;
-    if (!c->A->f.consumable_capacity && spec->ncapacity)
-        return fail_claim(c, ci, spec->name, "has capacity requests, but the DRAConsumableCapacity feature is disabled");
     if (spec->has_non_cel_selector)
         return fail_claim(c, ci, NULL, "request %s, selector #%zu: CEL expression empty (unsupported selector type?)",
                           spec->name, spec->nselectors);
@@ -181,6 +179,19 @@ static int precheck(acall *c) {
             q->has_subs = !req->has_exactly && req->nfirst_available > 0;
             if (!c->A->f.prioritized_list && q->has_subs)
                 return fail_claim(c, ci, req->name, "has subrequests, but the DRAPrioritizedList feature is disabled");
+            if (!c->A->f.consumable_capacity) {
+                if (req->has_exactly && req->exactly.ncapacity)
+                    return fail_claim(c, ci, req->name, "has capacity requests, but the DRAConsumableCapacity feature is disabled");
+                for (size_t k = 0; !req->has_exactly && k < req->nfirst_available; k++)
+                    if (req->first_available[k].ncapacity) {
+                        char buf[300];
+                        sb_clear(c->err);
+                        sb_printf(c->err, "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity "
+                                  "feature is disabled", alloc_claim_name(c->claims[ci], buf, sizeof buf),
+                                  req->first_available[k].name);
+                        return -1;
+                    }
+            }
             q->nsubs = q->has_subs ? req->nfirst_available : 1;
             q->subs = xcalloc(q->nsubs, sizeof *q->subs);
             long min_req = -1;
@@ -210,11 +221,16 @@ static bool taking_for_claim(const acall *c, size_t ci, uint32_t uid) {
         const taken *t = &c->results.data[i];
         if (t->marked && c->A->devs.data[c->cands.data[t->cand].dev].uid == uid) return true;
     }
+    for (size_t i = 0; i < c->leaked.len; i++)
+        if (c->leaked.data[i].claim == ci && c->A->devs.data[c->cands.data[c->leaked.data[i].cand].dev].uid == uid)
+            return true;
     return false;
 }
 
 static bool in_use(const acall *c, uint32_t uid) {
     if (c->A->uid_allocated[uid]) return true;
+    for (size_t i = 0; i < c->leaked.len; i++)
+        if (c->A->devs.data[c->cands.data[c->leaked.data[i].cand].dev].uid == uid) return true;
     for (size_t i = 0; i < c->results.len; i++) {
         const taken *t = &c->results.data[i];
         if (t->marked && c->A->devs.data[c->cands.data[t->cand].dev].uid == uid) return true;
@@ -258,13 +274,9 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
         return 0;
     }
     if (d->d->nconsumes && !A->f.partitionable_devices) return 0;
-    bool counted = false;
-    if (d->d->nconsumes && !(multi && alloc_uid_capacity_in_use(c, d->uid))) {
-        if (!alloc_counters_take(c, p, d)) return 0;
-        counted = true;
-    }
+    if (d->d->nconsumes && !(multi && alloc_uid_capacity_in_use(c, d->uid)) && !alloc_counters_take(c, p, d)) return 0;
     /* Upstream quirk kept: counters taken above are not given back when the
-     * taint check or a constraint rejects the device. */
+     * taint check, a constraint or the capacity re-check rejects the device. */
     if (A->f.device_taints && taint_prevents(d->d, rd->spec)) return 0;
     cclaim *cc = &c->cc[ci];
     const char *driver = A->slices.data[d->slice].s->driver;
@@ -281,8 +293,9 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
     if (A->f.consumable_capacity) {
         VEC_RESERVE(c->capvals, c->capvals.len + d->d->ncaps + 1);
         if (!alloc_capacity_fits(c, rd, d, c->capvals.data + c->capvals.len)) {
-            alloc_constraints_remove(cc, rd, d, driver);
-            if (counted) alloc_counters_release(c, p, d);
+            /* Upstream quirk kept: the constraints and the "allocating" mark
+             * made above are not undone here. */
+            if (t.marked) VEC_PUSH(c->leaked, t);
             return 0;
         }
         if (multi) {
@@ -292,10 +305,12 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
                 VEC_PUSH(c->allocating, ((allocating_cap){d->uid, cap->qname ? cap->qname : cap->id,
                                                            c->capvals.data[c->capvals.len + i]}));
             }
+            /* the device has an allocatingCapacity entry even without capacities */
+            if (!d->d->ncaps) VEC_PUSH(c->allocating, ((allocating_cap){.uid = d->uid}));
+            t.nalloc = d->d->ncaps ? t.ncap : 1;
             c->capvals.len += d->d->ncaps;
         }
     }
-    (void)counted;
     VEC_PUSH(c->results, t);
     return 1;
 }
@@ -306,7 +321,7 @@ static void rollback(acall *c, size_t ci) {
     const cpool *p = &c->pools.data[c->cands.data[t.cand].pool];
     alloc_constraints_remove(&c->cc[ci], t.rd, d, p->driver);
     if (!t.multi && d->d->nconsumes && c->A->f.partitionable_devices) alloc_counters_release(c, p, d);
-    if (t.ncap) c->allocating.len -= t.ncap;   /* pushed last, so they are on top */
+    c->allocating.len -= t.nalloc;   /* pushed last, so they are on top */
     c->capvals.len = t.cap_first;
 }
 
@@ -397,6 +412,7 @@ static void call_free(acall *c) {
     free(c->claim_first);
     VEC_FREE(c->results);
     VEC_FREE(c->allocating);
+    VEC_FREE(c->leaked);
     VEC_FREE(c->capvals);
 }
 
@@ -416,6 +432,11 @@ alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource
     if (precheck(&c)) goto done;
     int r = allocate_one(&c, 0, 0, 0, 0, false, 0);
     if (r == R_ERR) goto done;
+    if (r == R_TOO_MANY) {   /* upstream returns errAllocationResultMaxSizeExceeded itself */
+        sb_clear(err);
+        sb_puts(err, "allocation max size exceeded");
+        goto done;
+    }
     if (r != R_OK) {
         if (c.saw_invalid) {
             sb_clear(err);
