@@ -181,6 +181,9 @@ void allocator_free(allocator *A) {
     }
     VEC_FREE(A->cel);
     for (size_t i = 0; i < A->counters.len; i++) alloc_ccounters_free(A->counters.data[i]);
+    for (size_t i = 0; i < A->gathered.len; i++) alloc_gathered_free(A->gathered.data[i]);
+    VEC_FREE(A->gathered);
+    pmap_free(&A->gather_map);
     VEC_FREE(A->counters);
     VEC_FREE(A->slices);
     VEC_FREE(A->devs);

@@ -100,9 +100,7 @@ bool alloc_uid_capacity_in_use(const acall *c, uint32_t uid) {
 static ccstate *state_for(acall *c, ccounters *cc) {
     for (size_t i = 0; i < c->cstates.len; i++)
         if (c->cstates.data[i].ctr == cc) return &c->cstates.data[i];
-    ccstate s = {.ctr = cc, .consumed = xcalloc(cc->n ? cc->n : 1, sizeof(quantity))};
-    for (size_t i = 0; i < cc->n; i++)
-        if (quantity_sign(&cc->avail[i]) < 0) s.violated++;
+    ccstate s = {.ctr = cc, .consumed = cc->scratch, .violated = cc->neg};
     VEC_PUSH(c->cstates, s);
     return &c->cstates.data[c->cstates.len - 1];
 }

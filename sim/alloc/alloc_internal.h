@@ -80,7 +80,9 @@ struct ccounters {
     const char **set, **name;
     quantity *init;                 /* counter set values */
     quantity *avail;                /* init - consumption of allocated devices */
+    int neg;                        /* counters with avail < 0 */
     bool avail_ready;
+    quantity *scratch;              /* per-call consumption, all zero between calls */
 };
 
 struct allocator {
@@ -111,6 +113,8 @@ struct allocator {
     pmap counters_map;              /* pool name -> index */
     VEC(ccounters *) counters;
     uint64_t seed, share_seq;
+    pmap gather_map;                /* node pointer -> index into gathered */
+    VEC(struct gathered *) gathered;
 };
 
 /* ---- call level ---------------------------------------------------------------- */
@@ -130,6 +134,14 @@ typedef struct cand {
     uint32_t dev;                   /* index into allocator.devs */
     uint32_t pool;                  /* index into acall.pools */
 } cand;
+
+/* Pools and candidates of one node: they depend only on the slices and the
+ * node, so they are computed once per node and allocator. */
+typedef struct gathered {
+    VEC(cpool) pools;
+    VEC(cand) cands;
+    bool saw_invalid;
+} gathered;
 
 typedef struct rdata {
     const k8s_device_request_spec *spec;
@@ -187,9 +199,10 @@ typedef struct acall {
     size_t nclaims;
     strbuf *err;
     uint64_t steps;
-    VEC(cpool) pools;
+    VEC(cpool) pools;               /* borrowed from the allocator's per-node cache */
     bool saw_invalid;
-    VEC(cand) cands;
+    VEC(cand) cands;                /* borrowed too */
+    bool borrowed;
     VEC(ccstate) cstates;
     cclaim *cc;
     size_t nrdata;
@@ -237,6 +250,7 @@ bool alloc_counters_take(acall *c, const cpool *p, const adev *d);
 void alloc_counters_release(acall *c, const cpool *p, const adev *d);
 bool alloc_uid_capacity_in_use(const acall *c, uint32_t uid);
 void alloc_ccounters_free(ccounters *cc);
+void alloc_gathered_free(gathered *g);
 
 /* alloc_constraints.c */
 struct constraint_state;

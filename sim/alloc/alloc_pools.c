@@ -204,6 +204,8 @@ static void subtract_allocated(acall *c, const cpool *p, ccounters *cc) {
             }
         }
     }
+    cc->neg = 0;
+    for (size_t x = 0; x < cc->n; x++) cc->neg += quantity_sign(&cc->avail[x]) < 0;
     cc->avail_ready = true;
 }
 
@@ -246,6 +248,7 @@ static ccounters *counters_for(acall *c, cpool *p) {
     cc->name = xcalloc(n ? n : 1, sizeof *cc->name);
     cc->avail = xcalloc(n ? n : 1, sizeof *cc->avail);
     cc->init = xcalloc(n ? n : 1, sizeof *cc->init);
+    cc->scratch = xcalloc(n ? n : 1, sizeof *cc->scratch);
     for (size_t i = 0; i < sets.len; i++)
         for (size_t k = 0; k < sets.data[i]->ncounters; k++) {
             cc->set[cc->n] = sets.data[i]->name;
@@ -267,6 +270,7 @@ void alloc_ccounters_free(ccounters *cc) {
     free(cc->name);
     free(cc->avail);
     free(cc->init);
+    free(cc->scratch);
     free(cc);
 }
 
@@ -330,7 +334,46 @@ static int add_relevant(acall *c, uint32_t si) {
     return 0;
 }
 
+void alloc_gathered_free(gathered *g) {
+    for (size_t i = 0; i < g->pools.len; i++) {
+        VEC_FREE(g->pools.data[i].slices);
+        VEC_FREE(g->pools.data[i].other);
+    }
+    VEC_FREE(g->pools);
+    VEC_FREE(g->cands);
+    free(g);
+}
+
+static int gather(acall *c);
+
 int alloc_gather_pools(acall *c) {
+    allocator *A = c->A;
+    uint32_t gi;
+    if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {
+        if (gather(c)) return -1;
+        gathered *g = xcalloc(1, sizeof *g);
+        g->pools.data = c->pools.data, g->pools.len = c->pools.len, g->pools.cap = c->pools.cap;
+        g->cands.data = c->cands.data, g->cands.len = c->cands.len, g->cands.cap = c->cands.cap;
+        g->saw_invalid = c->saw_invalid;
+        gi = (uint32_t)A->gathered.len;
+        VEC_PUSH(A->gathered, g);
+        pmap_put(&A->gather_map, c->node, NULL, NULL, gi);
+    }
+    gathered *g = A->gathered.data[gi];
+    c->pools.data = g->pools.data, c->pools.len = g->pools.len, c->pools.cap = g->pools.cap;
+    c->cands.data = g->cands.data, c->cands.len = g->cands.len, c->cands.cap = g->cands.cap;
+    c->saw_invalid = g->saw_invalid;
+    c->borrowed = true;
+    /* counter availability changes with allocator_commit */
+    for (size_t i = 0; i < c->pools.len; i++) {
+        cpool *p = &c->pools.data[i];
+        if (p->ctr && !p->ctr->avail_ready) subtract_allocated(c, p, p->ctr);
+    }
+    return 0;
+}
+
+/* Pool gathering proper (GatherPools), into c->pools and c->cands. */
+static int gather(acall *c) {
     allocator *A = c->A;
     uint32_t ni;
     if (c->node && pmap_get(&A->node_map, c->node->meta.name, NULL, NULL, &ni)) {

@@ -387,13 +387,17 @@ static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool 
 /* ---- entry point -------------------------------------------------------------------------- */
 
 static void call_free(acall *c) {
-    for (size_t i = 0; i < c->pools.len; i++) {
-        VEC_FREE(c->pools.data[i].slices);
-        VEC_FREE(c->pools.data[i].other);
+    if (!c->borrowed) {
+        for (size_t i = 0; i < c->pools.len; i++) {
+            VEC_FREE(c->pools.data[i].slices);
+            VEC_FREE(c->pools.data[i].other);
+        }
+        VEC_FREE(c->pools);
+        VEC_FREE(c->cands);
     }
-    VEC_FREE(c->pools);
-    VEC_FREE(c->cands);
-    for (size_t i = 0; i < c->cstates.len; i++) free(c->cstates.data[i].consumed);
+    /* leave the counters' scratch all zero for the next call */
+    for (size_t i = 0; i < c->cstates.len; i++)
+        memset(c->cstates.data[i].consumed, 0, c->cstates.data[i].ctr->n * sizeof(quantity));
     VEC_FREE(c->cstates);
     if (c->cc) {
         for (size_t ci = 0; ci < c->nclaims; ci++) {
