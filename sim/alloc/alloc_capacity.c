@@ -4,10 +4,12 @@
  * devices (upstream consumable_capacity.go and the counter checks of
  * allocator_incubating.go, v1.36).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc/alloc_internal.h"
+#include "util/intern.h"
 #include "util/xalloc.h"
 
 /* ---- consumable capacity ------------------------------------------------------- */
@@ -51,19 +53,29 @@ static bool violates_policy(const k8s_capacity *cap, const quantity *v) {
     return false;
 }
 
-static const char *cap_name(const k8s_capacity *cap) { return cap->qname ? cap->qname : cap->id; }
+/* The capacity's name as the slice wrote it (requests match it verbatim).
+ * Objects built in memory may leave qname unset: then the driver's own
+ * domain is written bare, as drivers publish it. */
+const char *alloc_cap_name(const k8s_capacity *cap, const char *driver) {
+    if (cap->qname) return cap->qname;
+    if (!cap->domain || cap->domain == driver) return cap->id;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s/%s", cap->domain, cap->id);
+    return intern(buf);
+}
 
 bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *vals) {
     const k8s_device_request_spec *spec = rd->spec;
     const k8s_device *dev = d->d;
+    const char *driver = c->A->slices.data[d->slice].s->driver;
     for (size_t q = 0; q < spec->ncapacity; q++) {
         bool found = false;
-        for (size_t i = 0; i < dev->ncaps && !found; i++) found = cap_name(&dev->caps[i]) == spec->capacity[q].qname;
+        for (size_t i = 0; i < dev->ncaps && !found; i++) found = alloc_cap_name(&dev->caps[i], driver) == spec->capacity[q].qname;
         if (!found) return false;   /* requests a capacity the device does not have */
     }
     for (size_t i = 0; i < dev->ncaps; i++) {
         const k8s_capacity *cap = &dev->caps[i];
-        const char *name = cap_name(cap);
+        const char *name = alloc_cap_name(cap, driver);
         const k8s_capacity_request *req = NULL;
         for (size_t q = 0; q < spec->ncapacity; q++)
             if (spec->capacity[q].qname == name) req = &spec->capacity[q];

@@ -249,6 +249,7 @@ bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *val
 bool alloc_counters_take(acall *c, const cpool *p, const adev *d);
 void alloc_counters_release(acall *c, const cpool *p, const adev *d);
 bool alloc_uid_capacity_in_use(const acall *c, uint32_t uid);
+const char *alloc_cap_name(const k8s_capacity *cap, const char *driver);
 void alloc_ccounters_free(ccounters *cc);
 void alloc_gathered_free(gathered *g);
 

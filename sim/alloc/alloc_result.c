@@ -213,7 +213,7 @@ int alloc_build_results(acall *c, arena *ar, k8s_allocation *out) {
                 r->nconsumed = t->ncap;
                 for (size_t k = 0; k < t->ncap; k++) {
                     const k8s_capacity *cap = &d->d->caps[k];
-                    r->consumed[k] = (k8s_capacity_request){cap->domain, cap->id, cap->qname ? cap->qname : cap->id,
+                    r->consumed[k] = (k8s_capacity_request){cap->domain, cap->id, alloc_cap_name(cap, s->driver),
                                                             c->capvals.data[t->cap_first + k]};
                 }
             }

@@ -302,7 +302,7 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
             t.ncap = (uint32_t)d->d->ncaps;
             for (size_t i = 0; i < d->d->ncaps; i++) {
                 const k8s_capacity *cap = &d->d->caps[i];
-                VEC_PUSH(c->allocating, ((allocating_cap){d->uid, cap->qname ? cap->qname : cap->id,
+                VEC_PUSH(c->allocating, ((allocating_cap){d->uid, alloc_cap_name(cap, driver),
                                                            c->capvals.data[c->capvals.len + i]}));
             }
             /* the device has an allocatingCapacity entry even without capacities */
