@@ -425,7 +425,8 @@ static int gather(acall *c) {
         sort_slices(c, &p->slices);
         if (!p->incomplete) validate_pool_cached(c, p);
         if (p->invalid) c->saw_invalid = true;
-        for (size_t k = 0; k < p->slices.len; k++) {
+        /* incomplete and invalid pools are placeholders: never "binding" */
+        for (size_t k = 0; k < p->slices.len && !p->incomplete && !p->invalid; k++) {
             const aslice *as = &A->slices.data[p->slices.data[k]];
             if (!as->binding) continue;
             /* only devices visible to this node count */
