@@ -127,6 +127,7 @@ typedef enum { ATTR_INT, ATTR_BOOL, ATTR_STRING, ATTR_VERSION, ATTR_LIST_UNSUPPO
 typedef struct k8s_attribute {
     const char *domain;
     const char *id;
+    const char *qname;          /* the map key as written ("numa" or "d.io/numa"); may be NULL */
     k8s_attr_kind kind;
     int64_t i;                  /* ATTR_INT */
     bool b;                     /* ATTR_BOOL */
@@ -140,6 +141,7 @@ typedef enum { CAP_POLICY_NONE, CAP_POLICY_VALID_VALUES, CAP_POLICY_VALID_RANGE 
 typedef struct k8s_capacity {
     const char *domain;
     const char *id;
+    const char *qname;          /* the map key as written; requests match it exactly; may be NULL */
     quantity value;
     /* requestPolicy (DRAConsumableCapacity) */
     bool has_policy;
@@ -214,6 +216,7 @@ typedef enum { ALLOC_MODE_EXACT_COUNT, ALLOC_MODE_ALL, ALLOC_MODE_OTHER } k8s_al
 typedef struct k8s_capacity_request {
     const char *domain;         /* resolved like attribute names */
     const char *id;
+    const char *qname;          /* the map key as written (upstream compares keys verbatim) */
     quantity value;
 } k8s_capacity_request;
 

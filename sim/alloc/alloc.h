@@ -1,0 +1,103 @@
+/*
+ * alloc.h -- the DRA structured-parameters allocator, re-implemented from the
+ * upstream Kubernetes "incubating" allocator of v1.36
+ * (k8s.io/dynamic-resource-allocation/structured): same search order, same
+ * results, same "no fit", same errors for the same inputs.
+ *
+ * Use: build one allocator over a snapshot (slices, classes, what is already
+ * allocated) and call allocator_allocate() once per candidate node with the
+ * claims a pod needs. The allocator caches compiled CEL selectors and counter
+ * availability across calls; it is not thread-safe.
+ */
+#ifndef DRASIM_ALLOC_ALLOC_H
+#define DRASIM_ALLOC_ALLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/k8s.h"
+#include "util/arena.h"
+#include "util/strbuf.h"
+
+/* The allocator's optional features (upstream structured/internal.Features). */
+typedef struct alloc_features {
+    bool admin_access;           /* DRAAdminAccess */
+    bool prioritized_list;       /* DRAPrioritizedList */
+    bool partitionable_devices;  /* DRAPartitionableDevices */
+    bool device_taints;          /* DRADeviceTaints */
+    bool consumable_capacity;    /* DRAConsumableCapacity */
+    bool binding_conditions;     /* DRADeviceBindingConditions + DRAResourceClaimDeviceStatus */
+    bool list_type_attributes;   /* DRAListTypeAttributes (alpha; only passed to CEL) */
+} alloc_features;
+
+/* "none" or a comma list of AdminAccess, PrioritizedList, PartitionableDevices,
+ * DeviceTaints, ConsumableCapacity, DeviceBindingAndStatus, ListTypeAttributes.
+ * Returns 0, or -1 with err set. */
+int alloc_features_parse(const char *list, alloc_features *out, strbuf *err);
+/* Defaults of a Kubernetes release: "1.34", "1.35" or "1.36". */
+int alloc_features_for_version(const char *version, alloc_features *out, strbuf *err);
+void alloc_features_format(const alloc_features *f, strbuf *out);
+
+/* A device: driver/pool/device, interned. */
+typedef struct alloc_device_id {
+    const char *driver, *pool, *device;
+} alloc_device_id;
+
+/* Capacity already consumed on a shared device (summed over its shares). */
+typedef struct alloc_consumed {
+    alloc_device_id id;
+    const char *capacity;        /* capacity name as written in the slice */
+    quantity value;
+} alloc_consumed;
+
+/* What is allocated already (upstream AllocatedState). */
+typedef struct alloc_state {
+    const alloc_device_id *allocated;   /* AllocatedDevices (dedicated use) */
+    size_t nallocated;
+    const alloc_device_id *shared;      /* devices with AllocatedSharedDeviceIDs entries */
+    size_t nshared;
+    const alloc_consumed *consumed;     /* AggregatedCapacity */
+    size_t nconsumed;
+} alloc_state;
+
+/* Builds an alloc_state from allocated claims the way the scheduler does:
+ * admin-access results are ignored, results with a shareID are shared
+ * allocations (their consumedCapacity summed), others dedicated. */
+typedef struct alloc_state_builder {
+    alloc_state st;
+    size_t cap_alloc, cap_shared, cap_consumed;
+} alloc_state_builder;
+void alloc_state_add_claim(alloc_state_builder *b, const k8s_resource_claim *claim);
+void alloc_state_builder_free(alloc_state_builder *b);
+
+typedef struct allocator allocator;
+
+/* Index the snapshot. Slices and classes must outlive the allocator; `seed`
+ * makes share IDs deterministic. Never fails (bad input surfaces as errors
+ * of allocator_allocate, as upstream). */
+allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *slices, size_t nslices,
+                         k8s_device_class *const *classes, size_t nclasses, const alloc_state *state,
+                         uint64_t seed);
+void allocator_free(allocator *a);
+
+/* Record an allocation made from this snapshot (a scheduled pod's claim) so
+ * that later calls see its devices, shares and consumed capacity as taken,
+ * exactly as if it had been in the state given to allocator_new. */
+void allocator_commit(allocator *a, const k8s_allocation *al);
+
+typedef enum {
+    ALLOC_OK = 0,            /* out[i] holds claim i's allocation */
+    ALLOC_UNSATISFIABLE,     /* no fit on this node */
+    ALLOC_NODE_ERROR,        /* no fit and an invalid pool was seen (ErrFailedAllocationOnNode) */
+    ALLOC_ERROR              /* the claims cannot be handled at all (bad CEL, unknown class, ...) */
+} alloc_status;
+
+/* Allocate all `claims` together for `node`. On ALLOC_OK, out[0..n) are
+ * filled (their arrays live in `result_arena`). On the error statuses, err
+ * holds the message. *steps receives the number of search steps (upstream's
+ * NumAllocateOneInvocations) of this call. */
+alloc_status allocator_allocate(allocator *a, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
+                                arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err);
+
+#endif

@@ -1,0 +1,236 @@
+/*
+ * alloc_build.c -- building the snapshot index (allocator_new), the pointer
+ * map it uses, class lookup and the CEL cache.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_internal.h"
+#include "util/intern.h"
+#include "util/xalloc.h"
+
+/* ---- pmap -------------------------------------------------------------------- */
+
+static size_t phash(const void *k1, const void *k2, const void *k3) {
+    uint64_t h = (uint64_t)(uintptr_t)k1 * 0x9E3779B97F4A7C15ULL;
+    h ^= (uint64_t)(uintptr_t)k2 * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (uint64_t)(uintptr_t)k3 * 0x165667B19E3779F9ULL;
+    h ^= h >> 29;
+    return (size_t)h;
+}
+
+bool pmap_get(const pmap *m, const void *k1, const void *k2, const void *k3, uint32_t *val) {
+    if (!m->cap) return false;
+    for (size_t i = phash(k1, k2, k3) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        const pmap_entry *e = &m->e[i];
+        if (!e->used) return false;
+        if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3) {
+            *val = e->val;
+            return true;
+        }
+    }
+}
+
+void pmap_put(pmap *m, const void *k1, const void *k2, const void *k3, uint32_t val) {
+    if ((m->len + 1) * 2 > m->cap) {
+        pmap old = *m;
+        m->cap = old.cap ? old.cap * 2 : 64;
+        m->e = xcalloc(m->cap, sizeof *m->e);
+        m->len = 0;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.e[i].used) pmap_put(m, old.e[i].k1, old.e[i].k2, old.e[i].k3, old.e[i].val);
+        free(old.e);
+    }
+    size_t i = phash(k1, k2, k3) & (m->cap - 1);
+    while (m->e[i].used && !(m->e[i].k1 == k1 && m->e[i].k2 == k2 && m->e[i].k3 == k3)) i = (i + 1) & (m->cap - 1);
+    if (!m->e[i].used) m->len++;
+    m->e[i] = (pmap_entry){k1, k2, k3, val, true};
+}
+
+void pmap_free(pmap *m) {
+    free(m->e);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- snapshot ---------------------------------------------------------------------- */
+
+static uint32_t uid_of(allocator *A, const char *driver, const char *pool, const char *dev) {
+    uint32_t u;
+    if (pmap_get(&A->uid_map, driver, pool, dev, &u)) return u;
+    u = (uint32_t)A->uids.len;
+    VEC_PUSH(A->uids, ((alloc_device_id){driver, pool, dev}));
+    pmap_put(&A->uid_map, driver, pool, dev, u);
+    return u;
+}
+
+static void index_slice(allocator *A, k8s_resource_slice *s) {
+    uint32_t si = (uint32_t)A->slices.len;
+    aslice as = {.s = s, .first = (uint32_t)A->devs.len, .n = (uint32_t)s->ndevices};
+    for (size_t i = 0; i < s->ndevices; i++) {
+        const k8s_device *d = &s->devices[i];
+        VEC_PUSH(A->devs, ((adev){d, si, uid_of(A, s->driver, s->pool, d->name)}));
+        if (d->nbinding_conditions) as.binding = true;
+    }
+    uint32_t gp;
+    if (!pmap_get(&A->gpool_map, s->driver, s->pool, NULL, &gp)) {
+        gp = (uint32_t)A->gpools.len;
+        agpool p = {.driver = s->driver, .pool = s->pool};
+        VEC_PUSH(A->gpools, p);
+        pmap_put(&A->gpool_map, s->driver, s->pool, NULL, gp);
+    }
+    VEC_PUSH(A->gpools.data[gp].slices, si);
+    as.gpool = gp;
+    VEC_PUSH(A->slices, as);
+    /* 1.36: node-local slices without counter sets are indexed by node. */
+    if (s->node_name && !s->nshared_counters) {
+        uint32_t ni;
+        if (!pmap_get(&A->node_map, s->node_name, NULL, NULL, &ni)) {
+            ni = (uint32_t)A->node_slices.len;
+            u32vec *v = xcalloc(1, sizeof *v);
+            VEC_PUSH(A->node_slices, v);
+            pmap_put(&A->node_map, s->node_name, NULL, NULL, ni);
+        }
+        VEC_PUSH(*A->node_slices.data[ni], si);
+    } else {
+        VEC_PUSH(A->shared_slices, si);
+    }
+}
+
+static void add_consumed(allocator *A, const alloc_consumed *c);
+
+static void mark_uid(allocator *A, const alloc_device_id *id, uint8_t *set) {
+    uint32_t u;
+    if (pmap_get(&A->uid_map, intern(id->driver), intern(id->pool), intern(id->device), &u)) set[u] = 1;
+}
+
+allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *slices, size_t nslices,
+                         k8s_device_class *const *classes, size_t nclasses, const alloc_state *state,
+                         uint64_t seed) {
+    allocator *A = xcalloc(1, sizeof *A);
+    A->f = *f;
+    A->celopts.consumable_capacity = f->consumable_capacity;
+    A->celopts.list_attributes = f->list_type_attributes;
+    A->celopts.device_env = true;
+    A->seed = seed;
+    for (size_t i = 0; i < nslices; i++) index_slice(A, slices[i]);
+    A->classes = classes;
+    for (size_t i = 0; i < nclasses; i++) pmap_put(&A->class_map, classes[i]->meta.name, NULL, NULL, (uint32_t)i);
+    size_t nu = A->uids.len ? A->uids.len : 1;
+    A->uid_allocated = xcalloc(nu, 1);
+    A->uid_shared = xcalloc(nu, 1);
+    A->uid_stamp = xcalloc(nu, sizeof *A->uid_stamp);
+    A->dev_ctr = xmalloc((A->devs.len ? A->devs.len : 1) * sizeof *A->dev_ctr);
+    for (size_t i = 0; i < A->devs.len; i++) A->dev_ctr[i] = -1;
+    if (state) {
+        for (size_t i = 0; i < state->nallocated; i++) mark_uid(A, &state->allocated[i], A->uid_allocated);
+        for (size_t i = 0; i < state->nshared; i++) mark_uid(A, &state->shared[i], A->uid_shared);
+        for (size_t i = 0; i < state->nconsumed; i++) add_consumed(A, &state->consumed[i]);
+    }
+    return A;
+}
+
+void allocator_commit(allocator *A, const k8s_allocation *al) {
+    for (size_t i = 0; i < al->nresults; i++) {
+        const k8s_device_result *r = &al->results[i];
+        if (r->admin_access) continue;
+        alloc_device_id id = {r->driver, r->pool, r->device};
+        mark_uid(A, &id, r->share_id ? A->uid_shared : A->uid_allocated);
+        for (size_t k = 0; r->share_id && k < r->nconsumed; k++)
+            add_consumed(A, &(alloc_consumed){id, r->consumed[k].qname, r->consumed[k].value});
+        /* counter availability of that pool name must be recomputed */
+        uint32_t ci;
+        if (pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci)) A->counters.data[ci]->avail_ready = false;
+    }
+}
+
+/* Sum capacity consumed by shares into the per-(device, capacity) aggregate. */
+static void add_consumed(allocator *A, const alloc_consumed *c) {
+    uint32_t u;
+    if (!pmap_get(&A->uid_map, intern(c->id.driver), intern(c->id.pool), intern(c->id.device), &u)) return;
+    A->uid_shared[u] |= 2;
+    const char *cap = intern(c->capacity);
+    uint32_t k;
+    if (pmap_get(&A->consumed_map, (void *)(uintptr_t)(u + 1), cap, NULL, &k)) {
+        alloc_consumed *e = &A->consumed.data[k];
+        quantity_add(&e->value, &c->value, &e->value);
+        return;
+    }
+    alloc_consumed copy = *c;
+    copy.capacity = cap;
+    pmap_put(&A->consumed_map, (void *)(uintptr_t)(u + 1), cap, NULL, (uint32_t)A->consumed.len);
+    VEC_PUSH(A->consumed, copy);
+    VEC_PUSH(A->consumed_uid, u);
+}
+
+void allocator_free(allocator *A) {
+    if (!A) return;
+    for (size_t i = 0; i < A->node_slices.len; i++) {
+        VEC_FREE(*A->node_slices.data[i]);
+        free(A->node_slices.data[i]);
+    }
+    VEC_FREE(A->node_slices);
+    for (size_t i = 0; i < A->gpools.len; i++) {
+        VEC_FREE(A->gpools.data[i].slices);
+        VEC_FREE(A->gpools.data[i].vc_key);
+    }
+    VEC_FREE(A->gpools);
+    for (size_t i = 0; i < A->cel.len; i++) {
+        cel_program_free(A->cel.data[i].prog);
+        free(A->cel.data[i].error);
+        free(A->cel.data[i].verdict);
+    }
+    VEC_FREE(A->cel);
+    for (size_t i = 0; i < A->counters.len; i++) alloc_ccounters_free(A->counters.data[i]);
+    for (size_t i = 0; i < A->gathered.len; i++) alloc_gathered_free(A->gathered.data[i]);
+    VEC_FREE(A->gathered);
+    pmap_free(&A->gather_map);
+    VEC_FREE(A->counters);
+    VEC_FREE(A->slices);
+    VEC_FREE(A->devs);
+    VEC_FREE(A->uids);
+    VEC_FREE(A->shared_slices);
+    VEC_FREE(A->consumed);
+    VEC_FREE(A->consumed_uid);
+    free(A->uid_allocated);
+    free(A->uid_shared);
+    free(A->uid_stamp);
+    free(A->dev_ctr);
+    VEC_FREE(A->ctr_idx);
+    pmap_free(&A->uid_map);
+    pmap_free(&A->node_map);
+    pmap_free(&A->gpool_map);
+    pmap_free(&A->class_map);
+    pmap_free(&A->cel_map);
+    pmap_free(&A->counters_map);
+    pmap_free(&A->consumed_map);
+    free(A);
+}
+
+const k8s_device_class *alloc_find_class(const allocator *A, const char *name) {
+    uint32_t i;
+    if (!pmap_get(&A->class_map, name, NULL, NULL, &i)) return NULL;
+    return A->classes[i];
+}
+
+/* Compile on first use; failures are cached too (the message is reported
+ * each time the expression is needed, as upstream re-reports it). */
+cel_entry *alloc_cel_get(allocator *A, const char *expr) {
+    uint32_t i;
+    if (pmap_get(&A->cel_map, expr, NULL, NULL, &i)) return &A->cel.data[i];
+    strbuf err = {0};
+    cel_entry e = {0};
+    e.prog = cel_compile(expr, strlen(expr), &A->celopts, &err);
+    if (!e.prog) e.error = xstrdup(err.len ? sb_str(&err) : "compilation failed");
+    else e.verdict = xcalloc(A->devs.len ? A->devs.len : 1, 1);
+    sb_free(&err);
+    i = (uint32_t)A->cel.len;
+    VEC_PUSH(A->cel, e);
+    pmap_put(&A->cel_map, expr, NULL, NULL, i);
+    return &A->cel.data[i];
+}
+
+const alloc_consumed *alloc_aggregated(const allocator *A, uint32_t uid, const char *cap) {
+    uint32_t k;
+    if (!pmap_get(&A->consumed_map, (void *)(uintptr_t)(uid + 1), cap, NULL, &k)) return NULL;
+    return &A->consumed.data[k];
+}

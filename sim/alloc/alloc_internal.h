@@ -1,0 +1,269 @@
+/*
+ * alloc_internal.h -- data structures shared by the allocator's files.
+ *
+ * Snapshot level (built once, struct allocator): every device of every slice in
+ * one flat array; a dense "uid" per distinct driver/pool/device; slices indexed
+ * by node; all slices of a pool; classes by name; the CEL cache; counter
+ * availability per pool name.
+ *
+ * Call level (struct acall, one allocator_allocate): the pools relevant to the
+ * node, the candidate list in search order, per-request data, the devices
+ * being allocated, consumed counters and capacity, and an undo stack.
+ */
+#ifndef DRASIM_ALLOC_ALLOC_INTERNAL_H
+#define DRASIM_ALLOC_ALLOC_INTERNAL_H
+
+#include "alloc/alloc.h"
+#include "cel/cel.h"
+#include "util/vec.h"
+
+#define ALLOC_RESULTS_MAX 32
+
+/* ---- open-addressing map from up to three pointers to a uint32 ------------- */
+
+typedef struct pmap_entry {
+    const void *k1, *k2, *k3;
+    uint32_t val;
+    bool used;
+} pmap_entry;
+
+typedef struct pmap {
+    pmap_entry *e;
+    size_t cap, len;
+} pmap;
+
+bool pmap_get(const pmap *m, const void *k1, const void *k2, const void *k3, uint32_t *val);
+void pmap_put(pmap *m, const void *k1, const void *k2, const void *k3, uint32_t val);
+void pmap_free(pmap *m);
+
+typedef struct u32vec {
+    uint32_t *data;
+    size_t len, cap;
+} u32vec;
+
+/* ---- snapshot -------------------------------------------------------------------- */
+
+typedef struct adev {
+    const k8s_device *d;
+    uint32_t slice;
+    uint32_t uid;
+} adev;
+
+typedef struct aslice {
+    const k8s_resource_slice *s;
+    uint32_t first, n;              /* devices: devs[first .. first+n) */
+    uint32_t gpool;                 /* index into allocator.gpools */
+    bool binding;                   /* some device has bindingConditions */
+} aslice;
+
+typedef struct agpool {             /* all slices of one (driver, pool), input order */
+    const char *driver, *pool;
+    u32vec slices;
+    /* validation of the last slice combination seen (relevant, then other) */
+    bool vc_ok, vc_invalid;
+    const char *vc_reason;
+    struct ccounters *vc_ctr;
+    u32vec vc_key;
+} agpool;
+
+typedef struct cel_entry {
+    cel_program *prog;              /* NULL when compilation failed */
+    char *error;
+    uint8_t *verdict;               /* per device: 0 unknown, 1 false, 2 true (CEL is pure) */
+} cel_entry;
+
+/* Pool-wide counters (1.35+ model), keyed by pool name (upstream quirk). */
+typedef struct ccounters ccounters;
+struct ccounters {
+    const char *pool;
+    size_t n;                       /* flattened (set, counter) pairs */
+    const char **set, **name;
+    quantity *init;                 /* counter set values */
+    quantity *avail;                /* init - consumption of allocated devices */
+    int neg;                        /* counters with avail < 0 */
+    bool avail_ready;
+    quantity *scratch;              /* per-call consumption, all zero between calls */
+};
+
+struct allocator {
+    alloc_features f;
+    cel_options celopts;
+    VEC(aslice) slices;
+    VEC(adev) devs;
+    VEC(alloc_device_id) uids;
+    uint8_t *uid_allocated;         /* in AllocatedDevices */
+    uint8_t *uid_shared;            /* bit 1: has shared allocations; bit 2: has aggregated capacity */
+    uint32_t *uid_stamp;            /* scratch for duplicate detection */
+    int32_t *dev_ctr;               /* per device: offset into ctr_idx, -1 = not computed */
+    VEC(uint16_t) ctr_idx;          /* counter indices a device consumes, in consumesCounters order */
+    uint32_t stamp;
+    VEC(alloc_consumed) consumed;   /* aggregated capacity, one entry per (uid, capacity) */
+    VEC(uint32_t) consumed_uid;
+    pmap consumed_map;              /* (uid, capacity name) -> index into consumed */
+    pmap uid_map;                   /* (driver, pool, device) -> uid */
+    pmap node_map;                  /* node name -> index into node_slices */
+    VEC(u32vec *) node_slices;
+    VEC(uint32_t) shared_slices;    /* slices without nodeName or with counters */
+    pmap gpool_map;                 /* (driver, pool) -> index */
+    VEC(agpool) gpools;
+    pmap class_map;                 /* name -> index */
+    k8s_device_class *const *classes;
+    pmap cel_map;                   /* interned expression -> index */
+    VEC(cel_entry) cel;
+    pmap counters_map;              /* pool name -> index */
+    VEC(ccounters *) counters;
+    uint64_t seed, share_seq;
+    pmap gather_map;                /* node pointer -> index into gathered */
+    VEC(struct gathered *) gathered;
+};
+
+/* ---- call level ---------------------------------------------------------------- */
+
+typedef struct cpool {
+    const char *driver, *name;
+    u32vec slices;                  /* node-relevant slices, sorted by name */
+    u32vec other;                   /* slices of the pool on other nodes (counter accounting) */
+    int64_t generation;
+    bool incomplete, invalid, binding;
+    const char *invalid_reason;
+    ccounters *ctr;                 /* NULL without counter sets */
+    uint32_t state;                 /* index into acall.cstates, for counters */
+} cpool;
+
+typedef struct cand {
+    uint32_t dev;                   /* index into allocator.devs */
+    uint32_t pool;                  /* index into acall.pools */
+} cand;
+
+/* Pools and candidates of one node: they depend only on the slices and the
+ * node, so they are computed once per node and allocator. */
+typedef struct gathered {
+    VEC(cpool) pools;
+    VEC(cand) cands;
+    bool saw_invalid;
+} gathered;
+
+typedef struct rdata {
+    const k8s_device_request_spec *spec;
+    const k8s_device_request *req;
+    const char *name;               /* result name: "req" or "req/sub" */
+    bool sub;
+    const k8s_device_class *cls;
+    int num_devices;
+    VEC(uint32_t) all;              /* mode All: candidate indices */
+    uint32_t index;                 /* row in the selectable cache */
+} rdata;
+
+typedef struct creq {
+    rdata *subs;                    /* one entry for `exactly` */
+    size_t nsubs;
+    bool has_subs;
+    size_t selected;
+} creq;
+
+typedef struct cclaim {
+    const k8s_resource_claim *claim;
+    creq *reqs;
+    size_t nreqs;
+    struct constraint_state *cons;
+    size_t ncons;
+} cclaim;
+
+typedef struct taken {              /* a device in this attempt's result */
+    uint32_t cand;
+    uint32_t claim;
+    const rdata *rd;
+    bool marked;                    /* counts as "in use" (not multi-allocatable) */
+    bool admin;
+    bool multi;
+    uint32_t cap_first, ncap;       /* consumed capacity entries in acall.capvals */
+    uint32_t nalloc;                /* entries pushed onto acall.allocating */
+} taken;
+
+typedef struct ccstate {            /* per-call counter consumption of one pool name */
+    ccounters *ctr;
+    quantity *consumed;
+    int violated;                   /* counters with avail < consumed */
+} ccstate;
+
+typedef struct allocating_cap {     /* capacity being consumed on a shared device */
+    uint32_t uid;
+    const char *cap;
+    quantity value;
+} allocating_cap;
+
+typedef struct acall {
+    allocator *A;
+    const k8s_node *node;
+    k8s_resource_claim *const *claims;
+    size_t nclaims;
+    strbuf *err;
+    uint64_t steps;
+    VEC(cpool) pools;               /* borrowed from the allocator's per-node cache */
+    bool saw_invalid;
+    VEC(cand) cands;                /* borrowed too */
+    bool borrowed;
+    VEC(ccstate) cstates;
+    cclaim *cc;
+    size_t nrdata;
+    uint8_t *selectable;            /* [rdata.index * ncands + cand]: 0 unknown, 1 no, 2 yes */
+    VEC(taken) results;             /* all claims, in order; per-claim ranges below */
+    size_t *claim_first;            /* results index where each claim starts */
+    VEC(allocating_cap) allocating;
+    VEC(taken) leaked;              /* "allocating" marks upstream never undoes */
+    VEC(quantity) capvals;          /* consumed capacity per result (parallel to device caps) */
+} acall;
+
+/* Quantity arithmetic for hot loops: exact, with a shortcut when both sides
+ * have the same decimal exponent (the common case); the representation of a
+ * sum may differ from quantity_add's, its value never does. Results of these
+ * are only compared, never printed. */
+static inline int aq_cmp(const quantity *a, const quantity *b) {
+    if (a->exp10 == b->exp10) return a->mant < b->mant ? -1 : a->mant > b->mant;
+    return quantity_cmp(a, b);
+}
+static inline void aq_add(quantity *acc, const quantity *b) {
+    if (acc->exp10 == b->exp10) acc->mant += b->mant;
+    else if (acc->mant == 0) *acc = *b;
+    else quantity_add(acc, b, acc);
+}
+static inline void aq_sub(quantity *acc, const quantity *b) {
+    if (acc->exp10 == b->exp10) acc->mant -= b->mant;
+    else quantity_sub(acc, b, acc);
+}
+
+/* alloc_build.c */
+const k8s_device_class *alloc_find_class(const allocator *A, const char *name);
+cel_entry *alloc_cel_get(allocator *A, const char *expr);
+const alloc_consumed *alloc_aggregated(const allocator *A, uint32_t uid, const char *cap);
+
+/* alloc_pools.c */
+int alloc_node_matches(const k8s_node *node, const char *node_name, bool all_nodes, bool has_sel,
+                       const k8s_node_selector *sel, bool *match, strbuf *err);
+int alloc_gather_pools(acall *c);
+
+/* alloc_capacity.c */
+/* Consumable-capacity fit of rd on the device; fills vals (device cap order)
+ * with the amounts it would consume. */
+bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *vals);
+bool alloc_counters_take(acall *c, const cpool *p, const adev *d);
+void alloc_counters_release(acall *c, const cpool *p, const adev *d);
+bool alloc_uid_capacity_in_use(const acall *c, uint32_t uid);
+const char *alloc_cap_name(const k8s_capacity *cap, const char *driver);
+void alloc_ccounters_free(ccounters *cc);
+void alloc_gathered_free(gathered *g);
+
+/* alloc_constraints.c */
+struct constraint_state;
+int alloc_constraints_init(acall *c, cclaim *cc, strbuf *err);
+bool alloc_constraints_add(cclaim *cc, const rdata *rd, const adev *d, const char *driver);
+void alloc_constraints_remove(cclaim *cc, const rdata *rd, const adev *d, const char *driver);
+void alloc_constraints_free(cclaim *cc);
+
+/* alloc_result.c */
+int alloc_build_results(acall *c, arena *ar, k8s_allocation *out);
+
+/* alloc_search.c helpers used elsewhere */
+const char *alloc_claim_name(const k8s_resource_claim *claim, char *buf, size_t n);
+
+#endif

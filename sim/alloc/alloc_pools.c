@@ -1,0 +1,465 @@
+/*
+ * alloc_pools.c -- which slices and pools a node sees (upstream
+ * pools_incubating.go, v1.36): node scoping, highest generation per pool,
+ * incomplete / obsolete / invalid pools, slice and pool ordering, and the
+ * flat candidate list in search order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_internal.h"
+#include "util/intern.h"
+
+static const char *node_label(const k8s_node *node, const char *key) {
+    for (size_t i = 0; i < node->meta.nlabels; i++)
+        if (node->meta.labels[i].key == key) return node->meta.labels[i].value;
+    return NULL;
+}
+
+static bool in_values(const k8s_selector_req *r, const char *v) {
+    for (size_t i = 0; i < r->nvalues; i++)
+        if (r->values[i] == v) return true;
+    return false;
+}
+
+static int parse_i64(const char *s, int64_t *out) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (!*s || *end || errno) return -1;
+    *out = v;
+    return 0;
+}
+
+/* One label requirement (node-affinity semantics). */
+static int label_req_matches(const k8s_node *node, const k8s_selector_req *r, bool *m, strbuf *err) {
+    const char *v = node_label(node, r->key);
+    switch (r->op) {
+    case SEL_OP_IN: *m = v && in_values(r, v); break;
+    case SEL_OP_NOT_IN: *m = !v || !in_values(r, v); break;
+    case SEL_OP_EXISTS: *m = v != NULL; break;
+    case SEL_OP_DOES_NOT_EXIST: *m = v == NULL; break;
+    case SEL_OP_GT:
+    case SEL_OP_LT: {
+        int64_t want, have;
+        if (r->nvalues != 1 || parse_i64(r->values[0], &want)) {
+            sb_clear(err);
+            sb_printf(err, "node selector requirement on '%s': %s needs exactly one integer value", r->key,
+                      r->op == SEL_OP_GT ? "Gt" : "Lt");
+            return -1;
+        }
+        *m = v && !parse_i64(v, &have) && (r->op == SEL_OP_GT ? have > want : have < want);
+        break;
+    }
+    }
+    return 0;
+}
+
+int alloc_node_matches(const k8s_node *node, const char *node_name, bool all_nodes, bool has_sel,
+                       const k8s_node_selector *sel, bool *match, strbuf *err) {
+    *match = false;
+    if (node_name) {
+        *match = node && node_name == node->meta.name;
+        return 0;
+    }
+    if (all_nodes) {
+        *match = true;
+        return 0;
+    }
+    if (!has_sel || !node) return 0;
+    for (size_t t = 0; t < sel->nterms; t++) {
+        const k8s_selector_term *term = &sel->terms[t];
+        if (!term->nmatch_expressions && !term->nmatch_fields) continue;   /* an empty term matches nothing */
+        bool ok = true;
+        for (size_t i = 0; i < term->nmatch_expressions && ok; i++)
+            if (label_req_matches(node, &term->match_expressions[i], &ok, err)) return -1;
+        for (size_t i = 0; i < term->nmatch_fields && ok; i++) {
+            const k8s_selector_req *r = &term->match_fields[i];
+            bool in = in_values(r, node->meta.name);
+            ok = r->op == SEL_OP_IN ? in : !in;
+        }
+        if (ok) {
+            *match = true;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* Is a slice relevant for the node? (-1 on selector errors) */
+static int slice_relevant(acall *c, const k8s_resource_slice *s, bool *rel) {
+    *rel = false;
+    if (!c->A->f.partitionable_devices && (s->has_per_device_node_selection || s->nshared_counters)) return 0;
+    if (s->nshared_counters) {
+        *rel = true;
+        return 0;
+    }
+    if (s->node_name || s->all_nodes || s->has_node_selector)
+        return alloc_node_matches(c->node, s->node_name, s->all_nodes, s->has_node_selector, &s->node_selector, rel,
+                                  c->err);
+    if (s->per_device_node_selection) {
+        for (size_t i = 0; i < s->ndevices; i++) {
+            const k8s_device *d = &s->devices[i];
+            if (alloc_node_matches(c->node, d->node_name, d->all_nodes, d->has_node_selector, &d->node_selector, rel,
+                                   c->err))
+                return -1;
+            if (*rel) return 0;
+        }
+    }
+    return 0;
+}
+
+static int cmp_slices_by_name(acall *c, uint32_t a, uint32_t b) {
+    return strcmp(c->A->slices.data[a].s->meta.name, c->A->slices.data[b].s->meta.name);
+}
+
+/* Stable insertion sort (slice lists are short). */
+static void sort_slices(acall *c, u32vec *v) {
+    for (size_t i = 1; i < v->len; i++) {
+        uint32_t x = v->data[i];
+        size_t j = i;
+        while (j > 0 && cmp_slices_by_name(c, v->data[j - 1], x) > 0) {
+            v->data[j] = v->data[j - 1];
+            j--;
+        }
+        v->data[j] = x;
+    }
+}
+
+static ccounters *counters_for(acall *c, cpool *p);
+static void subtract_allocated(acall *c, const cpool *p, ccounters *cc);
+
+/* Validity checks of a complete pool (buildPool). */
+static void validate_pool(acall *c, cpool *p) {
+    allocator *A = c->A;
+    /* duplicate device names across the device slices */
+    uint32_t stamp = ++A->stamp;
+    for (size_t i = 0; i < p->slices.len && !p->invalid; i++) {
+        const aslice *si = &A->slices.data[p->slices.data[i]];
+        for (uint32_t a = 0; a < si->n; a++) {
+            uint32_t u = A->devs.data[si->first + a].uid;
+            if (A->uid_stamp[u] == stamp) {
+                p->invalid = true;
+                p->invalid_reason = "duplicate device name";
+                break;
+            }
+            A->uid_stamp[u] = stamp;
+        }
+    }
+    if (p->invalid || !A->f.partitionable_devices) return;
+    /* counter sets: unique names in the pool; consumers must reference known sets and counters */
+    ccounters *cc = p->ctr = counters_for(c, p);
+    if (p->invalid) return;
+    size_t ncc = cc ? cc->n : 0;
+    for (int pass = 0; pass < 2 && !p->invalid; pass++) {
+        const u32vec *list = pass == 0 ? &p->slices : &p->other;
+        for (size_t i = 0; i < list->len && !p->invalid; i++) {
+            const k8s_resource_slice *s = A->slices.data[list->data[i]].s;
+            for (size_t d = 0; d < s->ndevices && !p->invalid; d++) {
+                const k8s_device *dev = &s->devices[d];
+                for (size_t k = 0; k < dev->nconsumes && !p->invalid; k++) {
+                    const k8s_counter_set *cs = &dev->consumes[k];
+                    bool set_found = false;
+                    for (size_t x = 0; x < ncc; x++) set_found |= cc->set[x] == cs->name;
+                    if (!set_found) {
+                        p->invalid = true;
+                        p->invalid_reason = "device consumes counters from an unknown counter set";
+                        break;
+                    }
+                    for (size_t q = 0; q < cs->ncounters; q++) {
+                        bool found = false;
+                        for (size_t x = 0; x < ncc; x++) found |= cc->set[x] == cs->name && cc->name[x] == cs->counters[q].name;
+                        if (!found) {
+                            p->invalid = true;
+                            p->invalid_reason = "device consumes an unknown counter";
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* avail = counter set values - what already-allocated devices of the pool
+ * consume (dedicated or shared ones, as 1.36.2 counts them). */
+static void subtract_allocated(acall *c, const cpool *p, ccounters *cc) {
+    allocator *A = c->A;
+    memcpy(cc->avail, cc->init, cc->n * sizeof *cc->avail);
+    for (int pass = 0; pass < 2; pass++) {
+        const u32vec *list = pass == 0 ? &p->slices : &p->other;
+        for (size_t i = 0; i < list->len; i++) {
+            const aslice *as = &A->slices.data[list->data[i]];
+            for (uint32_t d = 0; d < as->n; d++) {
+                const adev *ad = &A->devs.data[as->first + d];
+                if (!A->uid_allocated[ad->uid] && !A->uid_shared[ad->uid]) continue;
+                for (size_t k = 0; k < ad->d->nconsumes; k++) {
+                    const k8s_counter_set *cs = &ad->d->consumes[k];
+                    for (size_t q = 0; q < cs->ncounters; q++)
+                        for (size_t x = 0; x < cc->n; x++)
+                            if (cc->set[x] == cs->name && cc->name[x] == cs->counters[q].name)
+                                aq_sub(&cc->avail[x], &cs->counters[q].value);
+                }
+            }
+        }
+    }
+    cc->neg = 0;
+    for (size_t x = 0; x < cc->n; x++) cc->neg += quantity_sign(&cc->avail[x]) < 0;
+    cc->avail_ready = true;
+}
+
+/* The pool's counter layout (cached on the allocator by pool name, as
+ * upstream caches available counters by pool name). Also flags duplicate
+ * counter set names as invalid. */
+static ccounters *counters_for(acall *c, cpool *p) {
+    allocator *A = c->A;
+    VEC(const k8s_counter_set *) sets = {0};
+    for (int pass = 0; pass < 2; pass++) {
+        const u32vec *list = pass == 0 ? &p->slices : &p->other;
+        for (size_t i = 0; i < list->len; i++) {
+            const k8s_resource_slice *s = A->slices.data[list->data[i]].s;
+            for (size_t k = 0; k < s->nshared_counters; k++) {
+                for (size_t j = 0; j < sets.len; j++)
+                    if (sets.data[j]->name == s->shared_counters[k].name && sets.data[j] != &s->shared_counters[k]) {
+                        p->invalid = true;
+                        p->invalid_reason = "duplicate counter set name";
+                    }
+                VEC_PUSH(sets, &s->shared_counters[k]);
+            }
+        }
+    }
+    if (p->invalid || !sets.len) {
+        VEC_FREE(sets);
+        return NULL;
+    }
+    uint32_t idx;
+    if (pmap_get(&A->counters_map, p->name, NULL, NULL, &idx)) {
+        VEC_FREE(sets);
+        ccounters *cc = A->counters.data[idx];
+        if (!cc->avail_ready) subtract_allocated(c, p, cc);   /* after allocator_commit */
+        return cc;
+    }
+    ccounters *cc = xcalloc(1, sizeof *cc);
+    cc->pool = p->name;
+    size_t n = 0;
+    for (size_t i = 0; i < sets.len; i++) n += sets.data[i]->ncounters;
+    cc->set = xcalloc(n ? n : 1, sizeof *cc->set);
+    cc->name = xcalloc(n ? n : 1, sizeof *cc->name);
+    cc->avail = xcalloc(n ? n : 1, sizeof *cc->avail);
+    cc->init = xcalloc(n ? n : 1, sizeof *cc->init);
+    cc->scratch = xcalloc(n ? n : 1, sizeof *cc->scratch);
+    for (size_t i = 0; i < sets.len; i++)
+        for (size_t k = 0; k < sets.data[i]->ncounters; k++) {
+            cc->set[cc->n] = sets.data[i]->name;
+            cc->name[cc->n] = sets.data[i]->counters[k].name;
+            cc->init[cc->n] = sets.data[i]->counters[k].value;
+            cc->n++;
+        }
+    subtract_allocated(c, p, cc);
+    cc->avail_ready = true;
+    pmap_put(&A->counters_map, p->name, NULL, NULL, (uint32_t)A->counters.len);
+    VEC_PUSH(A->counters, cc);
+    VEC_FREE(sets);
+    return cc;
+}
+
+void alloc_ccounters_free(ccounters *cc) {
+    if (!cc) return;
+    free(cc->set);
+    free(cc->name);
+    free(cc->avail);
+    free(cc->init);
+    free(cc->scratch);
+    free(cc);
+}
+
+static bool same_key(const u32vec *key, const cpool *p) {
+    if (key->len != p->slices.len + p->other.len + 1) return false;
+    for (size_t i = 0; i < p->slices.len; i++)
+        if (key->data[i] != p->slices.data[i]) return false;
+    for (size_t i = 0; i < p->other.len; i++)
+        if (key->data[p->slices.len + 1 + i] != p->other.data[i]) return false;
+    return true;
+}
+
+/* validate_pool, remembered per pool for the last slice combination (the
+ * checks only depend on the slices, not on the node or the claims). */
+static void validate_pool_cached(acall *c, cpool *p) {
+    agpool *g = &c->A->gpools.data[c->A->slices.data[p->slices.data[0]].gpool];
+    if (g->vc_ok && same_key(&g->vc_key, p)) {
+        p->invalid = g->vc_invalid;
+        p->invalid_reason = g->vc_reason;
+        p->ctr = g->vc_ctr;
+        if (p->ctr && !p->ctr->avail_ready) subtract_allocated(c, p, p->ctr);
+        return;
+    }
+    validate_pool(c, p);
+    g->vc_key.len = 0;
+    for (size_t i = 0; i < p->slices.len; i++) VEC_PUSH(g->vc_key, p->slices.data[i]);
+    VEC_PUSH(g->vc_key, UINT32_MAX);
+    for (size_t i = 0; i < p->other.len; i++) VEC_PUSH(g->vc_key, p->other.data[i]);
+    g->vc_ok = true;
+    g->vc_invalid = p->invalid;
+    g->vc_reason = p->invalid_reason;
+    g->vc_ctr = p->ctr;
+}
+
+static int cmp_pools(const cpool *a, const cpool *b) {
+    if (a->binding != b->binding) return a->binding ? 1 : -1;
+    int r = strcmp(a->driver, b->driver);
+    return r ? r : strcmp(a->name, b->name);
+}
+
+static int add_relevant(acall *c, uint32_t si) {
+    allocator *A = c->A;
+    const aslice *as = &A->slices.data[si];
+    bool rel;
+    if (slice_relevant(c, as->s, &rel)) return -1;
+    if (!rel) return 0;
+    cpool *p = NULL;
+    for (size_t i = 0; i < c->pools.len; i++)
+        if (c->pools.data[i].driver == as->s->driver && c->pools.data[i].name == as->s->pool) p = &c->pools.data[i];
+    if (!p) {
+        cpool np = {.driver = as->s->driver, .name = as->s->pool, .generation = as->s->generation};
+        VEC_PUSH(c->pools, np);
+        p = &c->pools.data[c->pools.len - 1];
+    }
+    if (as->s->generation < p->generation) return 0;
+    if (as->s->generation > p->generation) {
+        p->slices.len = 0;
+        p->generation = as->s->generation;
+    }
+    VEC_PUSH(p->slices, si);
+    return 0;
+}
+
+void alloc_gathered_free(gathered *g) {
+    for (size_t i = 0; i < g->pools.len; i++) {
+        VEC_FREE(g->pools.data[i].slices);
+        VEC_FREE(g->pools.data[i].other);
+    }
+    VEC_FREE(g->pools);
+    VEC_FREE(g->cands);
+    free(g);
+}
+
+static int gather(acall *c);
+
+int alloc_gather_pools(acall *c) {
+    allocator *A = c->A;
+    uint32_t gi;
+    if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {
+        if (gather(c)) return -1;
+        gathered *g = xcalloc(1, sizeof *g);
+        g->pools.data = c->pools.data, g->pools.len = c->pools.len, g->pools.cap = c->pools.cap;
+        g->cands.data = c->cands.data, g->cands.len = c->cands.len, g->cands.cap = c->cands.cap;
+        g->saw_invalid = c->saw_invalid;
+        gi = (uint32_t)A->gathered.len;
+        VEC_PUSH(A->gathered, g);
+        pmap_put(&A->gather_map, c->node, NULL, NULL, gi);
+    }
+    gathered *g = A->gathered.data[gi];
+    c->pools.data = g->pools.data, c->pools.len = g->pools.len, c->pools.cap = g->pools.cap;
+    c->cands.data = g->cands.data, c->cands.len = g->cands.len, c->cands.cap = g->cands.cap;
+    c->saw_invalid = g->saw_invalid;
+    c->borrowed = true;
+    /* counter availability changes with allocator_commit */
+    for (size_t i = 0; i < c->pools.len; i++) {
+        cpool *p = &c->pools.data[i];
+        if (p->ctr && !p->ctr->avail_ready) subtract_allocated(c, p, p->ctr);
+    }
+    return 0;
+}
+
+/* Pool gathering proper (GatherPools), into c->pools and c->cands. */
+static int gather(acall *c) {
+    allocator *A = c->A;
+    uint32_t ni;
+    if (c->node && pmap_get(&A->node_map, c->node->meta.name, NULL, NULL, &ni)) {
+        const u32vec *v = A->node_slices.data[ni];
+        for (size_t i = 0; i < v->len; i++)
+            if (add_relevant(c, v->data[i])) return -1;
+    }
+    for (size_t i = 0; i < A->shared_slices.len; i++)
+        if (add_relevant(c, A->shared_slices.data[i])) return -1;
+
+    /* completeness, obsolete pools */
+    size_t keep = 0;
+    for (size_t i = 0; i < c->pools.len; i++) {
+        cpool *p = &c->pools.data[i];
+        int64_t want = A->slices.data[p->slices.data[0]].s->slice_count;
+        bool drop = false;
+        if ((int64_t)p->slices.len != want) {
+            uint32_t gp = A->slices.data[p->slices.data[0]].gpool;
+            const agpool *g = &A->gpools.data[gp];
+            int64_t same = 0;
+            for (size_t k = 0; k < g->slices.len; k++) {
+                const k8s_resource_slice *s = A->slices.data[g->slices.data[k]].s;
+                if (s->generation > p->generation) drop = true;
+                if (s->generation == p->generation) same++;
+            }
+            if (!drop && same != want) {
+                p->incomplete = true;
+            } else if (!drop) {
+                for (size_t k = 0; k < g->slices.len; k++) {
+                    uint32_t si = g->slices.data[k];
+                    if (A->slices.data[si].s->generation != p->generation) continue;
+                    bool mine = false;
+                    for (size_t j = 0; j < p->slices.len; j++) mine |= p->slices.data[j] == si;
+                    if (!mine) VEC_PUSH(p->other, si);
+                }
+            }
+        }
+        if (drop) {
+            VEC_FREE(p->slices);
+            VEC_FREE(p->other);
+            continue;
+        }
+        c->pools.data[keep++] = *p;
+    }
+    c->pools.len = keep;
+
+    for (size_t i = 0; i < c->pools.len; i++) {
+        cpool *p = &c->pools.data[i];
+        sort_slices(c, &p->slices);
+        if (!p->incomplete) validate_pool_cached(c, p);
+        if (p->invalid) c->saw_invalid = true;
+        /* incomplete and invalid pools are placeholders: never "binding" */
+        for (size_t k = 0; k < p->slices.len && !p->incomplete && !p->invalid; k++) {
+            const aslice *as = &A->slices.data[p->slices.data[k]];
+            if (!as->binding) continue;
+            /* only devices visible to this node count */
+            if (!as->s->per_device_node_selection) { p->binding = true; break; }
+            for (uint32_t d = 0; d < as->n; d++) {
+                const k8s_device *dev = A->devs.data[as->first + d].d;
+                bool m;
+                if (!dev->nbinding_conditions) continue;
+                if (alloc_node_matches(c->node, dev->node_name, dev->all_nodes, dev->has_node_selector,
+                                       &dev->node_selector, &m, c->err))
+                    return -1;
+                if (m) p->binding = true;
+            }
+        }
+    }
+    /* sort pools: (driver, name), binding-condition pools last; insertion sort is stable */
+    for (size_t i = 1; i < c->pools.len; i++) {
+        cpool x = c->pools.data[i];
+        size_t j = i;
+        while (j > 0 && cmp_pools(&c->pools.data[j - 1], &x) > 0) {
+            c->pools.data[j] = c->pools.data[j - 1];
+            j--;
+        }
+        c->pools.data[j] = x;
+    }
+    /* candidates in search order: valid complete pools, slices by name, devices as published */
+    for (size_t i = 0; i < c->pools.len; i++) {
+        cpool *p = &c->pools.data[i];
+        if (p->incomplete || p->invalid) continue;
+        for (size_t k = 0; k < p->slices.len; k++) {
+            const aslice *as = &A->slices.data[p->slices.data[k]];
+            for (uint32_t d = 0; d < as->n; d++) VEC_PUSH(c->cands, ((cand){as->first + d, (uint32_t)i}));
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,463 @@
+/*
+ * alloc_search.c -- allocator_allocate: pre-checks of every request, then the
+ * depth-first search with backtracking and combination pruning of the
+ * upstream incubating allocator (v1.36), one device at a time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_internal.h"
+#include "util/intern.h"
+#include "util/xalloc.h"
+
+enum { R_FAIL = 0, R_OK = 1, R_ERR = -1, R_TOO_MANY = -2 };
+
+const char *alloc_claim_name(const k8s_resource_claim *claim, char *buf, size_t n) {
+    if (claim->meta.namespace_ && *claim->meta.namespace_)
+        snprintf(buf, n, "%s/%s", claim->meta.namespace_, claim->meta.name);
+    else
+        snprintf(buf, n, "%s", claim->meta.name ? claim->meta.name : "");
+    return buf;
+}
+
+static int fail_claim(acall *c, size_t ci, const char *req, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail_claim(acall *c, size_t ci, const char *req, const char *fmt, ...) {
+    char buf[300];
+    sb_clear(c->err);
+    sb_printf(c->err, "claim %s", alloc_claim_name(c->claims[ci], buf, sizeof buf));
+    if (req) sb_printf(c->err, ", request %s", req);
+    sb_puts(c->err, ": ");
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(c->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ---- selectability ------------------------------------------------------------- */
+
+static int eval_selectors(acall *c, size_t ci, const k8s_device_class *cls, const char *const *sel, size_t n,
+                          const adev *d, bool *match) {
+    const char *driver = c->A->slices.data[d->slice].s->driver;
+    *match = true;
+    for (size_t i = 0; i < n && *match; i++) {
+        cel_entry *e = alloc_cel_get(c->A, sel[i]);
+        size_t di = (size_t)(d - c->A->devs.data);
+        if (e->prog && e->verdict[di]) {   /* evaluated before on this device */
+            *match = e->verdict[di] == 2;
+            continue;
+        }
+        char buf[300];
+        strbuf rt = {0};
+        const char *what = e->prog ? NULL : e->error;
+        if (e->prog && cel_match_device(e->prog, d->d, driver, match, &rt)) what = rt.len ? sb_str(&rt) : "evaluation failed";
+        else if (e->prog) e->verdict[di] = *match ? 2 : 1;
+        if (what) {
+            sb_clear(c->err);
+            if (cls) sb_printf(c->err, "class %s: selector #%zu: CEL %s error: %s", cls->meta.name, i,
+                               e->prog ? "runtime" : "compile", what);
+            else sb_printf(c->err, "claim %s: selector #%zu: CEL %s error: %s",
+                           alloc_claim_name(c->claims[ci], buf, sizeof buf), i, e->prog ? "runtime" : "compile", what);
+            sb_free(&rt);
+            return -1;
+        }
+        sb_free(&rt);
+    }
+    return 0;
+}
+
+/* Class selectors, request selectors, per-device node scoping; cached per
+ * (request, candidate) for the call. */
+static int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool *ok) {
+    uint8_t *slot = &c->selectable[(size_t)rd->index * c->cands.len + k];
+    if (*slot) {
+        *ok = *slot == 2;
+        return 0;
+    }
+    const adev *d = &c->A->devs.data[c->cands.data[k].dev];
+    *ok = false;
+    if (d->d->nbinding_conditions && !c->A->f.binding_conditions) {
+        *slot = 1;
+        return 0;
+    }
+    bool m;
+    if (eval_selectors(c, ci, rd->cls, rd->cls->selectors, rd->cls->nselectors, d, &m)) return -1;
+    if (m && eval_selectors(c, ci, NULL, rd->spec->selectors, rd->spec->nselectors, d, &m)) return -1;
+    const k8s_resource_slice *s = c->A->slices.data[d->slice].s;
+    if (m && s->per_device_node_selection) {
+        const k8s_device *dv = d->d;
+        if (alloc_node_matches(c->node, dv->node_name, dv->all_nodes, dv->has_node_selector, &dv->node_selector, &m,
+                               c->err))
+            return -1;
+    }
+    *ok = m;
+    *slot = m ? 2 : 1;
+    return 0;
+}
+
+/* ---- pre-checks ---------------------------------------------------------------------- */
+
+static int validate_request(acall *c, size_t ci, const k8s_device_request *req, const k8s_device_request_spec *spec,
+                            bool sub, rdata *rd) {
+    rd->spec = spec;
+    rd->req = req;
+    rd->sub = sub;
+    if (sub) {
+        char buf[300];
+        snprintf(buf, sizeof buf, "%s/%s", req->name, spec->name);
+        rd->name = intern(buf);
+    } else {
+        rd->name = req->name;
+    }
+    rd->index = (uint32_t)c->nrdata++;
+    if (spec->has_non_cel_selector)
+        return fail_claim(c, ci, NULL, "request %s, selector #%zu: CEL expression empty (unsupported selector type?)",
+                          spec->name, spec->nselectors);
+    if (!c->A->f.admin_access && spec->has_admin_access)
+        return fail_claim(c, ci, spec->name, "admin access is requested, but the feature is disabled");
+    if (!spec->device_class_name || !*spec->device_class_name)
+        return fail_claim(c, ci, spec->name, "missing device class name (unsupported request type?)");
+    rd->cls = alloc_find_class(c->A, spec->device_class_name);
+    if (!rd->cls)
+        return fail_claim(c, ci, spec->name, "could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
+                          spec->device_class_name, spec->device_class_name);
+    switch (spec->mode) {
+    case ALLOC_MODE_EXACT_COUNT:
+        rd->num_devices = spec->count > 1000000 ? 1000000 : (int)spec->count;
+        return 0;
+    case ALLOC_MODE_ALL:
+        break;
+    default:
+        return fail_claim(c, ci, spec->name, "unsupported count mode %s", spec->mode_text ? spec->mode_text : "");
+    }
+    for (size_t i = 0; i < c->pools.len; i++) {
+        const cpool *p = &c->pools.data[i];
+        if (p->incomplete)
+            return fail_claim(c, ci, spec->name, "asks for all devices, but resource pool %s/%s is currently being updated",
+                              p->driver, p->name);
+        if (p->invalid)
+            return fail_claim(c, ci, spec->name, "asks for all devices, but resource pool %s/%s is currently invalid",
+                              p->driver, p->name);
+    }
+    return 0;
+}
+
+/* Devices of an `All` request: selectable and (consumable capacity) fitting. */
+static int collect_all(acall *c, size_t ci, rdata *rd) {
+    for (uint32_t k = 0; k < c->cands.len; k++) {
+        bool ok;
+        if (is_selectable(c, ci, rd, k, &ok)) return -1;
+        if (!ok) continue;
+        if (c->A->f.consumable_capacity && !alloc_capacity_fits(c, rd, &c->A->devs.data[c->cands.data[k].dev], NULL))
+            continue;
+        VEC_PUSH(rd->all, k);
+    }
+    rd->num_devices = (int)rd->all.len;
+    return 0;
+}
+
+static int precheck(acall *c) {
+    c->cc = xcalloc(c->nclaims ? c->nclaims : 1, sizeof *c->cc);
+    size_t nr = 0;
+    for (size_t ci = 0; ci < c->nclaims; ci++) {
+        const k8s_claim_spec *s = &c->claims[ci]->spec;
+        for (size_t r = 0; r < s->nrequests; r++) nr += s->requests[r].has_exactly ? 1 : s->requests[r].nfirst_available;
+    }
+    c->selectable = xcalloc((nr ? nr : 1) * (c->cands.len ? c->cands.len : 1), 1);
+    /* all request data first (pre-checks run in spec order), then All lists */
+    for (size_t ci = 0; ci < c->nclaims; ci++) {
+        cclaim *cc = &c->cc[ci];
+        cc->claim = c->claims[ci];
+        const k8s_claim_spec *s = &cc->claim->spec;
+        cc->reqs = xcalloc(s->nrequests ? s->nrequests : 1, sizeof *cc->reqs);
+        cc->nreqs = s->nrequests;
+        long min_claim = 0;
+        for (size_t r = 0; r < s->nrequests; r++) {
+            const k8s_device_request *req = &s->requests[r];
+            creq *q = &cc->reqs[r];
+            q->has_subs = !req->has_exactly && req->nfirst_available > 0;
+            if (!c->A->f.prioritized_list && q->has_subs)
+                return fail_claim(c, ci, req->name, "has subrequests, but the DRAPrioritizedList feature is disabled");
+            if (!c->A->f.consumable_capacity) {
+                if (req->has_exactly && req->exactly.ncapacity)
+                    return fail_claim(c, ci, req->name, "has capacity requests, but the DRAConsumableCapacity feature is disabled");
+                for (size_t k = 0; !req->has_exactly && k < req->nfirst_available; k++)
+                    if (req->first_available[k].ncapacity) {
+                        char buf[300];
+                        sb_clear(c->err);
+                        sb_printf(c->err, "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity "
+                                  "feature is disabled", alloc_claim_name(c->claims[ci], buf, sizeof buf),
+                                  req->first_available[k].name);
+                        return -1;
+                    }
+            }
+            q->nsubs = q->has_subs ? req->nfirst_available : 1;
+            q->subs = xcalloc(q->nsubs, sizeof *q->subs);
+            long min_req = -1;
+            for (size_t k = 0; k < q->nsubs; k++) {
+                rdata *rd = &q->subs[k];
+                if (validate_request(c, ci, req, q->has_subs ? &req->first_available[k] : &req->exactly, q->has_subs, rd))
+                    return -1;
+                if (rd->spec->mode == ALLOC_MODE_ALL && collect_all(c, ci, rd)) return -1;
+                if (min_req < 0 || rd->num_devices < min_req) min_req = rd->num_devices;
+            }
+            min_claim += min_req < 0 ? 0 : min_req;
+        }
+        if (min_claim > ALLOC_RESULTS_MAX)
+            return fail_claim(c, ci, NULL, "number of requested devices %ld exceeds the claim limit of %d", min_claim,
+                              ALLOC_RESULTS_MAX);
+        if (alloc_constraints_init(c, cc, c->err)) return -1;
+    }
+    return 0;
+}
+
+/* ---- in-use bookkeeping ------------------------------------------------------------ */
+
+static size_t claim_results(const acall *c, size_t ci) { return c->results.len - c->claim_first[ci]; }
+
+static bool taking_for_claim(const acall *c, size_t ci, uint32_t uid) {
+    for (size_t i = c->claim_first[ci]; i < c->results.len; i++) {
+        const taken *t = &c->results.data[i];
+        if (t->marked && c->A->devs.data[c->cands.data[t->cand].dev].uid == uid) return true;
+    }
+    for (size_t i = 0; i < c->leaked.len; i++)
+        if (c->leaked.data[i].claim == ci && c->A->devs.data[c->cands.data[c->leaked.data[i].cand].dev].uid == uid)
+            return true;
+    return false;
+}
+
+static bool in_use(const acall *c, uint32_t uid) {
+    if (c->A->uid_allocated[uid]) return true;
+    for (size_t i = 0; i < c->leaked.len; i++)
+        if (c->A->devs.data[c->cands.data[c->leaked.data[i].cand].dev].uid == uid) return true;
+    for (size_t i = 0; i < c->results.len; i++) {
+        const taken *t = &c->results.data[i];
+        if (t->marked && c->A->devs.data[c->cands.data[t->cand].dev].uid == uid) return true;
+    }
+    return false;
+}
+
+static bool taint_tolerated(const k8s_taint *t, const k8s_device_request_spec *spec) {
+    for (size_t i = 0; i < spec->ntolerations; i++) {
+        const k8s_toleration *tol = &spec->tolerations[i];
+        if (tol->has_effect && tol->effect != t->effect) continue;
+        if (tol->key && *tol->key && tol->key != t->key) continue;
+        if (tol->op == TOL_OP_EXISTS) return true;
+        const char *tv = tol->value ? tol->value : "", *dv = t->value ? t->value : "";
+        if (!strcmp(tv, dv)) return true;
+    }
+    return false;
+}
+
+static bool taint_prevents(const k8s_device *d, const k8s_device_request_spec *spec) {
+    for (size_t i = 0; i < d->ntaints; i++) {
+        const k8s_taint *t = &d->taints[i];
+        if ((t->effect == TAINT_NO_SCHEDULE || t->effect == TAINT_NO_EXECUTE) && !taint_tolerated(t, spec)) return true;
+    }
+    return false;
+}
+
+/* allocateDevice: availability, counters, taints, constraints; on success the
+ * device is appended to the results (undo with rollback()). Returns 1, 0, or
+ * -1 (must semantics: a constraint refused a device of an `All` request). */
+static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, bool must) {
+    allocator *A = c->A;
+    const cand *cd = &c->cands.data[k];
+    const adev *d = &A->devs.data[cd->dev];
+    const cpool *p = &c->pools.data[cd->pool];
+    bool multi = A->f.consumable_capacity && d->d->allow_multiple;
+    bool admin = rd->spec->admin_access;
+    if (admin) {
+        if (!multi && taking_for_claim(c, ci, d->uid)) return 0;
+    } else if (in_use(c, d->uid)) {
+        return 0;
+    }
+    if (d->d->nconsumes && !A->f.partitionable_devices) return 0;
+    if (d->d->nconsumes && !(multi && alloc_uid_capacity_in_use(c, d->uid)) && !alloc_counters_take(c, p, d)) return 0;
+    /* Upstream quirk kept: counters taken above are not given back when the
+     * taint check, a constraint or the capacity re-check rejects the device. */
+    if (A->f.device_taints && taint_prevents(d->d, rd->spec)) return 0;
+    cclaim *cc = &c->cc[ci];
+    const char *driver = A->slices.data[d->slice].s->driver;
+    if (!alloc_constraints_add(cc, rd, d, driver)) {
+        if (must) {
+            fail_claim(c, ci, rd->spec->name, "cannot add device %s/%s/%s because a claim constraint would not be satisfied",
+                       driver, p->name, d->d->name);
+            return -1;
+        }
+        return 0;
+    }
+    taken t = {.cand = k, .claim = (uint32_t)ci, .rd = rd, .marked = !multi, .admin = admin, .multi = multi};
+    t.cap_first = (uint32_t)c->capvals.len;
+    if (A->f.consumable_capacity) {
+        VEC_RESERVE(c->capvals, c->capvals.len + d->d->ncaps + 1);
+        if (!alloc_capacity_fits(c, rd, d, c->capvals.data + c->capvals.len)) {
+            /* Upstream quirk kept: the constraints and the "allocating" mark
+             * made above are not undone here. */
+            if (t.marked) VEC_PUSH(c->leaked, t);
+            return 0;
+        }
+        if (multi) {
+            t.ncap = (uint32_t)d->d->ncaps;
+            for (size_t i = 0; i < d->d->ncaps; i++) {
+                const k8s_capacity *cap = &d->d->caps[i];
+                VEC_PUSH(c->allocating, ((allocating_cap){d->uid, alloc_cap_name(cap, driver),
+                                                           c->capvals.data[c->capvals.len + i]}));
+            }
+            /* the device has an allocatingCapacity entry even without capacities */
+            if (!d->d->ncaps) VEC_PUSH(c->allocating, ((allocating_cap){.uid = d->uid}));
+            t.nalloc = d->d->ncaps ? t.ncap : 1;
+            c->capvals.len += d->d->ncaps;
+        }
+    }
+    VEC_PUSH(c->results, t);
+    return 1;
+}
+
+static void rollback(acall *c, size_t ci) {
+    taken t = c->results.data[--c->results.len];
+    const adev *d = &c->A->devs.data[c->cands.data[t.cand].dev];
+    const cpool *p = &c->pools.data[c->cands.data[t.cand].pool];
+    alloc_constraints_remove(&c->cc[ci], t.rd, d, p->driver);
+    if (!t.multi && d->d->nconsumes && c->A->f.partitionable_devices) alloc_counters_release(c, p, d);
+    c->allocating.len -= t.nalloc;   /* pushed last, so they are on top */
+    c->capvals.len = t.cap_first;
+}
+
+/* ---- the search ------------------------------------------------------------------------ */
+
+static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool in_sub, uint32_t start) {
+    c->steps++;
+    if (ci >= c->nclaims) return R_OK;
+    cclaim *cc = &c->cc[ci];
+    if (ri >= cc->nreqs) {
+        c->claim_first[ci + 1 < c->nclaims + 1 ? ci + 1 : ci] = c->results.len;
+        int r = allocate_one(c, ci + 1, 0, 0, 0, false, 0);
+        return r == R_TOO_MANY ? R_FAIL : r;
+    }
+    creq *q = &cc->reqs[ri];
+    if (q->has_subs && !in_sub) {
+        bool all_exceeded = true;
+        for (size_t s = 0; s < q->nsubs; s++) {
+            int r = allocate_one(c, ci, ri, s, 0, true, 0);
+            if (r == R_TOO_MANY) continue;
+            all_exceeded = false;
+            if (r == R_ERR) return R_ERR;
+            if (r == R_OK) {
+                q->selected = s;
+                return R_OK;
+            }
+        }
+        return all_exceeded ? R_TOO_MANY : R_FAIL;
+    }
+    const rdata *rd = &q->subs[si];
+    bool all = rd->spec->mode == ALLOC_MODE_ALL;
+    if (all && rd->all.len == 0) return R_FAIL;
+    if (di >= rd->num_devices) return allocate_one(c, ci, ri + 1, 0, 0, false, 0);
+    if (claim_results(c, ci) + (size_t)(rd->num_devices - di) > ALLOC_RESULTS_MAX) return R_TOO_MANY;
+    if (all) {
+        int ok = allocate_device(c, ci, rd, rd->all.data[di], true);
+        if (ok < 0) return R_ERR;
+        if (!ok) return R_FAIL;
+        int r = allocate_one(c, ci, ri, si, di + 1, in_sub, 0);
+        if (r != R_OK) rollback(c, ci);
+        return r;
+    }
+    allocator *A = c->A;
+    bool admin = rd->spec->admin_access;
+    for (uint32_t k = start; k < c->cands.len; k++) {
+        const adev *d = &A->devs.data[c->cands.data[k].dev];
+        if (admin ? taking_for_claim(c, ci, d->uid) : in_use(c, d->uid)) continue;
+        bool ok;
+        if (is_selectable(c, ci, rd, k, &ok)) return R_ERR;
+        if (!ok) continue;
+        if (A->f.consumable_capacity && !alloc_capacity_fits(c, rd, d, NULL)) continue;
+        int got = allocate_device(c, ci, rd, k, false);
+        if (got < 0) return R_ERR;
+        if (!got) continue;
+        int r = allocate_one(c, ci, ri, si, di + 1, in_sub, k + 1);
+        if (r == R_OK) return R_OK;
+        rollback(c, ci);
+        if (r == R_ERR || r == R_TOO_MANY) return r;
+    }
+    return R_FAIL;
+}
+
+/* ---- entry point -------------------------------------------------------------------------- */
+
+static void call_free(acall *c) {
+    if (!c->borrowed) {
+        for (size_t i = 0; i < c->pools.len; i++) {
+            VEC_FREE(c->pools.data[i].slices);
+            VEC_FREE(c->pools.data[i].other);
+        }
+        VEC_FREE(c->pools);
+        VEC_FREE(c->cands);
+    }
+    /* leave the counters' scratch all zero for the next call */
+    for (size_t i = 0; i < c->cstates.len; i++)
+        memset(c->cstates.data[i].consumed, 0, c->cstates.data[i].ctr->n * sizeof(quantity));
+    VEC_FREE(c->cstates);
+    if (c->cc) {
+        for (size_t ci = 0; ci < c->nclaims; ci++) {
+            cclaim *cc = &c->cc[ci];
+            if (!cc->reqs) continue;
+            for (size_t r = 0; r < cc->nreqs; r++) {
+                for (size_t k = 0; k < cc->reqs[r].nsubs && cc->reqs[r].subs; k++) VEC_FREE(cc->reqs[r].subs[k].all);
+                free(cc->reqs[r].subs);
+            }
+            free(cc->reqs);
+            alloc_constraints_free(cc);
+        }
+        free(c->cc);
+    }
+    free(c->selectable);
+    free(c->claim_first);
+    VEC_FREE(c->results);
+    VEC_FREE(c->allocating);
+    VEC_FREE(c->leaked);
+    VEC_FREE(c->capvals);
+}
+
+alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
+                                arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err) {
+    acall c = {.A = A, .node = node, .claims = claims, .nclaims = n, .err = err};
+    alloc_status st = ALLOC_ERROR;
+    c.claim_first = xcalloc(n + 1, sizeof *c.claim_first);
+    if (alloc_gather_pools(&c)) {
+        strbuf msg = {0};
+        sb_printf(&msg, "gather pool information: %s", sb_str(err));
+        sb_clear(err);
+        sb_puts(err, sb_str(&msg));
+        sb_free(&msg);
+        goto done;
+    }
+    if (precheck(&c)) goto done;
+    int r = allocate_one(&c, 0, 0, 0, 0, false, 0);
+    if (r == R_ERR) goto done;
+    if (r == R_TOO_MANY) {   /* upstream returns errAllocationResultMaxSizeExceeded itself */
+        sb_clear(err);
+        sb_puts(err, "allocation max size exceeded");
+        goto done;
+    }
+    if (r != R_OK) {
+        if (c.saw_invalid) {
+            sb_clear(err);
+            sb_puts(err, "allocation failed on node: invalid resource pools were encountered:");
+            for (size_t i = 0; i < c.pools.len; i++)
+                if (c.pools.data[i].invalid)
+                    sb_printf(err, " %s/%s (%s)", c.pools.data[i].driver, c.pools.data[i].name,
+                              c.pools.data[i].invalid_reason ? c.pools.data[i].invalid_reason : "invalid");
+            st = ALLOC_NODE_ERROR;
+        } else {
+            st = ALLOC_UNSATISFIABLE;
+        }
+        goto done;
+    }
+    st = alloc_build_results(&c, result_arena, out) ? ALLOC_ERROR : ALLOC_OK;
+done:
+    if (steps) *steps = c.steps;
+    call_free(&c);
+    return st;
+}

@@ -1,0 +1,559 @@
+/*
+ * k8s_decode.c -- entry points of the object decoder: documents and `kind: List`
+ * wrappers, dispatch by apiVersion/kind, the object bag, and the field readers
+ * and name rules every per-kind decoder uses.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/k8s_decode_internal.h"
+#include "util/intern.h"
+#include "util/xalloc.h"
+
+/* ---- object bag ---------------------------------------------------------- */
+
+void k8s_objects_init(k8s_objects *o) { memset(o, 0, sizeof *o); }
+
+void k8s_objects_free(k8s_objects *o) {
+    for (size_t i = 0; i < o->files.len; i++) {
+        yfile_free(o->files.data[i]);
+        free(o->files.data[i]);
+    }
+    VEC_FREE(o->files);
+    VEC_FREE(o->all);
+    VEC_FREE(o->classes);
+    VEC_FREE(o->slices);
+    VEC_FREE(o->claims);
+    VEC_FREE(o->templates);
+    VEC_FREE(o->nodes);
+    VEC_FREE(o->pods);
+    arena_free(&o->a);
+}
+
+void k8s_objects_add(k8s_objects *o, k8s_kind kind, void *obj) {
+    VEC_PUSH(o->all, ((k8s_object_ref){kind, obj}));
+    switch (kind) {
+    case K8S_DEVICE_CLASS: VEC_PUSH(o->classes, obj); break;
+    case K8S_RESOURCE_SLICE: VEC_PUSH(o->slices, obj); break;
+    case K8S_RESOURCE_CLAIM: VEC_PUSH(o->claims, obj); break;
+    case K8S_CLAIM_TEMPLATE: VEC_PUSH(o->templates, obj); break;
+    case K8S_NODE: VEC_PUSH(o->nodes, obj); break;
+    case K8S_POD: VEC_PUSH(o->pods, obj); break;
+    }
+}
+
+k8s_device_class *k8s_find_class(const k8s_objects *o, const char *name) {
+    name = intern(name);
+    for (size_t i = o->classes.len; i-- > 0;)
+        if (o->classes.data[i]->meta.name == name) return o->classes.data[i];
+    return NULL;
+}
+
+k8s_node *k8s_find_node(const k8s_objects *o, const char *name) {
+    name = intern(name);
+    for (size_t i = o->nodes.len; i-- > 0;)
+        if (o->nodes.data[i]->meta.name == name) return o->nodes.data[i];
+    return NULL;
+}
+
+const char *k8s_kind_name(k8s_kind k) {
+    switch (k) {
+    case K8S_DEVICE_CLASS: return "DeviceClass";
+    case K8S_RESOURCE_SLICE: return "ResourceSlice";
+    case K8S_RESOURCE_CLAIM: return "ResourceClaim";
+    case K8S_CLAIM_TEMPLATE: return "ResourceClaimTemplate";
+    case K8S_NODE: return "Node";
+    case K8S_POD: return "Pod";
+    }
+    return "?";
+}
+
+void k8s_split_qualified(const char *qname, const char *default_domain, const char **domain, const char **id) {
+    const char *slash = strchr(qname, '/');
+    if (slash) {
+        *domain = intern_n(qname, (size_t)(slash - qname));
+        *id = intern(slash + 1);
+    } else {
+        *domain = default_domain;
+        *id = intern(qname);
+    }
+}
+
+/* ---- documents ------------------------------------------------------------- */
+
+typedef struct kind_entry {
+    const char *api_version;
+    const char *kind;
+    k8s_kind k;
+    int (*decode)(dctx *, const ynode *);
+} kind_entry;
+
+static const kind_entry kinds[] = {
+    {"resource.k8s.io/v1", "DeviceClass", K8S_DEVICE_CLASS, k8s_decode_device_class},
+    {"resource.k8s.io/v1", "ResourceSlice", K8S_RESOURCE_SLICE, k8s_decode_resource_slice},
+    {"resource.k8s.io/v1", "ResourceClaim", K8S_RESOURCE_CLAIM, k8s_decode_resource_claim},
+    {"resource.k8s.io/v1", "ResourceClaimTemplate", K8S_CLAIM_TEMPLATE, k8s_decode_claim_template},
+    {"v1", "Node", K8S_NODE, k8s_decode_core_node},
+    {"v1", "Pod", K8S_POD, k8s_decode_pod},
+};
+
+static int decode_object(k8s_objects *o, const ynode *root, strbuf *err, int depth);
+
+/* A List wrapper: every item is an object (nested Lists are refused). */
+static int decode_list(k8s_objects *o, const ynode *root, strbuf *err, int depth) {
+    const ynode *items = ymap_get(root, "items");
+    if (y_is_null(items)) return 0;
+    if (y_expect(items, YN_SEQ, "List items", err)) return -1;
+    for (size_t i = 0; i < items->n; i++)
+        if (decode_object(o, items->vals[i], err, depth + 1)) return -1;
+    return 0;
+}
+
+static int decode_object(k8s_objects *o, const ynode *root, strbuf *err, int depth) {
+    if (y_expect(root, YN_MAP, "Kubernetes object", err)) return -1;
+    const ynode *kn = ymap_get(root, "kind"), *av = ymap_get(root, "apiVersion");
+    const char *kind = NULL, *api = NULL;
+    if (!kn) { yerr(err, root, "object without 'kind'"); return -1; }
+    if (y_str(kn, "kind", &kind, err)) return -1;
+    if (av && y_str(av, "apiVersion", &api, err)) return -1;
+    size_t kl = strlen(kind);
+    if (kl >= 4 && strcmp(kind + kl - 4, "List") == 0 && ymap_get(root, "items")) {
+        if (depth > 0) { yerr(err, kn, "nested %s inside a List is not supported", kind); return -1; }
+        return decode_list(o, root, err, depth);
+    }
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        if (strcmp(kind, kinds[i].kind) != 0) continue;
+        if (!api) { yerr(err, root, "%s without 'apiVersion'", kind); return -1; }
+        if (strcmp(api, kinds[i].api_version) != 0) {
+            yerr(err, av, "%s: unsupported apiVersion '%s' (expected %s)", kind, api, kinds[i].api_version);
+            return -1;
+        }
+        dctx c = {.o = o, .a = &o->a, .err = err, .kind = kinds[i].kind, .name = ""};
+        return kinds[i].decode(&c, root);
+    }
+    yerr(err, kn, "unsupported kind '%s' (expected DeviceClass, ResourceSlice, ResourceClaim, "
+                  "ResourceClaimTemplate, Node, Pod or a List of them)", kind);
+    return -1;
+}
+
+int k8s_decode_node(k8s_objects *o, const ynode *root, strbuf *err) { return decode_object(o, root, err, 0); }
+
+static int decode_yfile(k8s_objects *o, yfile *f, strbuf *err) {
+    VEC_PUSH(o->files, f);
+    for (size_t i = 0; i < f->ndocs; i++) {
+        if (y_is_null(f->docs[i])) continue;
+        if (decode_object(o, f->docs[i], err, 0)) return -1;
+    }
+    return 0;
+}
+
+int k8s_decode_file(k8s_objects *o, const char *path, strbuf *err) {
+    yfile *f = xcalloc(1, sizeof *f);
+    if (yfile_load(path, f, err)) { free(f); return -1; }
+    return decode_yfile(o, f, err);
+}
+
+int k8s_decode_mem(k8s_objects *o, const char *name, const char *data, size_t len, strbuf *err) {
+    yfile *f = xcalloc(1, sizeof *f);
+    if (yfile_load_mem(name, data, len, f, err)) { free(f); return -1; }
+    return decode_yfile(o, f, err);
+}
+
+/* ---- context and field readers ------------------------------------------------- */
+
+size_t dpush(dctx *c, const char *fmt, ...) {
+    size_t mark = c->plen;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(c->path + c->plen, sizeof c->path - c->plen, fmt, ap);
+    va_end(ap);
+    if (n > 0) c->plen = c->plen + (size_t)n < sizeof c->path ? c->plen + (size_t)n : sizeof c->path - 1;
+    return mark;
+}
+
+void dpop(dctx *c, size_t mark) {
+    c->plen = mark;
+    c->path[mark] = 0;
+}
+
+const char *dwhat(dctx *c) {
+    const char *p = c->path[0] == '.' ? c->path + 1 : c->path;
+    snprintf(c->what, sizeof c->what, "%s %s%s%s", c->kind, c->name && *c->name ? c->name : "(unnamed)",
+             *p ? ": " : "", p);
+    return c->what;
+}
+
+int derr(dctx *c, const ynode *n, const char *fmt, ...) {
+    strbuf msg = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&msg, fmt, ap);
+    va_end(ap);
+    yerr(c->err, n, "%s: %s", dwhat(c), sb_str(&msg));
+    sb_free(&msg);
+    return -1;
+}
+
+int dkeys(dctx *c, const ynode *map, const char *const *allowed) {
+    return ymap_check_keys(map, allowed, dwhat(c), c->err);
+}
+
+/* Look up key; NULL (and 0) when absent or null, error when required. */
+static int dget(dctx *c, const ynode *map, const char *key, bool required, const ynode **out) {
+    const ynode *v = ymap_get(map, key);
+    *out = NULL;
+    if (y_is_null(v)) {
+        if (required) {
+            size_t m = dpush(c, ".%s", key);
+            derr(c, v ? v : map, "required field is missing");
+            dpop(c, m);
+            return -1;
+        }
+        return 0;
+    }
+    *out = v;
+    return 0;
+}
+
+int dstr(dctx *c, const ynode *map, const char *key, bool required, const char **out) {
+    const ynode *v;
+    if (dget(c, map, key, required, &v)) return -1;
+    if (!v) return 0;
+    size_t m = dpush(c, ".%s", key);
+    int r = y_str(v, dwhat(c), out, c->err);
+    dpop(c, m);
+    return r;
+}
+
+int dint(dctx *c, const ynode *map, const char *key, bool required, int64_t *out, bool *present) {
+    const ynode *v;
+    if (dget(c, map, key, required, &v)) return -1;
+    if (present) *present = v != NULL;
+    if (!v) return 0;
+    size_t m = dpush(c, ".%s", key);
+    int r = y_int(v, dwhat(c), out, c->err);
+    dpop(c, m);
+    return r;
+}
+
+int dbool(dctx *c, const ynode *map, const char *key, bool *out, bool *present) {
+    const ynode *v;
+    if (dget(c, map, key, false, &v)) return -1;
+    if (present) *present = v != NULL;
+    if (!v) return 0;
+    size_t m = dpush(c, ".%s", key);
+    int r = y_bool(v, dwhat(c), out, c->err);
+    dpop(c, m);
+    return r;
+}
+
+int dqty_node(dctx *c, const ynode *n, quantity *out) {
+    if (!n || n->kind != YN_SCALAR) return derr(c, n, "expected a quantity, found %s", ykind_name(n));
+    const char *msg = NULL;
+    if (quantity_parse(n->str, n->len, out, &msg))
+        return derr(c, n, "invalid quantity '%s': %s", n->str, msg ? msg : "bad format");
+    return 0;
+}
+
+int dqty(dctx *c, const ynode *map, const char *key, bool required, quantity *out, bool *present) {
+    const ynode *v;
+    if (dget(c, map, key, required, &v)) return -1;
+    if (present) *present = v != NULL;
+    if (!v) return 0;
+    size_t m = dpush(c, ".%s", key);
+    int r = dqty_node(c, v, out);
+    dpop(c, m);
+    return r;
+}
+
+int dseq(dctx *c, const ynode *map, const char *key, size_t max, const ynode **seq) {
+    const ynode *v;
+    if (dget(c, map, key, false, &v)) return -1;
+    *seq = NULL;
+    if (!v) return 0;
+    size_t m = dpush(c, ".%s", key);
+    int r = 0;
+    if (y_expect(v, YN_SEQ, dwhat(c), c->err)) r = -1;
+    else if (v->n > max) r = derr(c, v, "must have at most %zu items, has %zu", max, v->n);
+    dpop(c, m);
+    if (!r) *seq = v;
+    return r;
+}
+
+int dmap(dctx *c, const ynode *map, const char *key, size_t max, const ynode **out) {
+    const ynode *v;
+    if (dget(c, map, key, false, &v)) return -1;
+    *out = NULL;
+    if (!v) return 0;
+    size_t m = dpush(c, ".%s", key);
+    int r = 0;
+    if (y_expect(v, YN_MAP, dwhat(c), c->err)) r = -1;
+    else if (v->n > max) r = derr(c, v, "must have at most %zu entries, has %zu", max, v->n);
+    dpop(c, m);
+    if (!r) *out = v;
+    return r;
+}
+
+int dstrlist(dctx *c, const ynode *map, const char *key, size_t max, const char ***out, size_t *n) {
+    const ynode *seq;
+    *out = NULL;
+    *n = 0;
+    if (dseq(c, map, key, max, &seq)) return -1;
+    if (!seq) return 0;
+    const char **v = ARENA_NEW(c->a, const char *, seq->n ? seq->n : 1);
+    for (size_t i = 0; i < seq->n; i++) {
+        size_t m = dpush(c, ".%s[%zu]", key, i);
+        int r = y_str(seq->vals[i], dwhat(c), &v[i], c->err);
+        dpop(c, m);
+        if (r) return -1;
+    }
+    *out = v;
+    *n = seq->n;
+    return 0;
+}
+
+int dkvmap(dctx *c, const ynode *map, const char *key, k8s_kv **out, size_t *n) {
+    const ynode *mp;
+    *out = NULL;
+    *n = 0;
+    if (dmap(c, map, key, 100000, &mp)) return -1;
+    if (!mp) return 0;
+    k8s_kv *kv = ARENA_NEW(c->a, k8s_kv, mp->n ? mp->n : 1);
+    for (size_t i = 0; i < mp->n; i++) {
+        size_t m = dpush(c, ".%s", key);
+        int r = y_str(mp->keys[i], dwhat(c), &kv[i].key, c->err);
+        dpop(c, m);
+        if (r) return -1;
+        m = dpush(c, ".%s.%s", key, kv[i].key);
+        r = y_str(mp->vals[i], dwhat(c), &kv[i].value, c->err);
+        dpop(c, m);
+        if (r) return -1;
+    }
+    *out = kv;
+    *n = mp->n;
+    return 0;
+}
+
+/* ---- name rules ----------------------------------------------------------------- */
+
+bool k8s_is_dns_label(const char *s) {
+    size_t n = strlen(s);
+    if (n == 0 || n > 63) return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+        if (!alnum && !(ch == '-' && i > 0 && i + 1 < n)) return false;
+    }
+    return true;
+}
+
+bool k8s_is_dns_subdomain(const char *s) {
+    size_t n = strlen(s);
+    if (n == 0 || n > 253) return false;
+    const char *p = s;
+    while (*p) {
+        const char *dot = strchr(p, '.');
+        size_t len = dot ? (size_t)(dot - p) : strlen(p);
+        if (len == 0 || len > 63) return false;
+        char buf[64];
+        memcpy(buf, p, len);
+        buf[len] = 0;
+        if (!k8s_is_dns_label(buf)) return false;
+        if (!dot) break;
+        p = dot + 1;
+        if (!*p) return false;
+    }
+    return true;
+}
+
+bool k8s_is_request_name(const char *s) {
+    char buf[64];
+    size_t n = strlen(s);
+    if (n == 0 || n > 63) return false;
+    for (size_t i = 0; i <= n; i++) buf[i] = (char)tolower((unsigned char)s[i]);
+    return k8s_is_dns_label(buf);
+}
+
+bool k8s_is_c_identifier(const char *s) {
+    if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return false;
+    for (const char *p = s + 1; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_')) return false;
+    return true;
+}
+
+bool k8s_is_resource_qualified_name(const char *s) {
+    const char *slash = strchr(s, '/');
+    const char *id = slash ? slash + 1 : s;
+    /* The API wants a C identifier; upstream's own tests also use names such
+     * as "capacity-0", so a DNS label is accepted too. */
+    if (strlen(id) > 32 || !(k8s_is_c_identifier(id) || k8s_is_dns_label(id))) return false;
+    if (!slash) return true;
+    size_t dl = (size_t)(slash - s);
+    if (dl == 0 || dl > 63) return false;
+    char buf[64];
+    memcpy(buf, s, dl);
+    buf[dl] = 0;
+    return k8s_is_dns_subdomain(buf);
+}
+
+int dcheck_name(dctx *c, const ynode *n, const char *s, bool (*ok)(const char *), const char *rule) {
+    if (ok(s)) return 0;
+    return derr(c, n, "invalid name '%s': must be %s", s, rule);
+}
+
+/* ---- shared sub-objects --------------------------------------------------------------- */
+
+int dmeta(dctx *c, const ynode *root, k8s_meta *m, bool name_required) {
+    const ynode *md;
+    if (dmap(c, root, "metadata", 100000, &md)) return -1;
+    m->file = root->file;
+    m->line = root->line;
+    m->col = root->col;
+    if (!md) {
+        if (name_required) return derr(c, root, "metadata.name: required field is missing");
+        return 0;
+    }
+    size_t mk = dpush(c, "metadata");
+    static const char *const allowed[] = {"name", "namespace", "uid", "labels", "annotations", "generateName",
+                                          "creationTimestamp", "resourceVersion", "generation", "ownerReferences",
+                                          "finalizers", "managedFields", "deletionTimestamp",
+                                          "deletionGracePeriodSeconds", "selfLink", NULL};
+    if (dkeys(c, md, allowed)) return -1;
+    if (dstr(c, md, "name", name_required, &m->name)) return -1;
+    if (m->name) c->name = m->name;
+    if (dstr(c, md, "namespace", false, &m->namespace_)) return -1;
+    if (dstr(c, md, "uid", false, &m->uid)) return -1;
+    if (dkvmap(c, md, "labels", &m->labels, &m->nlabels)) return -1;
+    if (dkvmap(c, md, "annotations", &m->annotations, &m->nannotations)) return -1;
+    dpop(c, mk);
+    return 0;
+}
+
+static int dselector_reqs(dctx *c, const ynode *term, const char *key, bool fields, k8s_selector_req **out,
+                          size_t *n) {
+    const ynode *seq;
+    if (dseq(c, term, key, 1000, &seq)) return -1;
+    *out = NULL;
+    *n = 0;
+    if (!seq) return 0;
+    k8s_selector_req *r = ARENA_NEW(c->a, k8s_selector_req, seq->n ? seq->n : 1);
+    for (size_t i = 0; i < seq->n; i++) {
+        size_t m = dpush(c, ".%s[%zu]", key, i);
+        const ynode *e = seq->vals[i];
+        static const char *const allowed[] = {"key", "operator", "values", NULL};
+        if (dkeys(c, e, allowed)) return -1;
+        const char *op = NULL;
+        if (dstr(c, e, "key", true, &r[i].key)) return -1;
+        if (dstr(c, e, "operator", true, &op)) return -1;
+        if (dstrlist(c, e, "values", 100000, &r[i].values, &r[i].nvalues)) return -1;
+        if (!strcmp(op, "In")) r[i].op = SEL_OP_IN;
+        else if (!strcmp(op, "NotIn")) r[i].op = SEL_OP_NOT_IN;
+        else if (!strcmp(op, "Exists") && !fields) r[i].op = SEL_OP_EXISTS;
+        else if (!strcmp(op, "DoesNotExist") && !fields) r[i].op = SEL_OP_DOES_NOT_EXIST;
+        else if (!strcmp(op, "Gt") && !fields) r[i].op = SEL_OP_GT;
+        else if (!strcmp(op, "Lt") && !fields) r[i].op = SEL_OP_LT;
+        else return derr(c, ymap_get(e, "operator"), "unsupported operator '%s'", op);
+        if (fields && strcmp(r[i].key, "metadata.name") != 0)
+            return derr(c, ymap_get(e, "key"), "matchFields only supports key 'metadata.name', not '%s'", r[i].key);
+        dpop(c, m);
+    }
+    *out = r;
+    *n = seq->n;
+    return 0;
+}
+
+int dnode_selector(dctx *c, const ynode *n, k8s_node_selector *out) {
+    static const char *const allowed[] = {"nodeSelectorTerms", NULL};
+    if (dkeys(c, n, allowed)) return -1;
+    const ynode *terms;
+    if (dseq(c, n, "nodeSelectorTerms", 1000, &terms)) return -1;
+    memset(out, 0, sizeof *out);
+    if (!terms) return 0;
+    out->terms = ARENA_NEW(c->a, k8s_selector_term, terms->n ? terms->n : 1);
+    out->nterms = terms->n;
+    for (size_t i = 0; i < terms->n; i++) {
+        size_t m = dpush(c, ".nodeSelectorTerms[%zu]", i);
+        static const char *const tk[] = {"matchExpressions", "matchFields", NULL};
+        const ynode *t = terms->vals[i];
+        if (y_is_null(t)) { dpop(c, m); continue; }
+        if (dkeys(c, t, tk)) return -1;
+        k8s_selector_term *ot = &out->terms[i];
+        if (dselector_reqs(c, t, "matchExpressions", false, &ot->match_expressions, &ot->nmatch_expressions))
+            return -1;
+        if (dselector_reqs(c, t, "matchFields", true, &ot->match_fields, &ot->nmatch_fields)) return -1;
+        dpop(c, m);
+    }
+    return 0;
+}
+
+int dtaint_effect(dctx *c, const ynode *n, bool device, k8s_taint_effect *out) {
+    const char *e;
+    if (y_str(n, dwhat(c), &e, c->err)) return -1;
+    if (!strcmp(e, "NoSchedule")) *out = TAINT_NO_SCHEDULE;
+    else if (!strcmp(e, "NoExecute")) *out = TAINT_NO_EXECUTE;
+    else if (!strcmp(e, "PreferNoSchedule") && !device) *out = TAINT_PREFER_NO_SCHEDULE;
+    else if (!strcmp(e, "None") && device) *out = TAINT_NONE;
+    else
+        return derr(c, n, "unsupported taint effect '%s' (expected %s)", e,
+                    device ? "None, NoSchedule or NoExecute" : "NoSchedule, PreferNoSchedule or NoExecute");
+    return 0;
+}
+
+int dtolerations(dctx *c, const ynode *map, const char *key, size_t max, k8s_toleration **out, size_t *n) {
+    const ynode *seq;
+    *out = NULL;
+    *n = 0;
+    if (dseq(c, map, key, max, &seq)) return -1;
+    if (!seq) return 0;
+    k8s_toleration *t = ARENA_NEW(c->a, k8s_toleration, seq->n ? seq->n : 1);
+    for (size_t i = 0; i < seq->n; i++) {
+        size_t m = dpush(c, ".%s[%zu]", key, i);
+        const ynode *e = seq->vals[i];
+        static const char *const allowed[] = {"key", "operator", "value", "effect", "tolerationSeconds", NULL};
+        if (dkeys(c, e, allowed)) return -1;
+        const char *op = NULL;
+        if (dstr(c, e, "key", false, &t[i].key)) return -1;
+        if (dstr(c, e, "operator", false, &op)) return -1;
+        if (dstr(c, e, "value", false, &t[i].value)) return -1;
+        if (op && *op) {
+            t[i].has_op = true;
+            if (!strcmp(op, "Exists")) t[i].op = TOL_OP_EXISTS;
+            else if (!strcmp(op, "Equal")) t[i].op = TOL_OP_EQUAL;
+            else return derr(c, ymap_get(e, "operator"), "unsupported toleration operator '%s' (expected Exists or Equal)", op);
+        }
+        if (t[i].op == TOL_OP_EXISTS && t[i].value && *t[i].value)
+            return derr(c, ymap_get(e, "value"), "value must be empty when operator is Exists");
+        if (t[i].op == TOL_OP_EQUAL && (!t[i].key || !*t[i].key))
+            return derr(c, e, "operator must be Exists when key is empty");
+        const ynode *ef = ymap_get(e, "effect");
+        if (!y_is_null(ef) && !(ef->kind == YN_SCALAR && ef->len == 0)) {
+            size_t m2 = dpush(c, ".effect");
+            if (dtaint_effect(c, ef, true, &t[i].effect)) return -1;
+            dpop(c, m2);
+            t[i].has_effect = true;
+        }
+        if (dint(c, e, "tolerationSeconds", false, &t[i].seconds, &t[i].has_seconds)) return -1;
+        dpop(c, m);
+    }
+    *out = t;
+    *n = seq->n;
+    return 0;
+}
+
+int dopaque(dctx *c, const ynode *map, k8s_opaque_config *out) {
+    const ynode *op;
+    if (dget(c, map, "opaque", true, &op)) return -1;
+    size_t m = dpush(c, ".opaque");
+    static const char *const allowed[] = {"driver", "parameters", NULL};
+    if (dkeys(c, op, allowed)) return -1;
+    if (dstr(c, op, "driver", true, &out->driver)) return -1;
+    if (dcheck_name(c, ymap_get(op, "driver"), out->driver, k8s_is_dns_subdomain, "a DNS subdomain")) return -1;
+    const ynode *p = ymap_get(op, "parameters");
+    if (!p) return derr(c, op, "parameters: required field is missing");
+    out->parameters = p;
+    dpop(c, m);
+    return 0;
+}
