@@ -159,7 +159,16 @@ typedef struct inventory {
     size_t nclasses;
     k8s_resource_slice *slices;
     size_t nslices;
+    struct k8s_objects *recorded;     /* a recorded inventory's decoded objects (owned) */
 } inventory;
+
+/* Read a recorded inventory: a YAML stream (or `kind: List`) of Nodes,
+ * ResourceSlices and DeviceClasses, as `kubectl get nodes,resourceslices,
+ * deviceclasses -o yaml` prints it or `drasim inventory` writes it. Each
+ * node's node-local slices are gathered after it; GPU model and count come
+ * from the GFD labels (or the slices' gpu devices). inventory_build calls it
+ * when the spec names an inventory file. */
+int inventory_load_recorded(const char *path, const gpu_catalog *cat, inventory *out, strbuf *err);
 
 /* Build both views of the cluster. Node names are "<pool>-<index>". With
  * dp == NULL nodes get GFD labels but no nvidia.com extended resources (a

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/inventory_parts.h"
+#include "model/k8s_decode.h"
 #include "util/intern.h"
 
 void kv_set(kv_vec *v, const char *key, const char *value) {
@@ -138,12 +139,7 @@ int inventory_build(const cluster_spec *spec, const gpu_catalog *cat, const devi
 int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
                        unsigned flags, inventory *out, strbuf *err) {
     memset(out, 0, sizeof *out);
-    if (spec->inventory_file) {
-        sb_clear(err);
-        sb_printf(err, "%s: a recorded inventory is loaded as Kubernetes objects, not built from node pools",
-                  spec->inventory_file);
-        return -1;
-    }
+    if (spec->inventory_file) return inventory_load_recorded(spec->inventory_file, cat, out, err);
     size_t total = 0;
     node_gpus *gpus = ARENA_NEW(&out->a, node_gpus, spec->npools + 1);
     for (size_t i = 0; i < spec->npools; i++) {
@@ -181,6 +177,10 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
 }
 
 void inventory_free(inventory *inv) {
+    if (inv->recorded) {
+        k8s_objects_free(inv->recorded);
+        free(inv->recorded);
+    }
     arena_free(&inv->a);
     memset(inv, 0, sizeof *inv);
 }
