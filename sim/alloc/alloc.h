@@ -62,13 +62,15 @@ typedef struct alloc_state {
 } alloc_state;
 
 /* Builds an alloc_state from allocated claims the way the scheduler does:
- * admin-access results are ignored, results with a shareID are shared
- * allocations (their consumedCapacity summed), others dedicated. */
+ * admin-access results are ignored; with ConsumableCapacity on, results with
+ * a shareID are shared allocations (their consumedCapacity summed), all
+ * others dedicated; with it off every result is dedicated
+ * (ListAllAllocatedDevices). */
 typedef struct alloc_state_builder {
     alloc_state st;
     size_t cap_alloc, cap_shared, cap_consumed;
 } alloc_state_builder;
-void alloc_state_add_claim(alloc_state_builder *b, const k8s_resource_claim *claim);
+void alloc_state_add_claim(alloc_state_builder *b, const k8s_resource_claim *claim, bool consumable_capacity);
 void alloc_state_builder_free(alloc_state_builder *b);
 
 typedef struct allocator allocator;

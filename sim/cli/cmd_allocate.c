@@ -117,7 +117,7 @@ static int run(const opts *o, k8s_objects *objs) {
     VEC(k8s_resource_claim *) todo = {0};
     for (size_t i = 0; i < objs->claims.len; i++) {
         k8s_resource_claim *c = objs->claims.data[i];
-        if (c->allocated) alloc_state_add_claim(&sb, c);
+        if (c->allocated) alloc_state_add_claim(&sb, c, f.consumable_capacity);
         else VEC_PUSH(todo, c);
     }
     allocator *A = allocator_new(&f, objs->slices.data, objs->slices.len, objs->classes.data, objs->classes.len,

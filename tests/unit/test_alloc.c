@@ -39,7 +39,7 @@ static void run_src(run *r, const char *src, const char *features, uint64_t seed
     k8s_resource_claim *todo[4];
     size_t n = 0;
     for (size_t i = 0; i < r->o.claims.len; i++) {
-        if (r->o.claims.data[i]->allocated) alloc_state_add_claim(&sb, r->o.claims.data[i]);
+        if (r->o.claims.data[i]->allocated) alloc_state_add_claim(&sb, r->o.claims.data[i], f.consumable_capacity);
         else todo[n++] = r->o.claims.data[i];
     }
     r->A = allocator_new(&f, r->o.slices.data, r->o.slices.len, r->o.classes.data, r->o.classes.len, &sb.st, seed);
