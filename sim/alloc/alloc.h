@@ -92,8 +92,13 @@ typedef enum {
     ALLOC_OK = 0,            /* out[i] holds claim i's allocation */
     ALLOC_UNSATISFIABLE,     /* no fit on this node */
     ALLOC_NODE_ERROR,        /* no fit and an invalid pool was seen (ErrFailedAllocationOnNode) */
-    ALLOC_ERROR              /* the claims cannot be handled at all (bad CEL, unknown class, ...) */
+    ALLOC_ERROR,             /* the claims cannot be handled at all (bad CEL, unknown class, ...) */
+    ALLOC_TIMEOUT            /* the step limit was reached (the scheduler's filter timeout) */
 } alloc_status;
+
+/* Stop a search after `steps` search steps (0 = no limit, the default), the
+ * way DRASchedulerFilterTimeout bounds upstream's search in time. */
+void allocator_set_step_limit(allocator *a, uint64_t steps);
 
 /* Allocate all `claims` together for `node`. On ALLOC_OK, out[0..n) are
  * filled (their arrays live in `result_arena`). On the error statuses, err

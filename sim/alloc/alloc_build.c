@@ -207,6 +207,8 @@ void allocator_free(allocator *A) {
     free(A);
 }
 
+void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = steps; }
+
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name) {
     uint32_t i;
     if (!pmap_get(&A->class_map, name, NULL, NULL, &i)) return NULL;
