@@ -1,7 +1,7 @@
 # bars.gp -- grouped bars with min..max whiskers. Each row: a quoted
 # category label, then for each series its mean, min and max.
 set title plot_title font ",14"
-set xlabel xlabel_text
+set xlabel xlabel_text offset 0,0.4
 set ylabel ylabel_text
 set yrange [0:*]
 set style data histogram

@@ -79,11 +79,31 @@ static int load_sweep(rdb *r) {
     return 0;
 }
 
-/* Group runs that differ only by seed; label them by what varies. */
+/* Sweep point with each key shortened to its last path segment:
+ * "scheduling.scoring=X workload.podGroups.a.count=3" -> "scoring=X count=3". */
+static void short_point(const char *point, strbuf *out) {
+    const char *p = point;
+    while (*p) {
+        size_t n = strcspn(p, " ");
+        const char *eq = memchr(p, '=', n);
+        const char *k = p;
+        for (const char *c = p; eq && c < eq; c++)
+            if (*c == '.') k = c + 1;
+        if (out->len) sb_putc(out, ' ');
+        sb_append(out, k, n - (size_t)(k - p));
+        p += n + (p[n] == ' ');
+    }
+}
+
+/* Group runs that differ only by seed; label each group by what varies
+ * between groups (scenario, mode, policy, sweep point). */
 static void make_groups(rdb *r) {
-    bool many_scenarios = false;
-    for (size_t i = 1; i < r->nruns; i++)
-        if (strcmp(r->runs[i].scenario, r->runs[0].scenario)) many_scenarios = true;
+    bool vary_sc = false, vary_mode = false, vary_pol = false;
+    for (size_t i = 1; i < r->nruns; i++) {
+        vary_sc |= strcmp(r->runs[i].scenario, r->runs[0].scenario) != 0;
+        vary_mode |= strcmp(r->runs[i].mode, r->runs[0].mode) != 0;
+        vary_pol |= strcmp(r->runs[i].policy, r->runs[0].policy) != 0;
+    }
     for (size_t i = 0; i < r->nruns; i++) {
         rdb_run *u = &r->runs[i];
         strbuf key = {0};
@@ -92,9 +112,18 @@ static void make_groups(rdb *r) {
         while (g < r->ngroups && strcmp(r->group_keys[g], sb_str(&key))) g++;
         if (g == r->ngroups) {
             strbuf label = {0};
-            if (many_scenarios) sb_printf(&label, "%s ", u->scenario);
-            sb_printf(&label, "%s %s", u->mode, u->policy);
-            if (u->point) sb_printf(&label, " %s", u->point);
+            if (vary_sc) sb_printf(&label, "%s", u->scenario);
+            /* a swept scheduling.mode / scheduling.scoring already shows in the point */
+            bool swept_mode = u->point && strstr(u->point, "scheduling.mode=");
+            bool swept_pol = u->point && strstr(u->point, "scheduling.scoring=");
+            if ((vary_mode && !swept_mode) || (!u->point && !vary_sc && !vary_pol)) sb_printf(&label, "%s%s", label.len ? " " : "", u->mode);
+            if ((vary_pol && !swept_pol) || (!u->point && !vary_sc)) sb_printf(&label, "%s%s", label.len ? " " : "", u->policy);
+            if (u->point) {
+                strbuf sp = {0};
+                short_point(u->point, &sp);
+                sb_printf(&label, "%s%s", label.len ? " " : "", sb_str(&sp));
+                sb_free(&sp);
+            }
             r->groups = xrealloc(r->groups, (r->ngroups + 1) * sizeof *r->groups);
             r->group_keys = xrealloc(r->group_keys, (r->ngroups + 1) * sizeof *r->group_keys);
             r->groups[r->ngroups] = xstrdup(sb_str(&label));

@@ -54,8 +54,8 @@ static int write_script(const report *rp, const char *tdir, strbuf *err) {
         sb_clear(&t);
         sb_printf(&t, "%s/%s", tdir, p->tmpl);
         static const char *const terms[2][2] = {
-            {"pngcairo size 1100,600 font \"DejaVu Sans,11\" noenhanced", "png"},
-            {"svg size 1100,600 font \"DejaVu Sans,11\" noenhanced background rgb \"white\"", "svg"}};
+            {"pngcairo size 1100,650 font \"DejaVu Sans,11\" noenhanced", "png"},
+            {"svg size 1100,650 font \"DejaVu Sans,11\" noenhanced background rgb \"white\"", "svg"}};
         for (int k = 0; k < 2; k++) {
             sb_printf(&s, "set terminal %s\nset output \"%s.%s\"\nload ", terms[k][0], p->name, terms[k][1]);
             gp_quote(&s, sb_str(&t));
