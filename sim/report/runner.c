@@ -129,6 +129,13 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
     }
     sim_init(&run, &sc, inv.nodes, inv.nnodes);
     have_sim = true;
+    if (run.sched.res_overflow) {
+        sb_clear(err);
+        sb_printf(err, "%s: more than %d distinct resource names in nodes and pod groups", b->scenario_path,
+                  SCHED_MAX_RESOURCES);
+        rc = RUN_BAD_INPUT;
+        goto done;
+    }
     progress_state ps = {wall_s(), i, count, sc.seed};
     if (b->progress) {
         run.progress = print_progress;
