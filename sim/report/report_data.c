@@ -115,10 +115,20 @@ static void free_strings(char **v, size_t n) {
     free(v);
 }
 
-/* A time series of samples expression `expr` per group: one data block per
- * group, columns hour mean min max. */
-static int series_per_group(report *rp, const char *name, const char *title, const char *expr, const char *ylabel,
-                            strbuf *err) {
+/* Where a curve's x values come from: a table, its x column and the factor
+ * that turns them into axis units. */
+typedef struct xaxis {
+    const char *table, *column;
+    double scale;                /* x value = column / scale */
+    const char *label;
+} xaxis;
+
+static const xaxis TIME_AXIS = {"samples", "time_ms", 3600000.0, "simulated time (h)"};
+
+/* One curve per group of `expr` over axis x: one data block per group with
+ * columns x mean min max (statistics over the group's runs at equal x). */
+static int curve_per_group(report *rp, const char *name, const char *title, const xaxis *x, const char *expr,
+                           const char *ylabel, strbuf *err) {
     const rdb *r = rp->r;
     FILE *f = open_data(rp, name, err);
     if (!f) return -1;
@@ -126,13 +136,13 @@ static int series_per_group(report *rp, const char *name, const char *title, con
     for (size_t g = 0; g < r->ngroups && !rc; g++) {
         strbuf ids = {0}, sql = {0};
         group_ids(r, g, &ids);
-        sb_printf(&sql, "SELECT time_ms, avg(v), min(v), max(v) FROM (SELECT time_ms, (%s) AS v FROM samples"
-                        " WHERE run_id IN (%s)) GROUP BY time_ms ORDER BY time_ms", expr, sb_str(&ids));
+        sb_printf(&sql, "SELECT x, avg(v), min(v), max(v) FROM (SELECT \"%s\" AS x, (%s) AS v FROM \"%s\""
+                        " WHERE run_id IN (%s)) GROUP BY x ORDER BY x", x->column, expr, x->table, sb_str(&ids));
         sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
         if (!s) rc = -1;
         fprintf(f, "# %s\n", r->groups[g]);
         while (s && sqlite3_step(s) == SQLITE_ROW)
-            fprintf(f, "%.6f %.6g %.6g %.6g\n", sqlite3_column_double(s, 0) / 3600000.0, sqlite3_column_double(s, 1),
+            fprintf(f, "%.6f %.6g %.6g %.6g\n", sqlite3_column_double(s, 0) / x->scale, sqlite3_column_double(s, 1),
                     sqlite3_column_double(s, 2), sqlite3_column_double(s, 3));
         fputs("\n\n", f);
         sqlite3_finalize(s);
@@ -145,9 +155,14 @@ static int series_per_group(report *rp, const char *name, const char *title, con
     char **t = group_titles(r);
     gp_array(&p->vars, "series", t, r->ngroups);
     free_strings(t, r->ngroups);
-    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
+    gp_var(&p->vars, "xlabel_text", x->label);
     gp_var(&p->vars, "ylabel_text", ylabel);
     return 0;
+}
+
+static int series_per_group(report *rp, const char *name, const char *title, const char *expr, const char *ylabel,
+                            strbuf *err) {
+    return curve_per_group(rp, name, title, &TIME_AXIS, expr, ylabel, err);
 }
 
 /* GPU, CPU and memory allocation of one run, % of the cluster's allocatable. */
@@ -464,55 +479,42 @@ static int compare_metrics(report *rp, strbuf *err) {
     return 0;
 }
 
-/* arrival_curve (when the table exists): every numeric column against time,
- * for the first run of each group (at most 6). */
+/* arrival_curve (when the table exists, trace replays): each of its value
+ * columns against the arrived demand (arrived_pct) or time, one curve per
+ * configuration (mean, min..max over seeds): "GPU allocation vs arrived
+ * demand" as in the FGD paper. */
 static int arrival_curves(report *rp, strbuf *err) {
-    const rdb *r = rp->r;
     sqlite3_stmt *cols = prep(rp, "SELECT name FROM pragma_table_info('arrival_curve') ORDER BY cid", err);
     if (!cols) return -1;
     VEC(char *) names = {0};
-    char *tcol = NULL;
+    char *xcol = NULL;
     while (sqlite3_step(cols) == SQLITE_ROW) {
         const char *c = (const char *)sqlite3_column_text(cols, 0);
         if (!strcmp(c, "run_id")) continue;
-        if (!tcol && (!strcmp(c, "time_ms") || !strcmp(c, "t_ms") || !strcmp(c, "time"))) tcol = xstrdup(c);
+        if (!xcol && (!strcmp(c, "arrived_pct") || !strcmp(c, "time_ms"))) xcol = xstrdup(c);
         else VEC_PUSH(names, xstrdup(c));
     }
     sqlite3_finalize(cols);
     int rc = 0;
-    bool in_ms = tcol && strstr(tcol, "_ms");
-    for (size_t g = 0; g < r->ngroups && g < 6 && tcol && names.len && !rc; g++) {
-        size_t i = first_run_of(r, g);
-        strbuf sql = {0}, stem = {0}, title = {0};
-        sb_printf(&sql, "SELECT \"%s\"", tcol);
-        for (size_t k = 0; k < names.len; k++) sb_printf(&sql, ", \"%s\"", names.data[k]);
-        sb_printf(&sql, " FROM arrival_curve WHERE run_id = %lld ORDER BY 1", (long long)r->runs[i].id);
-        sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
-        sb_printf(&stem, "arrival_curve_%zu", g + 1);
-        FILE *f = s ? open_data(rp, sb_str(&stem), err) : NULL;
-        if (!f) rc = -1;
-        while (f && sqlite3_step(s) == SQLITE_ROW) {
-            fprintf(f, "%.6f", sqlite3_column_double(s, 0) / (in_ms ? 3600000.0 : 1.0));
-            for (size_t k = 0; k < names.len; k++) fprintf(f, " %.6g", sqlite3_column_double(s, (int)k + 1));
-            fputc('\n', f);
-        }
-        if (f) fclose(f);
-        sqlite3_finalize(s);
-        if (!rc) {
-            sb_printf(&title, "GPU allocation vs arrived demand (run %lld: %s, seed %lld)", (long long)r->runs[i].id,
-                      r->groups[g], (long long)r->runs[i].seed);
-            rplot *p = new_plot(rp, sb_str(&stem), "columns.gp", sb_str(&title));
-            gp_array(&p->vars, "series", names.data, names.len);
-            gp_var(&p->vars, "xlabel_text", in_ms ? "simulated time (h)" : tcol);
-            gp_var(&p->vars, "ylabel_text", "GPUs");
-        }
-        sb_free(&sql);
+    bool by_time = xcol && !strcmp(xcol, "time_ms");
+    xaxis x = {"arrival_curve", xcol, by_time ? 3600000.0 : 1.0,
+               by_time ? "simulated time (h)" : "arrived GPU demand (% of the cluster's GPUs)"};
+    for (size_t k = 0; k < names.len && xcol && !rc; k++) {
+        const char *c = names.data[k];
+        strbuf stem = {0}, title = {0}, expr = {0}, ylabel = {0};
+        sb_printf(&stem, "arrival_%s", c);
+        sb_printf(&title, "%s vs arrived demand (arrival curve)", c);
+        sb_printf(&expr, "\"%s\"", c);
+        sb_printf(&ylabel, "%s%s", c, strstr(c, "_pct") ? " (%)" : "");
+        rc = curve_per_group(rp, sb_str(&stem), sb_str(&title), &x, sb_str(&expr), sb_str(&ylabel), err);
         sb_free(&stem);
         sb_free(&title);
+        sb_free(&expr);
+        sb_free(&ylabel);
     }
     for (size_t k = 0; k < names.len; k++) free(names.data[k]);
     VEC_FREE(names);
-    free(tcol);
+    free(xcol);
     return rc;
 }
 
