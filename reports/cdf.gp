@@ -1,7 +1,7 @@
 # cdf.gp -- cumulative distribution per series: one block per series with
 # columns value, fraction <= value.
 set title plot_title font ",14"
-set xlabel xlabel_text offset 0,0.4
+set xlabel xlabel_text offset 0,0.3
 set ylabel ylabel_text
 # y_min (set by drasim): the smallest fraction drawn, so that the tail is
 # readable when most pods did not wait at all

@@ -5,7 +5,7 @@ set termoption noenhanced
 set border 3 lc rgb "#444444"
 set tics nomirror out
 set grid ytics xtics lc rgb "#cccccc" lw 1 dt 2
-set key bmargin center vertical Left reverse box lc rgb "#bbbbbb" samplen 2 spacing 1.1 width 2
+set key below center vertical Left reverse nobox samplen 2 spacing 1.1 width 2 height 1
 set linetype 1 lc rgb "#1f77b4" lw 2
 set linetype 2 lc rgb "#d62728" lw 2
 set linetype 3 lc rgb "#2ca02c" lw 2

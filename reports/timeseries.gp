@@ -3,7 +3,7 @@
 #   hour  mean  min  max
 # A series made of several runs (seeds) gets a shaded min..max band.
 set title plot_title font ",14"
-set xlabel xlabel_text offset 0,0.4
+set xlabel xlabel_text offset 0,0.3
 set ylabel ylabel_text
 set xrange [0:*]
 set yrange [0:*]

@@ -471,7 +471,7 @@ static int compare_metrics(report *rp, strbuf *err) {
         const char *unit = strstr(name, "_pct") ? "%" : strstr(name, "_s") ? "s" : "pods";
         sb_printf(&file, "%s (%s)", name, unit);
         gp_var(&p->vars, "ylabel_text", sb_str(&file));
-        gp_var(&p->vars, "xlabel_text", "configuration");
+        gp_var(&p->vars, "xlabel_text", "");
         sb_free(&stem);
         sb_free(&title);
         sb_free(&file);
