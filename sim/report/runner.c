@@ -77,6 +77,13 @@ static void print_progress(const sim_run *r, sim_time now, void *ud) {
     if (r->sc->stop_time != SIM_TIME_NEVER && now > 0) {
         double eta = el * (double)(r->sc->stop_time - now) / (double)now;
         fprintf(stderr, " of %.2f h, ETA %.0f s", (double)r->sc->stop_time / 3600000.0, eta);
+    } else {
+        /* no stop time: estimate from the share of pods that arrived so far */
+        int64_t total = 0;
+        for (size_t g = 0; g < r->sc->ngroups; g++) total += r->sc->groups[g].count;
+        double frac = total > 0 ? (double)r->pods.len / (double)total : 0;
+        if (frac > 0)
+            fprintf(stderr, ", %.0f%% of pods arrived, ETA ~%.0f s", 100.0 * frac, el * (1 - frac) / frac);
     }
     fflush(stderr);
 }
