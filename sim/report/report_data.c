@@ -544,17 +544,23 @@ static int fragmentation(report *rp, strbuf *err) {
 int report_collect(report *rp, strbuf *err) {
     const rdb *r = rp->r;
     if (!r->nruns) return 0;
-    strbuf ylabel = {0};
-    rdb_stats tot = rdb_group_stats(r, 0, rdb_metric_index(r, "gpu_total"));
-    if (tot.n && tot.min == tot.max) sb_printf(&ylabel, "allocated GPUs (%% of %.4g GPUs)", tot.mean);
-    else sb_puts(&ylabel, "allocated GPUs (% of all GPUs)");
-    int rc = series_per_group(rp, "gpu_alloc", "GPU allocation over time", "gpu_alloc_pct", sb_str(&ylabel), err);
-    sb_free(&ylabel);
-    if (!rc) rc = utilization(rp, err);
-    if (!rc) rc = fragmentation(rp, err);
-    if (!rc) rc = series_per_group(rp, "pending", "Pending pods over time", "pending_pods", "pending pods", err);
-    if (!rc) rc = wait_cdf(rp, err);
-    if (!rc) rc = alloc_by_model(rp, err);
+    /* every plot is optional: a database may lack tables (hand-made, older,
+     * or written by parts that do not fill them) */
+    bool samples = rdb_has_table(r, "samples"), pods = rdb_has_table(r, "pods"), nodes = rdb_has_table(r, "nodes");
+    int rc = 0;
+    if (samples) {
+        strbuf ylabel = {0};
+        rdb_stats tot = rdb_group_stats(r, SIZE_MAX, rdb_metric_index(r, "gpu_total"));
+        if (tot.n && tot.min == tot.max) sb_printf(&ylabel, "allocated GPUs (%% of %.4g GPUs)", tot.mean);
+        else sb_puts(&ylabel, "allocated GPUs (% of all GPUs)");
+        rc = series_per_group(rp, "gpu_alloc", "GPU allocation over time", "gpu_alloc_pct", sb_str(&ylabel), err);
+        sb_free(&ylabel);
+        if (!rc && nodes) rc = utilization(rp, err);
+        if (!rc) rc = fragmentation(rp, err);
+        if (!rc) rc = series_per_group(rp, "pending", "Pending pods over time", "pending_pods", "pending pods", err);
+    }
+    if (!rc && pods) rc = wait_cdf(rp, err);
+    if (!rc && pods && nodes && rdb_has_table(r, "devices")) rc = alloc_by_model(rp, err);
     if (!rc && rdb_has_table(r, "sample_resources")) rc = alloc_by_resource(rp, err);
     if (!rc && rdb_has_table(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);

@@ -157,6 +157,25 @@ static void test_not_a_results_db(void **state) {
     strbuf err = {0};
     assert_int_equal(rdb_open(path, &r, &err), -1);
     assert_non_null(strstr(sb_str(&err), "not a drasim results database"));
+    /* only runs and summary (two configurations): just the comparison plots */
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, scenario TEXT, scenario_file TEXT,"
+                                     " mode TEXT, policy TEXT, seed INTEGER, stop_ms INTEGER, end_ms INTEGER, nodes INTEGER,"
+                                     " pods INTEGER, drasim_version TEXT);"
+                                     "CREATE TABLE summary(run_id INTEGER, metric TEXT, value REAL);"
+                                     "INSERT INTO runs VALUES(1,'s','f','dra','A',1,NULL,1,1,1,'v'),(2,'s','f','dra','B',1,NULL,1,1,1,'v');"
+                                     "INSERT INTO summary VALUES(1,'gpu_alloc_pct',50),(2,'gpu_alloc_pct',60);",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    assert_int_equal(rdb_open(path, &r, &err), 0);
+    assert_int_equal(r.ngroups, 2);
+    assert_string_equal(r.groups[0], "A");
+    report rp = {.r = &r, .dir = dir};
+    assert_int_equal(report_collect(&rp, &err), 0);
+    assert_int_equal(rp.plots.len, 1);
+    assert_string_equal(rp.plots.data[0].name, "compare_gpu_alloc_pct");
+    report_free(&rp);
+    rdb_close(&r);
     assert_int_equal(rdb_open("/nonexistent/x.db", &r, &err), -1);
     sb_free(&err);
 }
