@@ -60,7 +60,23 @@ add_test(NAME check/baseline-worse
                  "-DWANT=baseline: gpu_alloc_pct no worse by 0.5 .*FAIL" -P ${_rep_check})
 file(MAKE_DIRECTORY ${_rep_out}/base1 ${_rep_out}/base2)
 
-foreach(_t report/quickstart-db report/quickstart report/no-gnuplot report/sweep-db report/sweep
+# --seeds on the command line wins over the expect file's seeds
+add_test(NAME check/seeds-cli
+         COMMAND ${CMAKE_COMMAND} -DMODE=check -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
+                 -DEXPECT=${CMAKE_SOURCE_DIR}/tests/check/quickstart-pass.yaml "-DEXTRA=--seeds 42..44"
+                 -DWANT_RC=0 "-DWANT=5 checks, 0 failed \\(3 runs\\)" -P ${_rep_check})
+# drasim run --seeds / --set from the command line
+add_test(NAME run/seeds-cli
+         COMMAND $<TARGET_FILE:drasim> run ${_qs} --seeds 42..44 --set stop.time=1h -o ${_rep_out}/seeds.db)
+set_tests_properties(run/seeds-cli PROPERTIES
+  PASS_REGULAR_EXPRESSION "run 1, seed 42: simulated 1.0 h.*run 2, seed 43.*run 3, seed 44.*wrote")
+add_test(NAME run/seeds-bad COMMAND $<TARGET_FILE:drasim> run ${_qs} --seeds 5..1 -o ${_rep_out}/bad.db)
+set_tests_properties(run/seeds-bad PROPERTIES PASS_REGULAR_EXPRESSION "--seeds: expected N, A..B or a list")
+add_test(NAME run/set-bad COMMAND $<TARGET_FILE:drasim> run ${_qs} --set scheduling.scoring=Sideways -o ${_rep_out}/bad.db)
+set_tests_properties(run/set-bad PROPERTIES
+  PASS_REGULAR_EXPRESSION "--set scheduling.scoring:1:26: scheduling.scoring: expected LeastAllocated or MostAllocated")
+
+foreach(_t check/seeds-cli run/seeds-cli run/seeds-bad run/set-bad report/quickstart-db report/quickstart report/no-gnuplot report/sweep-db report/sweep
            report/compare-same check/pass check/fail check/bad-expect check/baseline-same
            check/baseline-worse)
   set_tests_properties(${_t} PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")

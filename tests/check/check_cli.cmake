@@ -1,7 +1,7 @@
 # check_cli.cmake -- CLI checks of drasim report / check, run with cmake -P.
 #   MODE=report: DB, OUT, DRASIM, HAVE_GNUPLOT; checks the files and the HTML.
 #   MODE=nognuplot: same with DRASIM_GNUPLOT pointing nowhere: exit 0, tables only.
-#   MODE=check: SCENARIO, EXPECT, JUNIT, WANT_RC, WANT (regex on the output), FAILURES.
+#   MODE=check: SCENARIO, EXPECT, JUNIT, WANT_RC, WANT (regex on the output), FAILURES, EXTRA (more args).
 #   MODE=baseline: SCENARIO, EXPECT (copied next to BASE), BASE, SET, WANT_RC.
 if(MODE STREQUAL "report" OR MODE STREQUAL "nognuplot")
   file(REMOVE_RECURSE ${OUT})
@@ -82,6 +82,10 @@ elseif(MODE STREQUAL "check" OR MODE STREQUAL "baseline")
     if(SET)
       set(args --set ${SET})
     endif()
+  endif()
+  if(EXTRA)
+    string(REPLACE " " ";" extra "${EXTRA}")
+    list(APPEND args ${extra})
   endif()
   if(JUNIT)
     file(REMOVE ${JUNIT})
