@@ -20,7 +20,13 @@
  * Returns a malloc'ed path, or NULL when there is none. */
 static char *find_gnuplot(void) {
     const char *env = getenv("DRASIM_GNUPLOT");
-    if (env && *env) return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
+    if (env && *env) {
+        /* absolute: gnuplot runs from inside the report directory */
+        char *abs = access(env, X_OK) == 0 ? realpath(env, NULL) : NULL;
+        char *r = abs ? xstrdup(abs) : NULL;
+        free(abs);
+        return r;
+    }
     const char *path = getenv("PATH");
     if (!path) path = "/usr/bin:/bin";
     while (*path) {
@@ -112,7 +118,15 @@ int report_draw(report *rp, strbuf *err) {
         sb_puts(err, "cannot find the plot templates reports/*.gp (set DRASIM_DATADIR to the directory holding reports/)");
         return -1;
     }
-    char *tdir = xstrndup(common, strlen(common) - strlen("/common.gp"));
+    /* absolute, since gnuplot runs from inside the report directory */
+    char *abs = realpath(common, NULL);
+    char *tdir = abs ? xstrndup(abs, strlen(abs) - strlen("/common.gp")) : NULL;
+    free(abs);
+    if (!tdir) {
+        sb_clear(err);
+        sb_printf(err, "%s: %s", common, strerror(errno));
+        return -1;
+    }
     int rc = write_script(rp, tdir, err);
     free(tdir);
     if (rc) return -1;
