@@ -356,19 +356,38 @@ static int alloc_by_resource(report *rp, strbuf *err) {
     return rc;
 }
 
-/* GPU-equivalents of one unit of each resource in run `id` (devices table,
- * else the engine's rule). */
-static double unit_equiv(sqlite3_stmt *eq, int64_t id, const char *res) {
+/* GPU-equivalents of one unit of each resource of one run (from the devices
+ * table, loaded once per run; else the engine's rule). */
+typedef struct equiv_table {
+    VEC(char *) res;
+    VEC(double) equiv;
+} equiv_table;
+
+static void equiv_load(sqlite3_stmt *eq, int64_t id, equiv_table *t) {
+    for (size_t i = 0; i < t->res.len; i++) free(t->res.data[i]);
+    t->res.len = t->equiv.len = 0;
     sqlite3_bind_int64(eq, 1, id);
-    sqlite3_bind_text(eq, 2, res, -1, SQLITE_TRANSIENT);
-    double v = sqlite3_step(eq) == SQLITE_ROW && sqlite3_column_type(eq, 0) != SQLITE_NULL
-                   ? sqlite3_column_double(eq, 0) : sim_gpu_equiv(res, 1);
+    while (sqlite3_step(eq) == SQLITE_ROW) {
+        VEC_PUSH(t->res, xstrdup((const char *)sqlite3_column_text(eq, 0)));
+        VEC_PUSH(t->equiv, sqlite3_column_double(eq, 1));
+    }
     sqlite3_reset(eq);
-    return v;
 }
 
-/* GPU time a pod held, in GPU-equivalents: "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3". */
-static double pod_equiv(sqlite3_stmt *eq, int64_t id, const char *devices) {
+static void equiv_free(equiv_table *t) {
+    for (size_t i = 0; i < t->res.len; i++) free(t->res.data[i]);
+    VEC_FREE(t->res);
+    VEC_FREE(t->equiv);
+}
+
+static double unit_equiv(const equiv_table *t, const char *res) {
+    for (size_t i = 0; i < t->res.len; i++)
+        if (!strcmp(t->res.data[i], res)) return t->equiv.data[i];
+    return sim_gpu_equiv(res, 1);
+}
+
+/* GPU-equivalents a pod held: "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3". */
+static double pod_equiv(const equiv_table *t, const char *devices) {
     double total = 0;
     const char *p = devices;
     while (*p) {
@@ -379,7 +398,7 @@ static double pod_equiv(sqlite3_stmt *eq, int64_t id, const char *devices) {
         snprintf(res, sizeof res, "%.*s", (int)(e - p), p);
         size_t units = 1;
         for (const char *c = e + 1; c < end; c++) units += *c == ',';
-        total += (double)units * unit_equiv(eq, id, res);
+        total += (double)units * unit_equiv(t, res);
         p = *end ? end + 1 : end;
     }
     return total;
@@ -395,7 +414,8 @@ static int alloc_by_model(report *rp, strbuf *err) {
                                  " FROM pods p JOIN nodes n ON n.run_id = p.run_id AND n.node_id = p.node_id"
                                  " WHERE p.run_id = ? AND p.scheduled_ms IS NOT NULL AND p.devices IS NOT NULL"
                                  " AND n.gpu_model IS NOT NULL", err);
-    sqlite3_stmt *eq = prep(rp, "SELECT avg(gpu_equiv) FROM devices WHERE run_id = ? AND resource = ?", err);
+    sqlite3_stmt *eq = prep(rp, "SELECT resource, avg(gpu_equiv) FROM devices WHERE run_id = ? GROUP BY resource", err);
+    equiv_table et = {0};
     int rc = cap && use && eq ? 0 : -1;
     char **cats = NULL;
     size_t ncat = 0;
@@ -410,12 +430,13 @@ static int alloc_by_model(report *rp, strbuf *err) {
             VEC_PUSH(cells, c);
         }
         sqlite3_reset(cap);
+        equiv_load(eq, r->runs[i].id, &et);
         sqlite3_bind_int64(use, 1, r->runs[i].end_ms);
         sqlite3_bind_int64(use, 2, r->runs[i].id);
         while (sqlite3_step(use) == SQLITE_ROW) {
             const char *model = (const char *)sqlite3_column_text(use, 0);
             double ms = (double)(sqlite3_column_int64(use, 3) - sqlite3_column_int64(use, 2));
-            double e = pod_equiv(eq, r->runs[i].id, (const char *)sqlite3_column_text(use, 1));
+            double e = pod_equiv(&et, (const char *)sqlite3_column_text(use, 1));
             for (size_t k = base; k < cells.len; k++)
                 if (!strcmp(cats[cells.data[k].cat], model)) cells.data[k].held += e * ms;
         }
@@ -424,6 +445,7 @@ static int alloc_by_model(report *rp, strbuf *err) {
     sqlite3_finalize(cap);
     sqlite3_finalize(use);
     sqlite3_finalize(eq);
+    equiv_free(&et);
     if (!rc && ncat) {
         double *values = xmalloc(r->nruns * ncat * sizeof *values);
         for (size_t k = 0; k < r->nruns * ncat; k++) values[k] = NAN;

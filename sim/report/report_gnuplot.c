@@ -140,7 +140,11 @@ int report_draw(report *rp, strbuf *err) {
     }
     rc = run_gnuplot(prog, rp->dir, err);
     free(prog);
-    if (rc) return -1;
+    if (rc) {
+        free(rp->gnuplot_note);
+        rp->gnuplot_note = xstrdup("gnuplot failed (its messages are in gnuplot.log)");
+        return -1;
+    }
     /* every plot must exist and be non-empty */
     for (size_t i = 0; i < rp->plots.len; i++) {
         strbuf f = {0};
