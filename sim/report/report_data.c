@@ -245,8 +245,10 @@ static int wait_cdf(report *rp, strbuf *err) {
     free_strings(t, r->ngroups);
     gp_var(&p->vars, "xlabel_text", "wait (min)");
     gp_var(&p->vars, "ylabel_text", "fraction of scheduled pods that waited at most x");
-    /* start the y axis just below the smallest fraction, on a 0.05 grid */
-    sb_printf(&p->vars, "y_min = %.2f\n", floor(y_min * 20.0 - 1e-9) / 20.0);
+    /* start the y axis just below the smallest fraction: on a 0.01 grid above
+     * 0.9, else on a 0.05 grid */
+    double grid = y_min > 0.9 ? 100.0 : 20.0;
+    sb_printf(&p->vars, "y_min = %.2f\n", floor(y_min * grid - 1e-9) / grid);
     return 0;
 }
 
