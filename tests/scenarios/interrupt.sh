@@ -5,8 +5,14 @@ drasim=$1 scenario=$2 out=$3
 printf 'sentinel\n' > "$out"
 "$drasim" run "$scenario" -o "$out" --quiet &
 pid=$!
-sleep 1
-kill -INT "$pid"
+# A background job of a non-interactive shell starts with SIGINT ignored until
+# drasim installs its handler, so keep sending it until the run is gone.
+i=0
+while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 120 ]; do
+  sleep 0.5
+  kill -INT "$pid" 2>/dev/null
+  i=$((i + 1))
+done
 wait "$pid"
 rc=$?
 [ "$rc" -ne 0 ] || { echo "expected a non-zero exit after SIGINT, got 0"; exit 1; }
