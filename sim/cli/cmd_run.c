@@ -1,16 +1,17 @@
-/* cmd_run.c -- `drasim run SCENARIO [-o results.db] [--seed N] [--quiet]`. */
+/* cmd_run.c -- `drasim run SCENARIO [-o results.db] [--seed N | --seeds LIST] [--set K=V]... [--quiet]`. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "engine/sim.h"
-#include "model/cluster.h"
-#include "model/scenario.h"
+#include "report/runner.h"
 #include "store/store.h"
 #include "util/intern.h"
+#include "util/xalloc.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -20,13 +21,19 @@ static void on_signal(int sig) {
 }
 
 static void usage(FILE *out) {
-    fprintf(out, "usage: drasim run SCENARIO [-o RESULTS.db] [--seed N] [--quiet]\n\n"
+    fprintf(out, "usage: drasim run SCENARIO [-o RESULTS.db] [--seed N | --seeds LIST] [--set KEY=VALUE]... [--quiet]\n\n"
                  "Simulate the scenario (docs/SCENARIOS.md) and write the results database\n"
                  "(docs/SCHEMA.md). The database is replaced atomically: an error or Ctrl-C\n"
                  "leaves an existing RESULTS.db untouched.\n\n"
                  "  -o, --output FILE  results database (default results.db)\n"
                  "  --seed N           override the scenario's seed\n"
-                 "  -q, --quiet        print nothing on success\n"
+                 "  --seeds LIST       one run per seed into the same database: 42..51, 1,5,9\n"
+                 "  --set KEY=VALUE    override a scenario field before validation, e.g.\n"
+                 "                     --set scheduling.scoring=MostAllocated\n"
+                 "                     --set workload.podGroups.train-8gpu.count=50\n"
+                 "                     --set cluster.nodePools[0].count=4   (repeatable)\n"
+                 "  -q, --quiet        print nothing on success, no progress line\n"
+                 "A progress line (events/s, simulated time, ETA) is shown on stderr when it is a terminal.\n"
                  "exit codes: 0 ok, 2 usage or processing error, 3 invalid scenario\n");
 }
 
@@ -36,120 +43,97 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Print the one-paragraph summary of a stored run. */
+static void print_run(const sim_run *run, size_t nnodes, int64_t run_id, void *ud) {
+    (void)ud;
+    printf("%s: %zu nodes, %.0f pods arrived, %.0f scheduled, %.0f pending at end (%.0f unschedulable)\n"
+           "  run %lld, seed %llu: simulated %.1f h; GPU allocation %.1f%% (peak %.1f%%); wait mean %.1f s, p99 %.1f s\n",
+           run->sc->name, nnodes, sim_metric_get(run, "pods_arrived"), sim_metric_get(run, "pods_scheduled"),
+           sim_metric_get(run, "pods_pending_at_end"), sim_metric_get(run, "unschedulable"), (long long)run_id,
+           (unsigned long long)run->sc->seed, (double)run->end_time / 3600000.0, sim_metric_get(run, "gpu_alloc_pct"),
+           sim_metric_get(run, "gpu_alloc_peak_pct"), sim_metric_get(run, "wait_mean_s"),
+           sim_metric_get(run, "wait_p99_s"));
+}
+
 int cmd_run(int argc, char **argv) {
     const char *path = NULL, *out = "results.db";
-    bool quiet = false, has_seed = false;
-    unsigned long long seed = 0;
+    bool quiet = false;
+    uint64_t *seeds = NULL;
+    size_t nseeds = 0;
+    const char **sets = xcalloc((size_t)argc, sizeof *sets);
+    size_t nsets = 0;
+    int rc = EXIT_OK;
+    strbuf err = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            return EXIT_OK;
+            goto done;
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
             out = argv[++i];
-        } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-            char *end;
-            seed = strtoull(argv[++i], &end, 10);
-            if (*end || !*argv[i] || argv[i][0] == '-') {
-                fprintf(stderr, "drasim run: --seed: expected a non-negative integer, found '%s'\n", argv[i]);
-                return EXIT_ERROR;
+        } else if ((!strcmp(a, "--seed") || !strcmp(a, "--seeds")) && i + 1 < argc) {
+            free(seeds);
+            if (parse_seed_list(argv[++i], &seeds, &nseeds, &err) ||
+                (!strcmp(a, "--seed") && nseeds != 1)) {
+                fprintf(stderr, "drasim run: %s: expected %s, found '%s'\n", a,
+                        !strcmp(a, "--seed") ? "a non-negative integer" : "N, A..B or a list A,B,C", argv[i]);
+                rc = EXIT_ERROR;
+                goto done;
             }
-            has_seed = true;
+        } else if (!strcmp(a, "--set") && i + 1 < argc) {
+            sets[nsets++] = argv[++i];
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
         } else if (a[0] == '-' || path) {
             fprintf(stderr, "drasim run: unexpected argument '%s'\n", a);
             usage(stderr);
-            return EXIT_ERROR;
+            rc = EXIT_ERROR;
+            goto done;
         } else {
             path = a;
         }
     }
     if (!path) {
         usage(stderr);
-        return EXIT_ERROR;
+        rc = EXIT_ERROR;
+        goto done;
     }
 
     double t0 = now_s();
-    int rc = EXIT_OK;
-    strbuf err = {0};
-    scenario sc;
-    gpu_catalog cat = {0};
-    inventory inv = {0};
-    bool have_cat = false, have_inv = false, have_sim = false;
-    sim_run run;
-    store st = {0};
-
-    if (scenario_load(path, &sc, &err)) {
-        fprintf(stderr, "drasim run: %s\n", sb_str(&err));
-        rc = EXIT_BAD_INPUT;
-        goto done;
-    }
-    if (has_seed) sc.seed = seed;
-    if (sc.sched.mode == SCHED_MODE_DRA) {
-        fprintf(stderr, "drasim run: %s: scheduling.mode dra is not available in this build yet "
-                        "(use device-plugin)\n", path);
-        rc = EXIT_ERROR;
-        goto done;
-    }
-    if (catalog_load(NULL, &cat, &err)) {
-        fprintf(stderr, "drasim run: %s\n", sb_str(&err));
-        rc = EXIT_ERROR;
-        goto done;
-    }
-    have_cat = true;
-    if (inventory_build_ex(&sc.cluster, &cat, &sc.sched.dp, INV_NO_SLICES, &inv, &err)) {
-        fprintf(stderr, "drasim run: %s\n", sb_str(&err));
-        rc = EXIT_BAD_INPUT;
-        goto done;
-    }
-    have_inv = true;
-    if (inv.nnodes == 0) {
-        fprintf(stderr, "drasim run: %s: the cluster has no nodes\n", path);
-        rc = EXIT_BAD_INPUT;
-        goto done;
-    }
-
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    sim_init(&run, &sc, inv.nodes, inv.nnodes);
-    have_sim = true;
-    if (run.sched.res_overflow) {
-        fprintf(stderr, "drasim run: %s: more than %d distinct resource names in nodes and pod groups\n", path,
-                SCHED_MAX_RESOURCES);
-        rc = EXIT_BAD_INPUT;
-        goto done;
-    }
-    if (sim_execute(&run, &interrupted)) {
-        fprintf(stderr, "drasim run: interrupted; %s left unchanged\n", out);
-        rc = EXIT_ERROR;
-        goto done;
-    }
-    if (store_open(&st, out, &err) || store_write_run(&st, &run, inv.info, path, &err, &interrupted) < 0 ||
-        (interrupted && (sb_clear(&err), sb_puts(&err, "interrupted"), 1)) || store_commit(&st, &err)) {
+    store st = {0};
+    if (store_open(&st, out, &err)) {
         store_abort(&st);
         fprintf(stderr, "drasim run: %s; %s left unchanged\n", sb_str(&err), out);
         rc = EXIT_ERROR;
         goto done;
     }
-    if (!quiet)
-        printf("%s: %zu nodes, %.0f pods arrived, %.0f scheduled, %.0f pending at end (%.0f unschedulable)\n"
-               "  simulated %.1f h; GPU allocation %.1f%% (peak %.1f%%); wait mean %.1f s, p99 %.1f s\n"
-               "  wrote %s in %.2f s\n",
-               sc.name, inv.nnodes, sim_metric_get(&run, "pods_arrived"), sim_metric_get(&run, "pods_scheduled"),
-               sim_metric_get(&run, "pods_pending_at_end"), sim_metric_get(&run, "unschedulable"),
-               (double)run.end_time / 3600000.0, sim_metric_get(&run, "gpu_alloc_pct"),
-               sim_metric_get(&run, "gpu_alloc_peak_pct"), sim_metric_get(&run, "wait_mean_s"),
-               sim_metric_get(&run, "wait_p99_s"), out, now_s() - t0);
+    run_batch b = {.scenario_path = path, .sets = sets, .nsets = nsets, .seeds = seeds, .nseeds = nseeds,
+                   .progress = !quiet && isatty(2), .interrupt = &interrupted,
+                   .on_run = quiet ? NULL : print_run};
+    int brc = run_batch_execute(&b, &st, &err);
+    if (brc == RUN_OK && interrupted) {
+        sb_clear(&err);
+        sb_puts(&err, "interrupted");
+        brc = RUN_INTERRUPTED;
+    }
+    if (brc == RUN_OK && store_commit(&st, &err)) brc = RUN_ERROR;
+    if (brc != RUN_OK) {
+        store_abort(&st);
+        if (brc == RUN_BAD_INPUT) fprintf(stderr, "drasim run: %s\n", sb_str(&err));
+        else fprintf(stderr, "drasim run: %s; %s left unchanged\n", sb_str(&err), out);
+        rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
+        goto done;
+    }
+    if (!quiet) printf("  wrote %s in %.2f s\n", out, now_s() - t0);
 done:
-    if (have_sim) sim_free(&run);
-    if (have_inv) inventory_free(&inv);
-    if (have_cat) catalog_free(&cat);
-    scenario_free(&sc);
+    free(seeds);
+    free(sets);
     sb_free(&err);
     intern_reset();
     return rc;

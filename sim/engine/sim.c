@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -206,6 +207,22 @@ static void summarize(sim_run *r) {
     free(waits);
 }
 
+static double wall_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Call the progress hook when 0.5 s of wall time passed (the clock is read
+ * every 1024 instants only, so the hook costs nothing measurable). */
+static void maybe_progress(sim_run *r, sim_time t, uint64_t *tick) {
+    if (!r->progress || (++*tick & 1023)) return;
+    double now = wall_s();
+    if (now - r->progress_last < 0.5) return;
+    r->progress_last = now;
+    r->progress(r, t, r->progress_ud);
+}
+
 int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     const scenario *sc = r->sc;
     for (size_t g = 0; g < sc->ngroups; g++) {
@@ -214,9 +231,12 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     }
     evq_push(&r->q, 0, EV_SAMPLE, 0);
     bool stopped = false;
+    uint64_t tick = 0;
+    if (r->progress) r->progress_last = wall_s();
     while (!evq_empty(&r->q)) {
         if (interrupt && *interrupt) return -1;
         sim_time t = evq_peek(&r->q)->time;
+        maybe_progress(r, t, &tick);
         if (t >= sc->stop_time) {
             stopped = true;
             break;

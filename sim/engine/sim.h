@@ -45,6 +45,11 @@ typedef struct sim_metric {
     double value;
 } sim_metric;
 
+struct sim_run;
+/* Progress callback: called from sim_execute about every 0.5 s of wall time
+ * with the current simulated time (for progress lines; must not modify r). */
+typedef void (*sim_progress_fn)(const struct sim_run *r, sim_time now, void *ud);
+
 typedef struct sim_run {
     const scenario *sc;
     const k8s_node *nodes;
@@ -68,6 +73,9 @@ typedef struct sim_run {
     uint64_t nevents;
     char **class_reason;                      /* FitError text per class for pods pending at the end */
     VEC(sim_metric) summary;
+    sim_progress_fn progress;                 /* optional, set after sim_init */
+    void *progress_ud;
+    double progress_last;                     /* wall clock of the last call */
 } sim_run;
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */

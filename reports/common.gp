@@ -1,0 +1,19 @@
+# common.gp -- shared style of every drasim report plot (loaded first).
+# Variables set by drasim before a template: datafile, plot_title,
+# xlabel_text, ylabel_text, series (array of series titles).
+set termoption noenhanced
+set border 3 lc rgb "#444444"
+set tics nomirror out
+set grid ytics xtics lc rgb "#cccccc" lw 1 dt 2
+set key below center vertical Left reverse nobox samplen 2 spacing 1.1 width 2 height 1
+set linetype 1 lc rgb "#1f77b4" lw 2
+set linetype 2 lc rgb "#d62728" lw 2 dt (8,4)
+set linetype 3 lc rgb "#2ca02c" lw 2
+set linetype 4 lc rgb "#ff7f0e" lw 2 dt (8,4)
+set linetype 5 lc rgb "#9467bd" lw 2
+set linetype 6 lc rgb "#8c564b" lw 2 dt (8,4)
+set linetype 7 lc rgb "#e377c2" lw 2
+set linetype 8 lc rgb "#7f7f7f" lw 2 dt (8,4)
+# (every other series dashed, so that coinciding curves stay visible)
+set linetype cycle 8
+set style fill transparent solid 0.18 noborder

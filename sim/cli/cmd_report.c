@@ -1,0 +1,92 @@
+/* cmd_report.c -- `drasim report RESULTS.db [-o DIR]`: plots and index.html. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "report/rdb.h"
+#include "report/report.h"
+
+static void usage(FILE *out) {
+    fprintf(out, "usage: drasim report RESULTS.db [-o DIR]\n\n"
+                 "Draw plots (PNG and SVG, through gnuplot) and write DIR/index.html, a\n"
+                 "self-contained page with every plot and a metrics table per run\n"
+                 "(docs/REPORTS.md). Several runs are grouped by configuration (scenario,\n"
+                 "mode, policy, sweep point) and drawn as mean with a min-max band over seeds.\n\n"
+                 "  -o, --output DIR   output directory (default report), created if needed\n"
+                 "Without gnuplot (or $DRASIM_GNUPLOT) the page is written with the tables only\n"
+                 "and a message on stderr; the exit code is still 0.\n"
+                 "exit codes: 0 ok, 2 usage error or gnuplot failure, 3 unreadable database\n");
+}
+
+static int make_dir(const char *dir) {
+    strbuf d = {0};
+    sb_printf(&d, "%s/data", dir);
+    int rc = (mkdir(dir, 0755) && errno != EEXIST) || (mkdir(sb_str(&d), 0755) && errno != EEXIST) ? -1 : 0;
+    sb_free(&d);
+    return rc;
+}
+
+int cmd_report(int argc, char **argv) {
+    const char *db = NULL, *dir = "report";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (argv[i][0] == '-' || db) {
+            fprintf(stderr, "drasim report: unexpected argument '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_ERROR;
+        } else {
+            db = argv[i];
+        }
+    }
+    if (!db) {
+        usage(stderr);
+        return EXIT_ERROR;
+    }
+    strbuf err = {0};
+    rdb r;
+    if (rdb_open(db, &r, &err)) {
+        fprintf(stderr, "drasim report: %s\n", sb_str(&err));
+        sb_free(&err);
+        return EXIT_BAD_INPUT;
+    }
+    int rc = EXIT_OK;
+    report rp = {.r = &r, .dir = dir};
+    if (make_dir(dir)) {
+        fprintf(stderr, "drasim report: cannot create %s: %s\n", dir, strerror(errno));
+        rc = EXIT_ERROR;
+        goto done;
+    }
+    if (report_collect(&rp, &err)) {
+        fprintf(stderr, "drasim report: %s\n", sb_str(&err));
+        rc = EXIT_BAD_INPUT;
+        goto done;
+    }
+    int drawn = report_draw(&rp, &err);
+    if (drawn < 0) {
+        fprintf(stderr, "drasim report: %s\n", sb_str(&err));
+        rc = EXIT_ERROR;
+    } else if (drawn == 1) {
+        fprintf(stderr, "drasim report: %s: no plots drawn; writing %s/index.html with the tables only "
+                        "(install gnuplot, or set DRASIM_GNUPLOT to its path)\n", rp.gnuplot_note, dir);
+    }
+    if (report_html(&rp, &err)) {
+        fprintf(stderr, "drasim report: %s\n", sb_str(&err));
+        rc = EXIT_ERROR;
+        goto done;
+    }
+    if (rc == EXIT_OK)
+        printf("%s/index.html: %zu run%s, %zu plot%s%s\n", dir, r.nruns, r.nruns == 1 ? "" : "s",
+               rp.plotted ? rp.plots.len : 0, rp.plotted && rp.plots.len == 1 ? "" : "s",
+               rp.plotted ? " (PNG + SVG)" : "");
+done:
+    report_free(&rp);
+    rdb_close(&r);
+    sb_free(&err);
+    return rc;
+}

@@ -1,0 +1,250 @@
+/* cmd_sweep.c -- `drasim sweep SCENARIO --param KEY=V1,V2,... [--param ...] [--seeds LIST] -o OUT [--split]`:
+ * run every point of a parameter grid (each point: --set KEY=Vi for every
+ * parameter) into one database with a `sweep` table, or one database per point. */
+#include <errno.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "report/runner.h"
+#include "store/store.h"
+#include "util/intern.h"
+#include "util/xalloc.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig) {
+    (void)sig;
+    interrupted = 1;
+}
+
+static void usage(FILE *out) {
+    fprintf(out, "usage: drasim sweep SCENARIO --param KEY=V1,V2,... [--param ...] [--seeds LIST]\n"
+                 "                    [--set KEY=VALUE]... -o OUT [--split] [--quiet]\n\n"
+                 "Run the scenario at every point of the grid (the cartesian product of the\n"
+                 "--param values; each value is applied like --set KEY=VALUE), once per seed.\n"
+                 "Default: one database OUT with every run and a table sweep(run_id, param,\n"
+                 "value). --split: OUT is a directory with one database per point, named\n"
+                 "KEY=VALUE,KEY=VALUE.db.\n"
+                 "exit codes: 0 ok, 2 usage or processing error, 3 invalid scenario\n");
+}
+
+typedef struct param {
+    char *key;
+    char **values;
+    size_t n;
+} param;
+
+typedef struct sweep_ctx {
+    sqlite3 *db;
+    const param *params;
+    size_t nparams;
+    const size_t *point;
+    int rc;
+} sweep_ctx;
+
+/* Record the parameter point of a stored run in the sweep table. */
+static void record_point(const sim_run *run, size_t nnodes, int64_t run_id, void *ud) {
+    (void)run;
+    (void)nnodes;
+    sweep_ctx *c = ud;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(c->db, "INSERT INTO sweep VALUES(?,?,?)", -1, &s, NULL) != SQLITE_OK) {
+        c->rc = -1;
+        return;
+    }
+    for (size_t p = 0; p < c->nparams; p++) {
+        sqlite3_bind_int64(s, 1, run_id);
+        sqlite3_bind_text(s, 2, c->params[p].key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 3, c->params[p].values[c->point[p]], -1, SQLITE_STATIC);
+        if (sqlite3_step(s) != SQLITE_DONE) c->rc = -1;
+        sqlite3_reset(s);
+    }
+    sqlite3_finalize(s);
+}
+
+static int parse_param(const char *text, param *p) {
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || !eq[1]) return -1;
+    p->key = xstrndup(text, (size_t)(eq - text));
+    const char *v = eq + 1;
+    while (1) {
+        size_t n = strcspn(v, ",");
+        if (!n) return -1;
+        p->values = xrealloc(p->values, (p->n + 1) * sizeof *p->values);
+        p->values[p->n++] = xstrndup(v, n);
+        if (!v[n]) return 0;
+        v += n + 1;
+    }
+}
+
+/* File name of a point: "key=value,key=value.db" with '/' and spaces replaced. */
+static void point_name(const param *ps, size_t np, const size_t *pt, strbuf *out) {
+    for (size_t p = 0; p < np; p++) {
+        if (p) sb_putc(out, ',');
+        strbuf t = {0};
+        sb_printf(&t, "%s=%s", ps[p].key, ps[p].values[pt[p]]);
+        for (const char *c = sb_str(&t); *c; c++) sb_putc(out, *c == '/' || *c == ' ' || *c == '\\' ? '_' : *c);
+        sb_free(&t);
+    }
+    sb_puts(out, ".db");
+}
+
+int cmd_sweep(int argc, char **argv) {
+    const char *scenario = NULL, *out = NULL;
+    bool split = false, quiet = false;
+    param *params = xcalloc((size_t)argc, sizeof *params);
+    size_t nparams = 0, nbase = 0;
+    const char **sets = xcalloc((size_t)argc * 2 + 1, sizeof *sets);
+    uint64_t *seeds = NULL;
+    size_t nseeds = 0;
+    int rc = EXIT_OK;
+    strbuf err = {0};
+    size_t *pt = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            goto done;
+        } else if (!strcmp(a, "--param") && i + 1 < argc) {
+            if (parse_param(argv[++i], &params[nparams++])) {
+                fprintf(stderr, "drasim sweep: --param %s: expected KEY=V1,V2,...\n", argv[i]);
+                rc = EXIT_ERROR;
+                goto done;
+            }
+        } else if (!strcmp(a, "--set") && i + 1 < argc) {
+            sets[nbase++] = argv[++i];
+        } else if (!strcmp(a, "--seeds") && i + 1 < argc) {
+            if (parse_seed_list(argv[++i], &seeds, &nseeds, &err)) {
+                fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
+                rc = EXIT_ERROR;
+                goto done;
+            }
+        } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--split")) {
+            split = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
+        } else if (a[0] == '-' || scenario) {
+            fprintf(stderr, "drasim sweep: unexpected argument '%s'\n", a);
+            usage(stderr);
+            rc = EXIT_ERROR;
+            goto done;
+        } else {
+            scenario = a;
+        }
+    }
+    if (!scenario || !out || !nparams) {
+        if (scenario) fprintf(stderr, "drasim sweep: %s\n", !out ? "-o OUT is required" : "give at least one --param");
+        usage(stderr);
+        rc = EXIT_ERROR;
+        goto done;
+    }
+    if (split && mkdir(out, 0755) && errno != EEXIST) {
+        fprintf(stderr, "drasim sweep: cannot create %s: %s\n", out, strerror(errno));
+        rc = EXIT_ERROR;
+        goto done;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    pt = xcalloc(nparams, sizeof *pt);
+    store st = {0};
+    bool open = false;
+    size_t npoints = 0;
+    strbuf set_text = {0}, path = {0};
+    char **point_sets = xcalloc(nparams, sizeof *point_sets);
+    while (rc == EXIT_OK) {
+        /* open a database: once, or per point with --split */
+        if (!open) {
+            sb_clear(&path);
+            if (split) {
+                sb_printf(&path, "%s/", out);
+                point_name(params, nparams, pt, &path);
+            } else {
+                sb_puts(&path, out);
+            }
+            if (store_open(&st, sb_str(&path), &err) ||
+                sqlite3_exec(st.db, "CREATE TABLE sweep(run_id INTEGER NOT NULL, param TEXT NOT NULL, value TEXT NOT NULL,"
+                                    " PRIMARY KEY(run_id, param));", NULL, NULL, NULL) != SQLITE_OK) {
+                if (!err.len) sb_printf(&err, "%s: cannot create the sweep table", sb_str(&path));
+                store_abort(&st);
+                fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
+                rc = EXIT_ERROR;
+                break;
+            }
+            open = true;
+        }
+        for (size_t p = 0; p < nparams; p++) {
+            sb_clear(&set_text);
+            sb_printf(&set_text, "%s=%s", params[p].key, params[p].values[pt[p]]);
+            free(point_sets[p]);
+            point_sets[p] = xstrdup(sb_str(&set_text));
+            sets[nbase + p] = point_sets[p];
+        }
+        sweep_ctx ctx = {st.db, params, nparams, pt, 0};
+        run_batch b = {.scenario_path = scenario, .sets = sets, .nsets = nbase + nparams, .seeds = seeds,
+                       .nseeds = nseeds, .progress = !quiet && isatty(2), .interrupt = &interrupted,
+                       .on_run = record_point, .ud = &ctx};
+        int brc = run_batch_execute(&b, &st, &err);
+        if (brc == RUN_OK && ctx.rc) {
+            sb_clear(&err);
+            sb_printf(&err, "%s: cannot write the sweep table", sb_str(&path));
+            brc = RUN_ERROR;
+        }
+        if (brc == RUN_OK && interrupted) brc = RUN_INTERRUPTED;
+        if (brc != RUN_OK) {
+            store_abort(&st);
+            open = false;
+            fprintf(stderr, "drasim sweep: %s\n", brc == RUN_INTERRUPTED ? "interrupted" : sb_str(&err));
+            rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
+            break;
+        }
+        npoints++;
+        if (!quiet) {
+            printf("point %zu:", npoints);
+            for (size_t p = 0; p < nparams; p++) printf(" %s", point_sets[p]);
+            printf(" (%zu run%s)\n", nseeds ? nseeds : 1, nseeds > 1 ? "s" : "");
+        }
+        /* next point (odometer, last parameter fastest) */
+        size_t p = nparams;
+        while (p > 0 && ++pt[p - 1] == params[p - 1].n) pt[--p] = 0;
+        bool last = p == 0;
+        if (split || last) {
+            if (store_commit(&st, &err)) {
+                store_abort(&st);
+                fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
+                rc = EXIT_ERROR;
+            }
+            open = false;
+        }
+        if (last) break;
+    }
+    if (rc == EXIT_OK && !quiet) printf("wrote %zu point%s to %s\n", npoints, npoints == 1 ? "" : "s", out);
+    for (size_t p = 0; p < nparams; p++) free(point_sets[p]);
+    free(point_sets);
+    sb_free(&set_text);
+    sb_free(&path);
+done:
+    for (size_t p = 0; p < nparams; p++) {
+        free(params[p].key);
+        for (size_t v = 0; v < params[p].n; v++) free(params[p].values[v]);
+        free(params[p].values);
+    }
+    free(params);
+    free(sets);
+    free(seeds);
+    free(pt);
+    sb_free(&err);
+    intern_reset();
+    return rc;
+}

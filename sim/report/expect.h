@@ -1,0 +1,94 @@
+/*
+ * expect.h -- expectation files for `drasim check` (docs/CI.md):
+ *
+ *   apiVersion: drasim/v1
+ *   kind: Expect
+ *   seeds: 42..44                  # optional; --seeds wins
+ *   set: ["scheduling.scoring=MostAllocated"]   # optional overrides
+ *   thresholds:
+ *   - gpu_alloc_pct >= 50          # mean over the runs
+ *   - max(wait_p99_s) <= 600       # or min(...), mean(...)
+ *   - unschedulable == 0
+ *   baseline:                      # optional
+ *     file: baseline.db            # relative to this file
+ *     metrics:
+ *       gpu_alloc_pct: 0.5         # no worse than the baseline by 0.5 (points)
+ *       wait_p99_s: 10%            # ... by 10% of the baseline value
+ *       events: {tolerance: 5%, better: lower}
+ *
+ * Parsing is strict (unknown keys, bad expressions: FILE:LINE:COL errors).
+ */
+#ifndef DRASIM_REPORT_EXPECT_H
+#define DRASIM_REPORT_EXPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/yaml_tree.h"
+#include "report/rdb.h"
+#include "util/strbuf.h"
+
+typedef enum { AGG_MEAN, AGG_MIN, AGG_MAX } expect_agg;
+typedef enum { OP_GE, OP_LE, OP_GT, OP_LT, OP_EQ, OP_NE } expect_op;
+
+typedef struct expect_threshold {
+    char *text;          /* as written */
+    char *metric;
+    expect_agg agg;
+    expect_op op;
+    double value;
+} expect_threshold;
+
+typedef struct expect_baseline_metric {
+    char *metric;
+    double tolerance;
+    bool relative;       /* tolerance is a percentage of the baseline value */
+    int better;          /* +1 higher, -1 lower */
+} expect_baseline_metric;
+
+typedef struct expect_spec {
+    char *file;
+    uint64_t *seeds;
+    size_t nseeds;
+    char **sets;
+    size_t nsets;
+    expect_threshold *thresholds;
+    size_t nthresholds;
+    char *baseline_file; /* resolved against the expect file's directory, or NULL */
+    expect_baseline_metric *baseline;
+    size_t nbaseline;
+} expect_spec;
+
+/* Parse an expect file (from memory: `name` is used in messages). */
+int expect_parse_mem(const char *name, const char *data, size_t len, expect_spec *out, strbuf *err);
+int expect_load(const char *path, expect_spec *out, strbuf *err);
+void expect_free(expect_spec *e);
+
+/* One evaluated check. */
+typedef struct check_result {
+    char *name;          /* "gpu_alloc_pct >= 50" or "baseline: gpu_alloc_pct" */
+    double value;        /* NAN when the metric is missing */
+    char *expected;      /* ">= 50", ">= 56.1 (baseline 56.6 - 0.5)" */
+    bool pass;
+    char *message;       /* why it failed, or NULL */
+} check_result;
+
+typedef struct check_report {
+    check_result *items;
+    size_t n, failures;
+    size_t runs;
+} check_report;
+
+/* Evaluate every threshold on `results` and every baseline metric against
+ * `baseline` (may be NULL when the spec has none). */
+void expect_evaluate(const expect_spec *e, const rdb *results, const rdb *baseline, check_report *out);
+void check_report_free(check_report *c);
+/* The aligned table printed by `drasim check`. */
+void check_report_table(const check_report *c, strbuf *out);
+/* JUnit XML: <testsuites><testsuite name=SUITE ...><testcase .../>... */
+void check_report_junit(const check_report *c, const char *suite, double seconds, strbuf *out);
+
+const char *expect_op_text(expect_op op);
+
+#endif

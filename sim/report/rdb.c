@@ -1,0 +1,258 @@
+/* rdb.c -- reading results databases (see rdb.h). */
+#include "report/rdb.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+static char *col_text(sqlite3_stmt *s, int i) {
+    const unsigned char *t = sqlite3_column_text(s, i);
+    return xstrdup(t ? (const char *)t : "");
+}
+
+static int fail(rdb *r, strbuf *err, const char *what) {
+    sb_clear(err);
+    sb_printf(err, "%s: %s: %s", r->path, what, r->db ? sqlite3_errmsg(r->db) : "cannot open");
+    return -1;
+}
+
+bool rdb_has_table(const rdb *r, const char *table) {
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?", -1, &s,
+                           NULL) != SQLITE_OK)
+        return false;
+    sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+    bool found = sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    return found;
+}
+
+bool rdb_has_column(const rdb *r, const char *table, const char *column) {
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", -1, &s, NULL) != SQLITE_OK)
+        return false;
+    sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, column, -1, SQLITE_STATIC);
+    bool found = sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    return found;
+}
+
+int rdb_metric_index(const rdb *r, const char *metric) {
+    for (size_t i = 0; i < r->nmetrics; i++)
+        if (!strcmp(r->metrics[i], metric)) return (int)i;
+    return -1;
+}
+
+double rdb_value(const rdb *r, size_t run, int metric) {
+    return metric < 0 ? NAN : r->values[run * r->nmetrics + (size_t)metric];
+}
+
+static int find_run(const rdb *r, int64_t id) {
+    for (size_t i = 0; i < r->nruns; i++)
+        if (r->runs[i].id == id) return (int)i;
+    return -1;
+}
+
+/* Sweep points: "param=value param2=value2" per run, from the sweep table. */
+static int load_sweep(rdb *r) {
+    if (!rdb_has_table(r, "sweep")) return 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, "SELECT run_id, param, value FROM sweep ORDER BY run_id, rowid", -1, &s, NULL) !=
+        SQLITE_OK)
+        return -1;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        int i = find_run(r, sqlite3_column_int64(s, 0));
+        if (i < 0) continue;
+        strbuf b = {0};
+        if (r->runs[i].point) sb_printf(&b, "%s ", r->runs[i].point);
+        sb_printf(&b, "%s=%s", (const char *)sqlite3_column_text(s, 1), (const char *)sqlite3_column_text(s, 2));
+        free(r->runs[i].point);
+        r->runs[i].point = xstrdup(sb_str(&b));
+        sb_free(&b);
+    }
+    sqlite3_finalize(s);
+    return 0;
+}
+
+/* Sweep point with each key shortened to its last path segment:
+ * "scheduling.scoring=X workload.podGroups.a.count=3" -> "scoring=X count=3". */
+static void short_point(const char *point, strbuf *out) {
+    const char *p = point;
+    while (*p) {
+        size_t n = strcspn(p, " ");
+        const char *eq = memchr(p, '=', n);
+        const char *k = p;
+        for (const char *c = p; eq && c < eq; c++)
+            if (*c == '.') k = c + 1;
+        if (out->len) sb_putc(out, ' ');
+        sb_append(out, k, n - (size_t)(k - p));
+        p += n + (p[n] == ' ');
+    }
+}
+
+/* Group runs that differ only by seed; label each group by what varies
+ * between groups (scenario, mode, policy, sweep point). */
+static void make_groups(rdb *r) {
+    bool vary_sc = false, vary_mode = false, vary_pol = false;
+    for (size_t i = 1; i < r->nruns; i++) {
+        vary_sc |= strcmp(r->runs[i].scenario, r->runs[0].scenario) != 0;
+        vary_mode |= strcmp(r->runs[i].mode, r->runs[0].mode) != 0;
+        vary_pol |= strcmp(r->runs[i].policy, r->runs[0].policy) != 0;
+    }
+    for (size_t i = 0; i < r->nruns; i++) {
+        rdb_run *u = &r->runs[i];
+        strbuf key = {0};
+        sb_printf(&key, "%s|%s|%s|%s", u->scenario, u->mode, u->policy, u->point ? u->point : "");
+        size_t g = 0;
+        while (g < r->ngroups && strcmp(r->group_keys[g], sb_str(&key))) g++;
+        if (g == r->ngroups) {
+            strbuf label = {0};
+            if (vary_sc) sb_printf(&label, "%s", u->scenario);
+            /* a swept scheduling.mode / scheduling.scoring already shows in the point */
+            bool swept_mode = u->point && strstr(u->point, "scheduling.mode=");
+            bool swept_pol = u->point && strstr(u->point, "scheduling.scoring=");
+            if ((vary_mode && !swept_mode) || (!u->point && !vary_sc && !vary_pol)) sb_printf(&label, "%s%s", label.len ? " " : "", u->mode);
+            if ((vary_pol && !swept_pol) || (!u->point && !vary_sc)) sb_printf(&label, "%s%s", label.len ? " " : "", u->policy);
+            if (u->point) {
+                strbuf sp = {0};
+                short_point(u->point, &sp);
+                sb_printf(&label, "%s%s", label.len ? " " : "", sb_str(&sp));
+                sb_free(&sp);
+            }
+            r->groups = xrealloc(r->groups, (r->ngroups + 1) * sizeof *r->groups);
+            r->group_keys = xrealloc(r->group_keys, (r->ngroups + 1) * sizeof *r->group_keys);
+            r->groups[r->ngroups] = xstrdup(sb_str(&label));
+            r->group_keys[r->ngroups] = xstrdup(sb_str(&key));
+            r->ngroups++;
+            sb_free(&label);
+        }
+        u->group = g;
+        sb_free(&key);
+    }
+}
+
+int rdb_open(const char *path, rdb *out, strbuf *err) {
+    memset(out, 0, sizeof *out);
+    out->path = xstrdup(path);
+    if (sqlite3_open_v2(path, &out->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        fail(out, err, "cannot open");
+        rdb_close(out);
+        return -1;
+    }
+    if (!rdb_has_table(out, "runs") || !rdb_has_table(out, "summary")) {
+        sb_clear(err);
+        sb_printf(err, "%s: not a drasim results database (no runs/summary table)", path);
+        rdb_close(out);
+        return -1;
+    }
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(out->db, "SELECT run_id, scenario, mode, policy, seed, end_ms FROM runs ORDER BY run_id",
+                           -1, &s, NULL) != SQLITE_OK) {
+        fail(out, err, "cannot read runs");
+        rdb_close(out);
+        return -1;
+    }
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        out->runs = xrealloc(out->runs, (out->nruns + 1) * sizeof *out->runs);
+        rdb_run *u = &out->runs[out->nruns++];
+        memset(u, 0, sizeof *u);
+        u->id = sqlite3_column_int64(s, 0);
+        u->scenario = col_text(s, 1);
+        u->mode = col_text(s, 2);
+        u->policy = col_text(s, 3);
+        u->seed = sqlite3_column_int64(s, 4);
+        u->end_ms = sqlite3_column_int64(s, 5);
+    }
+    sqlite3_finalize(s);
+    if (load_sweep(out)) {
+        fail(out, err, "cannot read sweep");
+        rdb_close(out);
+        return -1;
+    }
+    make_groups(out);
+    /* metric names first (first-seen order), then values */
+    if (sqlite3_prepare_v2(out->db, "SELECT run_id, metric, value FROM summary ORDER BY run_id, rowid", -1, &s, NULL) !=
+        SQLITE_OK) {
+        fail(out, err, "cannot read summary");
+        rdb_close(out);
+        return -1;
+    }
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *m = (const char *)sqlite3_column_text(s, 1);
+        if (m && rdb_metric_index(out, m) < 0) {
+            out->metrics = xrealloc(out->metrics, (out->nmetrics + 1) * sizeof *out->metrics);
+            out->metrics[out->nmetrics++] = xstrdup(m);
+        }
+    }
+    sqlite3_reset(s);
+    out->values = xmalloc((out->nruns * out->nmetrics + 1) * sizeof *out->values);
+    for (size_t i = 0; i < out->nruns * out->nmetrics; i++) out->values[i] = NAN;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        int run = find_run(out, sqlite3_column_int64(s, 0));
+        const char *m = (const char *)sqlite3_column_text(s, 1);
+        if (run < 0 || !m || sqlite3_column_type(s, 2) == SQLITE_NULL) continue;
+        out->values[(size_t)run * out->nmetrics + (size_t)rdb_metric_index(out, m)] = sqlite3_column_double(s, 2);
+    }
+    sqlite3_finalize(s);
+    return 0;
+}
+
+void rdb_close(rdb *r) {
+    if (r->db) sqlite3_close(r->db);
+    for (size_t i = 0; i < r->nruns; i++) {
+        free(r->runs[i].scenario);
+        free(r->runs[i].mode);
+        free(r->runs[i].policy);
+        free(r->runs[i].point);
+    }
+    for (size_t i = 0; i < r->nmetrics; i++) free(r->metrics[i]);
+    for (size_t i = 0; i < r->ngroups; i++) {
+        free(r->groups[i]);
+        free(r->group_keys[i]);
+    }
+    free(r->runs);
+    free(r->metrics);
+    free(r->values);
+    free(r->groups);
+    free(r->group_keys);
+    free(r->path);
+    memset(r, 0, sizeof *r);
+}
+
+rdb_stats rdb_group_stats(const rdb *r, size_t g, int metric) {
+    rdb_stats st = {NAN, NAN, NAN, 0};
+    double sum = 0;
+    for (size_t i = 0; i < r->nruns; i++) {
+        if (g != SIZE_MAX && r->runs[i].group != g) continue;
+        double v = rdb_value(r, i, metric);
+        if (isnan(v)) continue;
+        if (!st.n || v < st.min) st.min = v;
+        if (!st.n || v > st.max) st.max = v;
+        sum += v;
+        st.n++;
+    }
+    if (st.n) st.mean = sum / (double)st.n;
+    return st;
+}
+
+int metric_direction(const char *m) {
+    static const char *const higher[] = {"pods_scheduled", "pods_succeeded", "gpu_alloc_pct", "gpu_alloc_peak_pct",
+                                         "cpu_alloc_pct", "memory_alloc_pct", NULL};
+    static const char *const lower[] = {"pods_pending_at_end", "unschedulable", "wait_mean_s", "wait_p50_s",
+                                        "wait_p90_s", "wait_p95_s", "wait_p99_s", "wait_max_s", NULL};
+    for (int i = 0; higher[i]; i++)
+        if (!strcmp(m, higher[i])) return 1;
+    for (int i = 0; lower[i]; i++)
+        if (!strcmp(m, lower[i])) return -1;
+    /* metrics added later follow naming conventions */
+    if (!strncmp(m, "frag", 4) || !strncmp(m, "wait_", 5) || strstr(m, "pending") || strstr(m, "unschedulable") ||
+        strstr(m, "preempt") || strstr(m, "stranded"))
+        return -1;
+    if (strstr(m, "alloc") && strstr(m, "_pct")) return 1;
+    return 0;
+}

@@ -1,0 +1,61 @@
+/*
+ * rdb.h -- read a results database (docs/SCHEMA.md) for reports, compare
+ * and check: its runs, their summary metrics, and the groups of runs that
+ * differ only by seed. Tables added later (arrival_curve, sweep, ...) are
+ * optional: rdb_has_table() / rdb_has_column() ask sqlite_master.
+ */
+#ifndef DRASIM_REPORT_RDB_H
+#define DRASIM_REPORT_RDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/strbuf.h"
+
+typedef struct sqlite3 sqlite3;
+
+typedef struct rdb_run {
+    int64_t id;
+    char *scenario, *mode, *policy;
+    int64_t seed, end_ms;
+    char *point;          /* sweep point "k=v k2=v2", or NULL */
+    size_t group;         /* index into rdb.groups */
+} rdb_run;
+
+typedef struct rdb {
+    sqlite3 *db;
+    char *path;
+    rdb_run *runs;        /* ordered by run_id */
+    size_t nruns;
+    char **metrics;       /* summary metric names, first-seen order */
+    size_t nmetrics;
+    double *values;       /* [run * nmetrics + metric], NAN when absent */
+    char **groups;        /* labels: "mode policy" (+ scenario, + sweep point when they vary) */
+    char **group_keys;    /* "scenario|mode|policy|point": run key without the seed */
+    size_t ngroups;
+} rdb;
+
+/* Open read-only and load runs and summary. Returns 0 or -1 with err set. */
+int rdb_open(const char *path, rdb *out, strbuf *err);
+void rdb_close(rdb *r);
+
+bool rdb_has_table(const rdb *r, const char *table);
+bool rdb_has_column(const rdb *r, const char *table, const char *column);
+/* Index of a metric, or -1. */
+int rdb_metric_index(const rdb *r, const char *metric);
+double rdb_value(const rdb *r, size_t run, int metric);
+
+/* Statistics of one metric over a set of runs (NAN values skipped). */
+typedef struct rdb_stats {
+    double mean, min, max;
+    size_t n;
+} rdb_stats;
+/* Over the runs of group g (g == SIZE_MAX: every run). */
+rdb_stats rdb_group_stats(const rdb *r, size_t g, int metric);
+
+/* Better direction of a known summary metric: +1 higher is better, -1 lower
+ * is better, 0 neither (counters, sizes). */
+int metric_direction(const char *metric);
+
+#endif

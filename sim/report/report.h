@@ -1,0 +1,49 @@
+/*
+ * report.h -- `drasim report`: plots (PNG + SVG through gnuplot) and a
+ * self-contained index.html from a results database.
+ *
+ * Data files (DIR/data/NAME.dat) and the gnuplot script (DIR/plots.gp) are
+ * generated; the plot styles are templates in reports/NAME.gp (found like the
+ * GPU catalog: $DRASIM_DATADIR, install dir, source tree). gnuplot runs as a
+ * child process in DIR (no shell); $DRASIM_GNUPLOT names another program.
+ */
+#ifndef DRASIM_REPORT_REPORT_H
+#define DRASIM_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/rdb.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
+
+typedef struct rplot {
+    char *name;          /* file stem: DIR/NAME.png, DIR/NAME.svg, DIR/data/NAME.dat */
+    char *title;
+    char *tmpl;          /* template under reports/ */
+    strbuf vars;         /* gnuplot assignments the template reads */
+} rplot;
+
+typedef struct report {
+    const rdb *r;
+    const char *dir;
+    VEC(rplot) plots;
+    bool plotted;        /* gnuplot ran and drew them */
+    char *gnuplot_note;  /* why plots are missing (HTML note), or NULL */
+} report;
+
+/* Write DIR/data/NAME.dat and describe the plots. 0 or -1 with err. */
+int report_collect(report *rp, strbuf *err);
+/* Write DIR/plots.gp and run gnuplot. Returns 0 (drawn), 1 (gnuplot not
+ * found: rp->gnuplot_note set), or -1 (gnuplot failed, err set). */
+int report_draw(report *rp, strbuf *err);
+/* Write DIR/index.html. 0 or -1 with err. */
+int report_html(const report *rp, strbuf *err);
+void report_free(report *rp);
+
+/* gnuplot string literal of s (double quotes, escaped). */
+void gp_quote(strbuf *b, const char *s);
+/* HTML text of s (escaped). */
+void html_escape(strbuf *b, const char *s);
+
+#endif

@@ -1,0 +1,592 @@
+/*
+ * report_data.c -- the data behind each plot: SQL over the results database
+ * written as gnuplot data files (DIR/data/NAME.dat), plus the variables the
+ * plot's template needs. Runs that differ only by seed form a group; a
+ * group of several runs is drawn as its mean with a min..max band.
+ */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/sim.h"
+#include "report/report.h"
+#include "util/xalloc.h"
+
+void gp_quote(strbuf *b, const char *s) {
+    sb_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') sb_putc(b, '\\');
+        if (*s == '\n') {
+            sb_puts(b, "\\n");
+            continue;
+        }
+        sb_putc(b, *s);
+    }
+    sb_putc(b, '"');
+}
+
+static void gp_var(strbuf *b, const char *name, const char *value) {
+    sb_printf(b, "%s = ", name);
+    gp_quote(b, value);
+    sb_putc(b, '\n');
+}
+
+/* `undefine NAME; array NAME[n] = ["a", "b"]` */
+static void gp_array(strbuf *b, const char *name, char *const *items, size_t n) {
+    sb_printf(b, "undefine %s\narray %s[%zu] = [", name, name, n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        if (i) sb_puts(b, ", ");
+        gp_quote(b, items[i]);
+    }
+    if (!n) sb_puts(b, "\"\"");
+    sb_puts(b, "]\n");
+}
+
+static rplot *new_plot(report *rp, const char *name, const char *tmpl, const char *title) {
+    rplot p = {xstrdup(name), xstrdup(title), xstrdup(tmpl), {0}};
+    VEC_PUSH(rp->plots, p);
+    rplot *q = &rp->plots.data[rp->plots.len - 1];
+    strbuf f = {0};
+    sb_printf(&f, "data/%s.dat", name);
+    gp_var(&q->vars, "datafile", sb_str(&f));
+    gp_var(&q->vars, "plot_title", title);
+    sb_free(&f);
+    return q;
+}
+
+static FILE *open_data(report *rp, const char *name, strbuf *err) {
+    strbuf path = {0};
+    sb_printf(&path, "%s/data/%s.dat", rp->dir, name);
+    FILE *f = fopen(sb_str(&path), "w");
+    if (!f) {
+        sb_clear(err);
+        sb_printf(err, "%s: cannot write", sb_str(&path));
+    }
+    sb_free(&path);
+    return f;
+}
+
+static sqlite3_stmt *prep(const report *rp, const char *sql, strbuf *err) {
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(rp->r->db, sql, -1, &s, NULL) != SQLITE_OK) {
+        sb_clear(err);
+        sb_printf(err, "%s: %s", rp->r->path, sqlite3_errmsg(rp->r->db));
+        return NULL;
+    }
+    return s;
+}
+
+/* "1,2,5": run ids of group g (SQL-safe: integers). */
+static void group_ids(const rdb *r, size_t g, strbuf *b) {
+    for (size_t i = 0; i < r->nruns; i++)
+        if (r->runs[i].group == g) sb_printf(b, "%s%lld", b->len ? "," : "", (long long)r->runs[i].id);
+}
+
+static size_t group_size(const rdb *r, size_t g) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->nruns; i++) n += r->runs[i].group == g;
+    return n;
+}
+
+static size_t first_run_of(const rdb *r, size_t g) {
+    for (size_t i = 0; i < r->nruns; i++)
+        if (r->runs[i].group == g) return i;
+    return 0;
+}
+
+/* Series titles: group labels, with "(mean of N seeds)" when N > 1. */
+static char **group_titles(const rdb *r) {
+    char **t = xcalloc(r->ngroups + 1, sizeof *t);
+    for (size_t g = 0; g < r->ngroups; g++) {
+        strbuf b = {0};
+        size_t n = group_size(r, g);
+        if (n > 1) sb_printf(&b, "%s (mean, min-max of %zu seeds)", r->groups[g], n);
+        else sb_puts(&b, r->groups[g]);
+        t[g] = xstrdup(sb_str(&b));
+        sb_free(&b);
+    }
+    return t;
+}
+
+static void free_strings(char **v, size_t n) {
+    for (size_t i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+/* Where a curve's x values come from: a table, its x column and the factor
+ * that turns them into axis units. */
+typedef struct xaxis {
+    const char *table, *column;
+    double scale;                /* x value = column / scale */
+    const char *label;
+} xaxis;
+
+static const xaxis TIME_AXIS = {"samples", "time_ms", 3600000.0, "simulated time (h)"};
+
+/* One curve per group of `expr` over axis x: one data block per group with
+ * columns x mean min max (statistics over the group's runs at equal x). */
+static int curve_per_group(report *rp, const char *name, const char *title, const xaxis *x, const char *expr,
+                           const char *ylabel, strbuf *err) {
+    const rdb *r = rp->r;
+    FILE *f = open_data(rp, name, err);
+    if (!f) return -1;
+    int rc = 0;
+    for (size_t g = 0; g < r->ngroups && !rc; g++) {
+        strbuf ids = {0}, sql = {0};
+        group_ids(r, g, &ids);
+        sb_printf(&sql, "SELECT x, avg(v), min(v), max(v) FROM (SELECT \"%s\" AS x, (%s) AS v FROM \"%s\""
+                        " WHERE run_id IN (%s)) GROUP BY x ORDER BY x", x->column, expr, x->table, sb_str(&ids));
+        sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+        if (!s) rc = -1;
+        fprintf(f, "# %s\n", r->groups[g]);
+        while (s && sqlite3_step(s) == SQLITE_ROW)
+            fprintf(f, "%.6f %.6g %.6g %.6g\n", sqlite3_column_double(s, 0) / x->scale, sqlite3_column_double(s, 1),
+                    sqlite3_column_double(s, 2), sqlite3_column_double(s, 3));
+        fputs("\n\n", f);
+        sqlite3_finalize(s);
+        sb_free(&ids);
+        sb_free(&sql);
+    }
+    fclose(f);
+    if (rc) return -1;
+    rplot *p = new_plot(rp, name, "timeseries.gp", title);
+    char **t = group_titles(r);
+    gp_array(&p->vars, "series", t, r->ngroups);
+    free_strings(t, r->ngroups);
+    gp_var(&p->vars, "xlabel_text", x->label);
+    gp_var(&p->vars, "ylabel_text", ylabel);
+    return 0;
+}
+
+static int series_per_group(report *rp, const char *name, const char *title, const char *expr, const char *ylabel,
+                            strbuf *err) {
+    return curve_per_group(rp, name, title, &TIME_AXIS, expr, ylabel, err);
+}
+
+/* GPU, CPU and memory allocation of one run, % of the cluster's allocatable. */
+static int utilization(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    size_t i = first_run_of(r, 0);
+    strbuf sql = {0};
+    sb_printf(&sql,
+              "SELECT s.time_ms, s.gpu_alloc_pct, 100.0 * s.cpu_alloc_milli / max(1, n.cpu),"
+              " 100.0 * s.memory_alloc_bytes / max(1, n.mem) FROM samples s,"
+              " (SELECT sum(cpu_milli) AS cpu, sum(memory_bytes) AS mem FROM nodes WHERE run_id = %lld) n"
+              " WHERE s.run_id = %lld ORDER BY s.time_ms",
+              (long long)r->runs[i].id, (long long)r->runs[i].id);
+    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    sb_free(&sql);
+    if (!s) return -1;
+    FILE *f = open_data(rp, "utilization", err);
+    if (!f) {
+        sqlite3_finalize(s);
+        return -1;
+    }
+    fputs("# hour gpu_pct cpu_pct memory_pct\n", f);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        fprintf(f, "%.6f %.6g %.6g %.6g\n", sqlite3_column_double(s, 0) / 3600000.0, sqlite3_column_double(s, 1),
+                sqlite3_column_double(s, 2), sqlite3_column_double(s, 3));
+    sqlite3_finalize(s);
+    fclose(f);
+    strbuf title = {0};
+    sb_printf(&title, "Requested GPU, CPU and memory over time (run %lld: %s, seed %lld)", (long long)r->runs[i].id,
+              r->groups[r->runs[i].group], (long long)r->runs[i].seed);
+    rplot *p = new_plot(rp, "utilization", "columns.gp", sb_str(&title));
+    sb_free(&title);
+    char *names[] = {"GPU (MIG slices as fractions)", "CPU", "memory"};
+    gp_array(&p->vars, "series", names, 3);
+    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
+    gp_var(&p->vars, "ylabel_text", "allocated (% of cluster allocatable)");
+    return 0;
+}
+
+/* Wait-time CDF per group (waits of every run of the group pooled). */
+static int wait_cdf(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    FILE *f = open_data(rp, "wait_cdf", err);
+    if (!f) return -1;
+    int rc = 0;
+    double y_min = 1;
+    for (size_t g = 0; g < r->ngroups && !rc; g++) {
+        strbuf ids = {0}, sql = {0};
+        group_ids(r, g, &ids);
+        sb_printf(&sql, "SELECT wait_ms FROM pods WHERE wait_ms IS NOT NULL AND run_id IN (%s) ORDER BY wait_ms",
+                  sb_str(&ids));
+        sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+        sb_free(&ids);
+        sb_free(&sql);
+        if (!s) {
+            rc = -1;
+            break;
+        }
+        VEC(int64_t) w = {0};
+        while (sqlite3_step(s) == SQLITE_ROW) VEC_PUSH(w, sqlite3_column_int64(s, 0));
+        sqlite3_finalize(s);
+        fprintf(f, "# %s: %zu scheduled pods\n", r->groups[g], w.len);
+        /* one point per distinct wait: fraction of pods that waited at most that long */
+        for (size_t k = 0; k < w.len; k++)
+            if (k + 1 == w.len || w.data[k + 1] != w.data[k]) {
+                double frac = (double)(k + 1) / (double)w.len;
+                if (frac < y_min) y_min = frac;
+                fprintf(f, "%.6g %.6f\n", (double)w.data[k] / 60000.0, frac);
+            }
+        if (!w.len) fputs("0 0\n", f);
+        fputs("\n\n", f);
+        VEC_FREE(w);
+    }
+    fclose(f);
+    if (rc) return -1;
+    rplot *p = new_plot(rp, "wait_cdf", "cdf.gp", "Scheduling wait (arrival to bind), cumulative distribution");
+    char **t = xcalloc(r->ngroups + 1, sizeof *t);
+    for (size_t g = 0; g < r->ngroups; g++) t[g] = xstrdup(r->groups[g]);
+    gp_array(&p->vars, "series", t, r->ngroups);
+    free_strings(t, r->ngroups);
+    gp_var(&p->vars, "xlabel_text", "wait (min)");
+    gp_var(&p->vars, "ylabel_text", "fraction of scheduled pods that waited at most x");
+    /* start the y axis just below the smallest fraction: on a 0.01 grid above
+     * 0.9, else on a 0.05 grid */
+    double grid = y_min > 0.9 ? 100.0 : 20.0;
+    sb_printf(&p->vars, "y_min = %.2f\n", floor(y_min * grid - 1e-9) / grid);
+    return 0;
+}
+
+/* A bar chart: categories x groups, mean/min/max over each group's runs.
+ * values[run * ncat + c] (NAN = not present in that run). */
+static void write_bars(report *rp, FILE *f, char **cats, size_t ncat, const double *values) {
+    const rdb *r = rp->r;
+    fputs("# category", f);
+    for (size_t g = 0; g < r->ngroups; g++) fprintf(f, " \"%s\" min max", r->groups[g]);
+    fputc('\n', f);
+    for (size_t c = 0; c < ncat; c++) {
+        strbuf q = {0};
+        gp_quote(&q, cats[c]);
+        fputs(sb_str(&q), f);
+        sb_free(&q);
+        for (size_t g = 0; g < r->ngroups; g++) {
+            double sum = 0, lo = NAN, hi = NAN;
+            size_t n = 0;
+            for (size_t i = 0; i < r->nruns; i++) {
+                double v = values[i * ncat + c];
+                if (r->runs[i].group != g || isnan(v)) continue;
+                sum += v;
+                lo = n && lo < v ? lo : v;
+                hi = n && hi > v ? hi : v;
+                n++;
+            }
+            if (n) fprintf(f, " %.6g %.6g %.6g", sum / (double)n, lo, hi);
+            else fputs(" 0 0 0", f);
+        }
+        fputc('\n', f);
+    }
+}
+
+static int cat_index(char ***cats, size_t *ncat, const char *name) {
+    for (size_t c = 0; c < *ncat; c++)
+        if (!strcmp((*cats)[c], name)) return (int)c;
+    *cats = xrealloc(*cats, (*ncat + 1) * sizeof **cats);
+    (*cats)[*ncat] = xstrdup(name);
+    return (int)(*ncat)++;
+}
+
+static int add_bar_plot(report *rp, const char *name, const char *title, const char *ylabel, char **cats,
+                        size_t ncat, const double *values, strbuf *err) {
+    FILE *f = open_data(rp, name, err);
+    if (!f) return -1;
+    write_bars(rp, f, cats, ncat, values);
+    fclose(f);
+    rplot *p = new_plot(rp, name, "bars.gp", title);
+    char **t = group_titles(rp->r);
+    gp_array(&p->vars, "series", t, rp->r->ngroups);
+    free_strings(t, rp->r->ngroups);
+    gp_var(&p->vars, "ylabel_text", ylabel);
+    gp_var(&p->vars, "xlabel_text", "");
+    return 0;
+}
+
+/* Time-weighted mean allocation of each extended resource (GPUs, each MIG
+ * profile), % of its allocatable units, from sample_resources. */
+static int alloc_by_resource(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    char **cats = NULL;
+    size_t ncat = 0;
+    sqlite3_stmt *s = prep(rp, "SELECT resource, time_ms, allocated, allocatable FROM sample_resources"
+                               " WHERE run_id = ? ORDER BY resource, time_ms", err);
+    if (!s) return -1;
+    typedef struct { int run, cat; double used, cap; } cell;
+    VEC(cell) cells = {0};
+    for (size_t i = 0; i < r->nruns; i++) {
+        sqlite3_bind_int64(s, 1, r->runs[i].id);
+        char prev[256] = "";
+        int64_t pt = 0, pa = 0, pc = 0;
+        cell cur = {(int)i, -1, 0, 0};
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            const char *res = (const char *)sqlite3_column_text(s, 0);
+            int64_t t = sqlite3_column_int64(s, 1), a = sqlite3_column_int64(s, 2), c = sqlite3_column_int64(s, 3);
+            if (strcmp(res, prev)) {
+                if (cur.cat >= 0) VEC_PUSH(cells, cur);
+                snprintf(prev, sizeof prev, "%s", res);
+                cur.cat = cat_index(&cats, &ncat, res);
+                cur.used = cur.cap = 0;
+            } else {
+                cur.used += (double)pa * (double)(t - pt);
+                cur.cap += (double)pc * (double)(t - pt);
+            }
+            pt = t;
+            pa = a;
+            pc = c;
+        }
+        if (cur.cat >= 0) VEC_PUSH(cells, cur);
+        sqlite3_reset(s);
+    }
+    sqlite3_finalize(s);
+    int rc = 0;
+    if (ncat) {
+        double *values = xmalloc(r->nruns * ncat * sizeof *values);
+        for (size_t k = 0; k < r->nruns * ncat; k++) values[k] = NAN;
+        for (size_t k = 0; k < cells.len; k++)
+            if (cells.data[k].cap > 0)
+                values[(size_t)cells.data[k].run * ncat + (size_t)cells.data[k].cat] =
+                    100.0 * cells.data[k].used / cells.data[k].cap;
+        rc = add_bar_plot(rp, "alloc_by_resource", "Mean allocation by device resource (GPU and MIG profile)",
+                          "allocated, time-weighted mean (% of its units)", cats, ncat, values, err);
+        free(values);
+    }
+    VEC_FREE(cells);
+    free_strings(cats, ncat);
+    return rc;
+}
+
+/* GPU-equivalents of one unit of each resource of one run (from the devices
+ * table, loaded once per run; else the engine's rule). */
+typedef struct equiv_table {
+    VEC(char *) res;
+    VEC(double) equiv;
+} equiv_table;
+
+static void equiv_load(sqlite3_stmt *eq, int64_t id, equiv_table *t) {
+    for (size_t i = 0; i < t->res.len; i++) free(t->res.data[i]);
+    t->res.len = t->equiv.len = 0;
+    sqlite3_bind_int64(eq, 1, id);
+    while (sqlite3_step(eq) == SQLITE_ROW) {
+        VEC_PUSH(t->res, xstrdup((const char *)sqlite3_column_text(eq, 0)));
+        VEC_PUSH(t->equiv, sqlite3_column_double(eq, 1));
+    }
+    sqlite3_reset(eq);
+}
+
+static void equiv_free(equiv_table *t) {
+    for (size_t i = 0; i < t->res.len; i++) free(t->res.data[i]);
+    VEC_FREE(t->res);
+    VEC_FREE(t->equiv);
+}
+
+static double unit_equiv(const equiv_table *t, const char *res) {
+    for (size_t i = 0; i < t->res.len; i++)
+        if (!strcmp(t->res.data[i], res)) return t->equiv.data[i];
+    return sim_gpu_equiv(res, 1);
+}
+
+/* GPU-equivalents a pod held: "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3". */
+static double pod_equiv(const equiv_table *t, const char *devices) {
+    double total = 0;
+    const char *p = devices;
+    while (*p) {
+        const char *e = strchr(p, '='), *end = strchr(p, ';');
+        if (!end) end = p + strlen(p);
+        if (!e || e > end) break;
+        char res[256];
+        snprintf(res, sizeof res, "%.*s", (int)(e - p), p);
+        size_t units = 1;
+        for (const char *c = e + 1; c < end; c++) units += *c == ',';
+        total += (double)units * unit_equiv(t, res);
+        p = *end ? end + 1 : end;
+    }
+    return total;
+}
+
+/* Mean allocation of each GPU model's GPUs over the run: GPU-hours held by
+ * pods on nodes of that model / (its GPUs * run length). */
+static int alloc_by_model(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    sqlite3_stmt *cap = prep(rp, "SELECT gpu_model, sum(gpus) FROM nodes WHERE run_id = ? AND gpus > 0"
+                                 " AND gpu_model IS NOT NULL GROUP BY gpu_model ORDER BY gpu_model", err);
+    sqlite3_stmt *use = prep(rp, "SELECT n.gpu_model, p.devices, p.scheduled_ms, coalesce(p.completion_ms, ?)"
+                                 " FROM pods p JOIN nodes n ON n.run_id = p.run_id AND n.node_id = p.node_id"
+                                 " WHERE p.run_id = ? AND p.scheduled_ms IS NOT NULL AND p.devices IS NOT NULL"
+                                 " AND n.gpu_model IS NOT NULL", err);
+    sqlite3_stmt *eq = prep(rp, "SELECT resource, avg(gpu_equiv) FROM devices WHERE run_id = ? GROUP BY resource", err);
+    equiv_table et = {0};
+    int rc = cap && use && eq ? 0 : -1;
+    char **cats = NULL;
+    size_t ncat = 0;
+    typedef struct { size_t run; int cat; double gpus, held; } cell;
+    VEC(cell) cells = {0};
+    for (size_t i = 0; i < r->nruns && !rc; i++) {
+        size_t base = cells.len;
+        sqlite3_bind_int64(cap, 1, r->runs[i].id);
+        while (sqlite3_step(cap) == SQLITE_ROW) {
+            cell c = {i, cat_index(&cats, &ncat, (const char *)sqlite3_column_text(cap, 0)),
+                      sqlite3_column_double(cap, 1), 0};
+            VEC_PUSH(cells, c);
+        }
+        sqlite3_reset(cap);
+        equiv_load(eq, r->runs[i].id, &et);
+        sqlite3_bind_int64(use, 1, r->runs[i].end_ms);
+        sqlite3_bind_int64(use, 2, r->runs[i].id);
+        while (sqlite3_step(use) == SQLITE_ROW) {
+            const char *model = (const char *)sqlite3_column_text(use, 0);
+            double ms = (double)(sqlite3_column_int64(use, 3) - sqlite3_column_int64(use, 2));
+            double e = pod_equiv(&et, (const char *)sqlite3_column_text(use, 1));
+            for (size_t k = base; k < cells.len; k++)
+                if (!strcmp(cats[cells.data[k].cat], model)) cells.data[k].held += e * ms;
+        }
+        sqlite3_reset(use);
+    }
+    sqlite3_finalize(cap);
+    sqlite3_finalize(use);
+    sqlite3_finalize(eq);
+    equiv_free(&et);
+    if (!rc && ncat) {
+        double *values = xmalloc(r->nruns * ncat * sizeof *values);
+        for (size_t k = 0; k < r->nruns * ncat; k++) values[k] = NAN;
+        for (size_t k = 0; k < cells.len; k++) {
+            double span = (double)r->runs[cells.data[k].run].end_ms;
+            if (cells.data[k].gpus > 0 && span > 0)
+                values[cells.data[k].run * ncat + (size_t)cells.data[k].cat] =
+                    100.0 * cells.data[k].held / (cells.data[k].gpus * span);
+        }
+        rc = add_bar_plot(rp, "alloc_by_model", "Mean GPU allocation by GPU model",
+                          "allocated GPUs, time-weighted mean (% of the model's GPUs)", cats, ncat, values, err);
+        free(values);
+    }
+    VEC_FREE(cells);
+    free_strings(cats, ncat);
+    return rc;
+}
+
+/* With several runs: one bar chart per key metric, a bar per group. */
+static int compare_metrics(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    for (size_t m = 0; m < r->nmetrics; m++) {
+        const char *name = r->metrics[m];
+        if (strcmp(name, "gpu_alloc_pct") && strcmp(name, "wait_mean_s") && strcmp(name, "wait_p99_s") &&
+            strcmp(name, "pods_pending_at_end") && strncmp(name, "frag", 4))
+            continue;
+        strbuf stem = {0}, title = {0}, file = {0};
+        sb_printf(&stem, "compare_%s", name);
+        sb_printf(&title, "%s by configuration (bar: mean over seeds, whiskers: min-max)", name);
+        FILE *f = open_data(rp, sb_str(&stem), err);
+        if (!f) return -1;
+        fputs("# group mean min max\n", f);
+        for (size_t g = 0; g < r->ngroups; g++) {
+            rdb_stats st = rdb_group_stats(r, g, (int)m);
+            strbuf q = {0};
+            gp_quote(&q, r->groups[g]);
+            if (st.n) fprintf(f, "%s %.6g %.6g %.6g\n", sb_str(&q), st.mean, st.min, st.max);
+            else fprintf(f, "%s 0 0 0\n", sb_str(&q));
+            sb_free(&q);
+        }
+        fclose(f);
+        rplot *p = new_plot(rp, sb_str(&stem), "bars.gp", sb_str(&title));
+        char *series[] = {(char *)name};
+        gp_array(&p->vars, "series", series, 1);
+        const char *unit = strstr(name, "_pct") ? "%" : strstr(name, "_s") ? "s" : "pods";
+        sb_printf(&file, "%s (%s)", name, unit);
+        gp_var(&p->vars, "ylabel_text", sb_str(&file));
+        gp_var(&p->vars, "xlabel_text", "");
+        sb_free(&stem);
+        sb_free(&title);
+        sb_free(&file);
+    }
+    return 0;
+}
+
+/* arrival_curve (when the table exists, trace replays): each of its value
+ * columns against the arrived demand (arrived_pct) or time, one curve per
+ * configuration (mean, min..max over seeds): "GPU allocation vs arrived
+ * demand" as in the FGD paper. */
+static int arrival_curves(report *rp, strbuf *err) {
+    sqlite3_stmt *cols = prep(rp, "SELECT name FROM pragma_table_info('arrival_curve') ORDER BY cid", err);
+    if (!cols) return -1;
+    VEC(char *) names = {0};
+    char *xcol = NULL;
+    while (sqlite3_step(cols) == SQLITE_ROW) {
+        const char *c = (const char *)sqlite3_column_text(cols, 0);
+        if (!strcmp(c, "run_id")) continue;
+        if (!xcol && (!strcmp(c, "arrived_pct") || !strcmp(c, "time_ms"))) xcol = xstrdup(c);
+        else VEC_PUSH(names, xstrdup(c));
+    }
+    sqlite3_finalize(cols);
+    int rc = 0;
+    bool by_time = xcol && !strcmp(xcol, "time_ms");
+    xaxis x = {"arrival_curve", xcol, by_time ? 3600000.0 : 1.0,
+               by_time ? "simulated time (h)" : "arrived GPU demand (% of the cluster's GPUs)"};
+    for (size_t k = 0; k < names.len && xcol && !rc; k++) {
+        const char *c = names.data[k];
+        strbuf stem = {0}, title = {0}, expr = {0}, ylabel = {0};
+        sb_printf(&stem, "arrival_%s", c);
+        sb_printf(&title, "%s vs arrived demand (arrival curve)", c);
+        sb_printf(&expr, "\"%s\"", c);
+        sb_printf(&ylabel, "%s%s", c, strstr(c, "_pct") ? " (%)" : "");
+        rc = curve_per_group(rp, sb_str(&stem), sb_str(&title), &x, sb_str(&expr), sb_str(&ylabel), err);
+        sb_free(&stem);
+        sb_free(&title);
+        sb_free(&expr);
+        sb_free(&ylabel);
+    }
+    for (size_t k = 0; k < names.len; k++) free(names.data[k]);
+    VEC_FREE(names);
+    free(xcol);
+    return rc;
+}
+
+/* Fragmentation columns of samples (frag*, added by placement policies). */
+static int fragmentation(report *rp, strbuf *err) {
+    sqlite3_stmt *cols = prep(rp, "SELECT name FROM pragma_table_info('samples') WHERE name LIKE 'frag%' ORDER BY cid",
+                              err);
+    if (!cols) return -1;
+    int rc = 0;
+    while (!rc && sqlite3_step(cols) == SQLITE_ROW) {
+        const char *c = (const char *)sqlite3_column_text(cols, 0);
+        strbuf stem = {0}, title = {0}, expr = {0}, ylabel = {0};
+        sb_printf(&stem, "fragmentation_%s", c);
+        sb_printf(&title, "Fragmentation over time (%s)", c);
+        sb_printf(&expr, "\"%s\"", c);
+        sb_printf(&ylabel, "%s%s", c, strstr(c, "_pct") ? " (% of GPUs)" : "");
+        rc = series_per_group(rp, sb_str(&stem), sb_str(&title), sb_str(&expr), sb_str(&ylabel), err);
+        sb_free(&stem);
+        sb_free(&title);
+        sb_free(&expr);
+        sb_free(&ylabel);
+    }
+    sqlite3_finalize(cols);
+    return rc;
+}
+
+int report_collect(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    if (!r->nruns) return 0;
+    /* every plot is optional: a database may lack tables (hand-made, older,
+     * or written by parts that do not fill them) */
+    bool samples = rdb_has_table(r, "samples"), pods = rdb_has_table(r, "pods"), nodes = rdb_has_table(r, "nodes");
+    int rc = 0;
+    if (samples) {
+        strbuf ylabel = {0};
+        rdb_stats tot = rdb_group_stats(r, SIZE_MAX, rdb_metric_index(r, "gpu_total"));
+        if (tot.n && tot.min == tot.max) sb_printf(&ylabel, "allocated GPUs (%% of %.4g GPUs)", tot.mean);
+        else sb_puts(&ylabel, "allocated GPUs (% of all GPUs)");
+        rc = series_per_group(rp, "gpu_alloc", "GPU allocation over time", "gpu_alloc_pct", sb_str(&ylabel), err);
+        sb_free(&ylabel);
+        if (!rc && nodes) rc = utilization(rp, err);
+        if (!rc) rc = fragmentation(rp, err);
+        if (!rc) rc = series_per_group(rp, "pending", "Pending pods over time", "pending_pods", "pending pods", err);
+    }
+    if (!rc && pods) rc = wait_cdf(rp, err);
+    if (!rc && pods && nodes && rdb_has_table(r, "devices")) rc = alloc_by_model(rp, err);
+    if (!rc && rdb_has_table(r, "sample_resources")) rc = alloc_by_resource(rp, err);
+    if (!rc && rdb_has_table(r, "arrival_curve")) rc = arrival_curves(rp, err);
+    if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);
+    return rc;
+}

@@ -1,0 +1,160 @@
+/*
+ * report_html.c -- DIR/index.html: one self-contained page (CSS inlined from
+ * reports/style.css, images referenced relatively so the folder opens from
+ * disk): every plot, a summary by configuration and a metrics table per run.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/datadir.h"
+#include "util/xalloc.h"
+
+void html_escape(strbuf *b, const char *s) {
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': sb_puts(b, "&lt;"); break;
+        case '>': sb_puts(b, "&gt;"); break;
+        case '&': sb_puts(b, "&amp;"); break;
+        case '"': sb_puts(b, "&quot;"); break;
+        default: sb_putc(b, *s);
+        }
+    }
+}
+
+static void num(strbuf *b, double v) {
+    if (isnan(v)) sb_puts(b, "–");
+    else if (v == floor(v) && fabs(v) < 1e15) sb_printf(b, "%.0f", v);
+    else sb_printf(b, "%.2f", v);
+}
+
+static void inline_css(strbuf *b) {
+    char buf[4096];
+    const char *path = datadir_find("reports/style.css", buf, sizeof buf);
+    FILE *f = path ? fopen(path, "r") : NULL;
+    sb_puts(b, "<style>\n");
+    if (f) {
+        char chunk[4096];
+        size_t n;
+        while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) sb_append(b, chunk, n);
+        fclose(f);
+    } else {
+        sb_puts(b, "body { font-family: sans-serif; } table { border-collapse: collapse; } td, th { border: 1px solid #ccc; }\n");
+    }
+    sb_puts(b, "</style>\n");
+}
+
+/* Rows: metrics; columns: configurations (mean, and min–max over seeds). */
+static void summary_table(const rdb *r, strbuf *b) {
+    sb_puts(b, "<table>\n<tr><th>metric</th>");
+    for (size_t g = 0; g < r->ngroups; g++) {
+        sb_puts(b, "<th>");
+        html_escape(b, r->groups[g]);
+        size_t n = 0;
+        for (size_t i = 0; i < r->nruns; i++) n += r->runs[i].group == g;
+        sb_printf(b, "<br>%zu run%s</th>", n, n == 1 ? "" : "s");
+    }
+    sb_puts(b, "</tr>\n");
+    for (size_t m = 0; m < r->nmetrics; m++) {
+        sb_puts(b, "<tr><th>");
+        html_escape(b, r->metrics[m]);
+        sb_puts(b, "</th>");
+        for (size_t g = 0; g < r->ngroups; g++) {
+            rdb_stats st = rdb_group_stats(r, g, (int)m);
+            sb_puts(b, "<td class=\"num\">");
+            num(b, st.mean);
+            if (st.n > 1) {
+                sb_puts(b, " (");
+                num(b, st.min);
+                sb_puts(b, " – ");
+                num(b, st.max);
+                sb_puts(b, ")");
+            }
+            sb_puts(b, "</td>");
+        }
+        sb_puts(b, "</tr>\n");
+    }
+    sb_puts(b, "</table>\n");
+}
+
+static void run_table(const rdb *r, size_t i, strbuf *b) {
+    const rdb_run *u = &r->runs[i];
+    sb_printf(b, "<div><h3>run %lld: ", (long long)u->id);
+    html_escape(b, u->scenario);
+    sb_puts(b, ", ");
+    html_escape(b, r->groups[u->group]);
+    sb_printf(b, ", seed %lld</h3>\n<table>\n", (long long)u->seed);
+    for (size_t m = 0; m < r->nmetrics; m++) {
+        sb_puts(b, "<tr><th>");
+        html_escape(b, r->metrics[m]);
+        sb_puts(b, "</th><td class=\"num\">");
+        num(b, rdb_value(r, i, (int)m));
+        sb_puts(b, "</td></tr>\n");
+    }
+    sb_puts(b, "</table></div>\n");
+}
+
+int report_html(const report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    strbuf b = {0}, path = {0};
+    const char *base = strrchr(r->path, '/') ? strrchr(r->path, '/') + 1 : r->path;
+    sb_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>drasim report: ");
+    html_escape(&b, base);
+    sb_puts(&b, "</title>\n");
+    inline_css(&b);
+    sb_puts(&b, "</head>\n<body>\n<h1>drasim report</h1>\n<p class=\"meta\">results database <code>");
+    html_escape(&b, base);
+    sb_printf(&b, "</code>: %zu run%s in %zu configuration%s.</p>\n", r->nruns, r->nruns == 1 ? "" : "s", r->ngroups,
+              r->ngroups == 1 ? "" : "s");
+    sb_puts(&b, "<nav><a href=\"#plots\">plots</a><a href=\"#summary\">summary</a><a href=\"#runs\">runs</a></nav>\n");
+    sb_puts(&b, "<h2 id=\"plots\">Plots</h2>\n");
+    if (!rp->plotted) {
+        sb_puts(&b, "<div class=\"note\">No plots were drawn: ");
+        html_escape(&b, rp->gnuplot_note ? rp->gnuplot_note : "gnuplot did not run");
+        sb_puts(&b, ". Install gnuplot and run <code>drasim report</code> again (or run <code>gnuplot plots.gp</code>"
+                    " in this folder).</div>\n");
+    } else {
+        for (size_t i = 0; i < rp->plots.len; i++) {
+            const rplot *p = &rp->plots.data[i];
+            sb_printf(&b, "<figure id=\"%s\"><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", p->name, p->name, p->name);
+            html_escape(&b, p->title);
+            sb_puts(&b, "\"></a><figcaption>");
+            html_escape(&b, p->title);
+            sb_printf(&b, " (<a href=\"%s.svg\">SVG</a>, <a href=\"data/%s.dat\">data</a>)</figcaption></figure>\n",
+                      p->name, p->name);
+        }
+    }
+    sb_puts(&b, "<h2 id=\"summary\">Summary by configuration</h2>\n<p class=\"meta\">mean over the runs of each "
+                "configuration; (min – max) when there are several seeds.</p>\n");
+    summary_table(r, &b);
+    sb_puts(&b, "<h2 id=\"runs\">Runs</h2>\n<div class=\"runs\">\n");
+    for (size_t i = 0; i < r->nruns; i++) run_table(r, i, &b);
+    sb_puts(&b, "</div>\n</body>\n</html>\n");
+
+    sb_printf(&path, "%s/index.html", rp->dir);
+    FILE *f = fopen(sb_str(&path), "w");
+    int rc = 0;
+    if (!f || fwrite(b.s, 1, b.len, f) != b.len || fclose(f)) {
+        sb_clear(err);
+        sb_printf(err, "%s: cannot write: %s", sb_str(&path), strerror(errno));
+        rc = -1;
+    }
+    sb_free(&b);
+    sb_free(&path);
+    return rc;
+}
+
+void report_free(report *rp) {
+    for (size_t i = 0; i < rp->plots.len; i++) {
+        free(rp->plots.data[i].name);
+        free(rp->plots.data[i].title);
+        free(rp->plots.data[i].tmpl);
+        sb_free(&rp->plots.data[i].vars);
+    }
+    VEC_FREE(rp->plots);
+    free(rp->gnuplot_note);
+    rp->gnuplot_note = NULL;
+}

@@ -1,0 +1,318 @@
+/* test_check_expect.c -- expect files for `drasim check`: strict parsing with
+ * FILE:LINE:COL errors, threshold and baseline evaluation on hand-made
+ * results databases, and the JUnit XML shape (checked with a small
+ * well-formedness parser: nesting, quoting, entities, required attributes). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "report/expect.h"
+#include "report/rdb.h"
+#include "util/intern.h"
+
+/* A results database with `n` runs of (policy, seed) and summary metrics
+ * gpu_alloc_pct = alloc[i], wait_p99_s = wait[i], unschedulable = 0. */
+static void make_db(const char *path, size_t n, const char *const *policy, const double *alloc, const double *wait) {
+    unlink(path);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, scenario TEXT, scenario_file TEXT, mode TEXT,"
+                                  " policy TEXT, seed INTEGER, stop_ms INTEGER, end_ms INTEGER, nodes INTEGER, pods INTEGER,"
+                                  " drasim_version TEXT);"
+                                  "CREATE TABLE summary(run_id INTEGER, metric TEXT, value REAL, PRIMARY KEY(run_id, metric));",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    for (size_t i = 0; i < n; i++) {
+        char sql[512];
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO runs VALUES(%zu,'hand','hand.yaml','device-plugin','%s',%zu,NULL,3600000,2,10,'t');"
+                 "INSERT INTO summary VALUES(%zu,'gpu_alloc_pct',%.17g);"
+                 "INSERT INTO summary VALUES(%zu,'wait_p99_s',%.17g);"
+                 "INSERT INTO summary VALUES(%zu,'unschedulable',0);",
+                 i + 1, policy[i], 40 + i, i + 1, alloc[i], i + 1, wait[i], i + 1);
+        assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    sqlite3_close(db);
+}
+
+static int parse(const char *text, expect_spec *e, strbuf *err) {
+    sb_clear(err);
+    return expect_parse_mem("e.yaml", text, strlen(text), e, err);
+}
+
+static void test_parse_ok(void **state) {
+    (void)state;
+    expect_spec e;
+    strbuf err = {0};
+    assert_int_equal(parse("apiVersion: drasim/v1\nkind: Expect\nseeds: 1..3\nset: [a.b=1]\n"
+                           "thresholds:\n- gpu_alloc_pct >= 93\n- max(wait_p99_s)<=300\n- min( frag_gpu_pct ) < 7.5\n"
+                           "baseline:\n  file: base.db\n  metrics:\n    gpu_alloc_pct: 0.5\n    wait_p99_s: 10%\n"
+                           "    events: {tolerance: 3, better: lower}\n",
+                           &e, &err),
+                     0);
+    assert_int_equal(e.nseeds, 3);
+    assert_int_equal(e.seeds[2], 3);
+    assert_int_equal(e.nsets, 1);
+    assert_int_equal(e.nthresholds, 3);
+    assert_string_equal(e.thresholds[1].metric, "wait_p99_s");
+    assert_int_equal(e.thresholds[1].agg, AGG_MAX);
+    assert_int_equal(e.thresholds[1].op, OP_LE);
+    assert_true(e.thresholds[1].value == 300);
+    assert_int_equal(e.thresholds[2].agg, AGG_MIN);
+    assert_int_equal(e.thresholds[2].op, OP_LT);
+    assert_true(e.thresholds[2].value == 7.5);
+    assert_int_equal(e.nbaseline, 3);
+    assert_int_equal(e.baseline[0].better, 1);
+    assert_false(e.baseline[0].relative);
+    assert_int_equal(e.baseline[1].better, -1);
+    assert_true(e.baseline[1].relative);
+    assert_true(e.baseline[1].tolerance == 10);
+    assert_int_equal(e.baseline[2].better, -1);
+    assert_string_equal(e.baseline_file, "base.db");   /* e.yaml has no directory */
+    expect_free(&e);
+    sb_free(&err);
+}
+
+static void test_parse_errors(void **state) {
+    (void)state;
+    static const struct { const char *text, *msg; } cases[] = {
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds: [gpu_alloc_pct => 93]\n",
+         "e.yaml:3:14: threshold 'gpu_alloc_pct => 93': expected a comparison"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- gpu_alloc_pct >= lots\n",
+         "e.yaml:4:3: threshold 'gpu_alloc_pct >= lots': expected a number"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthreshold: []\n", "e.yaml:3:1: unknown field 'threshold'"},
+        {"kind: Expect\nthresholds: [a > 1]\n", "e.yaml:1:1: missing field 'apiVersion'"},
+        {"apiVersion: drasim/v1\nkind: Scenario\nthresholds: [a > 1]\n", "e.yaml:2:7: kind: expected Expect"},
+        {"apiVersion: drasim/v1\nkind: Expect\n", "nothing to check"},
+        {"apiVersion: drasim/v1\nkind: Expect\nbaseline: {file: b.db, metrics: {events: 1}}\n",
+         "e.yaml:3:34: baseline metric 'events' has no known better direction"},
+        {"apiVersion: drasim/v1\nkind: Expect\nbaseline: {file: b.db, metrics: {wait_p99_s: -1}}\n",
+         "e.yaml:3:46: baseline tolerance"},
+        {"apiVersion: drasim/v1\nkind: Expect\nseeds: 5..1\nthresholds: [a > 1]\n", "e.yaml:3:8: seeds"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds: [max(a > 1]\n", "expected ')'"},
+    };
+    strbuf err = {0};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        expect_spec e;
+        assert_int_equal(parse(cases[i].text, &e, &err), -1);
+        if (!strstr(sb_str(&err), cases[i].msg)) fail_msg("case %zu: got '%s', want '%s'", i, sb_str(&err), cases[i].msg);
+    }
+    sb_free(&err);
+}
+
+static const char *pol2[] = {"LeastAllocated", "LeastAllocated"};
+
+static void test_evaluate(void **state) {
+    (void)state;
+    char res[] = "/tmp/test_check_res_XXXXXX", base[] = "/tmp/test_check_base_XXXXXX";
+    close(mkstemp(res));
+    close(mkstemp(base));
+    make_db(res, 2, pol2, (double[]){90, 96}, (double[]){100, 400});
+    make_db(base, 2, pol2, (double[]){93.2, 93.8}, (double[]){200, 200});
+    strbuf err = {0};
+    expect_spec e;
+    /* mean alloc 93 passes >= 93; max wait 400 fails <= 300; mean wait 250 passes;
+     * baseline alloc 93.5 - 0.5 = 93.0: 93 passes (equal); wait 250 vs 200 + 10% = 220 fails */
+    assert_int_equal(parse("apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- gpu_alloc_pct >= 93\n"
+                           "- max(wait_p99_s) <= 300\n- wait_p99_s <= 300\n- unschedulable == 0\n- missing_metric > 1\n"
+                           "baseline:\n  file: x.db\n  metrics: {gpu_alloc_pct: 0.5, wait_p99_s: 10%}\n",
+                           &e, &err),
+                     0);
+    rdb r, b;
+    assert_int_equal(rdb_open(res, &r, &err), 0);
+    assert_int_equal(rdb_open(base, &b, &err), 0);
+    assert_int_equal(r.ngroups, 1);
+    check_report c;
+    expect_evaluate(&e, &r, &b, &c);
+    assert_int_equal(c.n, 7);
+    bool want[] = {true, false, true, true, false, true, false};
+    for (size_t i = 0; i < c.n; i++)
+        if (c.items[i].pass != want[i]) fail_msg("check %zu (%s): pass=%d", i, c.items[i].name, c.items[i].pass);
+    assert_int_equal(c.failures, 3);
+    assert_true(c.items[1].value == 400);
+    assert_true(isnan(c.items[4].value));
+    assert_non_null(strstr(c.items[6].expected, "<= 220"));
+    strbuf t = {0};
+    check_report_table(&c, &t);
+    assert_non_null(strstr(sb_str(&t), "FAIL"));
+    assert_non_null(strstr(sb_str(&t), "7 checks, 3 failed (2 runs)"));
+    sb_free(&t);
+    check_report_free(&c);
+    rdb_close(&r);
+    rdb_close(&b);
+    expect_free(&e);
+    sb_free(&err);
+    unlink(res);
+    unlink(base);
+}
+
+/* ---- a minimal XML well-formedness checker ------------------------------------- */
+
+typedef struct xml_el {
+    char name[32];
+    char attrs[16][32];
+    char vals[16][256];
+    int nattrs;
+    int parent;
+} xml_el;
+
+typedef struct xml_doc {
+    xml_el el[256];
+    int n;
+} xml_doc;
+
+static const char *xml_attr(const xml_el *e, const char *name) {
+    for (int i = 0; i < e->nattrs; i++)
+        if (!strcmp(e->attrs[i], name)) return e->vals[i];
+    return NULL;
+}
+
+/* Text and attribute values may only use the five predefined entities. */
+static bool entities_ok(const char *s, const char *end) {
+    for (; s < end; s++) {
+        if (*s == '<') return false;
+        if (*s != '&') continue;
+        static const char *const ents[] = {"&lt;", "&gt;", "&amp;", "&quot;", "&apos;"};
+        bool ok = false;
+        for (int k = 0; k < 5; k++) ok |= !strncmp(s, ents[k], strlen(ents[k]));
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* Parse: one prolog, properly nested elements, quoted attributes. 0 or -1. */
+static int xml_parse(const char *s, xml_doc *d) {
+    int stack[64], depth = 0;
+    d->n = 0;
+    if (strncmp(s, "<?xml ", 6)) return -1;
+    s = strstr(s, "?>");
+    if (!s) return -1;
+    s += 2;
+    bool root_done = false;
+    while (*s) {
+        const char *lt = strchr(s, '<');
+        if (!lt) {
+            while (*s == '\n' || *s == ' ') s++;
+            return *s || depth ? -1 : 0;
+        }
+        if (!entities_ok(s, lt) || (depth == 0 && strspn(s, " \n") < (size_t)(lt - s))) return -1;
+        s = lt + 1;
+        if (*s == '/') {
+            const char *gt = strchr(s, '>');
+            if (!gt || !depth) return -1;
+            xml_el *open = &d->el[stack[depth - 1]];
+            if ((size_t)(gt - s - 1) != strlen(open->name) || strncmp(s + 1, open->name, strlen(open->name))) return -1;
+            depth--;
+            if (!depth) root_done = true;
+            s = gt + 1;
+            continue;
+        }
+        if (root_done || d->n == 256) return -1;
+        xml_el *e = &d->el[d->n];
+        memset(e, 0, sizeof *e);
+        e->parent = depth ? stack[depth - 1] : -1;
+        size_t n = strcspn(s, " />");
+        if (!n || n >= sizeof e->name) return -1;
+        memcpy(e->name, s, n);
+        s += n;
+        while (1) {
+            while (*s == ' ') s++;
+            if (*s == '/' && s[1] == '>') {
+                s += 2;
+                d->n++;
+                if (!depth) root_done = true;
+                break;
+            }
+            if (*s == '>') {
+                s++;
+                stack[depth++] = d->n++;
+                break;
+            }
+            size_t an = strcspn(s, "= />");
+            if (!an || an >= 32 || s[an] != '=' || s[an + 1] != '"' || e->nattrs == 16) return -1;
+            memcpy(e->attrs[e->nattrs], s, an);
+            for (int k = 0; k < e->nattrs; k++)
+                if (!strcmp(e->attrs[k], e->attrs[e->nattrs])) return -1;   /* duplicate attribute */
+            const char *v = s + an + 2, *q = strchr(v, '"');
+            if (!q || !entities_ok(v, q) || (size_t)(q - v) >= 256) return -1;
+            memcpy(e->vals[e->nattrs], v, (size_t)(q - v));
+            e->nattrs++;
+            s = q + 1;
+            if (*s != ' ' && *s != '/' && *s != '>') return -1;
+        }
+    }
+    return depth ? -1 : 0;
+}
+
+static void test_junit_shape(void **state) {
+    (void)state;
+    check_report c = {0};
+    check_result items[] = {
+        {"gpu_alloc_pct >= 93", 95, ">= 93", true, NULL},
+        {"max(wait_p99_s) <= 300", 400, "<= 300", false, "max(wait_p99_s) = 400 over 2 runs, expected <= 300"},
+        {"baseline: wait & \"tail\"", 250, "<= 220", false, "worse <by> 30"},
+    };
+    c.items = items;
+    c.n = 3;
+    c.failures = 2;
+    strbuf x = {0};
+    check_report_junit(&c, "quick<start>", 1.5, &x);
+    xml_doc *d = calloc(1, sizeof *d);
+    if (xml_parse(sb_str(&x), d)) fail_msg("not well-formed XML:\n%s", sb_str(&x));
+    /* testsuites > testsuite > testcase (> failure) */
+    assert_string_equal(d->el[0].name, "testsuites");
+    int suites = 0, cases = 0, failures = 0;
+    for (int i = 0; i < d->n; i++) {
+        const xml_el *e = &d->el[i];
+        if (!strcmp(e->name, "testsuite")) {
+            suites++;
+            assert_int_equal(e->parent, 0);
+            assert_string_equal(xml_attr(e, "name"), "quick&lt;start&gt;");
+            assert_string_equal(xml_attr(e, "tests"), "3");
+            assert_string_equal(xml_attr(e, "failures"), "2");
+            assert_non_null(xml_attr(e, "errors"));
+            assert_non_null(xml_attr(e, "time"));
+        } else if (!strcmp(e->name, "testcase")) {
+            cases++;
+            assert_string_equal(d->el[e->parent].name, "testsuite");
+            assert_non_null(xml_attr(e, "name"));
+            assert_non_null(xml_attr(e, "classname"));
+        } else if (!strcmp(e->name, "failure")) {
+            failures++;
+            assert_string_equal(d->el[e->parent].name, "testcase");
+            assert_non_null(xml_attr(e, "message"));
+            assert_non_null(xml_attr(e, "type"));
+        } else if (i) {
+            fail_msg("unexpected element <%s>", e->name);
+        }
+    }
+    assert_int_equal(suites, 1);
+    assert_int_equal(cases, 3);
+    assert_int_equal(failures, 2);
+    /* the checker itself rejects broken XML */
+    assert_int_equal(xml_parse("<?xml version=\"1.0\"?>\n<a><b></a></b>\n", d), -1);
+    assert_int_equal(xml_parse("<?xml version=\"1.0\"?>\n<a x=\"1 & 2\"/>\n", d), -1);
+    free(d);
+    sb_free(&x);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_ok),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_evaluate),
+        cmocka_unit_test(test_junit_shape),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    intern_reset();
+    return rc;
+}

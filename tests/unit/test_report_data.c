@@ -1,0 +1,189 @@
+/* test_report_data.c -- what `drasim report` draws from a database: the
+ * plots present depend on the tables (arrival_curve, frag* sample columns,
+ * several runs), the data blocks hold mean/min/max over seeds, and
+ * index.html without gnuplot still has the tables and a note. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "report/rdb.h"
+#include "report/report.h"
+#include "report/runner.h"
+#include "util/intern.h"
+
+#define QUICKSTART TEST_DATA_DIR "/../scenarios/quickstart.yaml"
+
+static char dir[] = "/tmp/test_report_data_XXXXXX";
+static char db[512];
+
+static int setup(void **state) {
+    (void)state;
+    if (!mkdtemp(dir)) return -1;
+    snprintf(db, sizeof db, "%s/r.db", dir);
+    char data[600];
+    snprintf(data, sizeof data, "%s/data", dir);
+    mkdir(data, 0755);
+    strbuf err = {0};
+    store st;
+    const char *sets[] = {"stop.time=1h"};
+    uint64_t seeds[] = {1, 2};
+    run_batch b = {.scenario_path = QUICKSTART, .sets = sets, .nsets = 1, .seeds = seeds, .nseeds = 2};
+    int rc = store_open(&st, db, &err) || run_batch_execute(&b, &st, &err) || store_commit(&st, &err);
+    if (rc) fprintf(stderr, "%s\n", sb_str(&err));
+    sb_free(&err);
+    intern_reset();
+    return rc ? -1 : 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static bool has_plot(const report *rp, const char *name) {
+    for (size_t i = 0; i < rp->plots.len; i++)
+        if (!strcmp(rp->plots.data[i].name, name)) return true;
+    return false;
+}
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return s;
+}
+
+static void exec_sql(const char *sql) {
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+    if (sqlite3_exec(h, sql, NULL, NULL, NULL) != SQLITE_OK) fail_msg("%s", sqlite3_errmsg(h));
+    sqlite3_close(h);
+}
+
+static void test_plots_follow_tables(void **state) {
+    (void)state;
+    strbuf err = {0};
+    rdb r;
+    assert_int_equal(rdb_open(db, &r, &err), 0);
+    assert_int_equal(r.nruns, 2);
+    assert_int_equal(r.ngroups, 1);
+    report rp = {.r = &r, .dir = dir};
+    assert_int_equal(report_collect(&rp, &err), 0);
+    const char *always[] = {"gpu_alloc", "utilization", "pending", "wait_cdf", "alloc_by_model", "alloc_by_resource",
+                            "compare_gpu_alloc_pct"};
+    for (size_t i = 0; i < sizeof always / sizeof *always; i++)
+        if (!has_plot(&rp, always[i])) fail_msg("missing plot %s", always[i]);
+    assert_false(has_plot(&rp, "arrival_gpu_alloc_pct"));
+    assert_false(has_plot(&rp, "fragmentation_frag_gpu_pct"));
+
+    /* gpu_alloc.dat: one block, x in hours, mean between min and max, equal to the samples */
+    char path[700];
+    snprintf(path, sizeof path, "%s/data/gpu_alloc.dat", dir);
+    char *text = slurp(path);
+    double x, mean, lo, hi;
+    int rows = 0;
+    bool spread = false;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#') continue;
+        assert_int_equal(sscanf(line, "%lf %lf %lf %lf", &x, &mean, &lo, &hi), 4);
+        assert_true(lo <= mean + 1e-9 && mean <= hi + 1e-9);
+        assert_true(x >= 0 && x <= 1.0 + 1e-9);
+        spread |= hi > lo;
+        rows++;
+    }
+    free(text);
+    assert_int_equal(rows, 61);   /* 1 h sampled every minute, both ends */
+    assert_true(spread);          /* two seeds differ somewhere */
+    report_free(&rp);
+    rdb_close(&r);
+
+    /* tables added by other parts appear as plots once present */
+    exec_sql("CREATE TABLE arrival_curve(run_id INTEGER, arrived_pct INTEGER, gpu_alloc_pct REAL, frag_gpu_pct REAL);"
+             "INSERT INTO arrival_curve VALUES(1,10,9,1),(1,20,18,2),(2,10,7,3),(2,20,16,4);"
+             "ALTER TABLE samples ADD COLUMN frag_gpu_pct REAL NOT NULL DEFAULT 2.5;");
+    assert_int_equal(rdb_open(db, &r, &err), 0);
+    report rp2 = {.r = &r, .dir = dir};
+    assert_int_equal(report_collect(&rp2, &err), 0);
+    assert_true(has_plot(&rp2, "arrival_gpu_alloc_pct"));
+    assert_true(has_plot(&rp2, "arrival_frag_gpu_pct"));
+    assert_true(has_plot(&rp2, "fragmentation_frag_gpu_pct"));
+    snprintf(path, sizeof path, "%s/data/arrival_gpu_alloc_pct.dat", dir);
+    text = slurp(path);
+    assert_non_null(strstr(text, "10.000000 8 7 9\n20.000000 17 16 18\n"));
+    free(text);
+
+    /* no gnuplot: index.html with tables and a note, referencing no image */
+    assert_int_equal(setenv("DRASIM_GNUPLOT", "/nonexistent/gnuplot", 1), 0);
+    assert_int_equal(report_draw(&rp2, &err), 1);
+    unsetenv("DRASIM_GNUPLOT");
+    assert_int_equal(report_html(&rp2, &err), 0);
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    text = slurp(path);
+    assert_non_null(strstr(text, "No plots were drawn"));
+    assert_null(strstr(text, "<img"));
+    assert_non_null(strstr(text, "<h3>run 2: quickstart"));
+    assert_non_null(strstr(text, "<th>gpu_alloc_pct</th>"));
+    free(text);
+    report_free(&rp2);
+    rdb_close(&r);
+    sb_free(&err);
+}
+
+static void test_not_a_results_db(void **state) {
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/empty.db", dir);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    sqlite3_exec(h, "CREATE TABLE t(x);", NULL, NULL, NULL);
+    sqlite3_close(h);
+    rdb r;
+    strbuf err = {0};
+    assert_int_equal(rdb_open(path, &r, &err), -1);
+    assert_non_null(strstr(sb_str(&err), "not a drasim results database"));
+    /* only runs and summary (two configurations): just the comparison plots */
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, scenario TEXT, scenario_file TEXT,"
+                                     " mode TEXT, policy TEXT, seed INTEGER, stop_ms INTEGER, end_ms INTEGER, nodes INTEGER,"
+                                     " pods INTEGER, drasim_version TEXT);"
+                                     "CREATE TABLE summary(run_id INTEGER, metric TEXT, value REAL);"
+                                     "INSERT INTO runs VALUES(1,'s','f','dra','A',1,NULL,1,1,1,'v'),(2,'s','f','dra','B',1,NULL,1,1,1,'v');"
+                                     "INSERT INTO summary VALUES(1,'gpu_alloc_pct',50),(2,'gpu_alloc_pct',60);",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    assert_int_equal(rdb_open(path, &r, &err), 0);
+    assert_int_equal(r.ngroups, 2);
+    assert_string_equal(r.groups[0], "A");
+    report rp = {.r = &r, .dir = dir};
+    assert_int_equal(report_collect(&rp, &err), 0);
+    assert_int_equal(rp.plots.len, 1);
+    assert_string_equal(rp.plots.data[0].name, "compare_gpu_alloc_pct");
+    report_free(&rp);
+    rdb_close(&r);
+    assert_int_equal(rdb_open("/nonexistent/x.db", &r, &err), -1);
+    sb_free(&err);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plots_follow_tables),
+        cmocka_unit_test(test_not_a_results_db),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
