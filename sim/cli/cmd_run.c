@@ -152,6 +152,12 @@ have_nodes:
 
     sim_init(&run, &sc, run_nodes, run_nnodes);
     have_sim = true;
+    if (run.sched.res_overflow) {
+        fprintf(stderr, "drasim run: %s: more than %d distinct resource names in nodes and pod groups\n", path,
+                SCHED_MAX_RESOURCES);
+        rc = EXIT_BAD_INPUT;
+        goto done;
+    }
     if (sim_execute(&run, &interrupted)) {
         fprintf(stderr, "drasim run: interrupted; %s left unchanged\n", out);
         rc = EXIT_ERROR;

@@ -19,7 +19,10 @@
 static int res_register(scheduler *s, const char *name) {
     for (size_t i = 0; i < s->nres; i++)
         if (s->res_names[i] == name) return (int)i;
-    if (s->nres == SCHED_MAX_RESOURCES) return -1;
+    if (s->nres == SCHED_MAX_RESOURCES) {
+        s->res_overflow = true;
+        return -1;
+    }
     s->res_names[s->nres] = name;
     return (int)s->nres++;
 }
@@ -66,7 +69,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
 
 static void add_demand(scheduler *s, pod_class *c, const char *name, const quantity *q) {
     int r = res_register(s, name);
-    if (r < 0) return;   /* more than SCHED_MAX_RESOURCES names: ignored (documented limit) */
+    if (r < 0) return;   /* s->res_overflow is set: the caller refuses the run */
     int64_t v = amount_of((size_t)r, q);
     for (size_t i = 0; i < c->ndemand; i++)
         if (c->demand[i].res == r) { c->demand[i].amount += v; return; }
@@ -117,6 +120,8 @@ static bool refresh(scheduler *s, pod_class *c, size_t node) {
         for (size_t p = 0; p < s->nplugins; p++)
             if (s->plugins[p]->score) total += s->plugins[p]->weight * s->plugins[p]->score(s, c, node);
         c->score[node] = (int32_t)total;
+    } else {
+        c->score[node] = INT32_MIN;   /* never the best: lets find_best take max over whole words */
     }
     if (now && !was) { BIT_SET(c->fits, node); c->nfit++; }
     if (!now && was) { BIT_CLR(c->fits, node); c->nfit--; }
@@ -135,7 +140,7 @@ void sched_prepare(scheduler *s) {
         s->alloc[i * R + RES_PODS] = 110;   /* kubelet default maxPods when not stated */
         for (size_t a = 0; a < node->nallocatable; a++) {
             int r = sched_res_index(s, node->allocatable[a].name);
-            s->alloc[i * R + r] = amount_of((size_t)r, &node->allocatable[a].value);
+            if (r >= 0) s->alloc[i * R + r] = amount_of((size_t)r, &node->allocatable[a].value);
         }
         for (size_t r = RES_PODS + 1; r < R; r++) {
             int64_t v = s->alloc[i * R + r];
@@ -258,6 +263,20 @@ size_t sched_num_nodes_to_find(const scheduler *s) {
     return num < 100 ? 100 : num;
 }
 
+/* Largest of 64 scores; written so compilers vectorize it (independent lanes). */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("tree-vectorize")))
+#endif
+static int32_t max64(const int32_t *sc) {
+    int32_t m[8];
+    for (int j = 0; j < 8; j++) m[j] = sc[j];
+    for (int k = 8; k < 64; k += 8)
+        for (int j = 0; j < 8; j++) m[j] = sc[k + j] > m[j] ? sc[k + j] : m[j];
+    int32_t r = m[0];
+    for (int j = 1; j < 8; j++) r = m[j] > r ? m[j] : r;
+    return r;
+}
+
 /* Walk the feasible nodes of c from `start` (wrapping), stopping after `want`
  * of them; keep the best-scored ones in s->scratch. Returns how many nodes
  * were passed over (processedNodes) and sets *nties. */
@@ -270,6 +289,20 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
             uint64_t bits = c->fits[w];
             if ((w << 6) < from) bits &= ~(uint64_t)0 << (from & 63);
             if (((w + 1) << 6) > to && (to & 63)) bits &= ((uint64_t)1 << (to & 63)) - 1;
+            size_t cnt = (size_t)__builtin_popcountll(bits);
+            if (cnt && cnt <= want - found && (w << 6) >= from && ((w + 1) << 6) <= to) {
+                /* a whole word of candidates: a vectorizable max (scores of nodes that do
+                 * not fit are INT32_MIN), then the ties only if this word matters */
+                const int32_t *sc = &c->score[w << 6];
+                int32_t wmax = max64(sc);
+                found += cnt;
+                last = (w << 6) + 63 - (size_t)__builtin_clzll(bits);
+                if (wmax < best) continue;
+                if (wmax > best) { best = wmax; ties = 0; }
+                for (int k = 0; k < 64; k++)
+                    if (sc[k] == best) s->scratch[ties++] = (uint32_t)((w << 6) + (size_t)k);
+                continue;
+            }
             while (bits && found < want) {
                 size_t i = (w << 6) + (size_t)__builtin_ctzll(bits);
                 bits &= bits - 1;
