@@ -11,7 +11,7 @@
 #include "util/xalloc.h"
 #include "workload/openb.h"
 
-#define OPENB_MAX_PODS 110   /* kubelet's default maxPods */
+#define OPENB_MAX_PODS 1001  /* the artifact's node YAMLs allow 1001 pods */
 
 void openb_k8s_nodes(const trace_spec *t, arena *a, k8s_node **out, size_t *n) {
     k8s_node *nodes = ARENA_NEW(a, k8s_node, t->nnodes ? t->nnodes : 1);
