@@ -6,7 +6,8 @@
 #
 #   tools/openb/reproduce.sh [BUILD_DIR] [SEEDS...]
 # Environment: SCENARIO (default scenarios/openb/default.yaml), OUT (work
-# folder, default a temporary one), COLUMN (arrival percent, default 130).
+# folder, default a temporary one), COLUMN (arrival percent, default 130),
+# CURVE=1 also prints drasim vs published at 50, 70, ..., 130 % arrived.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build}
@@ -57,3 +58,27 @@ for entry in $POLICIES; do
 done
 awk -v s="$start" -v e="$end" -v n="$(echo $SEEDS | wc -w)" \
   'BEGIN { printf "\n%d runs (6 policies x %d seeds) in %.1f s wall\n", 6 * n, n, e - s }'
+
+if [ "${CURVE:-0}" = 1 ]; then
+  cols="50 70 80 90 95 100 110 120 130"
+  echo
+  echo "GPU allocation (%), drasim / published, mean over seeds, by arrived GPU demand (%):"
+  echo
+  printf "| policy |"; for c in $cols; do printf " %s |" "$c"; done; echo
+  printf "|---|"; for c in $cols; do printf -- "---:|"; done; echo
+  for entry in $POLICIES; do
+    pol=${entry%%:*}
+    label=${entry#*:}
+    printf "| %s |" "$label"
+    for c in $cols; do
+      vals=""
+      for seed in $SEEDS; do
+        vals="$vals $(sqlite3 "$OUT/$pol-$seed.db" "SELECT gpu_alloc_pct FROM arrival_curve WHERE arrived_pct = $c")"
+      done
+      mean=$(echo "$vals" | awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.2f", s / NF }')
+      pub=$(COLUMN=$c; published "$EXPECTED" "$label")
+      printf " %s / %s |" "$mean" "$pub"
+    done
+    echo
+  done
+fi
