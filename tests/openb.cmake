@@ -31,3 +31,9 @@ foreach(_case
                    -DSCENARIO=${CMAKE_SOURCE_DIR}/tests/openb/${_name}.yaml -DOUT=${_openb_out}/${_name}.db
                    "-DEXPECT=${_expect}" -P ${_openb_check})
 endforeach()
+
+# The default trace on its own timestamps: everything fits, at most ~1 % of the GPUs in use.
+add_test(NAME openb/default-replay
+         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/scenarios/openb/default-replay.yaml -o ${_openb_out}/replay-default.db)
+set_tests_properties(openb/default-replay PROPERTIES
+  PASS_REGULAR_EXPRESSION "8152 pods arrived, 8152 scheduled, 0 pending at end.*peak 1[.]1%")
