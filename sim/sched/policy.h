@@ -18,8 +18,9 @@
  *                   node's fragmentation least.
  * Scores are truncated to integers as the artifact does; the framework
  * adds weight 1000 x score, and equal totals go to the node whose name
- * sorts first. GPU choice: fgd its own; every other policy the "best"
- * rule (least free GPU that fits; whole GPUs: lowest free indexes).
+ * sorts first. GPU choice: fgd its own; random a uniformly drawn GPU with
+ * room; every other policy the "best" rule (least free GPU that fits);
+ * whole GPUs: the lowest free indexes.
  *
  * The functions see one node's device-level state, so the same code can
  * choose among DRA devices once a DRA adapter presents them as a gs_node.
@@ -49,6 +50,8 @@ typedef struct policy {
     bool random_pick;                /* PreScore picks one feasible node at random */
     /* Score of placing p on node `idx` (state n, already feasible) and the GPUs (mask) it takes. */
     int (*score)(const policy_ctx *ctx, size_t idx, const gs_node *n, const gs_pod *p, uint32_t *gpus);
+    /* Optional: draw the GPUs at Reserve instead of taking the score's choice (random). */
+    uint32_t (*reserve_gpus)(const gs_node *n, const gs_pod *p, rng *r);
 } policy;
 
 extern const policy policy_random, policy_dotprod, policy_gpu_clustering, policy_gpu_packing, policy_bestfit,

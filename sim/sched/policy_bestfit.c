@@ -16,4 +16,4 @@ static int bestfit_score(const policy_ctx *ctx, size_t idx, const gs_node *n, co
     return (int)(int64_t)((1.0 - s) * 100.0);
 }
 
-const policy policy_bestfit = {"bestfit", "05-BestFit", false, bestfit_score};
+const policy policy_bestfit = {"bestfit", "05-BestFit", false, bestfit_score, NULL};

@@ -15,4 +15,4 @@ static int dotprod_score(const policy_ctx *ctx, size_t idx, const gs_node *n, co
     return (int)(int64_t)(100.0 * s);
 }
 
-const policy policy_dotprod = {"dotprod", "02-DotProd", false, dotprod_score};
+const policy policy_dotprod = {"dotprod", "02-DotProd", false, dotprod_score, NULL};

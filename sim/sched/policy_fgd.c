@@ -44,4 +44,4 @@ static int fgd_score(const policy_ctx *ctx, size_t idx, const gs_node *n, const 
     return fgd_points(before, frag_node(&after, ctx->typical));
 }
 
-const policy policy_fgd = {"fgd", "06-FGD", false, fgd_score};
+const policy policy_fgd = {"fgd", "06-FGD", false, fgd_score, NULL};

@@ -16,4 +16,4 @@ static int clustering_score(const policy_ctx *ctx, size_t idx, const gs_node *n,
     return (int)(base + (n->naff == 0 ? 25 : 0));
 }
 
-const policy policy_gpu_clustering = {"gpu-clustering", "03-GpuClustering", false, clustering_score};
+const policy policy_gpu_clustering = {"gpu-clustering", "03-GpuClustering", false, clustering_score, NULL};

@@ -43,4 +43,4 @@ static int packing_score(const policy_ctx *ctx, size_t idx, const gs_node *n, co
     return (int)(s > 50 ? s : 50);
 }
 
-const policy policy_gpu_packing = {"gpu-packing", "04-GpuPacking", false, packing_score};
+const policy policy_gpu_packing = {"gpu-packing", "04-GpuPacking", false, packing_score, NULL};

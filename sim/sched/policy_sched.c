@@ -121,7 +121,8 @@ bool policy_sched_place(policy_sched *s, size_t k, int32_t *node, uint32_t *gpus
     }
     if (!nfeasible) return false;
     if (s->pol->random_pick) best_node = s->scratch[rng_below(&s->rng, nfeasible)];
-    uint32_t g = s->cache_gpus[base + best_node];
+    uint32_t g = s->pol->reserve_gpus ? s->pol->reserve_gpus(&s->nodes[best_node], p, &s->rng)
+                                      : s->cache_gpus[base + best_node];
     int64_t before = gs_free_total(&s->nodes[best_node]);
     gs_take(&s->nodes[best_node], p, g);
     node_changed(s, best_node, gs_free_total(&s->nodes[best_node]) - before);

@@ -228,12 +228,32 @@ static void test_cycle_random(void **state) {
     assert_null(policy_find("tetris"));
 }
 
+/* Random draws the sharing pod's GPU among those with room (seeded). */
+static void test_random_gpu_choice(void **state) {
+    (void)state;
+    int f[] = {100, 1000, 600, 250};
+    gs_node n = mk(4, f, 64000);
+    int hits[4] = {0};
+    rng r;
+    rng_seed(&r, 3);
+    for (int k = 0; k < 400; k++) {
+        uint32_t g = policy_random.reserve_gpus(&n, &share250, &r);
+        assert_int_equal(__builtin_popcount(g), 1);
+        hits[__builtin_ctz(g)]++;
+    }
+    assert_int_equal(hits[0], 0);                 /* 100m left: no room for 250m */
+    for (int g = 1; g < 4; g++) assert_true(hits[g] > 80);   /* about 133 each */
+    assert_int_equal(policy_random.reserve_gpus(&n, &one_gpu, &r), 1u << 1);   /* whole GPU: lowest free */
+    assert_null(policy_bestfit.reserve_gpus);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_choice),       cmocka_unit_test(test_bestfit_and_dotprod_scores),
         cmocka_unit_test(test_packing_scores),   cmocka_unit_test(test_clustering_scores),
         cmocka_unit_test(test_fgd_scores),       cmocka_unit_test(test_cycle_ties_and_release),
         cmocka_unit_test(test_cycle_models),     cmocka_unit_test(test_cycle_random),
+        cmocka_unit_test(test_random_gpu_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
