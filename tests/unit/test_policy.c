@@ -247,13 +247,81 @@ static void test_random_gpu_choice(void **state) {
     assert_null(policy_bestfit.reserve_gpus);
 }
 
+/* The incremental fragmentation (F_n updated only for the changed node, a
+ * running cluster sum, cached scores) equals a full recomputation after a
+ * long mixed sequence of placements and releases with FGD. */
+static void test_incremental_frag(void **state) {
+    (void)state;
+    enum { N = 12, K = 5 };
+    const char *names[N] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"};
+    gs_node nodes[N];
+    for (int i = 0; i < N; i++) nodes[i] = mk(i % 3 == 0 ? 8 : i % 3 == 1 ? 2 : 4, NULL, 32000 + 8000 * (i % 4));
+    gs_pod shapes[K] = {
+        {.cpu = 4000, .mem = 1, .ngpu = 1, .milli = 300, .models = ANY},
+        {.cpu = 8000, .mem = 1, .ngpu = 1, .milli = 650, .models = ANY},
+        {.cpu = 6000, .mem = 1, .ngpu = 1, .milli = 1000, .models = ANY},
+        {.cpu = 16000, .mem = 1, .ngpu = 2, .milli = 1000, .models = ANY},
+        {.cpu = 12000, .mem = 1, .models = ANY},
+    };
+    frag_typical_pod tp[K];
+    for (int k = 0; k < K; k++) tp[k] = (frag_typical_pod){.shape = shapes[k], .p = 1.0 / K};
+    frag_typical t = {.pods = tp, .n = K};
+    policy_sched s;
+    policy_sched_init(&s, &policy_fgd, nodes, names, N, shapes, K, &t, 5);
+    typedef struct { int32_t node; uint32_t gpus; int k; } placed_pod;
+    placed_pod placed[400];
+    int np = 0;
+    rng r;
+    rng_seed(&r, 11);
+    for (int step = 0; step < 400; step++) {
+        if (np > 0 && rng_below(&r, 3) == 0) {   /* release a random placed pod */
+            int j = (int)rng_below(&r, (uint64_t)np);
+            policy_sched_release(&s, (size_t)placed[j].k, placed[j].node, placed[j].gpus);
+            placed[j] = placed[--np];
+        } else {
+            int k = (int)rng_below(&r, K);
+            int32_t node;
+            uint32_t g;
+            /* reference: score every node afresh, first name among the best */
+            int best = -1, want = -1;
+            uint32_t want_g = 0;
+            for (int i = 0; i < N; i++) {
+                if (!gs_fits(&s.nodes[i], &shapes[k])) continue;
+                uint32_t gi;
+                int sc = policy_fgd.score(&s.ctx, (size_t)i, &s.nodes[i], &shapes[k], &gi);
+                if (sc > best) {
+                    best = sc;
+                    want = i;
+                    want_g = gi;
+                }
+            }
+            bool ok = policy_sched_place(&s, (size_t)k, &node, &g);
+            assert_int_equal(ok, want >= 0);
+            if (ok) {
+                assert_int_equal(node, want);
+                assert_int_equal(g, want_g);
+                placed[np++] = (placed_pod){node, g, k};
+            }
+        }
+        int64_t idle = 0;
+        for (int i = 0; i < N; i++) {
+            assert_float_equal(s.frag[i], frag_node(&s.nodes[i], &t), 1e-9);
+            idle += gs_free_total(&s.nodes[i]);
+        }
+        assert_int_equal(s.idle_milli, idle);
+        assert_float_equal(s.frag_total, policy_sched_frag(&s), 1e-6);
+    }
+    assert_true(np > 20);
+    policy_sched_free(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_choice),       cmocka_unit_test(test_bestfit_and_dotprod_scores),
         cmocka_unit_test(test_packing_scores),   cmocka_unit_test(test_clustering_scores),
         cmocka_unit_test(test_fgd_scores),       cmocka_unit_test(test_cycle_ties_and_release),
         cmocka_unit_test(test_cycle_models),     cmocka_unit_test(test_cycle_random),
-        cmocka_unit_test(test_random_gpu_choice),
+        cmocka_unit_test(test_random_gpu_choice), cmocka_unit_test(test_incremental_frag),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
