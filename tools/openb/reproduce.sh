@@ -59,10 +59,11 @@ done
 awk -v s="$start" -v e="$end" -v n="$(echo $SEEDS | wc -w)" \
   'BEGIN { printf "\n%d runs (6 policies x %d seeds) in %.1f s wall\n", 6 * n, n, e - s }'
 
-if [ "${CURVE:-0}" = 1 ]; then
+# curve_table TITLE COLUMN-IN-DB EXPECTED-CSV
+curve_table() {
   cols="50 70 80 90 95 100 110 120 130"
   echo
-  echo "GPU allocation (%), drasim / published, mean over seeds, by arrived GPU demand (%):"
+  echo "$1, drasim / published, mean over seeds, by arrived GPU demand (%):"
   echo
   printf "| policy |"; for c in $cols; do printf " %s |" "$c"; done; echo
   printf "|---|"; for c in $cols; do printf -- "---:|"; done; echo
@@ -73,12 +74,17 @@ if [ "${CURVE:-0}" = 1 ]; then
     for c in $cols; do
       vals=""
       for seed in $SEEDS; do
-        vals="$vals $(sqlite3 "$OUT/$pol-$seed.db" "SELECT gpu_alloc_pct FROM arrival_curve WHERE arrived_pct = $c")"
+        vals="$vals $(sqlite3 "$OUT/$pol-$seed.db" "SELECT $2 FROM arrival_curve WHERE arrived_pct = $c")"
       done
       mean=$(echo "$vals" | awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.2f", s / NF }')
-      pub=$(COLUMN=$c; published "$EXPECTED" "$label")
+      pub=$(COLUMN=$c; published "$3" "$label")
       printf " %s / %s |" "$mean" "$pub"
     done
     echo
   done
+}
+
+if [ "${CURVE:-0}" = 1 ]; then
+  curve_table "GPU allocation (% of GPUs)" gpu_alloc_pct "$EXPECTED"
+  curve_table "Fragmented GPU (% of GPUs)" frag_gpu_pct "$FRAG_EXPECTED"
 fi
