@@ -1,4 +1,4 @@
-/* cmd_run.c -- `drasim run SCENARIO [-o results.db] [--seed N | --seeds LIST] [--set K=V]... [--quiet]`. */
+/* cmd_run.c -- `drasim run SCENARIO [-o results.db] [--seed N | --seeds LIST] [--set K=V]... [--policy P] [--quiet]`. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "engine/sim.h"
 #include "report/runner.h"
+#include "sched/policy.h"
 #include "store/store.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -21,7 +22,8 @@ static void on_signal(int sig) {
 }
 
 static void usage(FILE *out) {
-    fprintf(out, "usage: drasim run SCENARIO [-o RESULTS.db] [--seed N | --seeds LIST] [--set KEY=VALUE]... [--quiet]\n\n"
+    fprintf(out, "usage: drasim run SCENARIO [-o RESULTS.db] [--seed N | --seeds LIST] [--set KEY=VALUE]... [--policy NAME]\n"
+                 "                  [--quiet]\n\n"
                  "Simulate the scenario (docs/SCENARIOS.md) and write the results database\n"
                  "(docs/SCHEMA.md). The database is replaced atomically: an error or Ctrl-C\n"
                  "leaves an existing RESULTS.db untouched.\n\n"
@@ -32,6 +34,8 @@ static void usage(FILE *out) {
                  "                     --set scheduling.scoring=MostAllocated\n"
                  "                     --set workload.podGroups.train-8gpu.count=50\n"
                  "                     --set cluster.nodePools[0].count=4   (repeatable)\n"
+                 "  --policy NAME      placement policy of a trace workload (scheduling.policy): random,\n"
+                 "                     dotprod, gpu-clustering, gpu-packing, bestfit, fgd\n"
                  "  -q, --quiet        print nothing on success, no progress line\n"
                  "A progress line (events/s, simulated time, ETA) is shown on stderr when it is a terminal.\n"
                  "exit codes: 0 ok, 2 usage or processing error, 3 invalid scenario\n");
@@ -53,10 +57,14 @@ static void print_run(const sim_run *run, size_t nnodes, int64_t run_id, void *u
            (unsigned long long)run->sc->seed, (double)run->end_time / 3600000.0, sim_metric_get(run, "gpu_alloc_pct"),
            sim_metric_get(run, "gpu_alloc_peak_pct"), sim_metric_get(run, "wait_mean_s"),
            sim_metric_get(run, "wait_p99_s"));
+    if (run->sc->trace)
+        printf("  policy %s: %.0f%% of GPU capacity arrived; %.2f%% of GPUs allocated, %.2f%% fragmented at the end\n",
+               run->sc->sched.policy ? run->sc->sched.policy : "fgd", sim_metric_get(run, "arrived_gpu_pct"),
+               sim_metric_get(run, "gpu_milli_alloc_pct_end"), sim_metric_get(run, "frag_gpu_pct_end"));
 }
 
 int cmd_run(int argc, char **argv) {
-    const char *path = NULL, *out = "results.db";
+    const char *path = NULL, *out = "results.db", *policy = NULL;
     bool quiet = false;
     uint64_t *seeds = NULL;
     size_t nseeds = 0;
@@ -82,6 +90,13 @@ int cmd_run(int argc, char **argv) {
             }
         } else if (!strcmp(a, "--set") && i + 1 < argc) {
             sets[nsets++] = argv[++i];
+        } else if (!strcmp(a, "--policy") && i + 1 < argc) {
+            policy = argv[++i];
+            if (!policy_find(policy)) {
+                fprintf(stderr, "drasim run: --policy: expected one of %s, found '%s'\n", policy_names(), policy);
+                rc = EXIT_ERROR;
+                goto done;
+            }
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
         } else if (a[0] == '-' || path) {
@@ -113,7 +128,7 @@ int cmd_run(int argc, char **argv) {
         rc = EXIT_ERROR;
         goto done;
     }
-    run_batch b = {.scenario_path = path, .sets = sets, .nsets = nsets, .seeds = seeds, .nseeds = nseeds,
+    run_batch b = {.scenario_path = path, .sets = sets, .nsets = nsets, .seeds = seeds, .nseeds = nseeds, .policy = policy,
                    .progress = !quiet && isatty(2), .interrupt = &interrupted,
                    .on_run = quiet ? NULL : print_run};
     int brc = run_batch_execute(&b, &st, &err);

@@ -31,6 +31,17 @@ bool rdb_has_table(const rdb *r, const char *table) {
     return found;
 }
 
+bool rdb_table_has_rows(const rdb *r, const char *table) {
+    if (!rdb_has_table(r, table)) return false;
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM \"%s\" LIMIT 1", table);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK) return false;
+    bool found = sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    return found;
+}
+
 bool rdb_has_column(const rdb *r, const char *table, const char *column) {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", -1, &s, NULL) != SQLITE_OK)

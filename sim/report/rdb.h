@@ -41,6 +41,9 @@ int rdb_open(const char *path, rdb *out, strbuf *err);
 void rdb_close(rdb *r);
 
 bool rdb_has_table(const rdb *r, const char *table);
+/* The table exists and holds at least one row (tables of optional features
+ * are created empty by runs that do not use them). */
+bool rdb_table_has_rows(const rdb *r, const char *table);
 bool rdb_has_column(const rdb *r, const char *table, const char *column);
 /* Index of a metric, or -1. */
 int rdb_metric_index(const rdb *r, const char *metric);

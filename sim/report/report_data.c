@@ -586,7 +586,7 @@ int report_collect(report *rp, strbuf *err) {
     if (!rc && pods) rc = wait_cdf(rp, err);
     if (!rc && pods && nodes && rdb_has_table(r, "devices")) rc = alloc_by_model(rp, err);
     if (!rc && rdb_has_table(r, "sample_resources")) rc = alloc_by_resource(rp, err);
-    if (!rc && rdb_has_table(r, "arrival_curve")) rc = arrival_curves(rp, err);
+    if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);
     return rc;
 }

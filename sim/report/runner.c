@@ -10,6 +10,8 @@
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "report/overrides.h"
+#include "util/intern.h"
+#include "workload/openb_run.h"
 #include "util/xalloc.h"
 
 int parse_seed_list(const char *text, uint64_t **out, size_t *n, strbuf *err) {
@@ -116,6 +118,20 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         goto done;
     }
     if (b->nseeds) sc.seed = b->seeds[i];
+    if (b->policy) {
+        if (!sc.trace) {
+            sb_clear(err);
+            sb_printf(err, "%s: --policy needs a trace workload (workload.trace)", b->scenario_path);
+            rc = RUN_BAD_INPUT;
+            goto done;
+        }
+        sc.sched.policy = intern(b->policy);
+    }
+    /* a trace's inflated sample depends on the seed: draw it again for an overridden seed */
+    if (b->nseeds && sc.trace && scenario_trace_expand(&sc, err)) {
+        rc = RUN_BAD_INPUT;
+        goto done;
+    }
     if (sc.sched.mode == SCHED_MODE_DRA) {
         sb_clear(err);
         sb_printf(err, "%s: scheduling.mode dra is not available in this build yet (use device-plugin)",
@@ -123,18 +139,30 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         rc = RUN_ERROR;
         goto done;
     }
-    if (inventory_build_ex(&sc.cluster, cat, &sc.sched.dp, INV_NO_SLICES, &inv, err)) {
-        rc = RUN_BAD_INPUT;
-        goto done;
+    const k8s_node *nodes;
+    size_t nnodes;
+    const inv_node *info = NULL;
+    if (sc.trace) {   /* a trace lists its own nodes */
+        k8s_node *tn;
+        openb_k8s_nodes(sc.trace, &sc.a, &tn, &nnodes);
+        nodes = tn;
+    } else {
+        if (inventory_build_ex(&sc.cluster, cat, &sc.sched.dp, INV_NO_SLICES, &inv, err)) {
+            rc = RUN_BAD_INPUT;
+            goto done;
+        }
+        have_inv = true;
+        nodes = inv.nodes;
+        nnodes = inv.nnodes;
+        info = inv.info;
     }
-    have_inv = true;
-    if (inv.nnodes == 0) {
+    if (nnodes == 0) {
         sb_clear(err);
         sb_printf(err, "%s: the cluster has no nodes", b->scenario_path);
         rc = RUN_BAD_INPUT;
         goto done;
     }
-    sim_init(&run, &sc, inv.nodes, inv.nnodes);
+    sim_init(&run, &sc, nodes, nnodes);
     have_sim = true;
     if (run.sched.res_overflow) {
         sb_clear(err);
@@ -156,7 +184,7 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         rc = RUN_INTERRUPTED;
         goto done;
     }
-    int64_t id = store_write_run(st, &run, inv.info, b->scenario_path, err, b->interrupt);
+    int64_t id = store_write_run(st, &run, info, b->scenario_path, err, b->interrupt);
     if (id < 0 || (b->interrupt && *b->interrupt)) {
         if (id >= 0) {
             sb_clear(err);
@@ -165,7 +193,7 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         rc = b->interrupt && *b->interrupt ? RUN_INTERRUPTED : RUN_ERROR;
         goto done;
     }
-    if (b->on_run) b->on_run(&run, inv.nnodes, id, b->ud);
+    if (b->on_run) b->on_run(&run, nnodes, id, b->ud);
 done:
     if (have_sim) sim_free(&run);
     if (have_inv) inventory_free(&inv);

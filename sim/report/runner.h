@@ -23,6 +23,7 @@ typedef struct run_batch {
     size_t nsets;
     const uint64_t *seeds;            /* none: the scenario's own seed */
     size_t nseeds;
+    const char *policy;               /* placement policy override (trace workloads), or NULL */
     bool progress;                    /* progress line on stderr */
     volatile sig_atomic_t *interrupt; /* may be NULL */
     /* after each stored run (may be NULL) */

@@ -114,7 +114,8 @@ static void test_plots_follow_tables(void **state) {
     rdb_close(&r);
 
     /* tables added by other parts appear as plots once present */
-    exec_sql("CREATE TABLE arrival_curve(run_id INTEGER, arrived_pct INTEGER, gpu_alloc_pct REAL, frag_gpu_pct REAL);"
+    exec_sql("DROP TABLE IF EXISTS arrival_curve;"
+             "CREATE TABLE arrival_curve(run_id INTEGER, arrived_pct INTEGER, gpu_alloc_pct REAL, frag_gpu_pct REAL);"
              "INSERT INTO arrival_curve VALUES(1,10,9,1),(1,20,18,2),(2,10,7,3),(2,20,16,4);"
              "ALTER TABLE samples ADD COLUMN frag_gpu_pct REAL NOT NULL DEFAULT 2.5;");
     assert_int_equal(rdb_open(db, &r, &err), 0);
