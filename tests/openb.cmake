@@ -11,6 +11,13 @@ add_test(NAME openb/default-bestfit
 set_tests_properties(openb/default-bestfit PROPERTIES
   PASS_REGULAR_EXPRESSION "openb-default: 1213 nodes, [0-9]+ pods arrived.*policy bestfit: 130% of GPU capacity arrived; 9[0-9][.][0-9]+% of GPUs allocated")
 
+# the issue's own command line: --set with the short `policy` alias and seed
+add_test(NAME openb/default-set-policy-seed
+         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/scenarios/openb/default.yaml --set policy=fgd --set seed=42
+                 -o ${_openb_out}/default-set.db)
+set_tests_properties(openb/default-set-policy-seed PROPERTIES
+  PASS_REGULAR_EXPRESSION "run 1, seed 42: .*policy fgd: 130% of GPU capacity arrived; 9[0-9][.][0-9]+% of GPUs allocated")
+
 add_test(NAME openb/replay-small
          COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/tests/openb/replay-small.yaml -o ${_openb_out}/replay.db)
 set_tests_properties(openb/replay-small PROPERTIES

@@ -74,6 +74,15 @@ int override_apply(ynode *root, const char *assignment, override_set *keep, strb
         return -1;
     }
     char *key = xstrndup(assignment, (size_t)(eq - assignment));
+    /* short aliases for the fields swept most often */
+    static const char *const aliases[][2] = {{"policy", "scheduling.policy"}, {"mode", "scheduling.mode"},
+                                             {"scoring", "scheduling.scoring"}};
+    for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+        if (!strcmp(key, aliases[i][0])) {
+            free(key);
+            key = xstrdup(aliases[i][1]);
+            break;
+        }
     strbuf name = {0};
     sb_printf(&name, "--set %s", key);
     keep->files = xrealloc(keep->files, (keep->n + 1) * sizeof *keep->files);
