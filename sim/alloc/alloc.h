@@ -62,13 +62,15 @@ typedef struct alloc_state {
 } alloc_state;
 
 /* Builds an alloc_state from allocated claims the way the scheduler does:
- * admin-access results are ignored, results with a shareID are shared
- * allocations (their consumedCapacity summed), others dedicated. */
+ * admin-access results are ignored; with ConsumableCapacity on, results with
+ * a shareID are shared allocations (their consumedCapacity summed), all
+ * others dedicated; with it off every result is dedicated
+ * (ListAllAllocatedDevices). */
 typedef struct alloc_state_builder {
     alloc_state st;
     size_t cap_alloc, cap_shared, cap_consumed;
 } alloc_state_builder;
-void alloc_state_add_claim(alloc_state_builder *b, const k8s_resource_claim *claim);
+void alloc_state_add_claim(alloc_state_builder *b, const k8s_resource_claim *claim, bool consumable_capacity);
 void alloc_state_builder_free(alloc_state_builder *b);
 
 typedef struct allocator allocator;
@@ -90,8 +92,13 @@ typedef enum {
     ALLOC_OK = 0,            /* out[i] holds claim i's allocation */
     ALLOC_UNSATISFIABLE,     /* no fit on this node */
     ALLOC_NODE_ERROR,        /* no fit and an invalid pool was seen (ErrFailedAllocationOnNode) */
-    ALLOC_ERROR              /* the claims cannot be handled at all (bad CEL, unknown class, ...) */
+    ALLOC_ERROR,             /* the claims cannot be handled at all (bad CEL, unknown class, ...) */
+    ALLOC_TIMEOUT            /* the step limit was reached (the scheduler's filter timeout) */
 } alloc_status;
+
+/* Stop a search after `steps` search steps (0 = no limit, the default), the
+ * way DRASchedulerFilterTimeout bounds upstream's search in time. */
+void allocator_set_step_limit(allocator *a, uint64_t steps);
 
 /* Allocate all `claims` together for `node`. On ALLOC_OK, out[0..n) are
  * filled (their arrays live in `result_arena`). On the error statuses, err

@@ -134,8 +134,9 @@ void allocator_commit(allocator *A, const k8s_allocation *al) {
         const k8s_device_result *r = &al->results[i];
         if (r->admin_access) continue;
         alloc_device_id id = {r->driver, r->pool, r->device};
-        mark_uid(A, &id, r->share_id ? A->uid_shared : A->uid_allocated);
-        for (size_t k = 0; r->share_id && k < r->nconsumed; k++)
+        bool shared = r->share_id && A->f.consumable_capacity;   /* as alloc_state_add_claim */
+        mark_uid(A, &id, shared ? A->uid_shared : A->uid_allocated);
+        for (size_t k = 0; shared && k < r->nconsumed; k++)
             add_consumed(A, &(alloc_consumed){id, r->consumed[k].qname, r->consumed[k].value});
         /* counter availability of that pool name must be recomputed */
         uint32_t ci;
@@ -205,6 +206,8 @@ void allocator_free(allocator *A) {
     pmap_free(&A->consumed_map);
     free(A);
 }
+
+void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = steps; }
 
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name) {
     uint32_t i;

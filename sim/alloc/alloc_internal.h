@@ -113,6 +113,7 @@ struct allocator {
     pmap counters_map;              /* pool name -> index */
     VEC(ccounters *) counters;
     uint64_t seed, share_seq;
+    uint64_t step_limit;
     pmap gather_map;                /* node pointer -> index into gathered */
     VEC(struct gathered *) gathered;
 };
@@ -199,6 +200,7 @@ typedef struct acall {
     size_t nclaims;
     strbuf *err;
     uint64_t steps;
+    bool timed_out;
     VEC(cpool) pools;               /* borrowed from the allocator's per-node cache */
     bool saw_invalid;
     VEC(cand) cands;                /* borrowed too */

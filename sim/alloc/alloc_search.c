@@ -329,6 +329,13 @@ static void rollback(acall *c, size_t ci) {
 
 static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool in_sub, uint32_t start) {
     c->steps++;
+    if (c->A->step_limit && c->steps > c->A->step_limit) {   /* upstream: context deadline */
+        c->timed_out = true;
+        sb_clear(c->err);
+        sb_printf(c->err, "timed out trying to allocate devices (search step limit of %llu reached)",
+                  (unsigned long long)c->A->step_limit);
+        return R_ERR;
+    }
     if (ci >= c->nclaims) return R_OK;
     cclaim *cc = &c->cc[ci];
     if (ri >= cc->nreqs) {
@@ -435,7 +442,10 @@ alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource
     }
     if (precheck(&c)) goto done;
     int r = allocate_one(&c, 0, 0, 0, 0, false, 0);
-    if (r == R_ERR) goto done;
+    if (r == R_ERR) {
+        if (c.timed_out) st = ALLOC_TIMEOUT;
+        goto done;
+    }
     if (r == R_TOO_MANY) {   /* upstream returns errAllocationResultMaxSizeExceeded itself */
         sb_clear(err);
         sb_puts(err, "allocation max size exceeded");

@@ -2,7 +2,8 @@
  * alloc_state.c -- the allocated state as the scheduler gathers it from
  * allocated claims (scheduler plugin allocateddevices.go): admin-access
  * results do not count; results with a shareID are shared allocations whose
- * consumedCapacity is summed per device; all others are dedicated.
+ * consumedCapacity is summed per device; all others are dedicated (all of
+ * them when ConsumableCapacity is off).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +17,13 @@ static void grow(void **p, size_t *cap, size_t len, size_t elem) {
     *p = xrealloc(*p, *cap * elem);
 }
 
-void alloc_state_add_claim(alloc_state_builder *b, const k8s_resource_claim *claim) {
+void alloc_state_add_claim(alloc_state_builder *b, const k8s_resource_claim *claim, bool consumable_capacity) {
     if (!claim->allocated) return;
     for (size_t i = 0; i < claim->allocation.nresults; i++) {
         const k8s_device_result *r = &claim->allocation.results[i];
         if (r->admin_access) continue;
         alloc_device_id id = {r->driver, r->pool, r->device};
-        if (r->share_id) {
+        if (r->share_id && consumable_capacity) {
             grow((void **)&b->st.shared, &b->cap_shared, b->st.nshared, sizeof id);
             ((alloc_device_id *)b->st.shared)[b->st.nshared++] = id;
             for (size_t k = 0; k < r->nconsumed; k++) {

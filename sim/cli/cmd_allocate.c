@@ -17,7 +17,7 @@
 static void usage(FILE *out) {
     fprintf(out,
             "usage: drasim allocate [--node NAME] [--features LIST|none] [--k8s-version 1.34|1.35|1.36]\n"
-            "                       [--seed N] [--stats] FILE...\n\n"
+            "                       [--seed N] [--max-steps N] [--stats] FILE...\n\n"
             "Reads DeviceClasses, ResourceSlices, ResourceClaims and Nodes (resource.k8s.io/v1,\n"
             "v1; `kind: List` accepted) and allocates every claim without status.allocation, in\n"
             "input order, together for one node, exactly as the Kubernetes scheduler's DRA\n"
@@ -28,6 +28,7 @@ static void usage(FILE *out) {
             "                     ConsumableCapacity, DeviceBindingAndStatus, ListTypeAttributes; or none\n"
             "  --k8s-version V    that release's default features (default 1.36)\n"
             "  --seed N           seed of the share IDs of shared devices (default 1)\n"
+            "  --max-steps N      give up after N search steps (exit 2; default: no limit)\n"
             "  --stats            print 'search steps: N' on stderr\n\n"
             "exit: 0 allocated (claims as YAML on stdout), 1 does not fit, 2 allocator or usage\n"
             "error (message on stderr), 3 unreadable or invalid input.\n");
@@ -38,6 +39,7 @@ typedef struct opts {
     const char *features;
     const char *version;
     uint64_t seed;
+    uint64_t max_steps;
     bool stats;
     const char **files;
     size_t nfiles;
@@ -55,18 +57,20 @@ static int parse_args(int argc, char **argv, opts *o) {
         } else if (!strcmp(a, "--stats")) {
             o->stats = true;
         } else if ((!strcmp(a, "--node") || !strcmp(a, "--features") || !strcmp(a, "--k8s-version") ||
-                    !strcmp(a, "--seed")) && has_next) {
+                    !strcmp(a, "--seed") || !strcmp(a, "--max-steps")) && has_next) {
             const char *v = argv[++i];
             if (!strcmp(a, "--node")) o->node = v;
             else if (!strcmp(a, "--features")) o->features = v;
             else if (!strcmp(a, "--k8s-version")) o->version = v;
             else {
                 char *end;
-                o->seed = strtoull(v, &end, 10);
-                if (!*v || *end) {
-                    fprintf(stderr, "drasim allocate: --seed needs a non-negative integer, not '%s'\n", v);
+                uint64_t n = strtoull(v, &end, 10);
+                if (!*v || *end || *v == '-') {
+                    fprintf(stderr, "drasim allocate: %s needs a non-negative integer, not '%s'\n", a, v);
                     return 2;
                 }
+                if (!strcmp(a, "--seed")) o->seed = n;
+                else o->max_steps = n;
             }
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "drasim allocate: unknown option or missing value: %s (see --help)\n", a);
@@ -117,11 +121,12 @@ static int run(const opts *o, k8s_objects *objs) {
     VEC(k8s_resource_claim *) todo = {0};
     for (size_t i = 0; i < objs->claims.len; i++) {
         k8s_resource_claim *c = objs->claims.data[i];
-        if (c->allocated) alloc_state_add_claim(&sb, c);
+        if (c->allocated) alloc_state_add_claim(&sb, c, f.consumable_capacity);
         else VEC_PUSH(todo, c);
     }
     allocator *A = allocator_new(&f, objs->slices.data, objs->slices.len, objs->classes.data, objs->classes.len,
                                  &sb.st, o->seed);
+    allocator_set_step_limit(A, o->max_steps);
     arena ar = {0};
     k8s_allocation *out = xcalloc(todo.len ? todo.len : 1, sizeof *out);
     uint64_t steps = 0;
@@ -144,6 +149,7 @@ static int run(const opts *o, k8s_objects *objs) {
         break;
     case ALLOC_NODE_ERROR:
     case ALLOC_ERROR:
+    case ALLOC_TIMEOUT:
         fprintf(stderr, "drasim allocate: %s\n", sb_str(&err));
         rc = EXIT_ERROR;
         break;

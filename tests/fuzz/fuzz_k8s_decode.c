@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             k8s_resource_claim *todo[4];
             size_t n = 0;
             for (size_t i = 0; i < o.claims.len; i++) {
-                if (o.claims.data[i]->allocated) alloc_state_add_claim(&sb, o.claims.data[i]);
+                if (o.claims.data[i]->allocated) alloc_state_add_claim(&sb, o.claims.data[i], true);
                 else todo[n++] = o.claims.data[i];
             }
             allocator *A = allocator_new(&f, o.slices.data, o.slices.len, o.classes.data, o.classes.len, &sb.st, 7);

@@ -39,7 +39,7 @@ static void run_src(run *r, const char *src, const char *features, uint64_t seed
     k8s_resource_claim *todo[4];
     size_t n = 0;
     for (size_t i = 0; i < r->o.claims.len; i++) {
-        if (r->o.claims.data[i]->allocated) alloc_state_add_claim(&sb, r->o.claims.data[i]);
+        if (r->o.claims.data[i]->allocated) alloc_state_add_claim(&sb, r->o.claims.data[i], f.consumable_capacity);
         else todo[n++] = r->o.claims.data[i];
     }
     r->A = allocator_new(&f, r->o.slices.data, r->o.slices.len, r->o.classes.data, r->o.classes.len, &sb.st, seed);
@@ -90,6 +90,18 @@ static void test_combination_pruning_steps(void **state) {
     run_src(&r, src, "none", 1);
     assert_int_equal(r.st, ALLOC_UNSATISFIABLE);
     assert_int_equal(r.steps, 16);   /* subsets of 4 devices in increasing order: 1+4+6+4+1 */
+    /* a step limit stops the same search early, one just large enough does not */
+    k8s_resource_claim *claim = r.o.claims.data[0];
+    k8s_allocation out;
+    uint64_t steps;
+    allocator_set_step_limit(r.A, 10);
+    assert_int_equal(allocator_allocate(r.A, k8s_find_node(&r.o, "node-1"), &claim, 1, &r.ar, &out, &steps, &r.err),
+                     ALLOC_TIMEOUT);
+    assert_int_equal(steps, 11);
+    assert_non_null(strstr(sb_str(&r.err), "timed out trying to allocate devices"));
+    allocator_set_step_limit(r.A, 16);
+    assert_int_equal(allocator_allocate(r.A, k8s_find_node(&r.o, "node-1"), &claim, 1, &r.ar, &out, &steps, &r.err),
+                     ALLOC_UNSATISFIABLE);
     run_free(&r);
 }
 

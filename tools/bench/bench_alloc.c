@@ -161,7 +161,7 @@ static double bench_node(const char *src, int iters, alloc_status want, size_t w
     alloc_state_builder sb = {0};
     k8s_resource_claim *todo = NULL;
     for (size_t i = 0; i < o.claims.len; i++) {
-        if (o.claims.data[i]->allocated) alloc_state_add_claim(&sb, o.claims.data[i]);
+        if (o.claims.data[i]->allocated) alloc_state_add_claim(&sb, o.claims.data[i], f.consumable_capacity);
         else todo = o.claims.data[i];
     }
     allocator *A = allocator_new(&f, o.slices.data, o.slices.len, o.classes.data, o.classes.len, &sb.st, 1);
