@@ -86,19 +86,14 @@ int cmd_run(int argc, char **argv) {
         goto done;
     }
     if (has_seed) sc.seed = seed;
-    if (sc.sched.mode == SCHED_MODE_DRA) {
-        fprintf(stderr, "drasim run: %s: scheduling.mode dra is not available in this build yet "
-                        "(use device-plugin)\n", path);
-        rc = EXIT_ERROR;
-        goto done;
-    }
     if (catalog_load(NULL, &cat, &err)) {
         fprintf(stderr, "drasim run: %s\n", sb_str(&err));
         rc = EXIT_ERROR;
         goto done;
     }
     have_cat = true;
-    if (inventory_build_ex(&sc.cluster, &cat, &sc.sched.dp, INV_NO_SLICES, &inv, &err)) {
+    bool dra = sc.sched.mode == SCHED_MODE_DRA;   /* DRA: slices and classes, no device-plugin resources */
+    if (inventory_build_ex(&sc.cluster, &cat, dra ? NULL : &sc.sched.dp, dra ? 0 : INV_NO_SLICES, &inv, &err)) {
         fprintf(stderr, "drasim run: %s\n", sb_str(&err));
         rc = EXIT_BAD_INPUT;
         goto done;
@@ -116,7 +111,11 @@ int cmd_run(int argc, char **argv) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    sim_init(&run, &sc, inv.nodes, inv.nnodes);
+    if (sim_init_inv(&run, &sc, &inv, &err)) {
+        fprintf(stderr, "drasim run: %s\n", sb_str(&err));
+        rc = EXIT_BAD_INPUT;
+        goto done;
+    }
     have_sim = true;
     if (run.sched.res_overflow) {
         fprintf(stderr, "drasim run: %s: more than %d distinct resource names in nodes and pod groups\n", path,

@@ -171,11 +171,8 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
                  "gpu.devicePlugin to run it in device-plugin mode", g->name);
             return -1;
         }
-        if (s->sched.mode == SCHED_MODE_DRA && g->has_dp && !g->dra) {
-            yerr(err, g->where, "pod group '%s' states its GPU demand only for the device plugin "
-                 "(gpu.devicePlugin); add gpu.dra to run it in dra mode", g->name);
-            return -1;
-        }
+        /* dra mode with gpu.devicePlugin only: extended resources served by DRA
+         * (DeviceClass extendedResourceName), checked when the run starts. */
     }
     return 0;
 }

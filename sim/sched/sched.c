@@ -53,9 +53,11 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
     static const sched_plugin *const all[] = {&plugin_node_unschedulable, &plugin_taint_toleration,
                                               &plugin_node_affinity, &plugin_node_resources_fit,
                                               &plugin_balanced_allocation};
-    s->plugins = xmalloc(sizeof all);
+    s->plugins = xmalloc(sizeof all + sizeof *all);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (all[i] != &plugin_balanced_allocation || cfg->balanced_allocation) s->plugins[s->nplugins++] = all[i];
+    s->dra = cfg->dra;
+    if (s->dra) s->plugins[s->nplugins++] = &plugin_dynamic_resources;
     if (cfg->score_resources) {
         for (size_t i = 0; i < cfg->nscore_resources; i++) {
             int r = res_register(s, cfg->score_resources[i].name);
@@ -99,10 +101,12 @@ int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mo
         if (c->demand[i].res == RES_MEMORY) c->nz_mem = c->demand[i].amount;
         if (c->demand[i].res > RES_PODS) c->next++;
     }
-    size_t nsel = g->nnode_selector + (device_plugin_mode ? g->ndp_node_selector : 0);
+    /* DRA mode serving gpu.devicePlugin as extended resources: its nodeSelector still applies */
+    bool dp_sel = device_plugin_mode || (g->has_dp && !g->ndra_claims);
+    size_t nsel = g->nnode_selector + (dp_sel ? g->ndp_node_selector : 0);
     c->node_selector = xcalloc(nsel ? nsel : 1, sizeof *c->node_selector);
     for (size_t i = 0; i < g->nnode_selector; i++) c->node_selector[c->nnode_selector++] = g->node_selector[i];
-    if (device_plugin_mode)
+    if (dp_sel)
         for (size_t i = 0; i < g->ndp_node_selector; i++) c->node_selector[c->nnode_selector++] = g->dp_node_selector[i];
     c->affinity = g->has_affinity ? &g->required_affinity : NULL;
     c->tolerations = g->tolerations;
@@ -390,6 +394,7 @@ bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
     size_t node, start = s->next_start;
     size_t processed = find_best(s, c, start, sched_num_nodes_to_find(s), &node);
     s->next_start = (start + processed) % s->nnodes;
+    p->pod = c->pending[c->head];
     c->head++;
     bind(s, ci, node, p);
     if (sched_waiting(s, ci) && !c->blocked) heap_push(s, ci);
@@ -416,6 +421,17 @@ void sched_release(scheduler *s, uint32_t ci, const placement *p) {
             o->blocked = false;
             if (sched_waiting(s, (uint32_t)k) && !o->in_heap) heap_push(s, (uint32_t)k);
         }
+    }
+}
+
+void sched_refresh_class(scheduler *s, uint32_t ci) {
+    pod_class *c = &s->classes[ci];
+    if (!c->fits) return;   /* before sched_prepare */
+    bool newly = false;
+    for (size_t i = 0; i < s->nnodes; i++) newly |= refresh(s, c, i);
+    if (newly && c->blocked) {
+        c->blocked = false;
+        if (sched_waiting(s, ci) && !c->in_heap) heap_push(s, ci);
     }
 }
 

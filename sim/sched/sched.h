@@ -67,6 +67,7 @@ typedef struct pod_class {
 } pod_class;
 
 typedef struct sched_plugin sched_plugin;
+struct dra_state;
 
 typedef struct sched_config {
     score_strategy strategy;
@@ -74,6 +75,7 @@ typedef struct sched_config {
     size_t nscore_resources;
     int percentage_of_nodes_to_score;        /* 0 = adaptive, 100 = all */
     bool balanced_allocation;
+    struct dra_state *dra;                   /* DRA mode: the DynamicResources plugin's state (sched/dra.h) */
 } sched_config;
 
 typedef struct scheduler {
@@ -103,12 +105,14 @@ typedef struct scheduler {
     rng rng;
     uint32_t *scratch;                /* ties of the best score */
     uint64_t cycles;
+    struct dra_state *dra;            /* NULL outside DRA mode; not owned */
 } scheduler;
 
 /* Where a pod went: node index and the device units taken per extended
  * resource of its class (bit masks; 0 when the resource has > 64 units). */
 typedef struct placement {
     int32_t node;
+    uint32_t pod;                     /* the pod's id (plugins keep per-pod state by it) */
     uint64_t units[8];
 } placement;
 
@@ -131,6 +135,11 @@ bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod);
 bool sched_schedule_head(scheduler *s, uint32_t c, placement *p);
 /* A bound pod of class c ends: free its resources and wake blocked classes. */
 void sched_release(scheduler *s, uint32_t c, const placement *p);
+
+/* Recompute class c's cached Filter/Score results on every node (a plugin's
+ * cluster-wide state changed for it, e.g. a shared claim was allocated or
+ * freed); a blocked class that now fits somewhere goes back to the queue. */
+void sched_refresh_class(scheduler *s, uint32_t c);
 
 /* Number of nodes to find feasible before scoring (numFeasibleNodesToFind). */
 size_t sched_num_nodes_to_find(const scheduler *s);
