@@ -19,6 +19,9 @@ double sim_gpu_equiv(const char *res, int replicas) {
     return 0;
 }
 
+/* Retry of a pod class whose head pod's back-off ends (scheduler back-off). */
+enum { EV_BACKOFF_RETRY = EV_KIND_USER + 8 };
+
 static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes,
                           struct dra_state *dra);
 
@@ -47,7 +50,15 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
                         .score_resources = sc->sched.score_resources,
                         .nscore_resources = sc->sched.nscore_resources,
                         .percentage_of_nodes_to_score = sc->sched.percentage_of_nodes_to_score,
-                        .balanced_allocation = sc->sched.balanced_allocation,
+                        .balanced_allocation = sc->sched.balanced_allocation && sc->sched.balanced_weight > 0,
+                        .shape = sc->sched.shape,
+                        .nshape = sc->sched.nshape,
+                        .weights_set = true,
+                        .fit_weight = sc->sched.fit_weight,
+                        .balanced_weight = sc->sched.balanced_weight,
+                        .dra_weight = sc->sched.dra_weight,
+                        .backoff_initial_ms = sc->sched.backoff_initial_ms,
+                        .backoff_max_ms = sc->sched.backoff_max_ms,
                         .dra = dra};
     sched_init(&r->sched, nodes, nnodes, &cfg, sc->seed);
     bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN;
@@ -152,6 +163,16 @@ static void on_completion(sim_run *r, uint32_t id, sim_time t) {
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
 }
 
+/* Classes that started backing off get a retry event at their back-off end. */
+static void time_retries(sim_run *r) {
+    uint32_t c;
+    int64_t at;
+    while (sched_take_retry(&r->sched, &c, &at)) {
+        evq_push(&r->q, at, EV_BACKOFF_RETRY, c);
+        r->live_events++;
+    }
+}
+
 /* Scheduling cycles until nothing in the queue can be tried. */
 static void schedule_pass(sim_run *r, sim_time t) {
     uint32_t c, id;
@@ -171,6 +192,7 @@ static void schedule_pass(sim_run *r, sim_time t) {
         evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
         r->live_events++;
     }
+    time_retries(r);
 }
 
 static void take_sample(sim_run *r, sim_time t) {
@@ -261,6 +283,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         }
         if (sc->stop_all_pods_done && r->live_events == 0) break;
         advance(r, t);
+        r->sched.now = t;
         bool sample = false;
         while (!evq_empty(&r->q) && evq_peek(&r->q)->time == t) {
             event e = evq_pop(&r->q);
@@ -269,6 +292,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             case EV_ARRIVAL: r->live_events--; on_arrival(r, (size_t)e.arg, t); break;
             case EV_COMPLETION: r->live_events--; on_completion(r, (uint32_t)e.arg, t); break;
             case EV_SAMPLE: sample = true; break;
+            case EV_BACKOFF_RETRY: r->live_events--; sched_retry(&r->sched, (uint32_t)e.arg); break;
             default: break;
             }
         }

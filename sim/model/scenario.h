@@ -98,7 +98,12 @@ typedef struct pod_group_spec {
 /* ---- scheduling ------------------------------------------------------------------ */
 
 typedef enum { SCHED_MODE_DEVICE_PLUGIN, SCHED_MODE_DRA } sched_mode;
-typedef enum { SCORE_LEAST_ALLOCATED, SCORE_MOST_ALLOCATED } score_strategy;
+typedef enum { SCORE_LEAST_ALLOCATED, SCORE_MOST_ALLOCATED, SCORE_REQUESTED_TO_CAPACITY_RATIO } score_strategy;
+
+/* A RequestedToCapacityRatio shape point: utilization 0..100 -> score 0..10. */
+typedef struct shape_point {
+    int64_t utilization, score;
+} shape_point;
 
 typedef struct score_resource {
     const char *name;
@@ -113,6 +118,11 @@ typedef struct scheduling_spec {
     size_t nscore_resources;
     int percentage_of_nodes_to_score;/* 0 = kube-scheduler's adaptive default; 100 = all */
     bool balanced_allocation;        /* NodeResourcesBalancedAllocation score plugin (default on) */
+    int64_t backoff_initial_ms;      /* podInitialBackoffSeconds (default 1 s; 0 = no back-off) */
+    int64_t backoff_max_ms;          /* podMaxBackoffSeconds (default 10 s) */
+    shape_point *shape;              /* RequestedToCapacityRatio */
+    size_t nshape;
+    int64_t fit_weight, balanced_weight, dra_weight;   /* score plugin weights (profile); 0 = disabled */
 } scheduling_spec;
 
 /* ---- the scenario ------------------------------------------------------------------- */
@@ -157,6 +167,10 @@ int scenario_parse_string_map(const ynode *n, const char *what, arena *a, k8s_kv
 int scenario_parse_dra(const ynode *dra, arena *a, pod_group_spec *g, strbuf *err);
 int scenario_parse_shared_claims(const ynode *seq, scenario *s, strbuf *err);
 int scenario_check_claim_refs(const scenario *s, strbuf *err);
+/* scenario_profile.c: KubeSchedulerConfiguration-shaped settings. */
+int scenario_parse_scoring_strategy(const ynode *n, scenario *s, const char *what, strbuf *err);
+int scenario_parse_profile(const ynode *m, scenario *s, strbuf *err);
+int scenario_parse_backoff(const ynode *scheduling, scenario *s, strbuf *err);
 int scenario_parse_node_affinity(const ynode *n, arena *a, k8s_node_selector *out, strbuf *err);
 
 #endif

@@ -112,7 +112,9 @@ static void test_template_claim_lifecycle(void **state) {
     assert_true(x.run.sched.classes[0].blocked);
     uint32_t c, id;
     assert_false(sched_next(&x.run.sched, &c, &id));
-    /* pod 0 ends: its claim is deleted, gpu-0 is free, the class is retried and gets gpu-0 */
+    /* pod 0 ends a minute later (past the back-off): its claim is deleted, gpu-0 is free,
+     * the class is retried and gets gpu-0 */
+    x.run.sched.now = 60000;
     sched_release(&x.run.sched, 0, &p0);
     assert_true(dra_pod_records(x.run.dra, 0, &n)[0].deleted);
     assert_int_equal(x.run.dra->claims_deleted, 1);
@@ -159,7 +161,8 @@ static void test_shared_claim(void **state) {
     assert_int_equal(dra_shared_users(x.run.dra, "team", &allocated), 1);
     assert_true(allocated);
     assert_true(x.run.sched.classes[1].blocked);
-    /* the last user ends: the claim is freed and the waiting template pod gets that GPU */
+    /* the last user ends (past the back-off): the claim is freed and the waiting template pod gets that GPU */
+    x.run.sched.now = 60000;
     sched_release(&x.run.sched, 0, &p1);
     assert_int_equal(dra_shared_users(x.run.dra, "team", &allocated), 0);
     assert_false(allocated);
