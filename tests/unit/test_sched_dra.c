@@ -311,6 +311,36 @@ static void test_run_to_completion(void **state) {
     teardown(&x);
 }
 
+/* percentageOfNodesToScore in DRA mode: 200 nodes -> adaptive 100 feasible nodes per cycle, the
+ * start index rotating; with 100 every node is looked at (the one with a free GPU wins). */
+static void test_percentage_of_nodes_to_score(void **state) {
+    (void)state;
+    static const char *const fmt =
+        "cluster:\n  nodePools:\n  - {name: n, count: 200, cpu: '64', memory: 256Gi, gpu: {model: H100-80GB, count: 2}}\n"
+        "scheduling: {mode: dra%s}\n"
+        "workload:\n  podGroups:\n  - name: a\n    count: 3\n    arrival: {constant: {interval: 1s}}\n"
+        "    duration: 1h\n    gpu:\n" GPU_CLAIM(1);
+    char body[1024];
+    fixture x;
+    snprintf(body, sizeof body, fmt, "");
+    setup(&x, body);
+    assert_int_equal(sched_num_nodes_to_find(&x.run.sched), 100);
+    placement p0, p1;
+    int n0 = schedule(&x, 0, 0, &p0);
+    assert_true(n0 >= 0 && n0 < 100);
+    assert_int_equal(x.run.sched.next_start, 100);
+    int n1 = schedule(&x, 0, 1, &p1);
+    assert_true(n1 >= 100 && n1 < 200);
+    assert_int_equal(x.run.sched.next_start, 0);
+    teardown(&x);
+    snprintf(body, sizeof body, fmt, ", percentageOfNodesToScore: 100");
+    setup(&x, body);
+    assert_int_equal(sched_num_nodes_to_find(&x.run.sched), 200);
+    schedule(&x, 0, 0, &p0);
+    assert_int_equal(x.run.sched.next_start, 0);   /* every node scanned: the start does not move */
+    teardown(&x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_template_claim_lifecycle),
@@ -320,6 +350,7 @@ int main(void) {
         cmocka_unit_test(test_prioritized_list_score),
         cmocka_unit_test(test_decoding_errors),
         cmocka_unit_test(test_run_to_completion),
+        cmocka_unit_test(test_percentage_of_nodes_to_score),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     intern_reset();
