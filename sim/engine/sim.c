@@ -7,11 +7,13 @@
 
 #include "sched/dra.h"
 #include "util/intern.h"
+#include "workload/openb_run.h"
 #include "util/xalloc.h"
 
 double sim_gpu_equiv(const char *res, int replicas) {
     if (replicas < 1) replicas = 1;
     if (!strcmp(res, "nvidia.com/gpu") || !strcmp(res, "nvidia.com/gpu.shared")) return 1.0 / replicas;
+    if (!strcmp(res, "alibabacloud.com/gpu-milli")) return 0.001;   /* OpenB traces: milli-GPU */
     if (!strncmp(res, "nvidia.com/mig-", 15)) {
         int g = atoi(res + 15);
         return g > 0 && g <= 7 ? g / 7.0 / replicas : 0;
@@ -109,6 +111,7 @@ void sim_free(sim_run *r) {
     VEC_FREE(r->samples);
     VEC_FREE(r->sample_used);
     VEC_FREE(r->summary);
+    VEC_FREE(r->curve);
     memset(r, 0, sizeof *r);
 }
 
@@ -268,6 +271,7 @@ static void summarize(sim_run *r) {
 
 int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     const scenario *sc = r->sc;
+    if (sc->trace) return openb_execute(r, interrupt);
     for (size_t g = 0; g < sc->ngroups; g++) {
         workload_group_init(&r->groups[g], &sc->groups[g], sc->seed);
         announce(r, g);
@@ -321,3 +325,8 @@ double sim_metric_get(const sim_run *r, const char *name) {
         if (!strcmp(r->summary.data[i].name, name)) return r->summary.data[i].value;
     return NAN;
 }
+
+void sim_account(sim_run *r, uint32_t g, int sign) { account(r, g, sign); }
+void sim_advance(sim_run *r, sim_time t) { advance(r, t); }
+void sim_summarize(sim_run *r) { summarize(r); }
+void sim_metric_add(sim_run *r, const char *name, double value) { metric(r, name, value); }

@@ -45,6 +45,12 @@ typedef struct sim_metric {
     double value;
 } sim_metric;
 
+/* One row of the arrival curve (trace runs, see docs/SCHEMA.md arrival_curve). */
+typedef struct sim_curve_point {
+    int arrived_pct;
+    double gpu_alloc_pct, frag_gpu_pct, frag_ratio_pct;
+} sim_curve_point;
+
 typedef struct sim_run {
     const scenario *sc;
     const k8s_node *nodes;
@@ -70,6 +76,7 @@ typedef struct sim_run {
     struct dra_state *dra;                    /* DRA mode: claims and allocations (sched/dra.h), owned */
     double dra_area;                          /* integral of the GPUs DRA allocations take */
     VEC(sim_metric) summary;
+    VEC(sim_curve_point) curve;               /* trace runs: per integer % of arrived GPU demand */
 } sim_run;
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
@@ -87,5 +94,13 @@ void sim_free(sim_run *r);
  * (1/replicas with time-slicing), nvidia.com/mig-<N>g.* N/7, others 0. */
 double sim_gpu_equiv(const char *resource, int time_slicing_replicas);
 double sim_metric_get(const sim_run *r, const char *name);   /* NAN if absent */
+
+/* Building blocks for drivers other than sim_execute's loop (trace runs,
+ * workload/openb_run.c): account a bound (+1) or finished (-1) pod of group
+ * g, advance the time integrals to t, fill the summary, add a metric. */
+void sim_account(sim_run *r, uint32_t g, int sign);
+void sim_advance(sim_run *r, sim_time t);
+void sim_summarize(sim_run *r);
+void sim_metric_add(sim_run *r, const char *name, double value);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "sched/policy.h"
 #include "util/intern.h"
 
 static const char *const top_keys[] = {"apiVersion", "kind", "metadata", "seed", "stop", "cluster",
@@ -58,7 +59,7 @@ static int parse_output(const ynode *m, scenario *s, strbuf *err) {
 static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"mode", "devicePlugin", "scoring", "percentageOfNodesToScore",
                                        "balancedAllocation", "profile", "podInitialBackoffSeconds",
-                                       "podMaxBackoffSeconds", NULL};
+                                       "podMaxBackoffSeconds", "policy", NULL};
     const ynode *v;
     if (ymap_check_keys(m, keys, "scheduling", err)) return -1;
     if (ymap_need(m, "mode", "scheduling", &v, err)) return -1;
@@ -87,6 +88,13 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     if (!s->sched.balanced_allocation) s->sched.balanced_weight = 0;
     if (scenario_parse_backoff(m, s, err)) return -1;
     if ((v = ymap_get(m, "profile")) && scenario_parse_profile(v, s, err)) return -1;
+    if ((v = ymap_get(m, "policy"))) {
+        if (y_str(v, "scheduling.policy", &s->sched.policy, err)) return -1;
+        if (!policy_find(s->sched.policy)) {
+            yerr(err, v, "scheduling.policy: expected one of %s, found '%s'", policy_names(), s->sched.policy);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -123,8 +131,25 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     if (ymap_need(root, "stop", "scenario", &v, err) || parse_stop(v, s, err)) return -1;
     if ((v = ymap_get(root, "output")) && parse_output(v, s, err)) return -1;
     if (ymap_need(root, "scheduling", "scenario", &v, err) || parse_scheduling(v, s, err)) return -1;
-    if (ymap_need(root, "cluster", "scenario", &v, err) || cluster_spec_parse(v, &s->a, &s->cluster, err)) return -1;
+    const ynode *cluster = ymap_get(root, "cluster");
+    if (cluster && cluster_spec_parse(cluster, &s->a, &s->cluster, err)) return -1;
     if (ymap_need(root, "workload", "scenario", &v, err) || scenario_parse_workload(v, s, err)) return -1;
+    if (!s->trace && !cluster && ymap_need(root, "cluster", "scenario", &v, err)) return -1;
+    if (s->trace && cluster) {
+        yerr(err, cluster, "cluster: not used with workload.trace (the trace lists the nodes); remove it");
+        return -1;
+    }
+    if (s->sched.policy && !s->trace) {
+        yerr(err, ymap_get(ymap_get(root, "scheduling"), "policy"),
+             "scheduling.policy: placement policies need a GPU-sharing trace workload (workload.trace) in this build");
+        return -1;
+    }
+    if (s->trace && s->sched.mode != SCHED_MODE_DEVICE_PLUGIN) {
+        yerr(err, ymap_get(ymap_get(root, "scheduling"), "mode"),
+             "scheduling.mode: trace workloads run in device-plugin mode (GPU sharing) in this build");
+        return -1;
+    }
+    if (s->trace && scenario_trace_expand(s, err)) return -1;
     /* The same workload must be runnable in the selected mode. */
     for (size_t i = 0; i < s->ngroups; i++) {
         const pod_group_spec *g = &s->groups[i];

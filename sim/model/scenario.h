@@ -95,6 +95,36 @@ typedef struct pod_group_spec {
     const ynode *where;
 } pod_group_spec;
 
+/* ---- trace workloads (`workload.trace`, model/scenario_trace.c) ------------------ */
+
+struct openb_node;
+struct openb_pod;
+
+typedef enum { TRACE_INFLATE, TRACE_REPLAY } trace_mode;
+
+/* A workload read from a trace (format openb: the Alibaba OpenB CSVs). The
+ * trace also lists the nodes. Its pods become one pod group per distinct
+ * shape (requests and GPU-model constraint); `seq` is the arrival order,
+ * rebuilt by scenario_trace_expand() whenever the seed changes. */
+typedef struct trace_spec {
+    const char *format;                  /* "openb" */
+    const char *nodes_file, *pods_file;  /* resolved against the scenario's folder */
+    trace_mode mode;
+    double ratio;                        /* inflate: requested GPUs / cluster GPUs (1.3) */
+    double typical_pct;                  /* typical pods: popularity threshold, percent (95) */
+    const struct openb_node *nodes;
+    size_t nnodes;
+    const struct openb_pod *pods;
+    size_t npods;
+    uint32_t *pod_group;                 /* per trace pod: its pod group (shape) */
+    uint32_t *group_pod;                 /* per pod group: one trace pod of that shape */
+    size_t nseq;                         /* arrivals */
+    uint32_t *seq;                       /* trace pod of each arrival, in arrival order */
+    sim_time *seq_time;                  /* arrival time */
+    sim_time *seq_duration;              /* run time, SIM_TIME_NEVER = never leaves */
+    const ynode *where;
+} trace_spec;
+
 /* ---- scheduling ------------------------------------------------------------------ */
 
 typedef enum { SCHED_MODE_DEVICE_PLUGIN, SCHED_MODE_DRA } sched_mode;
@@ -123,6 +153,7 @@ typedef struct scheduling_spec {
     shape_point *shape;              /* RequestedToCapacityRatio */
     size_t nshape;
     int64_t fit_weight, balanced_weight, dra_weight;   /* score plugin weights (profile); 0 = disabled */
+    const char *policy;              /* placement policy (sched/policy.h), NULL = none */
 } scheduling_spec;
 
 /* ---- the scenario ------------------------------------------------------------------- */
@@ -143,6 +174,7 @@ typedef struct scenario {
     size_t ngroups;
     dra_shared_claim *shared_claims; /* workload.resourceClaims */
     size_t nshared_claims;
+    trace_spec *trace;               /* workload.trace, or NULL */
 } scenario;
 
 /* Read and interpret a scenario file. Returns 0, or -1 with err set. */
@@ -172,5 +204,8 @@ int scenario_parse_scoring_strategy(const ynode *n, scenario *s, const char *wha
 int scenario_parse_profile(const ynode *m, scenario *s, strbuf *err);
 int scenario_parse_backoff(const ynode *scheduling, scenario *s, strbuf *err);
 int scenario_parse_node_affinity(const ynode *n, arena *a, k8s_node_selector *out, strbuf *err);
+int scenario_parse_trace(const ynode *trace, scenario *s, strbuf *err);
+/* (Re)build a trace workload's pod groups and arrival sequence for s->seed. */
+int scenario_trace_expand(scenario *s, strbuf *err);
 
 #endif

@@ -253,9 +253,16 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
 }
 
 int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
-    static const char *const keys[] = {"podGroups", "resourceClaims", NULL};
-    const ynode *groups, *claims;
+    static const char *const keys[] = {"podGroups", "resourceClaims", "trace", NULL};
+    const ynode *groups, *claims, *trace;
     if (ymap_check_keys(w, keys, "workload", err)) return -1;
+    if ((trace = ymap_get(w, "trace"))) {
+        if (ymap_get(w, "podGroups")) {
+            yerr(err, trace, "workload: expected either podGroups or trace, not both");
+            return -1;
+        }
+        return scenario_parse_trace(trace, s, err);
+    }
     if (ymap_need(w, "podGroups", "workload", &groups, err) || y_expect(groups, YN_SEQ, "workload.podGroups", err))
         return -1;
     if (groups->n == 0) {

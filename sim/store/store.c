@@ -35,7 +35,9 @@ static const char *const schema_sql =
     " memory_alloc_bytes INTEGER NOT NULL, PRIMARY KEY(run_id, time_ms));\n"
     "CREATE TABLE sample_resources(run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, resource TEXT NOT NULL,"
     " allocated INTEGER NOT NULL, allocatable INTEGER NOT NULL, PRIMARY KEY(run_id, time_ms, resource));\n"
-    "CREATE TABLE summary(run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL, PRIMARY KEY(run_id, metric));\n";
+    "CREATE TABLE summary(run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL, PRIMARY KEY(run_id, metric));\n"
+    "CREATE TABLE arrival_curve(run_id INTEGER NOT NULL, arrived_pct INTEGER NOT NULL, gpu_alloc_pct REAL NOT NULL,"
+    " frag_gpu_pct REAL NOT NULL, frag_ratio_pct REAL NOT NULL, PRIMARY KEY(run_id, arrived_pct));\n";
 
 static int fail(store *st, strbuf *err, const char *what) {
     sb_clear(err);
@@ -120,7 +122,7 @@ static int write_nodes(store *st, int64_t id, const sim_run *run, const inv_node
             bind_text(nr, 3, s->res_names[r]);
             sqlite3_bind_int64(nr, 4, alloc[r]);
             rc = step(nr);
-            for (int64_t u = 0; u < alloc[r] && u < 64 && !rc; u++) {
+            for (int64_t u = 0; u < alloc[r] && alloc[r] <= 64 && !rc; u++) {   /* counted devices only */
                 sb_clear(&name);
                 sb_printf(&name, "%s/%s/%lld", run->nodes[i].meta.name, s->res_names[r], (long long)u);
                 sqlite3_bind_int64(d, 1, id);
@@ -295,6 +297,23 @@ static int write_groups_samples_summary(store *st, int64_t id, const sim_run *ru
     return rc;
 }
 
+static int write_arrival_curve(store *st, int64_t id, const sim_run *run) {
+    if (!run->curve.len) return 0;
+    sqlite3_stmt *s = prep(st, "INSERT INTO arrival_curve VALUES(?,?,?,?,?)");
+    int rc = s ? 0 : -1;
+    for (size_t i = 0; i < run->curve.len && !rc; i++) {
+        const sim_curve_point *p = &run->curve.data[i];
+        sqlite3_bind_int64(s, 1, id);
+        sqlite3_bind_int64(s, 2, p->arrived_pct);
+        sqlite3_bind_double(s, 3, p->gpu_alloc_pct);
+        sqlite3_bind_double(s, 4, p->frag_gpu_pct);
+        sqlite3_bind_double(s, 5, p->frag_ratio_pct);
+        rc = step(s);
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
 int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, const char *scenario_file,
                         strbuf *err, volatile sig_atomic_t *interrupt) {
     const scenario *sc = run->sc;
@@ -305,7 +324,8 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     bind_text(r, 2, sc->name);
     bind_text(r, 3, scenario_file);
     bind_text(r, 4, sc->sched.mode == SCHED_MODE_DRA ? "dra" : "device-plugin");
-    bind_text(r, 5, sc->sched.strategy == SCORE_MOST_ALLOCATED ? "MostAllocated" : "LeastAllocated");
+    bind_text(r, 5, sc->trace ? (sc->sched.policy ? sc->sched.policy : "fgd")
+                    : sc->sched.strategy == SCORE_MOST_ALLOCATED ? "MostAllocated" : "LeastAllocated");
     sqlite3_bind_int64(r, 6, (int64_t)sc->seed);
     bind_opt_int(r, 7, sc->stop_time == SIM_TIME_NEVER ? -1 : sc->stop_time);
     sqlite3_bind_int64(r, 8, run->end_time);
@@ -324,6 +344,7 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     if (rc) return fail(st, err, "cannot write pods");
     if (write_groups_samples_summary(st, id, run)) return fail(st, err, "cannot write samples");
     if (store_write_claims(st->db, id, run)) return fail(st, err, "cannot write claim allocations");
+    if (write_arrival_curve(st, id, run)) return fail(st, err, "cannot write the arrival curve");
     st->next_run_id++;
     return id;
 }

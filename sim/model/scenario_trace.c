@@ -1,0 +1,192 @@
+/*
+ * scenario_trace.c -- `workload.trace`: a workload (and its nodes) read from
+ * a trace instead of pod groups. Format openb (workload/openb.h):
+ *
+ *   workload:
+ *     trace:
+ *       format: openb
+ *       nodes: openb_node_list_gpu_node.csv   # relative to the scenario file
+ *       pods: openb_pod_list_default.csv
+ *       mode: inflate          # or replay (creation/deletion times)
+ *       ratio: 1.3             # inflate: requested GPUs / cluster GPUs
+ *       typicalPods: 95        # fragmentation measure: popularity threshold (%)
+ *
+ * The trace's pods become one pod group per distinct shape; the arrival
+ * sequence depends on the seed and is rebuilt by scenario_trace_expand().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/scenario.h"
+#include "util/intern.h"
+#include "util/xalloc.h"
+#include "workload/openb.h"
+
+static const char *resolve(arena *a, const ynode *v, const char *path) {
+    const char *slash = v->file ? strrchr(v->file, '/') : NULL;
+    if (path[0] == '/' || !slash) return path;
+    size_t dl = (size_t)(slash - v->file) + 1, pl = strlen(path);
+    char *s = ARENA_NEW(a, char, dl + pl + 1);
+    memcpy(s, v->file, dl);
+    memcpy(s + dl, path, pl + 1);
+    return s;
+}
+
+static bool same_shape(const openb_pod *a, const openb_pod *b) {
+    return a->cpu_milli == b->cpu_milli && a->memory_mib == b->memory_mib && a->num_gpu == b->num_gpu &&
+           a->gpu_milli == b->gpu_milli && !strcmp(a->gpu_spec, b->gpu_spec);
+}
+
+/* One pod group per distinct shape, in order of first appearance. */
+static void build_shapes(scenario *s, trace_spec *t) {
+    t->pod_group = ARENA_NEW(&s->a, uint32_t, t->npods ? t->npods : 1);
+    t->group_pod = ARENA_NEW(&s->a, uint32_t, t->npods ? t->npods : 1);
+    size_t ng = 0;
+    for (size_t i = 0; i < t->npods; i++) {
+        size_t g = 0;
+        while (g < ng && !same_shape(&t->pods[t->group_pod[g]], &t->pods[i])) g++;
+        if (g == ng) t->group_pod[ng++] = (uint32_t)i;
+        t->pod_group[i] = (uint32_t)g;
+    }
+    s->ngroups = ng;
+    s->groups = ARENA_NEW(&s->a, pod_group_spec, ng ? ng : 1);
+    char buf[256];
+    const char *qerr;
+    for (size_t g = 0; g < ng; g++) {
+        const openb_pod *p = &t->pods[t->group_pod[g]];
+        pod_group_spec *pg = &s->groups[g];
+        snprintf(buf, sizeof buf, "openb-c%lld-m%lld-g%dx%d%s%s", (long long)p->cpu_milli, (long long)p->memory_mib,
+                 p->num_gpu, p->gpu_milli, *p->gpu_spec ? "-" : "", p->gpu_spec);
+        pg->name = intern(buf);
+        pg->where = t->where;
+        pg->duration.kind = DIST_FIXED;
+        pg->arrival.kind = ARRIVAL_CONSTANT;
+        pg->requests = ARENA_NEW(&s->a, k8s_resource_amount, 2);
+        pg->nrequests = 2;
+        pg->requests[0].name = intern("cpu");
+        snprintf(buf, sizeof buf, "%lldm", (long long)p->cpu_milli);
+        quantity_parse(buf, strlen(buf), &pg->requests[0].value, &qerr);
+        pg->requests[1].name = intern("memory");
+        snprintf(buf, sizeof buf, "%lldMi", (long long)p->memory_mib);
+        quantity_parse(buf, strlen(buf), &pg->requests[1].value, &qerr);
+        pg->has_dp = true;
+        pg->dp_resources = ARENA_NEW(&s->a, k8s_resource_amount, 1);
+        if (p->num_gpu > 0) {
+            pg->ndp_resources = 1;
+            pg->dp_resources[0].name = intern("alibabacloud.com/gpu-milli");
+            pg->dp_resources[0].value = quantity_from_int64(openb_pod_gpu_milli(p), QF_DECIMAL_SI);
+        }
+    }
+}
+
+int scenario_parse_trace(const ynode *m, scenario *s, strbuf *err) {
+    static const char *const keys[] = {"format", "nodes", "pods", "mode", "ratio", "typicalPods", NULL};
+    const ynode *v;
+    const char *path;
+    if (ymap_check_keys(m, keys, "workload.trace", err)) return -1;
+    trace_spec *t = ARENA_NEW(&s->a, trace_spec, 1);
+    t->where = m;
+    t->ratio = 1.3;
+    t->typical_pct = 95;
+    if (ymap_need(m, "format", "workload.trace", &v, err)) return -1;
+    if (!y_scalar_eq(v, "openb")) {
+        yerr(err, v, "workload.trace.format: expected openb, found %s", v->kind == YN_SCALAR ? v->str : ykind_name(v));
+        return -1;
+    }
+    t->format = "openb";
+    if ((v = ymap_get(m, "mode"))) {
+        if (y_scalar_eq(v, "inflate")) t->mode = TRACE_INFLATE;
+        else if (y_scalar_eq(v, "replay")) t->mode = TRACE_REPLAY;
+        else {
+            yerr(err, v, "workload.trace.mode: expected inflate or replay");
+            return -1;
+        }
+    }
+    if ((v = ymap_get(m, "ratio"))) {
+        if (y_double(v, "workload.trace.ratio", &t->ratio, err)) return -1;
+        if (!(t->ratio > 0 && t->ratio <= 100)) {
+            yerr(err, v, "workload.trace.ratio: expected a number above 0 and at most 100");
+            return -1;
+        }
+    }
+    if ((v = ymap_get(m, "typicalPods"))) {
+        if (y_double(v, "workload.trace.typicalPods", &t->typical_pct, err)) return -1;
+        if (!(t->typical_pct > 0 && t->typical_pct <= 100)) {
+            yerr(err, v, "workload.trace.typicalPods: expected a percentage above 0 and at most 100");
+            return -1;
+        }
+    }
+    openb_node *nodes;
+    openb_pod *pods;
+    if (ymap_need(m, "nodes", "workload.trace", &v, err) || y_str(v, "workload.trace.nodes", &path, err)) return -1;
+    t->nodes_file = resolve(&s->a, v, path);
+    if (openb_load_nodes(t->nodes_file, &s->a, &nodes, &t->nnodes, err)) return -1;
+    if (ymap_need(m, "pods", "workload.trace", &v, err) || y_str(v, "workload.trace.pods", &path, err)) return -1;
+    t->pods_file = resolve(&s->a, v, path);
+    if (openb_load_pods(t->pods_file, &s->a, &pods, &t->npods, err)) return -1;
+    t->nodes = nodes;
+    t->pods = pods;
+    if (t->nnodes == 0 || t->npods == 0) {
+        yerr(err, m, "workload.trace: %s lists no %s", t->nnodes ? t->pods_file : t->nodes_file,
+             t->nnodes ? "pods" : "nodes");
+        return -1;
+    }
+    if (t->mode == TRACE_REPLAY)
+        for (size_t i = 0; i < t->npods; i++)
+            if (pods[i].creation_s < 0) {
+                yerr(err, v, "workload.trace.mode replay: pod '%s' in %s has no creation_time", pods[i].name,
+                     t->pods_file);
+                return -1;
+            }
+    s->trace = t;
+    build_shapes(s, t);
+    return 0;
+}
+
+static const trace_spec *cmp_trace;
+static int cmp_creation(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int64_t tx = cmp_trace->pods[x].creation_s, ty = cmp_trace->pods[y].creation_s;
+    if (tx != ty) return tx < ty ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+int scenario_trace_expand(scenario *s, strbuf *err) {
+    (void)err;
+    trace_spec *t = s->trace;
+    if (!t) return 0;
+    uint32_t *seq;
+    size_t n;
+    if (t->mode == TRACE_INFLATE) {
+        int64_t cap = 0;
+        for (size_t i = 0; i < t->nnodes; i++) cap += (int64_t)t->nodes[i].gpus * 1000;
+        seq = openb_inflate(t->pods, t->npods, cap, t->ratio, s->seed, &n);
+    } else {
+        n = t->npods;
+        seq = xmalloc(n * sizeof *seq);
+        for (size_t i = 0; i < n; i++) seq[i] = (uint32_t)i;
+        cmp_trace = t;
+        qsort(seq, n, sizeof *seq, cmp_creation);
+        cmp_trace = NULL;
+    }
+    t->nseq = n;
+    t->seq = ARENA_NEW(&s->a, uint32_t, n ? n : 1);
+    t->seq_time = ARENA_NEW(&s->a, sim_time, n ? n : 1);
+    t->seq_duration = ARENA_NEW(&s->a, sim_time, n ? n : 1);
+    memcpy(t->seq, seq, n * sizeof *seq);
+    free(seq);
+    for (size_t g = 0; g < s->ngroups; g++) s->groups[g].count = 0;
+    for (size_t k = 0; k < n; k++) {
+        const openb_pod *p = &t->pods[t->seq[k]];
+        s->groups[t->pod_group[t->seq[k]]].count++;
+        if (t->mode == TRACE_INFLATE) {
+            t->seq_time[k] = SIM_SECONDS((sim_time)k);   /* one arrival per second, nobody leaves */
+            t->seq_duration[k] = SIM_TIME_NEVER;
+        } else {
+            t->seq_time[k] = SIM_SECONDS(p->creation_s);
+            t->seq_duration[k] = p->deletion_s >= 0 ? SIM_SECONDS(p->deletion_s - p->creation_s) : SIM_TIME_NEVER;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,104 @@
+/* frag.c -- typical pods and node fragmentation (see frag.h). */
+#include "sched/frag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* The artifact's PodResource.Less: CPU, then milli, then GPU count, then model text. */
+static int shape_cmp(const frag_pod_in *a, const frag_pod_in *b) {
+    if (a->cpu != b->cpu) return a->cpu < b->cpu ? -1 : 1;
+    if (a->milli != b->milli) return a->milli < b->milli ? -1 : 1;
+    if (a->ngpu != b->ngpu) return a->ngpu < b->ngpu ? -1 : 1;
+    return strcmp(a->spec ? a->spec : "", b->spec ? b->spec : "");
+}
+
+static int cmp_in(const void *x, const void *y) { return shape_cmp(*(const frag_pod_in *const *)x, *(const frag_pod_in *const *)y); }
+
+typedef struct group { const frag_pod_in *key; int64_t count; } group;
+
+/* Most popular first; equal counts: the larger shape first (the artifact
+ * sorts by (count, shape) and reverses). */
+static int cmp_group(const void *x, const void *y) {
+    const group *a = x, *b = y;
+    if (a->count != b->count) return a->count > b->count ? -1 : 1;
+    return -shape_cmp(a->key, b->key);
+}
+
+void frag_typical_build(const frag_pod_in *in, size_t n, double threshold_pct, bool include_cpu_pods,
+                        frag_typical *out) {
+    memset(out, 0, sizeof *out);
+    const frag_pod_in **sorted = xmalloc((n ? n : 1) * sizeof *sorted);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (include_cpu_pods || in[i].ngpu > 0) sorted[m++] = &in[i];
+    qsort(sorted, m, sizeof *sorted, cmp_in);
+    group *g = xmalloc((m ? m : 1) * sizeof *g);
+    size_t ng = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (ng && shape_cmp(g[ng - 1].key, sorted[i]) == 0) g[ng - 1].count++;
+        else g[ng++] = (group){sorted[i], 1};
+    }
+    qsort(g, ng, sizeof *g, cmp_group);
+    double expected = threshold_pct * (double)m / 100.0, cum = 0;
+    size_t keep = 0;
+    while (cum < expected && keep < ng) cum += (double)g[keep++].count;
+    out->pods = xcalloc(keep ? keep : 1, sizeof *out->pods);
+    out->n = keep;
+    out->ndistinct = ng;
+    out->coverage_pct = m ? 100.0 * cum / (double)m : 0;
+    for (size_t i = 0; i < keep; i++) {
+        frag_typical_pod *t = &out->pods[i];
+        t->shape.cpu = g[i].key->cpu;
+        t->shape.milli = g[i].key->milli;
+        t->shape.ngpu = g[i].key->ngpu;
+        t->shape.models = g[i].key->models;
+        t->count = g[i].count;
+        t->p = (double)g[i].count / cum;
+    }
+    free(g);
+    free(sorted);
+}
+
+void frag_typical_free(frag_typical *t) {
+    free(t->pods);
+    memset(t, 0, sizeof *t);
+}
+
+double frag_node_pod(const gs_node *n, const gs_pod *m) {
+    int64_t total = 0, below = 0;
+    int fit = 0;
+    for (int g = 0; g < n->ngpu; g++) {
+        total += n->free[g];
+        if (n->free[g] >= m->milli) fit++;
+        else below += n->free[g];
+    }
+    if (m->milli <= 0 || !gs_model_ok(n, m)) return (double)total;
+    if (fit >= m->ngpu && n->cpu_left >= m->cpu) return (double)below;
+    return (double)total;
+}
+
+double frag_node(const gs_node *n, const frag_typical *t) {
+    int64_t total = 0;
+    for (int g = 0; g < n->ngpu; g++) total += n->free[g];
+    if (total == 0) return 0;
+    double f = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const gs_pod *m = &t->pods[i].shape;
+        int64_t below = 0;
+        int fit = 0;
+        if (m->milli > 0 && gs_model_ok(n, m)) {
+            for (int g = 0; g < n->ngpu; g++) {
+                if (n->free[g] >= m->milli) fit++;
+                else below += n->free[g];
+            }
+            if (fit >= m->ngpu && n->cpu_left >= m->cpu) {
+                f += t->pods[i].p * (double)below;
+                continue;
+            }
+        }
+        f += t->pods[i].p * (double)total;
+    }
+    return f;
+}

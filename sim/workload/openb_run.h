@@ -1,0 +1,43 @@
+/*
+ * openb_run.h -- running a trace workload (scenario `workload.trace`): the
+ * driver that feeds the trace's pods to the GPU-sharing policy scheduler
+ * (sched/policy.h) and records pods, samples, the summary and the arrival
+ * curve into a sim_run (engine/sim.h).
+ *
+ * Events are pod arrivals (in the trace's order and times) and, in replay
+ * mode, pod deletions; after a deletion the pods still waiting are retried
+ * in arrival order before new arrivals (kube-scheduler moves unschedulable
+ * pods back to the active queue on a pod delete). Inflated workloads have
+ * no deletions, so a pod that fits nowhere stays pending.
+ *
+ * Arrival curve (table arrival_curve), computed like the artifact's merge
+ * scripts: every event gives the arrived GPU demand in % of the cluster's
+ * GPUs, rounded half to even, and the GPU allocation (rounded to 2
+ * decimals), fragmented GPU and fragmentation ratio at that moment; each
+ * integer column X is the mean over the events rounded to X, or, if there
+ * is none, over the events whose unrounded value lies in [X-1, X+1].
+ */
+#ifndef DRASIM_WORKLOAD_OPENB_RUN_H
+#define DRASIM_WORKLOAD_OPENB_RUN_H
+
+#include <signal.h>
+
+#include "engine/sim.h"
+#include "model/k8s.h"
+#include "util/arena.h"
+
+/* Run r (prepared by sim_init over the trace's nodes). 0, or -1 if interrupted. */
+int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt);
+/* The trace's nodes as Kubernetes Nodes (allocatable cpu, memory,
+ * alibabacloud.com/gpu-milli; label alibabacloud.com/gpu-card-model). */
+void openb_k8s_nodes(const trace_spec *t, arena *a, k8s_node **out, size_t *n);
+
+/* One event of a run, for the arrival curve. */
+typedef struct openb_event {
+    double arrived_pct;     /* arrived GPU demand, % of cluster GPUs (unrounded) */
+    double alloc_pct, frag_pct, frag_ratio_pct;
+} openb_event;
+/* Fold events into curve rows (appended to r->curve). */
+void openb_arrival_curve(const openb_event *ev, size_t n, sim_run *r);
+
+#endif
