@@ -112,11 +112,6 @@ int cmd_run(int argc, char **argv) {
     k8s_node *run_nodes = NULL;
     size_t run_nnodes = 0;
     const inv_node *run_info = NULL;
-    if (sc.trace && sc.sched.mode == SCHED_MODE_DRA) {
-        fprintf(stderr, "drasim run: %s: trace workloads run in device-plugin mode only\n", path);
-        rc = EXIT_BAD_INPUT;
-        goto done;
-    }
     if (sc.trace) {   /* the trace lists the nodes */
         openb_k8s_nodes(sc.trace, &sc.a, &run_nodes, &run_nnodes);
         goto have_nodes;

@@ -63,7 +63,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
                         .backoff_max_ms = sc->sched.backoff_max_ms,
                         .dra = dra};
     sched_init(&r->sched, nodes, nnodes, &cfg, sc->seed);
-    bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN;
+    bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN || sc->trace;   /* trace shapes: milli-GPU accounting in both modes */
     for (size_t i = 0; i < sc->ngroups; i++) sched_add_class(&r->sched, &sc->groups[i], dp);
     sched_prepare(&r->sched);
 

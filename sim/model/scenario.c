@@ -144,11 +144,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
              "scheduling.policy: placement policies need a GPU-sharing trace workload (workload.trace) in this build");
         return -1;
     }
-    if (s->trace && s->sched.mode != SCHED_MODE_DEVICE_PLUGIN) {
-        yerr(err, ymap_get(ymap_get(root, "scheduling"), "mode"),
-             "scheduling.mode: trace workloads run in device-plugin mode (GPU sharing) in this build");
-        return -1;
-    }
+    /* trace workloads run in both modes (dra: sched/dra_openb.h) */
     if (s->trace && scenario_trace_expand(s, err)) return -1;
     /* The same workload must be runnable in the selected mode. */
     for (size_t i = 0; i < s->ngroups; i++) {
