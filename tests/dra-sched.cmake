@@ -29,3 +29,10 @@ foreach(_case
                    "-DEXPECT=${_expect}" -P ${_dra_check})
   set_tests_properties(dra-sched/error-${_name} PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")
 endforeach()
+
+# The OpenB default experiment in DRA mode (GPUs as shared devices with a milli capacity).
+add_test(NAME dra-sched/openb-default-dra
+         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/scenarios/openb/default-dra.yaml --policy bestfit
+                 --seed 43 -o ${_dra_out}/openb-dra.db)
+set_tests_properties(dra-sched/openb-default-dra PROPERTIES
+  PASS_REGULAR_EXPRESSION "openb-default-dra: 1213 nodes, [0-9]+ pods arrived.*policy bestfit: 130% of GPU capacity arrived; 9[0-9][.][0-9]+% of GPUs allocated")
