@@ -74,7 +74,7 @@ add_test(NAME run/seeds-bad COMMAND $<TARGET_FILE:drasim> run ${_qs} --seeds 5..
 set_tests_properties(run/seeds-bad PROPERTIES PASS_REGULAR_EXPRESSION "--seeds: expected N, A..B or a list")
 add_test(NAME run/set-bad COMMAND $<TARGET_FILE:drasim> run ${_qs} --set scheduling.scoring=Sideways -o ${_rep_out}/bad.db)
 set_tests_properties(run/set-bad PROPERTIES
-  PASS_REGULAR_EXPRESSION "--set scheduling.scoring:1:26: scheduling.scoring: expected LeastAllocated or MostAllocated")
+  PASS_REGULAR_EXPRESSION "--set scheduling.scoring:1:26: scheduling.scoring: expected LeastAllocated, MostAllocated or RequestedToCapacityRatio, found .Sideways.")
 
 foreach(_t check/seeds-cli run/seeds-cli run/seeds-bad run/set-bad report/quickstart-db report/quickstart report/no-gnuplot report/sweep-db report/sweep
            report/compare-same check/pass check/fail check/bad-expect check/baseline-same

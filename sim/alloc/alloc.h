@@ -87,6 +87,9 @@ void allocator_free(allocator *a);
  * that later calls see its devices, shares and consumed capacity as taken,
  * exactly as if it had been in the state given to allocator_new. */
 void allocator_commit(allocator *a, const k8s_allocation *al);
+/* The inverse of allocator_commit (alloc_release.c): a finished pod's claim
+ * gives its devices, shares and consumed capacity back. */
+void allocator_release(allocator *a, const k8s_allocation *al);
 
 typedef enum {
     ALLOC_OK = 0,            /* out[i] holds claim i's allocation */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sched/dra.h"
 #include "util/intern.h"
 #include "workload/openb_run.h"
 #include "util/xalloc.h"
@@ -21,8 +22,30 @@ double sim_gpu_equiv(const char *res, int replicas) {
     return 0;
 }
 
+/* Retry of a pod class whose head pod's back-off ends (scheduler back-off). */
+enum { EV_BACKOFF_RETRY = EV_KIND_USER + 8 };
+
+static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes,
+                          struct dra_state *dra);
+
 void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes) {
+    sim_init_with(r, sc, nodes, nnodes, NULL);
+}
+
+int sim_init_inv(sim_run *r, const scenario *sc, const inventory *inv, strbuf *err) {
+    struct dra_state *dra = NULL;
+    if (sc->sched.mode == SCHED_MODE_DRA && !(dra = dra_new(sc, inv, err))) {
+        memset(r, 0, sizeof *r);
+        return -1;
+    }
+    sim_init_with(r, sc, inv->nodes, inv->nnodes, dra);
+    return 0;
+}
+
+static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes,
+                          struct dra_state *dra) {
     memset(r, 0, sizeof *r);
+    r->dra = dra;
     r->sc = sc;
     r->nodes = nodes;
     r->nnodes = nnodes;
@@ -30,9 +53,18 @@ void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnod
                         .score_resources = sc->sched.score_resources,
                         .nscore_resources = sc->sched.nscore_resources,
                         .percentage_of_nodes_to_score = sc->sched.percentage_of_nodes_to_score,
-                        .balanced_allocation = sc->sched.balanced_allocation};
+                        .balanced_allocation = sc->sched.balanced_allocation && sc->sched.balanced_weight > 0,
+                        .shape = sc->sched.shape,
+                        .nshape = sc->sched.nshape,
+                        .weights_set = true,
+                        .fit_weight = sc->sched.fit_weight,
+                        .balanced_weight = sc->sched.balanced_weight,
+                        .dra_weight = sc->sched.dra_weight,
+                        .backoff_initial_ms = sc->sched.backoff_initial_ms,
+                        .backoff_max_ms = sc->sched.backoff_max_ms,
+                        .dra = dra};
     sched_init(&r->sched, nodes, nnodes, &cfg, sc->seed);
-    bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN;
+    bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN || sc->trace;   /* trace shapes: milli-GPU accounting in both modes */
     for (size_t i = 0; i < sc->ngroups; i++) sched_add_class(&r->sched, &sc->groups[i], dp);
     sched_prepare(&r->sched);
 
@@ -45,6 +77,7 @@ void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnod
     for (size_t n = 0; n < nnodes; n++)
         for (size_t k = 0; k < R; k++) r->tot_alloc[k] += r->sched.alloc[n * R + k];
     for (size_t k = 0; k < R; k++) r->total_gpu_equiv += (double)r->tot_alloc[k] * r->res_equiv[k];
+    if (dra) r->total_gpu_equiv += dra->total_gpus;
 
     evq_init(&r->q);
     r->groups = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->groups);
@@ -62,6 +95,7 @@ void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnod
 
 void sim_free(sim_run *r) {
     sched_free(&r->sched);
+    dra_free(r->dra);
     evq_free(&r->q);
     for (size_t g = 0; r->sc && g < r->sc->ngroups; g++) free(r->class_reason[g]);
     free(r->class_reason);
@@ -94,7 +128,10 @@ static void announce(sim_run *r, size_t g) {
 static void advance(sim_run *r, sim_time t) {
     double dt = (double)(t - r->last_t);
     if (dt > 0)
+    {
         for (size_t k = 0; k < r->sched.nres; k++) r->area[k] += (double)r->tot_used[k] * dt;
+        if (r->dra) r->dra_area += r->dra->cur_gpu_equiv * dt;
+    }
     r->last_t = t;
 }
 
@@ -119,7 +156,7 @@ static void on_arrival(sim_run *r, size_t g, sim_time t) {
 static void on_completion(sim_run *r, uint32_t id, sim_time t) {
     sim_pod *p = &r->pods.data[id];
     const pod_class *c = &r->sched.classes[p->group];
-    placement pl = {.node = p->node};
+    placement pl = {.node = p->node, .pod = id};
     uint64_t *u = &r->units[r->units_base[p->group] + (size_t)p->ordinal * c->next];
     for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
     p->state = POD_SUCCEEDED;
@@ -127,6 +164,17 @@ static void on_completion(sim_run *r, uint32_t id, sim_time t) {
     r->running--;
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
+    if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
+}
+
+/* Classes that started backing off get a retry event at their back-off end. */
+static void time_retries(sim_run *r) {
+    uint32_t c;
+    int64_t at;
+    while (sched_take_retry(&r->sched, &c, &at)) {
+        evq_push(&r->q, at, EV_BACKOFF_RETRY, c);
+        r->live_events++;
+    }
 }
 
 /* Scheduling cycles until nothing in the queue can be tried. */
@@ -144,9 +192,11 @@ static void schedule_pass(sim_run *r, sim_time t) {
         p->state = POD_RUNNING;
         r->running++;
         account(r, c, +1);
+        if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
         evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
         r->live_events++;
     }
+    time_retries(r);
 }
 
 static void take_sample(sim_run *r, sim_time t) {
@@ -186,6 +236,10 @@ static void summarize(sim_run *r) {
     qsort(waits, (size_t)scheduled, sizeof *waits, cmp_i64);
     double span = (double)r->end_time, gpu_area = 0;
     for (size_t k = 0; k < r->sched.nres; k++) gpu_area += r->area[k] * r->res_equiv[k];
+    if (r->dra) {   /* DRA allocations are the GPUs in use (pods request none as resources) */
+        gpu_area += r->dra_area;
+        if (r->dra->peak_gpu_equiv > r->peak_gpu_equiv) r->peak_gpu_equiv = r->dra->peak_gpu_equiv;
+    }
     metric(r, "pods_arrived", (double)r->pods.len);
     metric(r, "pods_scheduled", (double)scheduled);
     metric(r, "pods_succeeded", (double)succeeded);
@@ -207,6 +261,12 @@ static void summarize(sim_run *r) {
     metric(r, "sim_end_s", span / 1000.0);
     metric(r, "events", (double)r->nevents);
     metric(r, "scheduling_cycles", (double)r->sched.cycles);
+    if (r->dra) {
+        metric(r, "dra_claims_created", (double)r->dra->claims_created);
+        metric(r, "dra_claims_deleted", (double)r->dra->claims_deleted);
+        metric(r, "dra_shared_claims_allocated", (double)r->dra->shared_allocated);
+        metric(r, "dra_allocate_calls", (double)r->dra->allocate_calls);
+    }
     free(waits);
 }
 
@@ -247,6 +307,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         }
         if (sc->stop_all_pods_done && r->live_events == 0) break;
         advance(r, t);
+        r->sched.now = t;
         bool sample = false;
         while (!evq_empty(&r->q) && evq_peek(&r->q)->time == t) {
             event e = evq_pop(&r->q);
@@ -255,6 +316,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             case EV_ARRIVAL: r->live_events--; on_arrival(r, (size_t)e.arg, t); break;
             case EV_COMPLETION: r->live_events--; on_completion(r, (uint32_t)e.arg, t); break;
             case EV_SAMPLE: sample = true; break;
+            case EV_BACKOFF_RETRY: r->live_events--; sched_retry(&r->sched, (uint32_t)e.arg); break;
             default: break;
             }
         }

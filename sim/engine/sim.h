@@ -77,6 +77,8 @@ typedef struct sim_run {
     int64_t running, live_events;
     uint64_t nevents;
     char **class_reason;                      /* FitError text per class for pods pending at the end */
+    struct dra_state *dra;                    /* DRA mode: claims and allocations (sched/dra.h), owned */
+    double dra_area;                          /* integral of the GPUs DRA allocations take */
     VEC(sim_metric) summary;
     sim_progress_fn progress;                 /* optional, set after sim_init */
     void *progress_ud;
@@ -88,6 +90,10 @@ typedef struct sim_run {
 void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes);
 /* Run to the stop condition. `interrupt` (may be NULL) is polled; returns 0,
  * or -1 when interrupted. Fills the summary. */
+/* The same from an inventory; in DRA mode also sets up the DynamicResources
+ * plugin over its ResourceSlices and DeviceClasses. Returns 0, or -1 with err
+ * set ("FILE:LINE:COL: ...") when the scenario cannot run on it. */
+int sim_init_inv(sim_run *r, const scenario *sc, const inventory *inv, strbuf *err);
 int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt);
 void sim_free(sim_run *r);
 

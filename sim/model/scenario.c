@@ -56,54 +56,10 @@ static int parse_output(const ynode *m, scenario *s, strbuf *err) {
     return 0;
 }
 
-/* `scoring: LeastAllocated` or, in KubeSchedulerConfiguration's scoringStrategy
- * shape, `scoring: {type: MostAllocated, resources: [{name: cpu, weight: 1}]}`. */
-static int parse_scoring(const ynode *n, scenario *s, strbuf *err) {
-    const ynode *type = n;
-    if (n->kind == YN_MAP) {
-        static const char *const keys[] = {"type", "resources", NULL};
-        const ynode *res;
-        if (ymap_check_keys(n, keys, "scheduling.scoring", err)) return -1;
-        if (ymap_need(n, "type", "scheduling.scoring", &type, err)) return -1;
-        if ((res = ymap_get(n, "resources"))) {
-            if (y_expect(res, YN_SEQ, "scheduling.scoring.resources", err)) return -1;
-            if (res->n == 0) {
-                yerr(err, res, "scheduling.scoring.resources: expected at least one resource");
-                return -1;
-            }
-            s->sched.score_resources = ARENA_NEW(&s->a, score_resource, res->n);
-            s->sched.nscore_resources = res->n;
-            for (size_t i = 0; i < res->n; i++) {
-                static const char *const rkeys[] = {"name", "weight", NULL};
-                const ynode *r = res->vals[i], *v;
-                score_resource *sr = &s->sched.score_resources[i];
-                if (ymap_check_keys(r, rkeys, "scoring resource", err)) return -1;
-                if (ymap_need(r, "name", "scoring resource", &v, err) || y_str(v, "name", &sr->name, err)) return -1;
-                sr->weight = 1;
-                if ((v = ymap_get(r, "weight"))) {
-                    if (y_int(v, "weight", &sr->weight, err)) return -1;
-                    if (sr->weight < 1 || sr->weight > 100) {
-                        yerr(err, v, "weight: expected an integer from 1 to 100, found %lld", (long long)sr->weight);
-                        return -1;
-                    }
-                }
-            }
-        }
-    }
-    if (y_scalar_eq(type, "LeastAllocated")) s->sched.strategy = SCORE_LEAST_ALLOCATED;
-    else if (y_scalar_eq(type, "MostAllocated")) s->sched.strategy = SCORE_MOST_ALLOCATED;
-    else {
-        yerr(err, type, "scheduling.scoring: expected LeastAllocated or MostAllocated, found %s%s%s",
-             type->kind == YN_SCALAR ? "'" : "", type->kind == YN_SCALAR ? type->str : ykind_name(type),
-             type->kind == YN_SCALAR ? "'" : "");
-        return -1;
-    }
-    return 0;
-}
-
 static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"mode", "devicePlugin", "scoring", "percentageOfNodesToScore",
-                                       "balancedAllocation", "policy", NULL};
+                                       "balancedAllocation", "profile", "podInitialBackoffSeconds",
+                                       "podMaxBackoffSeconds", "policy", NULL};
     const ynode *v;
     if (ymap_check_keys(m, keys, "scheduling", err)) return -1;
     if (ymap_need(m, "mode", "scheduling", &v, err)) return -1;
@@ -116,7 +72,7 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
         return -1;
     }
     if (device_plugin_opts_parse(ymap_get(m, "devicePlugin"), &s->sched.dp, err)) return -1;
-    if ((v = ymap_get(m, "scoring")) && parse_scoring(v, s, err)) return -1;
+    if ((v = ymap_get(m, "scoring")) && scenario_parse_scoring_strategy(v, s, "scheduling.scoring", err)) return -1;
     if ((v = ymap_get(m, "percentageOfNodesToScore"))) {
         int64_t p;
         if (y_int(v, "scheduling.percentageOfNodesToScore", &p, err)) return -1;
@@ -129,6 +85,9 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     if ((v = ymap_get(m, "balancedAllocation")) &&
         y_bool(v, "scheduling.balancedAllocation", &s->sched.balanced_allocation, err))
         return -1;
+    if (!s->sched.balanced_allocation) s->sched.balanced_weight = 0;
+    if (scenario_parse_backoff(m, s, err)) return -1;
+    if ((v = ymap_get(m, "profile")) && scenario_parse_profile(v, s, err)) return -1;
     if ((v = ymap_get(m, "policy"))) {
         if (y_str(v, "scheduling.policy", &s->sched.policy, err)) return -1;
         if (!policy_find(s->sched.policy)) {
@@ -144,6 +103,9 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     s->stop_time = SIM_TIME_NEVER;
     s->sample_interval = SIM_SECONDS(60);
     s->sched.balanced_allocation = true;
+    s->sched.backoff_initial_ms = 1000;   /* kube-scheduler: podInitialBackoffSeconds 1, podMaxBackoffSeconds 10 */
+    s->sched.backoff_max_ms = 10000;
+    s->sched.fit_weight = s->sched.balanced_weight = s->sched.dra_weight = 1;
     if (y_expect(root, YN_MAP, "scenario", err)) return -1;
     if (ymap_check_keys(root, top_keys, "scenario", err)) return -1;
     if (ymap_need(root, "apiVersion", "scenario", &v, err)) return -1;
@@ -182,11 +144,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
              "scheduling.policy: placement policies need a GPU-sharing trace workload (workload.trace) in this build");
         return -1;
     }
-    if (s->trace && s->sched.mode != SCHED_MODE_DEVICE_PLUGIN) {
-        yerr(err, ymap_get(ymap_get(root, "scheduling"), "mode"),
-             "scheduling.mode: trace workloads run in device-plugin mode (GPU sharing) in this build");
-        return -1;
-    }
+    /* trace workloads run in both modes (dra: sched/dra_openb.h) */
     if (s->trace && scenario_trace_expand(s, err)) return -1;
     /* The same workload must be runnable in the selected mode. */
     for (size_t i = 0; i < s->ngroups; i++) {
@@ -196,11 +154,8 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
                  "gpu.devicePlugin to run it in device-plugin mode", g->name);
             return -1;
         }
-        if (s->sched.mode == SCHED_MODE_DRA && g->has_dp && !g->dra) {
-            yerr(err, g->where, "pod group '%s' states its GPU demand only for the device plugin "
-                 "(gpu.devicePlugin); add gpu.dra to run it in dra mode", g->name);
-            return -1;
-        }
+        /* dra mode with gpu.devicePlugin only: extended resources served by DRA
+         * (DeviceClass extendedResourceName), checked when the run starts. */
     }
     return 0;
 }

@@ -51,6 +51,23 @@ typedef struct duration_dist {
     double sigma;                    /* LOGNORMAL */
 } duration_dist;
 
+/* A pod's DRA claim (`gpu.dra.claims[]`): from a ResourceClaimTemplate spec
+ * (one claim per pod, created and deleted with it) or a shared claim named by
+ * `resourceClaimName` (one of `workload.resourceClaims`). See scenario_dra.c. */
+typedef struct dra_pod_claim {
+    const char *name;                /* the pod's name for the claim */
+    const char *shared;              /* resourceClaimName, or NULL for a template claim */
+    k8s_claim_spec spec;             /* template claims: the ResourceClaimTemplate's spec.spec */
+    const ynode *where;
+} dra_pod_claim;
+
+/* A claim defined once in the scenario (`workload.resourceClaims[]`). */
+typedef struct dra_shared_claim {
+    const char *name;
+    k8s_claim_spec spec;
+    const ynode *where;
+} dra_shared_claim;
+
 typedef struct pod_group_spec {
     const char *name;
     int64_t count;
@@ -73,6 +90,8 @@ typedef struct pod_group_spec {
     size_t ndp_node_selector;
     /* DRA demand: `gpu.dra` kept as YAML, checked only for shape (claims: [{name, spec}]) */
     const ynode *dra;
+    dra_pod_claim *dra_claims;       /* decoded gpu.dra.claims */
+    size_t ndra_claims;
     const ynode *where;
 } pod_group_spec;
 
@@ -109,7 +128,12 @@ typedef struct trace_spec {
 /* ---- scheduling ------------------------------------------------------------------ */
 
 typedef enum { SCHED_MODE_DEVICE_PLUGIN, SCHED_MODE_DRA } sched_mode;
-typedef enum { SCORE_LEAST_ALLOCATED, SCORE_MOST_ALLOCATED } score_strategy;
+typedef enum { SCORE_LEAST_ALLOCATED, SCORE_MOST_ALLOCATED, SCORE_REQUESTED_TO_CAPACITY_RATIO } score_strategy;
+
+/* A RequestedToCapacityRatio shape point: utilization 0..100 -> score 0..10. */
+typedef struct shape_point {
+    int64_t utilization, score;
+} shape_point;
 
 typedef struct score_resource {
     const char *name;
@@ -124,6 +148,11 @@ typedef struct scheduling_spec {
     size_t nscore_resources;
     int percentage_of_nodes_to_score;/* 0 = kube-scheduler's adaptive default; 100 = all */
     bool balanced_allocation;        /* NodeResourcesBalancedAllocation score plugin (default on) */
+    int64_t backoff_initial_ms;      /* podInitialBackoffSeconds (default 1 s; 0 = no back-off) */
+    int64_t backoff_max_ms;          /* podMaxBackoffSeconds (default 10 s) */
+    shape_point *shape;              /* RequestedToCapacityRatio */
+    size_t nshape;
+    int64_t fit_weight, balanced_weight, dra_weight;   /* score plugin weights (profile); 0 = disabled */
     const char *policy;              /* placement policy (sched/policy.h), NULL = none */
 } scheduling_spec;
 
@@ -143,6 +172,8 @@ typedef struct scenario {
     scheduling_spec sched;
     pod_group_spec *groups;
     size_t ngroups;
+    dra_shared_claim *shared_claims; /* workload.resourceClaims */
+    size_t nshared_claims;
     trace_spec *trace;               /* workload.trace, or NULL */
 } scenario;
 
@@ -163,6 +194,15 @@ int scenario_parse_workload(const ynode *workload, scenario *s, strbuf *err);
 int scenario_parse_pod_group(const ynode *g, arena *a, pod_group_spec *out, strbuf *err);
 int scenario_parse_tolerations(const ynode *n, arena *a, k8s_toleration **out, size_t *nout, strbuf *err);
 int scenario_parse_string_map(const ynode *n, const char *what, arena *a, k8s_kv **out, size_t *nout, strbuf *err);
+/* scenario_dra.c: `gpu.dra` of a pod group, `workload.resourceClaims`, and the
+ * check that every resourceClaimName names one of them. */
+int scenario_parse_dra(const ynode *dra, arena *a, pod_group_spec *g, strbuf *err);
+int scenario_parse_shared_claims(const ynode *seq, scenario *s, strbuf *err);
+int scenario_check_claim_refs(const scenario *s, strbuf *err);
+/* scenario_profile.c: KubeSchedulerConfiguration-shaped settings. */
+int scenario_parse_scoring_strategy(const ynode *n, scenario *s, const char *what, strbuf *err);
+int scenario_parse_profile(const ynode *m, scenario *s, strbuf *err);
+int scenario_parse_backoff(const ynode *scheduling, scenario *s, strbuf *err);
 int scenario_parse_node_affinity(const ynode *n, arena *a, k8s_node_selector *out, strbuf *err);
 int scenario_parse_trace(const ynode *trace, scenario *s, strbuf *err);
 /* (Re)build a trace workload's pod groups and arrival sequence for s->seed. */

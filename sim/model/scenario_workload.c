@@ -201,29 +201,7 @@ static int parse_gpu(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
         if (parse_resources(&res, "gpu.devicePlugin", true, a, &g->dp_resources, &g->ndp_resources, err)) return -1;
         g->has_dp = true;
     }
-    if ((v = ymap_get(m, "dra"))) {
-        static const char *const dk[] = {"claims", NULL};
-        static const char *const ck[] = {"name", "spec", NULL};
-        const ynode *claims, *x;
-        const char *name;
-        if (ymap_check_keys(v, dk, "gpu.dra", err)) return -1;
-        if (ymap_need(v, "claims", "gpu.dra", &claims, err) || y_expect(claims, YN_SEQ, "gpu.dra.claims", err))
-            return -1;
-        for (size_t i = 0; i < claims->n; i++) {
-            const ynode *c = claims->vals[i];
-            if (ymap_check_keys(c, ck, "gpu.dra claim", err)) return -1;
-            if (ymap_need(c, "name", "gpu.dra claim", &x, err) || y_str(x, "claim name", &name, err)) return -1;
-            if (ymap_need(c, "spec", "gpu.dra claim", &x, err) ||
-                y_expect(x, YN_MAP, "gpu.dra claim spec (a ResourceClaimTemplate spec)", err))
-                return -1;
-            for (size_t j = 0; j < i; j++)
-                if (y_scalar_eq(ymap_get(claims->vals[j], "name"), name)) {
-                    yerr(err, c, "gpu.dra: duplicate claim name '%s'", name);
-                    return -1;
-                }
-        }
-        g->dra = v;
-    }
+    if ((v = ymap_get(m, "dra")) && scenario_parse_dra(v, a, g, err)) return -1;
     return 0;
 }
 
@@ -275,8 +253,8 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
 }
 
 int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
-    static const char *const keys[] = {"podGroups", "trace", NULL};
-    const ynode *groups, *trace;
+    static const char *const keys[] = {"podGroups", "resourceClaims", "trace", NULL};
+    const ynode *groups, *claims, *trace;
     if (ymap_check_keys(w, keys, "workload", err)) return -1;
     if ((trace = ymap_get(w, "trace"))) {
         if (ymap_get(w, "podGroups")) {
@@ -291,6 +269,7 @@ int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
         yerr(err, groups, "workload.podGroups: expected at least one pod group");
         return -1;
     }
+    if ((claims = ymap_get(w, "resourceClaims")) && scenario_parse_shared_claims(claims, s, err)) return -1;
     s->groups = ARENA_NEW(&s->a, pod_group_spec, groups->n);
     s->ngroups = groups->n;
     for (size_t i = 0; i < groups->n; i++) {
@@ -301,5 +280,5 @@ int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
                 return -1;
             }
     }
-    return 0;
+    return scenario_check_claim_refs(s, err);
 }

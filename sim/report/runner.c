@@ -132,13 +132,6 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         rc = RUN_BAD_INPUT;
         goto done;
     }
-    if (sc.sched.mode == SCHED_MODE_DRA) {
-        sb_clear(err);
-        sb_printf(err, "%s: scheduling.mode dra is not available in this build yet (use device-plugin)",
-                  b->scenario_path);
-        rc = RUN_ERROR;
-        goto done;
-    }
     const k8s_node *nodes;
     size_t nnodes;
     const inv_node *info = NULL;
@@ -147,7 +140,8 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         openb_k8s_nodes(sc.trace, &sc.a, &tn, &nnodes);
         nodes = tn;
     } else {
-        if (inventory_build_ex(&sc.cluster, cat, &sc.sched.dp, INV_NO_SLICES, &inv, err)) {
+        bool dra = sc.sched.mode == SCHED_MODE_DRA;   /* DRA: slices and classes, no device-plugin resources */
+        if (inventory_build_ex(&sc.cluster, cat, dra ? NULL : &sc.sched.dp, dra ? 0 : INV_NO_SLICES, &inv, err)) {
             rc = RUN_BAD_INPUT;
             goto done;
         }
@@ -162,7 +156,12 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         rc = RUN_BAD_INPUT;
         goto done;
     }
-    sim_init(&run, &sc, nodes, nnodes);
+    if (sc.trace) {
+        sim_init(&run, &sc, nodes, nnodes);
+    } else if (sim_init_inv(&run, &sc, &inv, err)) {
+        rc = RUN_BAD_INPUT;
+        goto done;
+    }
     have_sim = true;
     if (run.sched.res_overflow) {
         sb_clear(err);

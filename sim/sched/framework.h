@@ -39,6 +39,8 @@ extern const sched_plugin plugin_taint_toleration;
 extern const sched_plugin plugin_node_affinity;
 extern const sched_plugin plugin_node_resources_fit;
 extern const sched_plugin plugin_balanced_allocation;
+/* DRA mode (sched/plugin_dra.c). */
+extern const sched_plugin plugin_dynamic_resources;
 
 /* Helpers shared by plugins. */
 bool toleration_tolerates(const k8s_toleration *t, const k8s_taint *taint);

@@ -81,7 +81,40 @@ static void alloc_request(const scheduler *s, const pod_class *c, size_t node, s
     *req_out = s->used[node * s->nres + r] + pod;
 }
 
+/* RequestedToCapacityRatio's broken linear function over utilization
+ * 0..100, shape scores scaled from 0..10 to 0..100 (as kube-scheduler). */
+static int64_t shape_score(const scheduler *s, int64_t util) {
+    const shape_point *sh = s->cfg.shape;
+    size_t n = s->cfg.nshape;
+    for (size_t i = 0; i < n; i++)
+        if (util <= sh[i].utilization) {
+            if (i == 0) return sh[0].score * 10;
+            return sh[i - 1].score * 10 + (sh[i].score - sh[i - 1].score) * 10 * (util - sh[i - 1].utilization) /
+                                              (sh[i].utilization - sh[i - 1].utilization);
+        }
+    return n ? sh[n - 1].score * 10 : 0;
+}
+
+/* requestedToCapacityRatioScorer: resources scoring 0 are left out of the mean. */
+static int64_t ratio_score(const scheduler *s, const pod_class *c, size_t node) {
+    int64_t total = 0, wsum = 0;
+    for (size_t r = 0; r < s->nres; r++) {
+        int64_t w = s->score_weights[r];
+        if (!w) continue;
+        int64_t alloc, req;
+        alloc_request(s, c, node, r, true, &alloc, &req);
+        if (alloc == 0) continue;
+        int64_t rs = shape_score(s, req > alloc ? 100 : req * 100 / alloc);
+        if (rs > 0) {
+            total += rs * w;
+            wsum += w;
+        }
+    }
+    return wsum ? llround((double)total / (double)wsum) : 0;
+}
+
 static int64_t fit_score(const scheduler *s, const pod_class *c, size_t node) {
+    if (s->cfg.strategy == SCORE_REQUESTED_TO_CAPACITY_RATIO) return ratio_score(s, c, node);
     int64_t total = 0, wsum = 0;
     for (size_t r = 0; r < s->nres; r++) {
         int64_t w = s->score_weights[r];

@@ -98,6 +98,9 @@ void policy_sched_free(policy_sched *s);
 bool policy_sched_place(policy_sched *s, size_t k, int32_t *node, uint32_t *gpus);
 /* A pod of shape k placed on (node, gpus) leaves. */
 void policy_sched_release(policy_sched *s, size_t k, int32_t node, uint32_t gpus);
+/* A pod of shape k placed on `node` with GPUs `from` holds GPUs `to` instead
+ * (DRA mode: the allocator chose the devices). */
+void policy_sched_move(policy_sched *s, size_t k, int32_t node, uint32_t from, uint32_t to);
 /* Cluster fragmentation (milli-GPU), exact sum of F_n. */
 double policy_sched_frag(const policy_sched *s);
 

@@ -131,6 +131,14 @@ bool policy_sched_place(policy_sched *s, size_t k, int32_t *node, uint32_t *gpus
     return true;
 }
 
+void policy_sched_move(policy_sched *s, size_t k, int32_t node, uint32_t from, uint32_t to) {
+    if (from == to) return;
+    int64_t before = gs_free_total(&s->nodes[node]);
+    gs_give(&s->nodes[node], &s->shapes[k], from);
+    gs_take(&s->nodes[node], &s->shapes[k], to);
+    node_changed(s, (size_t)node, gs_free_total(&s->nodes[node]) - before);
+}
+
 void policy_sched_release(policy_sched *s, size_t k, int32_t node, uint32_t gpus) {
     int64_t before = gs_free_total(&s->nodes[node]);
     gs_give(&s->nodes[node], &s->shapes[k], gpus);

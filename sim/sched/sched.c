@@ -53,9 +53,19 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
     static const sched_plugin *const all[] = {&plugin_node_unschedulable, &plugin_taint_toleration,
                                               &plugin_node_affinity, &plugin_node_resources_fit,
                                               &plugin_balanced_allocation};
-    s->plugins = xmalloc(sizeof all);
+    s->plugins = xmalloc(sizeof all + sizeof *all);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (all[i] != &plugin_balanced_allocation || cfg->balanced_allocation) s->plugins[s->nplugins++] = all[i];
+    s->dra = cfg->dra;
+    if (s->dra) s->plugins[s->nplugins++] = &plugin_dynamic_resources;
+    for (size_t i = 0; i < s->nplugins; i++) {
+        const sched_plugin *pl = s->plugins[i];
+        s->weights[i] = pl->weight;
+        if (!cfg->weights_set) continue;
+        if (pl == &plugin_node_resources_fit) s->weights[i] = cfg->fit_weight;
+        if (pl == &plugin_balanced_allocation) s->weights[i] = cfg->balanced_weight;
+        if (pl == &plugin_dynamic_resources) s->weights[i] = cfg->dra_weight;
+    }
     if (cfg->score_resources) {
         for (size_t i = 0; i < cfg->nscore_resources; i++) {
             int r = res_register(s, cfg->score_resources[i].name);
@@ -99,10 +109,12 @@ int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mo
         if (c->demand[i].res == RES_MEMORY) c->nz_mem = c->demand[i].amount;
         if (c->demand[i].res > RES_PODS) c->next++;
     }
-    size_t nsel = g->nnode_selector + (device_plugin_mode ? g->ndp_node_selector : 0);
+    /* DRA mode serving gpu.devicePlugin as extended resources: its nodeSelector still applies */
+    bool dp_sel = device_plugin_mode || (g->has_dp && !g->ndra_claims);
+    size_t nsel = g->nnode_selector + (dp_sel ? g->ndp_node_selector : 0);
     c->node_selector = xcalloc(nsel ? nsel : 1, sizeof *c->node_selector);
     for (size_t i = 0; i < g->nnode_selector; i++) c->node_selector[c->nnode_selector++] = g->node_selector[i];
-    if (device_plugin_mode)
+    if (dp_sel)
         for (size_t i = 0; i < g->ndp_node_selector; i++) c->node_selector[c->nnode_selector++] = g->dp_node_selector[i];
     c->affinity = g->has_affinity ? &g->required_affinity : NULL;
     c->tolerations = g->tolerations;
@@ -118,7 +130,7 @@ static bool refresh(scheduler *s, pod_class *c, size_t node) {
     if (now) {
         int64_t total = 0;
         for (size_t p = 0; p < s->nplugins; p++)
-            if (s->plugins[p]->score) total += s->plugins[p]->weight * s->plugins[p]->score(s, c, node);
+            if (s->plugins[p]->score && s->weights[p]) total += s->weights[p] * s->plugins[p]->score(s, c, node);
         c->score[node] = (int32_t)total;
     } else {
         c->score[node] = INT32_MIN;   /* never the best: lets find_best take max over whole words */
@@ -185,6 +197,7 @@ void sched_free(scheduler *s) {
     free(s->units_free);
     free(s->scratch);
     free(s->heap);
+    free(s->retry);
     memset(s, 0, sizeof *s);
 }
 
@@ -239,7 +252,7 @@ void sched_enqueue(scheduler *s, uint32_t ci, uint32_t pod) {
         }
     }
     c->pending[c->len++] = pod;
-    if (!c->blocked && !c->in_heap) heap_push(s, ci);
+    if (!c->blocked && !c->in_heap && !c->backing_off) heap_push(s, ci);
 }
 
 bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod) {
@@ -385,15 +398,53 @@ bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
     if (c->nfit == 0) {
         c->failures++;
         c->blocked = true;   /* every node was filtered: nextStartNodeIndex does not move */
+        c->head_failures++;
+        if (s->cfg.backoff_initial_ms > 0) {   /* initial * 2^(failures-1), capped */
+            int64_t d = s->cfg.backoff_initial_ms;
+            for (uint32_t k = 1; k < c->head_failures && d < s->cfg.backoff_max_ms; k++) d *= 2;
+            c->backoff_until = s->now + (d < s->cfg.backoff_max_ms ? d : s->cfg.backoff_max_ms);
+        }
         return false;
     }
     size_t node, start = s->next_start;
     size_t processed = find_best(s, c, start, sched_num_nodes_to_find(s), &node);
     s->next_start = (start + processed) % s->nnodes;
+    p->pod = c->pending[c->head];
     c->head++;
+    c->head_failures = 0;   /* the next head pod has not failed yet */
+    c->backoff_until = 0;
     bind(s, ci, node, p);
     if (sched_waiting(s, ci) && !c->blocked) heap_push(s, ci);
     return true;
+}
+
+/* A blocked class fits somewhere again: back to the active queue, or to the
+ * back-off list while its head pod's back-off runs. */
+static void wake(scheduler *s, uint32_t ci) {
+    pod_class *o = &s->classes[ci];
+    o->blocked = false;
+    if (!sched_waiting(s, ci) || o->in_heap || o->backing_off) return;
+    if (s->now < o->backoff_until) {
+        o->backing_off = true;
+        s->retry = xrealloc(s->retry, (s->nretry + 1) * sizeof *s->retry);
+        s->retry[s->nretry++] = ci;
+        return;
+    }
+    heap_push(s, ci);
+}
+
+bool sched_take_retry(scheduler *s, uint32_t *c, int64_t *at) {
+    if (!s->nretry) return false;
+    *c = s->retry[--s->nretry];
+    *at = s->classes[*c].backoff_until;
+    return true;
+}
+
+void sched_retry(scheduler *s, uint32_t ci) {
+    pod_class *o = &s->classes[ci];
+    if (!o->backing_off) return;
+    o->backing_off = false;
+    if (!o->blocked && sched_waiting(s, ci) && !o->in_heap) heap_push(s, ci);
 }
 
 void sched_release(scheduler *s, uint32_t ci, const placement *p) {
@@ -412,11 +463,16 @@ void sched_release(scheduler *s, uint32_t ci, const placement *p) {
     s->nz_used[node * 2 + 1] -= c->nz_mem;
     for (size_t k = 0; k < s->nclasses; k++) {
         pod_class *o = &s->classes[k];
-        if (refresh(s, o, node) && o->blocked) {
-            o->blocked = false;
-            if (sched_waiting(s, (uint32_t)k) && !o->in_heap) heap_push(s, (uint32_t)k);
-        }
+        if (refresh(s, o, node) && o->blocked) wake(s, (uint32_t)k);
     }
+}
+
+void sched_refresh_class(scheduler *s, uint32_t ci) {
+    pod_class *c = &s->classes[ci];
+    if (!c->fits) return;   /* before sched_prepare */
+    bool newly = false;
+    for (size_t i = 0; i < s->nnodes; i++) newly |= refresh(s, c, i);
+    if (newly && c->blocked) wake(s, ci);
 }
 
 /* ---- diagnostics ------------------------------------------------------------------------ */

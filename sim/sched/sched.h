@@ -62,11 +62,15 @@ typedef struct pod_class {
     uint32_t *pending;                /* pod ids in arrival order; [head, len) are waiting */
     size_t head, len, cap;
     bool blocked;                     /* last attempt found no node; waits for a node change */
+    bool backing_off;                 /* woken during the head pod's back-off: retried at backoff_until */
+    uint32_t head_failures;           /* failed attempts of the head pod */
+    int64_t backoff_until;            /* the head pod's back-off end (ms) */
     bool in_heap;
     uint64_t attempts, failures;
 } pod_class;
 
 typedef struct sched_plugin sched_plugin;
+struct dra_state;
 
 typedef struct sched_config {
     score_strategy strategy;
@@ -74,6 +78,13 @@ typedef struct sched_config {
     size_t nscore_resources;
     int percentage_of_nodes_to_score;        /* 0 = adaptive, 100 = all */
     bool balanced_allocation;
+    const shape_point *shape;                /* RequestedToCapacityRatio shape */
+    size_t nshape;
+    bool weights_set;                        /* else every score plugin weighs 1 */
+    int64_t fit_weight, balanced_weight, dra_weight;   /* 0 = score disabled */
+    int64_t backoff_initial_ms;              /* podInitialBackoffSeconds (0 = no back-off) */
+    int64_t backoff_max_ms;                  /* podMaxBackoffSeconds */
+    struct dra_state *dra;                   /* DRA mode: the DynamicResources plugin's state (sched/dra.h) */
 } sched_config;
 
 typedef struct scheduler {
@@ -92,6 +103,7 @@ typedef struct scheduler {
     size_t nclasses;
     const sched_plugin **plugins;
     size_t nplugins;
+    int64_t weights[16];              /* score weight per plugin (profile), 0 = not scored */
     sched_config cfg;
     int64_t score_weights[SCHED_MAX_RESOURCES];  /* NodeResourcesFit weights per resource, 0 = not scored */
     /* queue: binary heap of class indexes with waiting pods, not blocked */
@@ -103,12 +115,17 @@ typedef struct scheduler {
     rng rng;
     uint32_t *scratch;                /* ties of the best score */
     uint64_t cycles;
+    struct dra_state *dra;            /* NULL outside DRA mode; not owned */
+    int64_t now;                      /* simulated time (ms), set by the engine before each step */
+    uint32_t *retry;                  /* classes that started backing off, for the engine to time */
+    size_t nretry;
 } scheduler;
 
 /* Where a pod went: node index and the device units taken per extended
  * resource of its class (bit masks; 0 when the resource has > 64 units). */
 typedef struct placement {
     int32_t node;
+    uint32_t pod;                     /* the pod's id (plugins keep per-pod state by it) */
     uint64_t units[8];
 } placement;
 
@@ -131,6 +148,19 @@ bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod);
 bool sched_schedule_head(scheduler *s, uint32_t c, placement *p);
 /* A bound pod of class c ends: free its resources and wake blocked classes. */
 void sched_release(scheduler *s, uint32_t c, const placement *p);
+
+/* Back-off (kube-scheduler's podInitialBackoffSeconds doubling up to
+ * podMaxBackoffSeconds per failed attempt): a class woken by a node change
+ * while its head pod is still backing off is not tried before backoff_until.
+ * The engine takes those classes with sched_take_retry and calls sched_retry
+ * for each at its backoff_until. */
+bool sched_take_retry(scheduler *s, uint32_t *c, int64_t *at);
+void sched_retry(scheduler *s, uint32_t c);
+
+/* Recompute class c's cached Filter/Score results on every node (a plugin's
+ * cluster-wide state changed for it, e.g. a shared claim was allocated or
+ * freed); a blocked class that now fits somewhere goes back to the queue. */
+void sched_refresh_class(scheduler *s, uint32_t c);
 
 /* Number of nodes to find feasible before scoring (numFeasibleNodesToFind). */
 size_t sched_num_nodes_to_find(const scheduler *s);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/dra_openb.h"
 #include "sched/policy.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -102,6 +103,8 @@ typedef struct run_state {
     sim_run *r;
     const trace_spec *t;
     policy_sched ps;
+    struct dra_openb *dra;           /* DRA mode: the allocator picks the GPUs (sched/dra_openb.h) */
+    uint64_t dra_moved;              /* placements whose GPUs differ from the policy's choice */
     gs_pod *shapes;
     int32_t *ordinal_next;           /* per group */
     VEC(uint32_t) waiting;           /* pod ids that found no node, in arrival order */
@@ -132,6 +135,14 @@ static bool try_pod(run_state *st, uint32_t id, sim_time t) {
     if (!policy_sched_place(&st->ps, p->group, &node, &gpus)) {
         c->failures++;
         return false;
+    }
+    if (st->dra) {   /* the allocator chooses the devices on the policy's node */
+        uint32_t dev;
+        if (dra_openb_allocate(st->dra, id, p->group, (size_t)node, &dev) && dev != gpus) {
+            policy_sched_move(&st->ps, p->group, node, gpus, dev);
+            gpus = dev;
+            st->dra_moved++;
+        }
     }
     p->node = node;
     p->start = t;
@@ -183,6 +194,8 @@ int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     frag_typical_build(in, t->npods, t->typical_pct, true, &typical);
     free(in);
     policy_sched_init(&st.ps, pol, nodes, names, t->nnodes, st.shapes, sc->ngroups, &typical, sc->seed);
+    if (sc->sched.mode == SCHED_MODE_DRA)
+        st.dra = dra_openb_new(t, r->nodes, st.shapes, sc->ngroups, models, nmodels, sc->seed);
     free(nodes);
     free(names);
     st.ordinal_next = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *st.ordinal_next);
@@ -215,6 +228,7 @@ int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             const pod_class *c = &r->sched.classes[p->group];
             uint32_t gpus = c->next ? (uint32_t)r->units[r->units_base[p->group] + (size_t)p->ordinal * c->next] : 0;
             policy_sched_release(&st.ps, p->group, p->node, gpus);
+            if (st.dra) dra_openb_release(st.dra, (uint32_t)e.arg);
             p->state = POD_SUCCEEDED;
             p->end = now;
             r->running--;
@@ -277,9 +291,14 @@ int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         sim_metric_add(r, "typical_pods", (double)typical.n);
         sim_metric_add(r, "typical_pods_coverage_pct", typical.coverage_pct);
         sim_metric_add(r, "policy_score_calls", (double)st.ps.score_calls);
+        if (st.dra) {
+            sim_metric_add(r, "dra_allocate_calls", (double)dra_openb_calls(st.dra));
+            sim_metric_add(r, "dra_device_choice_differs", (double)st.dra_moved);
+        }
     }
 out:
     policy_sched_free(&st.ps);
+    dra_openb_free(st.dra);
     frag_typical_free(&typical);
     free(st.shapes);
     free(st.ordinal_next);

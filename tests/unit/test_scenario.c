@@ -39,7 +39,7 @@ static const char *const base =
     "    tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]\n" /* 23 */
     "    gpu:\n"                                                          /* 24 */
     "      devicePlugin: {nvidia.com/gpu: 2, nodeSelector: {nvidia.com/gpu.product: H100}}\n" /* 25 */
-    "      dra: {claims: [{name: gpus, spec: {devices: {requests: [{name: g}]}}}]}\n" /* 26 */
+    "      dra: {claims: [{name: gpus, spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu.nvidia.com}}]}}}]}\n" /* 26 */
     "  - name: batch\n"                                                   /* 27 */
     "    arrival: {times: [0s, 10s, 1m]}\n"                               /* 28 */
     "    duration: 90s\n";                                                /* 29 */
@@ -145,7 +145,7 @@ static void test_missing_fields(void **state) {
     expect_error("    duration: 90s\n", "", "s.yaml:27:5: missing field 'duration' in pod group");
     expect_error("kind: Scenario\n", "", "s.yaml:1:1: missing field 'kind' in scenario");
     expect_error("{name: gpus, spec", "{nam: gpus, spec",
-                 "s.yaml:26:23: unknown field 'nam' in gpu.dra claim (expected one of: name, spec)");
+                 "s.yaml:26:23: unknown field 'nam' in gpu.dra claim (expected one of: name, spec, resourceClaimName)");
     expect_error("    count: 10\n", "", "s.yaml:16:5: missing field 'count' in pod group 'train'");
 }
 

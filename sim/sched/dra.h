@@ -1,0 +1,81 @@
+/*
+ * dra.h -- the simulator's DRA bookkeeping behind the DynamicResources
+ * scheduler plugin (plugin_dra.c): one structured allocator over the whole
+ * inventory, maintained incrementally (allocator_commit at Reserve,
+ * allocator_release when a pod ends), the claims of every pod class, the
+ * shared claims, and what each scheduled pod's claims got.
+ *
+ * Claims of a pod class (one per pod group):
+ *  - template claims (`gpu.dra.claims[].spec`): a ResourceClaim is created
+ *    for each pod when it is scheduled, allocated at Reserve and deleted
+ *    when the pod ends (its devices are freed);
+ *  - shared claims (`resourceClaimName`): allocated by the first pod that
+ *    uses them, then only reserved by later pods (which must land on a node
+ *    the allocation's node selector allows); freed when the last user ends;
+ *  - extended resources backed by DRA: a group with only `gpu.devicePlugin`
+ *    demand gets one claim with a request `container-0-request-<j>` per
+ *    resource, of the DeviceClass whose extendedResourceName (or implicit
+ *    `deviceclass.resource.kubernetes.io/<class>`) names it (KEP-5004).
+ */
+#ifndef DRASIM_SCHED_DRA_H
+#define DRASIM_SCHED_DRA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc/alloc.h"
+#include "model/cluster.h"
+#include "model/scenario.h"
+#include "util/vec.h"
+
+/* One claim allocation a scheduled pod holds. */
+typedef struct dra_record {
+    uint32_t pod;
+    const char *claim;            /* the pod's name for the claim */
+    bool shared;                  /* a shared claim (reserved, allocated by the first user) */
+    bool deleted;                 /* template claim deleted / shared reservation dropped */
+    k8s_allocation al;            /* results live in dra_state.keep */
+    double gpu_equiv;             /* GPUs it takes (MIG N/7, shares by consumed fraction); 0 for reservations */
+} dra_record;
+
+typedef struct dra_class dra_class;
+typedef struct dra_shared dra_shared;
+
+typedef struct dra_state {
+    allocator *A;
+    alloc_features features;
+    const inventory *inv;
+    k8s_resource_slice **slices;
+    k8s_device_class **classes;
+    size_t nslices, nclasses;
+    dra_class *cls;               /* per pod class (= pod group) */
+    size_t ncls;
+    dra_shared *shared;           /* per workload.resourceClaims entry */
+    size_t nshared;
+    arena keep;                   /* allocations of scheduled pods (kept for the results) */
+    arena scratch;                /* Filter's results, reset per call */
+    strbuf err;
+    VEC(dra_record) records;      /* in scheduling order */
+    VEC(uint32_t) pod_first;      /* per pod id: 1 + index of its first record, 0 = none */
+    double total_gpus;            /* physical GPUs of the inventory */
+    double cur_gpu_equiv, peak_gpu_equiv;   /* GPUs taken by live allocations */
+    uint64_t claims_created, claims_deleted, shared_allocated, shared_freed, allocate_calls, steps;
+} dra_state;
+
+/* Set up over the inventory's DRA view and the scenario's claims. Returns
+ * NULL with err = "FILE:LINE:COL: ..." when a group asks for an extended
+ * resource that no DeviceClass serves. */
+dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err);
+void dra_free(dra_state *d);
+
+/* The records of pod `pod` (NULL/0 when it holds none). */
+const dra_record *dra_pod_records(const dra_state *d, uint32_t pod, size_t *n);
+/* Does any pod currently hold device (driver, pool, device)? */
+bool dra_device_in_use(const dra_state *d, const char *driver, const char *pool, const char *device);
+/* Number of claims class c uses (template + shared + extended-resource). */
+size_t dra_class_claims(const dra_state *d, size_t c);
+/* Pods currently reserving shared claim `name` (-1 if unknown) and whether it is allocated. */
+int dra_shared_users(const dra_state *d, const char *name, bool *allocated);
+
+#endif

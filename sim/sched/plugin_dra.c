@@ -1,0 +1,201 @@
+/*
+ * plugin_dra.c -- the DynamicResources plugin (allocator.md §4) over the
+ * bookkeeping of dra.c:
+ *  - PreFilter: every DeviceClass the class's claims name exists (else the
+ *    class is unschedulable: it would wait for a DeviceClass that never comes);
+ *  - Filter: allocated shared claims must allow the node (their node
+ *    selector); the rest (template claims, unallocated shared claims) are
+ *    allocated together by the allocator for that node;
+ *  - Score: the prioritized-list score, 8 - index of the chosen subrequest per
+ *    firstAvailable request, scaled to 0..100 by the largest possible sum;
+ *  - Reserve: allocate again on the chosen node (same answer as Filter) and
+ *    commit, so the next pod sees the devices taken; Unreserve (the pod
+ *    ended): delete template claims, drop shared reservations, free.
+ * Filter's answer depends only on the class and the node's devices (shared
+ * claims' changes refresh the classes that use them), as framework.h asks.
+ */
+#include <string.h>
+
+#include "sched/dra_internal.h"
+#include "sched/framework.h"
+#include "util/intern.h"
+
+static void add_reason(sched_reasons *why, const char *r) {
+    if (why && why->n < (int)(sizeof why->r / sizeof *why->r)) why->r[why->n++] = r;
+}
+
+static dra_class *class_of(const scheduler *s, const pod_class *c) { return &s->dra->cls[c - s->classes]; }
+
+/* Fill c->call with the claims to allocate on `node`; false when an
+ * allocated shared claim does not allow the node. */
+static bool collect(const scheduler *s, dra_class *c, size_t node, size_t *n) {
+    dra_state *d = s->dra;
+    *n = 0;
+    for (size_t i = 0; i < c->nown; i++) {
+        c->call_shared[*n] = -1;
+        c->call[(*n)++] = &c->own[i];
+    }
+    for (size_t i = 0; i < c->nshared; i++) {
+        dra_shared *sh = &d->shared[c->shared[i]];
+        if (sh->allocated) {
+            if (sh->al.has_node_selector && !node_selector_matches(&sh->al.node_selector, &s->nodes[node])) return false;
+            continue;
+        }
+        c->call_shared[*n] = (int32_t)c->shared[i];
+        c->call[(*n)++] = &sh->claim;
+    }
+    return true;
+}
+
+/* Prioritized-list score of results out[0..n) for claims c->call. */
+static int32_t list_score(const dra_class *c, size_t n) {
+    int64_t sum = 0, nfa = 0;
+    for (size_t i = 0; i < n; i++) {
+        const k8s_claim_spec *sp = &c->call[i]->spec;
+        for (size_t r = 0; r < sp->nrequests; r++) {
+            const k8s_device_request *q = &sp->requests[r];
+            if (!q->nfirst_available) continue;
+            nfa++;
+            size_t len = strlen(q->name);
+            const k8s_allocation *al = &c->out[i];
+            for (size_t k = 0; k < al->nresults; k++) {
+                const char *rq = al->results[k].request;
+                if (strncmp(rq, q->name, len) || rq[len] != '/') continue;
+                for (size_t x = 0; x < q->nfirst_available; x++)
+                    if (!strcmp(rq + len + 1, q->first_available[x].name)) {
+                        sum += x < 8 ? 8 - (int64_t)x : 0;
+                        break;
+                    }
+                break;
+            }
+        }
+    }
+    return nfa ? (int32_t)(sum * 100 / (8 * nfa)) : 0;
+}
+
+static alloc_status run_allocator(const scheduler *s, dra_class *c, size_t node, size_t n, arena *into) {
+    dra_state *d = s->dra;
+    uint64_t steps = 0;
+    sb_clear(&d->err);
+    alloc_status st = allocator_allocate(d->A, &s->nodes[node], c->call, n, into, c->out, &steps, &d->err);
+    d->allocate_calls++;
+    d->steps += steps;
+    if (st == ALLOC_ERROR) c->error = intern(sb_str(&d->err));
+    return st;
+}
+
+static bool dra_pre_filter(const scheduler *s, const pod_class *pc, sched_reasons *why) {
+    dra_class *c = class_of(s, pc);
+    if (c->never) add_reason(why, c->never);
+    return c->never == NULL;
+}
+
+static bool dra_filter(const scheduler *s, const pod_class *pc, size_t node, sched_reasons *why) {
+    dra_class *c = class_of(s, pc);
+    if (!c->any) return true;
+    if (c->never) {
+        add_reason(why, c->never);
+        return false;
+    }
+    size_t n;
+    if (!collect(s, c, node, &n)) {
+        add_reason(why, "resourceclaim not available on the node");
+        return false;
+    }
+    c->score[node] = 0;
+    if (n == 0) return true;
+    arena_free(&s->dra->scratch);
+    alloc_status st = run_allocator(s, c, node, n, &s->dra->scratch);
+    if (st != ALLOC_OK) {
+        add_reason(why, st == ALLOC_ERROR && c->error ? c->error : "cannot allocate all claims");
+        return false;
+    }
+    c->score[node] = list_score(c, n);
+    return true;
+}
+
+static int64_t dra_score(const scheduler *s, const pod_class *pc, size_t node) {
+    dra_class *c = class_of(s, pc);
+    return c->any ? c->score[node] : 0;
+}
+
+/* Re-evaluate every class that uses shared claim sh (its allocation changed). */
+static void refresh_users(scheduler *s, const dra_shared *sh) {
+    for (size_t i = 0; i < sh->nclasses; i++) sched_refresh_class(s, sh->classes[i]);
+}
+
+static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placement *p) {
+    dra_state *d = s->dra;
+    dra_class *c = class_of(s, pc);
+    if (!c->any) return;
+    size_t n;
+    if (!collect(s, c, node, &n)) return;   /* Filter said it fits: cannot happen */
+    if (n && run_allocator(s, c, node, n, &d->keep) != ALLOC_OK) return;
+    bool changed_shared[64] = {0};
+    for (size_t i = 0; i < n; i++) {
+        allocator_commit(d->A, &c->out[i]);
+        dra_record r = {.pod = p->pod, .al = c->out[i]};
+        r.gpu_equiv = dra_allocation_gpu_equiv(d, &c->out[i]);
+        d->cur_gpu_equiv += r.gpu_equiv;
+        if (c->call_shared[i] < 0) {
+            r.claim = c->own_names[i];
+            d->claims_created++;
+        } else {
+            dra_shared *sh = &d->shared[c->call_shared[i]];
+            sh->allocated = true;
+            sh->al = c->out[i];
+            sh->gpu_equiv = r.gpu_equiv;
+            sh->users = 1;
+            r.claim = sh->name;
+            r.shared = true;
+            d->shared_allocated++;
+            if (i < 64) changed_shared[i] = true;
+        }
+        dra_add_record(d, &r);
+    }
+    /* shared claims allocated before: only reserved */
+    for (size_t i = 0; i < c->nshared; i++) {
+        dra_shared *sh = &d->shared[c->shared[i]];
+        bool just = false;
+        for (size_t k = 0; k < n; k++) just |= c->call_shared[k] == (int32_t)c->shared[i];
+        if (just) continue;
+        sh->users++;
+        dra_record r = {.pod = p->pod, .claim = sh->name, .shared = true, .al = sh->al};
+        dra_add_record(d, &r);
+    }
+    if (d->cur_gpu_equiv > d->peak_gpu_equiv) d->peak_gpu_equiv = d->cur_gpu_equiv;
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (changed_shared[i]) refresh_users(s, &d->shared[c->call_shared[i]]);
+}
+
+static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const placement *p) {
+    (void)node;
+    dra_state *d = s->dra;
+    if (!class_of(s, pc)->any) return;
+    size_t n;
+    dra_record *r = (dra_record *)dra_pod_records(d, p->pod, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].deleted) continue;
+        r[i].deleted = true;
+        if (!r[i].shared) {
+            allocator_release(d->A, &r[i].al);
+            d->cur_gpu_equiv -= r[i].gpu_equiv;
+            d->claims_deleted++;
+            continue;
+        }
+        dra_shared *sh = NULL;
+        for (size_t k = 0; k < d->nshared && !sh; k++)
+            if (d->shared[k].name == r[i].claim) sh = &d->shared[k];
+        if (!sh || --sh->users > 0) continue;
+        allocator_release(d->A, &sh->al);
+        d->cur_gpu_equiv -= sh->gpu_equiv;
+        sh->allocated = false;
+        d->shared_freed++;
+        refresh_users(s, sh);
+    }
+}
+
+const sched_plugin plugin_dynamic_resources = {.name = "DynamicResources", .weight = 1,
+                                               .pre_filter = dra_pre_filter, .filter = dra_filter,
+                                               .score = dra_score, .reserve = dra_reserve,
+                                               .unreserve = dra_unreserve};
