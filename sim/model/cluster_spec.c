@@ -221,17 +221,6 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
     return 0;
 }
 
-/* A recorded-inventory path is relative to the scenario file. */
-static const char *resolve_path(arena *a, const ynode *v, const char *path) {
-    const char *slash = v->file ? strrchr(v->file, '/') : NULL;
-    if (path[0] == '/' || !slash) return path;
-    size_t dl = (size_t)(slash - v->file) + 1, pl = strlen(path);
-    char *s = ARENA_NEW(a, char, dl + pl + 1);
-    memcpy(s, v->file, dl);
-    memcpy(s + dl, path, pl + 1);
-    return intern(s);
-}
-
 int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf *err) {
     static const char *const keys[] = {"nodePools", "inventory", NULL};
     memset(out, 0, sizeof *out);
@@ -252,7 +241,7 @@ int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf
             yerr(err, inv, "inventory: expected a file name");
             return -1;
         }
-        out->inventory_file = resolve_path(a, inv, path);
+        out->inventory_file = y_resolve_path(inv, path);
         return 0;
     }
     if (y_expect(pools, YN_SEQ, "nodePools", err)) return -1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/cluster.h"
+#include "model/k8s_emit.h"
 
 typedef struct named_node {
     const char *key;
@@ -60,15 +61,6 @@ static ynode *object(arena *a, const char *api, const char *kind, const k8s_meta
     return o;
 }
 
-static const char *effect_name(k8s_taint_effect e) {
-    switch (e) {
-    case TAINT_NO_SCHEDULE: return "NoSchedule";
-    case TAINT_PREFER_NO_SCHEDULE: return "PreferNoSchedule";
-    case TAINT_NO_EXECUTE: return "NoExecute";
-    default: return "None";
-    }
-}
-
 static ynode *amounts(arena *a, const k8s_resource_amount *r, size_t n) {
     named_node *items = calloc(n ? n : 1, sizeof *items);
     for (size_t i = 0; i < n; i++) items[i] = (named_node){r[i].name, q_node(a, &r[i].value)};
@@ -88,7 +80,7 @@ ynode *k8s_node_to_yaml(arena *a, const k8s_node *nd) {
                 ynode *t = yb_map(a);
                 yb_add(a, t, "key", yb_str(a, nd->taints[i].key));
                 if (nd->taints[i].value) yb_add(a, t, "value", yb_str(a, nd->taints[i].value));
-                yb_add(a, t, "effect", yb_str(a, effect_name(nd->taints[i].effect)));
+                yb_add(a, t, "effect", yb_str(a, k8s_taint_effect_name(nd->taints[i].effect)));
                 yb_push(a, ts, t);
             }
             yb_add(a, spec, "taints", ts);

@@ -53,7 +53,7 @@ static ynode *emit_strs(arena *a, const char *const *v, size_t n) {
     return seq;
 }
 
-static const char *effect_name(k8s_taint_effect e) {
+const char *k8s_taint_effect_name(k8s_taint_effect e) {
     switch (e) {
     case TAINT_NO_SCHEDULE: return "NoSchedule";
     case TAINT_PREFER_NO_SCHEDULE: return "PreferNoSchedule";
@@ -69,7 +69,7 @@ static ynode *emit_tolerations(arena *a, const k8s_toleration *t, size_t n) {
         if (t[i].key) yb_add(a, m, "key", yb_str(a, t[i].key));
         yb_add(a, m, "operator", yb_str(a, t[i].op == TOL_OP_EXISTS ? "Exists" : "Equal"));
         if (t[i].value) yb_add(a, m, "value", yb_str(a, t[i].value));
-        if (t[i].has_effect) yb_add(a, m, "effect", yb_str(a, effect_name(t[i].effect)));
+        if (t[i].has_effect) yb_add(a, m, "effect", yb_str(a, k8s_taint_effect_name(t[i].effect)));
         if (t[i].has_seconds) yb_add(a, m, "tolerationSeconds", yb_int(a, t[i].seconds));
         yb_push(a, seq, m);
     }

@@ -19,4 +19,7 @@ ynode *k8s_emit_allocation(arena *a, const k8s_allocation *alloc);
 ynode *k8s_emit_node_selector(arena *a, const k8s_node_selector *sel);
 ynode *k8s_emit_quantity(arena *a, const quantity *q);
 
+/* "NoSchedule", "PreferNoSchedule", "NoExecute" or "None". */
+const char *k8s_taint_effect_name(k8s_taint_effect e);
+
 #endif

@@ -23,16 +23,6 @@
 #include "util/xalloc.h"
 #include "workload/openb.h"
 
-static const char *resolve(arena *a, const ynode *v, const char *path) {
-    const char *slash = v->file ? strrchr(v->file, '/') : NULL;
-    if (path[0] == '/' || !slash) return path;
-    size_t dl = (size_t)(slash - v->file) + 1, pl = strlen(path);
-    char *s = ARENA_NEW(a, char, dl + pl + 1);
-    memcpy(s, v->file, dl);
-    memcpy(s + dl, path, pl + 1);
-    return s;
-}
-
 static bool same_shape(const openb_pod *a, const openb_pod *b) {
     return a->cpu_milli == b->cpu_milli && a->memory_mib == b->memory_mib && a->num_gpu == b->num_gpu &&
            a->gpu_milli == b->gpu_milli && !strcmp(a->gpu_spec, b->gpu_spec);
@@ -120,10 +110,10 @@ int scenario_parse_trace(const ynode *m, scenario *s, strbuf *err) {
     openb_node *nodes;
     openb_pod *pods;
     if (ymap_need(m, "nodes", "workload.trace", &v, err) || y_str(v, "workload.trace.nodes", &path, err)) return -1;
-    t->nodes_file = resolve(&s->a, v, path);
+    t->nodes_file = y_resolve_path(v, path);
     if (openb_load_nodes(t->nodes_file, &s->a, &nodes, &t->nnodes, err)) return -1;
     if (ymap_need(m, "pods", "workload.trace", &v, err) || y_str(v, "workload.trace.pods", &path, err)) return -1;
-    t->pods_file = resolve(&s->a, v, path);
+    t->pods_file = y_resolve_path(v, path);
     if (openb_load_pods(t->pods_file, &s->a, &pods, &t->npods, err)) return -1;
     t->nodes = nodes;
     t->pods = pods;

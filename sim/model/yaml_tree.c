@@ -13,6 +13,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "util/fileio.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -244,29 +245,26 @@ int yfile_load_mem(const char *name, const char *data, size_t len, yfile *out, s
 }
 
 int yfile_load(const char *path, yfile *out, strbuf *err) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        memset(out, 0, sizeof *out);
-        sb_clear(err);
-        sb_printf(err, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
     strbuf data = {0};
-    char buf[65536];
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, fp)) > 0) sb_append(&data, buf, k);
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
+    if (file_read_all(path, &data, err)) {
         memset(out, 0, sizeof *out);
-        sb_clear(err);
-        sb_printf(err, "%s: read error", path);
         sb_free(&data);
         return -1;
     }
     int rc = yfile_load_mem(path, sb_str(&data), data.len, out, err);
     sb_free(&data);
     return rc;
+}
+
+const char *y_resolve_path(const ynode *n, const char *path) {
+    const char *slash = n && n->file ? strrchr(n->file, '/') : NULL;
+    if (path[0] == '/' || !slash) return intern(path);
+    strbuf s = {0};
+    sb_append(&s, n->file, (size_t)(slash - n->file) + 1);
+    sb_puts(&s, path);
+    const char *r = intern(sb_str(&s));
+    sb_free(&s);
+    return r;
 }
 
 void yfile_free(yfile *f) {

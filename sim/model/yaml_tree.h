@@ -45,6 +45,10 @@ int yfile_load(const char *path, yfile *out, strbuf *err);
 int yfile_load_mem(const char *name, const char *data, size_t len, yfile *out, strbuf *err);
 void yfile_free(yfile *f);
 
+/* A path written in a file, resolved relative to that file's directory
+ * (absolute paths unchanged); interned. */
+const char *y_resolve_path(const ynode *n, const char *path);
+
 /* Append "FILE:LINE:COL: " + message for node n to err (err is cleared first). */
 void yerr(strbuf *err, const ynode *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *ykind_name(const ynode *n);   /* "a string", "a list", "a map" */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/fileio.h"
 #include "util/xalloc.h"
 
 int csv_parse(const char *name, const char *data, size_t len, csv_table *out, strbuf *err) {
@@ -105,18 +106,12 @@ fail:
 }
 
 int csv_load(const char *path, csv_table *out, strbuf *err) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    strbuf data = {0};
+    if (file_read_all(path, &data, err)) {
         memset(out, 0, sizeof *out);
-        sb_clear(err);
-        sb_printf(err, "%s: cannot open: %s", path, strerror(errno));
+        sb_free(&data);
         return -1;
     }
-    strbuf data = {0};
-    char buf[65536];
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, fp)) > 0) sb_append(&data, buf, k);
-    fclose(fp);
     int rc = csv_parse(path, sb_str(&data), data.len, out, err);
     sb_free(&data);
     return rc;
