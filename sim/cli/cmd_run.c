@@ -118,7 +118,13 @@ int cmd_run(int argc, char **argv) {
 
     sim_init(&run, &sc, inv.nodes, inv.nnodes);
     have_sim = true;
-    if (sim_execute(&run, &interrupted)) {
+    int ex = sim_execute(&run, &interrupted);
+    if (ex == -2) {   /* the Lua workload failed: script, line and traceback in run.error */
+        fprintf(stderr, "drasim run: %s\n%s left unchanged\n", sb_str(&run.error), out);
+        rc = EXIT_BAD_INPUT;
+        goto done;
+    }
+    if (ex) {
         fprintf(stderr, "drasim run: interrupted; %s left unchanged\n", out);
         rc = EXIT_ERROR;
         goto done;

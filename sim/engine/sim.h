@@ -32,6 +32,7 @@ typedef struct sim_pod {
     uint32_t group;
     uint32_t ordinal;                         /* index within its group */
     uint8_t state;
+    const char *name;                         /* NULL: "<group>-<ordinal>"; set for pods of a workload source */
 } sim_pod;
 
 typedef struct sim_sample {
@@ -45,7 +46,27 @@ typedef struct sim_metric {
     double value;
 } sim_metric;
 
-typedef struct sim_run {
+typedef struct sim_run sim_run;
+
+/* A workload source that submits pods while the run goes (the Lua
+ * generators, workload/lua_source.h). Each hook returns 0, or -1 with
+ * r->error set, which stops the run (sim_execute returns -2). */
+typedef struct sim_source {
+    void *ctx;
+    int (*start)(sim_run *r, void *ctx);                              /* at time 0, before the first event */
+    int (*event)(sim_run *r, void *ctx, uint64_t arg, sim_time t);    /* an EV_SOURCE event it scheduled */
+    int (*finished)(sim_run *r, void *ctx, uint32_t pod, sim_time t); /* one of its pods (name set) ended */
+    void (*free)(void *ctx);
+} sim_source;
+
+/* A pod class added while the run goes: its spec (owned by the source;
+ * `count` grows with every pod) and the device units its pods took. */
+typedef struct sim_late_class {
+    pod_group_spec *spec;
+    VEC(uint64_t) units;                      /* [ordinal * class.next + k] */
+} sim_late_class;
+
+struct sim_run {
     const scenario *sc;
     const k8s_node *nodes;
     size_t nnodes;
@@ -68,12 +89,18 @@ typedef struct sim_run {
     uint64_t nevents;
     char **class_reason;                      /* FitError text per class for pods pending at the end */
     VEC(sim_metric) summary;
-} sim_run;
+    /* workload source (Lua): classes index sc->ngroups + k are late[k] */
+    sim_source source;
+    bool has_source;
+    VEC(sim_late_class) late;
+    strbuf error;                             /* why a source stopped the run */
+};
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
 void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes);
 /* Run to the stop condition. `interrupt` (may be NULL) is polled; returns 0,
- * or -1 when interrupted. Fills the summary. */
+ * -1 when interrupted, -2 when the workload source failed (r->error says
+ * why). Fills the summary. */
 int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt);
 void sim_free(sim_run *r);
 
@@ -81,5 +108,19 @@ void sim_free(sim_run *r);
  * (1/replicas with time-slicing), nvidia.com/mig-<N>g.* N/7, others 0. */
 double sim_gpu_equiv(const char *resource, int time_slicing_replicas);
 double sim_metric_get(const sim_run *r, const char *name);   /* NAN if absent */
+
+/* ---- for workload sources ---- */
+/* Add a pod class for `spec` (which must outlive the run); returns its index,
+ * or -1 when it asks for a resource no node offers. */
+int sim_add_class(sim_run *r, pod_group_spec *spec);
+/* A pod of class c (named `name`, which must outlive the run) arrives now,
+ * at time t; returns its pod id. */
+uint32_t sim_arrive(sim_run *r, uint32_t c, const char *name, sim_time duration, sim_time t);
+/* Schedule an EV_SOURCE event with `arg` at time t (>= the current time). */
+void sim_schedule_source(sim_run *r, sim_time t, uint64_t arg);
+/* The spec of class c: a scenario pod group or a source's class. */
+const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c);
+/* The device unit masks of pod p (class.next of them). */
+uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p);
 
 #endif

@@ -163,6 +163,10 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     if (ymap_need(root, "scheduling", "scenario", &v, err) || parse_scheduling(v, s, err)) return -1;
     if (ymap_need(root, "cluster", "scenario", &v, err) || cluster_spec_parse(v, &s->a, &s->cluster, err)) return -1;
     if (ymap_need(root, "workload", "scenario", &v, err) || scenario_parse_workload(v, s, err)) return -1;
+    if (s->lua && s->stop_time == SIM_TIME_NEVER) {
+        yerr(err, s->lua->where, "a Lua workload needs stop.time (its timers may run forever)");
+        return -1;
+    }
     /* The same workload must be runnable in the selected mode. */
     for (size_t i = 0; i < s->ngroups; i++) {
         const pod_group_spec *g = &s->groups[i];

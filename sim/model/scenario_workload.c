@@ -275,9 +275,11 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
 }
 
 int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
-    static const char *const keys[] = {"podGroups", NULL};
-    const ynode *groups;
+    static const char *const keys[] = {"podGroups", "lua", NULL};
+    const ynode *groups, *lua;
     if (ymap_check_keys(w, keys, "workload", err)) return -1;
+    if ((lua = ymap_get(w, "lua")) && scenario_parse_lua_source(lua, s, err)) return -1;
+    if (lua && !ymap_get(w, "podGroups")) return 0;   /* the script is the whole workload */
     if (ymap_need(w, "podGroups", "workload", &groups, err) || y_expect(groups, YN_SEQ, "workload.podGroups", err))
         return -1;
     if (groups->n == 0) {

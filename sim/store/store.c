@@ -143,7 +143,7 @@ static int write_nodes(store *st, int64_t id, const sim_run *run, const inv_node
 /* "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's unit masks. */
 static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
     const pod_class *c = &run->sched.classes[p->group];
-    const uint64_t *u = &run->units[run->units_base[p->group] + (size_t)p->ordinal * c->next];
+    const uint64_t *u = sim_pod_units(run, p);
     size_t e = 0;
     sb_clear(out);
     for (size_t i = 0; i < c->ndemand; i++) {
@@ -163,15 +163,17 @@ static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_at
     for (size_t i = 0; i < run->pods.len && !rc; i++) {
         if ((i & 0xffff) == 0 && interrupt && *interrupt) { rc = -2; break; }
         const sim_pod *p = &run->pods.data[i];
-        const pod_group_spec *g = &run->sc->groups[p->group];
+        const pod_group_spec *g = sim_class_spec(run, p->group);
         char num[16], *q = num + sizeof num;
         uint32_t o = p->ordinal;
         *--q = 0;
         do *--q = (char)('0' + o % 10); while ((o /= 10));
         sb_clear(&name);
-        sb_puts(&name, g->name);
-        sb_putc(&name, '-');
-        sb_puts(&name, q);
+        sb_puts(&name, p->name ? p->name : g->name);
+        if (!p->name) {
+            sb_putc(&name, '-');
+            sb_puts(&name, q);
+        }
         sqlite3_bind_int64(s, 1, id);
         sqlite3_bind_int64(s, 2, (int64_t)i);
         bind_text(s, 3, sb_str(&name));
@@ -213,7 +215,7 @@ static int write_groups_samples_summary(store *st, int64_t id, const sim_run *ru
         sqlite3_bind_int64(g, 1, id);
         sqlite3_bind_int64(g, 2, (int64_t)i);
         bind_text(g, 3, c->name);
-        sqlite3_bind_int64(g, 4, run->sc->groups[i].count);
+        sqlite3_bind_int64(g, 4, sim_class_spec(run, (uint32_t)i)->count);
         sqlite3_bind_int64(g, 5, c->priority);
         bind_text(g, 6, sb_str(&req));
         sqlite3_bind_int64(g, 7, (int64_t)c->attempts);

@@ -1,0 +1,346 @@
+/*
+ * lua_sandbox.c -- the Lua state a generator runs in.
+ *
+ * Only the base library (without dofile, loadfile, and with a `load` that
+ * accepts text chunks only), string (without string.dump), table, math (with
+ * random drawing from the run's seeded stream), utf8 and coroutine are
+ * opened: no os, io, debug or package. `require` is our own function that
+ * loads `NAME.lua` (dots = directories) from the script's directory or the
+ * installed library (`<datadir>/lua`), text only.
+ *
+ * Limits: a custom lua_Alloc refuses to grow the state beyond the memory
+ * limit (Lua then raises "not enough memory"), and a count hook stops any
+ * callback that runs more than the instruction limit. Once the budget is
+ * spent the hook fires on every instruction, so a script cannot swallow the
+ * error with pcall and keep looping.
+ */
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "workload/lua_internal.h"
+#include "workload/lua_source.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char LUAW_KEY = 'w';   /* registry key (its address) of the luaw pointer */
+static const char LOADED_KEY = 'l'; /* registry key of the table of required modules */
+
+luaw *luaw_get(lua_State *L) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &LUAW_KEY);
+    luaw *w = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return w;
+}
+
+/* lua_Alloc with a ceiling on the total size of live blocks. */
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    luaw *w = ud;
+    if (!ptr) osize = 0;
+    if (nsize == 0) {
+        free(ptr);
+        w->mem_used -= osize;
+        return NULL;
+    }
+    if (nsize > osize && w->mem_used + (nsize - osize) > w->mem_limit) return NULL;
+    void *p = realloc(ptr, nsize);
+    if (!p) return NULL;
+    w->mem_used = w->mem_used - osize + nsize;
+    return p;
+}
+
+/* Count hook: charge LUAW_INSTR_STEP instructions (1 once the budget is spent). */
+static void count_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    luaw *w = luaw_get(L);
+    w->instr_used += w->instr_exceeded ? 1 : LUAW_INSTR_STEP;
+    if (w->instr_used > w->instr_limit) {
+        if (!w->instr_exceeded) {
+            w->instr_exceeded = true;
+            lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+        }
+        lua_Debug here;   /* the interrupted function is level 0 inside a hook */
+        if (lua_getstack(L, 0, &here) && lua_getinfo(L, "Sl", &here) && here.currentline > 0)
+            lua_pushfstring(L, "%s:%d: ", here.short_src, here.currentline);
+        else
+            lua_pushliteral(L, "");
+        luaL_error(L, "%sinstruction limit exceeded (%I instructions in one callback; "
+                      "raise workload.lua.instructionLimit if this is not an endless loop)",
+                   lua_tostring(L, -1), (lua_Integer)w->instr_limit);
+    }
+}
+
+/* print(...) writes to stderr, prefixed with the simulated time. */
+static int sandbox_print(lua_State *L) {
+    luaw *w = luaw_get(L);
+    int n = lua_gettop(L);
+    strbuf b = {0};
+    sb_printf(&b, "[lua t=%.3fs]", (double)luaw_now(w) / 1000.0);
+    for (int i = 1; i <= n; i++) {
+        size_t len;
+        const char *s = luaL_tolstring(L, i, &len);
+        sb_putc(&b, ' ');
+        sb_append(&b, s, len);
+        lua_pop(L, 1);
+    }
+    fprintf(stderr, "%s\n", sb_str(&b));
+    sb_free(&b);
+    return 0;
+}
+
+/* load(chunk [, chunkname [, mode [, env]]]) for text chunks only: `mode` is ignored
+ * (always "t"), so precompiled bytecode is refused. */
+static int sandbox_load(lua_State *L) {
+    size_t len;
+    const char *s;
+    if (lua_type(L, 1) == LUA_TFUNCTION) {   /* concatenate the pieces the function returns */
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (;;) {
+            lua_pushvalue(L, 1);
+            lua_call(L, 0, 1);
+            if (lua_isnil(L, -1) || (lua_type(L, -1) == LUA_TSTRING && lua_rawlen(L, -1) == 0)) {
+                lua_pop(L, 1);
+                break;
+            }
+            if (lua_type(L, -1) != LUA_TSTRING) return luaL_error(L, "reader function must return a string");
+            luaL_addvalue(&b);
+        }
+        luaL_pushresult(&b);
+        lua_replace(L, 1);
+    }
+    s = luaL_checklstring(L, 1, &len);
+    const char *name = luaL_optstring(L, 2, s);
+    int has_env = !lua_isnone(L, 4);
+    int st = luaL_loadbufferx(L, s, len, name, "t");
+    if (st != LUA_OK) {
+        luaL_pushfail(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    if (has_env) {
+        lua_pushvalue(L, 4);
+        if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+    }
+    return 1;
+}
+
+/* math.random with Lua's semantics, from the run's stream. */
+static int sandbox_math_random(lua_State *L) {
+    luaw *w = luaw_get(L);
+    lua_Integer lo, hi;
+    switch (lua_gettop(L)) {
+    case 0: lua_pushnumber(L, rng_uniform(&w->rng)); return 1;
+    case 1: lo = 1; hi = luaL_checkinteger(L, 1); break;
+    case 2: lo = luaL_checkinteger(L, 1); hi = luaL_checkinteger(L, 2); break;
+    default: return luaL_error(L, "wrong number of arguments");
+    }
+    luaL_argcheck(L, lo <= hi, lua_gettop(L), "interval is empty");
+    uint64_t span = (uint64_t)hi - (uint64_t)lo;
+    uint64_t v = span == UINT64_MAX ? rng_next(&w->rng) : rng_below(&w->rng, span + 1);
+    lua_pushinteger(L, (lua_Integer)((uint64_t)lo + v));
+    return 1;
+}
+
+static int sandbox_no_randomseed(lua_State *L) {
+    return luaL_error(L, "math.randomseed is not available: random numbers come from the scenario seed");
+}
+
+static bool is_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+const char *lua_library_dir(void) {
+    static char buf[4096];
+    const char *dirs[3] = {getenv("DRASIM_DATADIR"), DRASIM_INSTALL_DATADIR, DRASIM_SOURCE_DATADIR};
+    for (int i = 0; i < 3; i++) {
+        if (!dirs[i] || !*dirs[i]) continue;
+        struct stat st;
+        snprintf(buf, sizeof buf, "%s/lua/drasim", dirs[i]);
+        if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+            snprintf(buf, sizeof buf, "%s/lua", dirs[i]);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+int luaw_load_file(luaw *w, const char *path, strbuf *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        sb_clear(err);
+        sb_printf(err, "%s: cannot open the Lua script", path);
+        return -1;
+    }
+    strbuf text = {0};
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) sb_append(&text, chunk, n);
+    fclose(f);
+    const char *s = sb_str(&text);
+    size_t len = text.len;
+    if (len && s[0] == '#') {   /* skip a "#!" first line, as lua does (keep the newline for line numbers) */
+        while (len && *s != '\n') { s++; len--; }
+    }
+    strbuf name = {0};
+    sb_printf(&name, "@%s", path);
+    int st = luaL_loadbufferx(w->L, s, len, sb_str(&name), "t");
+    sb_free(&name);
+    sb_free(&text);
+    if (st != LUA_OK) {
+        sb_clear(err);
+        sb_puts(err, lua_tostring(w->L, -1) ? lua_tostring(w->L, -1) : "cannot load the script");
+        lua_pop(w->L, 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* require(name): NAME.lua (dots = directories) from the script's directory or <datadir>/lua. */
+static int sandbox_require(lua_State *L) {
+    luaw *w = luaw_get(L);
+    size_t len;
+    const char *name = luaL_checklstring(L, 1, &len);
+    bool ok = len > 0 && len < 200 && name[0] != '.' && name[len - 1] != '.';
+    for (size_t i = 0; ok && i < len; i++) {
+        char c = name[i];
+        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+             (c == '.' && name[i + 1] != '.');
+    }
+    if (!ok) return luaL_error(L, "require: invalid module name '%s' (expected names such as drasim.dist)", name);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &LOADED_KEY);
+    lua_getfield(L, -1, name);
+    if (!lua_isnil(L, -1)) return 1;
+    lua_pop(L, 1);
+    char rel[256];
+    snprintf(rel, sizeof rel, "%s.lua", name);
+    for (char *p = rel; *p && strcmp(p, ".lua"); p++)
+        if (*p == '.') *p = '/';
+    const char *dirs[2] = {w->script_dir, lua_library_dir()};
+    strbuf path = {0}, tried = {0};
+    bool found = false;
+    for (int i = 0; i < 2 && !found; i++) {
+        if (!dirs[i]) continue;
+        sb_clear(&path);
+        sb_printf(&path, "%s%s%s", dirs[i], *dirs[i] ? "/" : "", rel);
+        found = is_file(sb_str(&path));
+        sb_printf(&tried, "\n\tno file '%s'", sb_str(&path));
+    }
+    if (!found) {
+        lua_pushfstring(L, "module '%s' not found in the sandbox (only Lua files from the script's directory and "
+                           "the drasim library can be required):%s", name, sb_str(&tried));
+        sb_free(&path);
+        sb_free(&tried);
+        return lua_error(L);
+    }
+    sb_free(&tried);
+    strbuf err = {0};
+    int rc = luaw_load_file(w, sb_str(&path), &err);
+    sb_free(&path);
+    if (rc) {
+        lua_pushstring(L, sb_str(&err));
+        sb_free(&err);
+        return lua_error(L);
+    }
+    sb_free(&err);
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+    }
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, name);
+    return 1;
+}
+
+int luaw_open(luaw *w, int64_t instr_limit, int64_t mem_limit) {
+    w->mem_limit = (size_t)mem_limit;
+    w->instr_limit = instr_limit;
+    lua_State *L = lua_newstate(limited_alloc, w);
+    if (!L) return -1;
+    w->L = L;
+    lua_pushlightuserdata(L, w);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &LUAW_KEY);
+    static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base},        {LUA_STRLIBNAME, luaopen_string},
+                                    {LUA_TABLIBNAME, luaopen_table},  {LUA_MATHLIBNAME, luaopen_math},
+                                    {LUA_UTF8LIBNAME, luaopen_utf8},  {LUA_COLIBNAME, luaopen_coroutine},
+                                    {NULL, NULL}};
+    for (const luaL_Reg *l = libs; l->name; l++) {
+        luaL_requiref(L, l->name, l->func, 1);
+        lua_pop(L, 1);
+    }
+    static const char *const removed[] = {"dofile", "loadfile", NULL};
+    for (int i = 0; removed[i]; i++) {
+        lua_pushnil(L);
+        lua_setglobal(L, removed[i]);
+    }
+    lua_register(L, "load", sandbox_load);
+    lua_register(L, "print", sandbox_print);
+    lua_register(L, "require", sandbox_require);
+    lua_getglobal(L, "string");
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    lua_pop(L, 1);
+    lua_getglobal(L, "math");
+    lua_pushcfunction(L, sandbox_math_random);
+    lua_setfield(L, -2, "random");
+    lua_pushcfunction(L, sandbox_no_randomseed);
+    lua_setfield(L, -2, "randomseed");
+    lua_pop(L, 1);
+    /* The loaded-modules table (package.loaded does not exist here). */
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &LOADED_KEY);
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, LUAW_INSTR_STEP);
+    return 0;
+}
+
+void luaw_close(luaw *w) {
+    if (w->L) lua_close(w->L);
+    w->L = NULL;
+}
+
+/* Message handler: the error text plus the Lua traceback. */
+static int traceback_handler(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) msg = lua_tostring(L, -1);
+        else msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+int luaw_call(luaw *w, int nargs, int nres, const char *what, strbuf *err) {
+    lua_State *L = w->L;
+    strbuf label = {0};   /* `what` may live in a buffer the callback reuses */
+    sb_puts(&label, what);
+    what = sb_str(&label);
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, traceback_handler);
+    lua_insert(L, base);
+    w->instr_used = 0;
+    if (w->instr_exceeded) {
+        w->instr_exceeded = false;
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, LUAW_INSTR_STEP);
+    }
+    int st = lua_pcall(L, nargs, nres, base);
+    lua_remove(L, base);
+    if (st == LUA_OK) {
+        sb_free(&label);
+        return 0;
+    }
+    sb_clear(err);
+    if (st == LUA_ERRMEM)
+        sb_printf(err, "%s: memory limit exceeded (%zu MiB for the Lua state; raise workload.lua.memoryLimit "
+                       "if the script really needs more)", what, w->mem_limit >> 20);
+    else
+        sb_printf(err, "%s: %s", what, lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+    lua_pop(L, 1);
+    sb_free(&label);
+    return -1;
+}
