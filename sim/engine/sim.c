@@ -85,7 +85,8 @@ void sim_free(sim_run *r) {
 uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p) {
     size_t ng = r->sc->ngroups, next = r->sched.classes[p->group].next;
     if (p->group < ng) return &r->units[r->units_base[p->group] + (size_t)p->ordinal * next];
-    return &r->late.data[p->group - ng].units.data[(size_t)p->ordinal * next];
+    uint64_t *u = r->late.data[p->group - ng].units.data;
+    return u ? u + (size_t)p->ordinal * next : NULL;   /* NULL: the class takes no device units */
 }
 
 const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c) {
