@@ -42,7 +42,6 @@ typedef struct luaw {
     /* state */
     rng rng;
     arena a;                   /* pod names and the specs of the classes made from Lua */
-    arena scratch;             /* per-submit trees (freed on the next submit) */
     strbuf buf;                /* per-submit text (shape keys, parser errors) */
     VEC(luaw_timer) timers;
     VEC(luaw_arrival) arrivals;
@@ -50,6 +49,7 @@ typedef struct luaw {
     int names_ref;             /* registry table: pod name -> true */
     int finish_ref;            /* registry table: pod name -> list of callbacks */
     int counters_ref;          /* registry table: group -> pods named automatically */
+    int fields_ref;            /* registry set of the pod table's field names (0 until first use) */
 } luaw;
 
 #define LUAW_INSTR_STEP 1000   /* the count hook runs every this many VM instructions */

@@ -6,8 +6,9 @@
  * priority, group) is converted into a YAML tree and read by the scenario's
  * own pod-group parser, so a Lua pod accepts exactly what a pod group does
  * and gets the same checks. Pods with the same demand share one scheduler
- * class: the tree's YAML text (map keys sorted) is the shape key, interned
- * in a Lua table, so thousands of pods with a few shapes make a few classes.
+ * class: a canonical text of the demand fields (map keys sorted) is the shape
+ * key, interned in a Lua table, so thousands of pods with a few shapes make a
+ * few classes and only a new shape pays for the tree and the parser.
  */
 #include <lauxlib.h>
 #include <math.h>
@@ -87,25 +88,34 @@ static ynode *to_ynode(lua_State *L, int idx, arena *a, int depth, const char *w
     return map;
 }
 
-static bool is_field(const char *const *fields, const char *k) {
-    for (int i = 0; fields[i]; i++)
-        if (!strcmp(fields[i], k)) return true;
-    return false;
-}
-
-/* Check that the pod table at idx only has known fields. */
-static void check_fields(lua_State *L, int idx, const char *fn, const char *extra) {
+/* Check that the pod table at idx only has known fields (looked up in a set
+ * table built once: cheaper than comparing names one by one). */
+static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const char *extra) {
+    if (w->fields_ref == 0) {
+        lua_newtable(L);
+        for (int i = 0; POD_FIELDS[i]; i++) {
+            lua_pushboolean(L, 1);
+            lua_setfield(L, -2, POD_FIELDS[i]);
+        }
+        w->fields_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->fields_ref);
+    int set = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING)
             luaL_error(L, "%s: field names must be strings, found a %s key", fn, luaL_typename(L, -1));
+        lua_pushvalue(L, -1);
+        bool known = lua_rawget(L, set) != LUA_TNIL;
+        lua_pop(L, 1);
         const char *k = lua_tostring(L, -1);
-        if (!is_field(POD_FIELDS, k) && !(extra && !strcmp(k, extra)))
+        if (!known && !(extra && !strcmp(k, extra)))
             luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
                           "requests, nodeSelector, affinity, tolerations, gpu%s%s)", fn, k, extra ? ", " : "",
                        extra ? extra : "");
     }
+    lua_pop(L, 1);
 }
 
 /* Push field k of the table at idx (absolute) and return true, unless it is
@@ -173,6 +183,94 @@ static void drop_zero(k8s_resource_amount *r, size_t *n) {
     *n = k;
 }
 
+/* ---- shape keys: an injective text form of the demand fields, built straight
+ * from the Lua values (no tree), so that a pod of a known shape costs a string
+ * build and one table lookup. Validity follows the structure, so two tables
+ * with one key are both valid or both not. ---- */
+
+typedef struct key_ref {
+    const char *s;
+    size_t n;
+} key_ref;
+
+static int cmp_key_ref(const void *a, const void *b) {
+    const key_ref *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
+    return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
+    idx = lua_absindex(L, idx);
+    if (depth > MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
+    switch (lua_type(L, idx)) {
+    case LUA_TNIL: sb_putc(b, '-'); return;
+    case LUA_TBOOLEAN: sb_putc(b, lua_toboolean(L, idx) ? 'T' : 'F'); return;
+    case LUA_TSTRING: {
+        size_t len;
+        const char *str = lua_tolstring(L, idx, &len);
+        sb_printf(b, "s%zu:", len);
+        sb_append(b, str, len);
+        return;
+    }
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, idx)) sb_printf(b, "i%lld;", (long long)lua_tointeger(L, idx));
+        else sb_printf(b, "f%.17g;", (double)lua_tonumber(L, idx));
+        return;
+    case LUA_TTABLE: break;
+    default: luaL_error(L, "%s: unsupported value of type %s", what, luaL_typename(L, idx));
+    }
+    luaL_checkstack(L, 8, "nested too deeply");
+    enum { MAX_KEYS = 64 };
+    key_ref keys[MAX_KEYS];
+    size_t n = 0, len = lua_rawlen(L, idx);
+    bool strkeys = true, intkeys = true;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            if (n < MAX_KEYS) keys[n].s = lua_tolstring(L, -1, &keys[n].n);   /* kept alive by the table */
+        } else strkeys = false;
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || (size_t)lua_tointeger(L, -1) > len) intkeys = false;
+        n++;
+    }
+    if (n > 0 && intkeys && n == len) {
+        sb_putc(b, '[');
+        for (size_t i = 1; i <= len; i++) {
+            lua_rawgeti(L, idx, (lua_Integer)i);
+            key_value(L, -1, b, depth + 1, what);
+            lua_pop(L, 1);
+        }
+        sb_putc(b, ']');
+        return;
+    }
+    if (!strkeys) luaL_error(L, "%s: a table must be a list (keys 1..n) or a map with string keys", what);
+    if (n > MAX_KEYS) luaL_error(L, "%s: more than %d fields in one table", what, MAX_KEYS);
+    qsort(keys, n, sizeof *keys, cmp_key_ref);
+    sb_putc(b, '{');
+    for (size_t i = 0; i < n; i++) {
+        sb_printf(b, "%zu:", keys[i].n);
+        sb_append(b, keys[i].s, keys[i].n);
+        lua_pushlstring(L, keys[i].s, keys[i].n);
+        lua_rawget(L, idx);
+        key_value(L, -1, b, depth + 1, what);
+        lua_pop(L, 1);
+    }
+    sb_putc(b, '}');
+}
+
+/* The shape key of the pod table at idx: group + demand fields in a fixed order. */
+static void shape_key(lua_State *L, int idx, const char *group, strbuf *b) {
+    static const char *const fields[] = {"cpu", "memory", "requests", "priority", "nodeSelector", "affinity",
+                                         "tolerations", "gpu", NULL};
+    sb_clear(b);
+    sb_printf(b, "%zu:%s", strlen(group), group);
+    for (int i = 0; fields[i]; i++) {
+        lua_getfield(L, idx, fields[i]);
+        key_value(L, -1, b, 1, fields[i]);
+        lua_pop(L, 1);
+    }
+}
+
 /* The class of the demand in the table at idx: found by shape key or made. */
 static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     const char *group = "lua";
@@ -181,12 +279,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
             luaL_error(L, "%s: group: expected a non-empty string of at most 253 characters", fn);
         group = lua_tostring(L, -1);
     }
-    /* The shape key from a tree in the scratch arena (w owns it, so a Lua error
-     * half-way leaks nothing: it is freed on the next call or at close). */
-    arena_free(&w->scratch);
-    ynode *tree = demand_tree(L, idx, group, &w->scratch);
-    sb_clear(&w->buf);
-    ydump(&w->buf, tree);
+    shape_key(L, idx, group, &w->buf);
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->shapes_ref);
     lua_pushlstring(L, sb_str(&w->buf), w->buf.len);
     lua_pushvalue(L, -1);
@@ -196,8 +289,8 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         return c;
     }
     lua_pop(L, 1);
-    /* A new shape: rebuild the tree where it can live, complete it into a pod group and parse it. */
-    tree = demand_tree(L, idx, group, &w->a);
+    /* A new shape: build its tree, complete it into a pod group and parse it. */
+    ynode *tree = demand_tree(L, idx, group, &w->a);
     yb_add(&w->a, tree, "count", yb_int(&w->a, 1));
     ynode *arr = yb_map(&w->a), *times = yb_seq(&w->a);
     yb_push(&w->a, times, yb_raw(&w->a, "0"));
@@ -300,7 +393,7 @@ int luaw_submit(lua_State *L) {
         return luaL_error(L, "drasim.submit: expected a pod table such as {cpu=\"4\", duration=\"1h\"}, found %s",
                           luaL_typename(L, 1));
     lua_settop(L, 1);
-    check_fields(L, 1, "drasim.submit", NULL);
+    check_fields(L, w, 1, "drasim.submit", NULL);
     sim_time at, dur;
     times_of(L, w, 1, "drasim.submit", &at, &dur);
     uint32_t c = class_of(L, w, 1, "drasim.submit");
@@ -319,7 +412,7 @@ int luaw_submit_gang(lua_State *L) {
     if (lua_type(L, 1) != LUA_TTABLE)
         return luaL_error(L, "drasim.submit_gang: expected a pod table with size=N, found %s", luaL_typename(L, 1));
     lua_settop(L, 1);
-    check_fields(L, 1, "drasim.submit_gang", "size");
+    check_fields(L, w, 1, "drasim.submit_gang", "size");
     if (lua_getfield(L, 1, "size") == LUA_TNIL) return luaL_error(L, "drasim.submit_gang: missing field 'size'");
     if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 100000)
         return luaL_error(L, "drasim.submit_gang: size: expected an integer from 1 to 100000");

@@ -127,7 +127,6 @@ static void source_free(void *ctx) {
     luaw *w = ctx;
     luaw_close(w);
     arena_free(&w->a);
-    arena_free(&w->scratch);
     sb_free(&w->buf);
     VEC_FREE(w->timers);
     VEC_FREE(w->arrivals);
