@@ -11,6 +11,12 @@ set_tests_properties(lua/example-mix PROPERTIES
   ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
   PASS_REGULAR_EXPRESSION "lua-mix: 44 nodes, [0-9]+ pods arrived, [0-9]+ scheduled")
 
+add_test(NAME lua/example-trace
+         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/scenarios/examples/lua-trace.yaml -o ${_lua_out}/trace.db)
+set_tests_properties(lua/example-trace PROPERTIES
+  ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
+  PASS_REGULAR_EXPRESSION "lua-trace: 20 nodes, [0-9]+ pods arrived, [0-9]+ scheduled")
+
 add_test(NAME lua/same-seed-same-bytes
          COMMAND ${CMAKE_COMMAND} -DMODE=twice -DDRASIM=$<TARGET_FILE:drasim> -DOTHER_SEED=7
                  -DSCENARIO=${CMAKE_SOURCE_DIR}/scenarios/examples/lua-mix.yaml -DOUT=${_lua_out}/det.db
