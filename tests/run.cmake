@@ -30,3 +30,18 @@ foreach(_case
   set_tests_properties(run/error-${_name} PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")
 endforeach()
 set_tests_properties(run/same-seed-same-bytes PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")
+
+# Ctrl-C during the 1,000,000-pod scenario: exit non-zero, old database intact.
+add_test(NAME run/interrupt-keeps-old-db
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/scenarios/interrupt.sh $<TARGET_FILE:drasim>
+                 ${CMAKE_SOURCE_DIR}/scenarios/examples/bench-10k-nodes.yaml ${_run_out}/interrupted.db)
+set_tests_properties(run/interrupt-keeps-old-db PROPERTIES
+  ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}" PASS_REGULAR_EXPRESSION "interrupted run exited [1-9]")
+
+# The small example scenarios run (the 1,000,000-pod benchmark scenario is left to tools/bench).
+foreach(_ex gpu-packing time-slicing)
+  add_test(NAME run/example-${_ex}
+           COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/scenarios/examples/${_ex}.yaml -o ${_run_out}/${_ex}.db)
+  set_tests_properties(run/example-${_ex} PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
+                       PASS_REGULAR_EXPRESSION "${_ex}: [0-9]+ nodes, [0-9]+ pods arrived")
+endforeach()

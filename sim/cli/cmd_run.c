@@ -118,6 +118,12 @@ int cmd_run(int argc, char **argv) {
 
     sim_init(&run, &sc, inv.nodes, inv.nnodes);
     have_sim = true;
+    if (run.sched.res_overflow) {
+        fprintf(stderr, "drasim run: %s: more than %d distinct resource names in nodes and pod groups\n", path,
+                SCHED_MAX_RESOURCES);
+        rc = EXIT_BAD_INPUT;
+        goto done;
+    }
     int ex = sim_execute(&run, &interrupted);
     if (ex == -2) {   /* the Lua workload failed: script, line and traceback in run.error */
         fprintf(stderr, "drasim run: %s\n%s left unchanged\n", sb_str(&run.error), out);

@@ -1,4 +1,5 @@
-/* event_queue.c -- binary min-heap keyed by (time, seq). */
+/* event_queue.c -- 4-ary min-heap keyed by (time, seq): half the depth of a
+ * binary heap, and the four children share a cache line or two. */
 #include "engine/event_queue.h"
 
 #include <stdlib.h>
@@ -28,7 +29,7 @@ uint64_t evq_push(event_queue *q, int64_t time, uint32_t kind, uint64_t arg) {
     event e = {.time = time, .seq = q->next_seq++, .kind = kind, .arg = arg};
     size_t i = q->len++;
     while (i > 0) {   /* sift up */
-        size_t parent = (i - 1) / 2;
+        size_t parent = (i - 1) / 4;
         if (!before(&e, &q->heap[parent])) break;
         q->heap[i] = q->heap[parent];
         i = parent;
@@ -46,9 +47,11 @@ event evq_pop(event_queue *q) {
     event last = q->heap[--q->len];
     size_t i = 0, n = q->len;
     for (;;) {   /* sift the last element down from the root */
-        size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && before(&q->heap[c + 1], &q->heap[c])) c++;
+        size_t first = 4 * i + 1, c = first;
+        if (first >= n) break;
+        size_t end = first + 4 < n ? first + 4 : n;
+        for (size_t k = first + 1; k < end; k++)
+            if (before(&q->heap[k], &q->heap[c])) c = k;
         if (!before(&q->heap[c], &last)) break;
         q->heap[i] = q->heap[c];
         i = c;

@@ -1,5 +1,5 @@
 /*
- * event_queue.h -- the discrete-event engine's agenda: a binary min-heap of
+ * event_queue.h -- the discrete-event engine's agenda: a 4-ary min-heap of
  * events ordered by (time, sequence). The sequence number is assigned at
  * push time, so events at the same instant fire in the order they were
  * scheduled and every run with the same inputs replays identically.

@@ -53,6 +53,9 @@ void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnod
         r->units_base[g + 1] = r->units_base[g] + (size_t)sc->groups[g].count * r->sched.classes[g].next;
     r->units = xcalloc(r->units_base[sc->ngroups] ? r->units_base[sc->ngroups] : 1, sizeof *r->units);
     r->class_reason = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->class_reason);
+    size_t total = 0;   /* every pod that can arrive, up to a sane up-front reservation */
+    for (size_t g = 0; g < sc->ngroups; g++) total += (size_t)sc->groups[g].count;
+    VEC_RESERVE(r->pods, total < (4u << 20) ? total : (4u << 20));
     if (sc->lua) lua_source_attach(r, sc->lua);
 }
 

@@ -19,7 +19,10 @@
 static int res_register(scheduler *s, const char *name) {
     for (size_t i = 0; i < s->nres; i++)
         if (s->res_names[i] == name) return (int)i;
-    if (s->nres == SCHED_MAX_RESOURCES) return -1;
+    if (s->nres == SCHED_MAX_RESOURCES) {
+        s->res_overflow = true;
+        return -1;
+    }
     s->res_names[s->nres] = name;
     return (int)s->nres++;
 }
@@ -66,7 +69,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
 
 static void add_demand(scheduler *s, pod_class *c, const char *name, const quantity *q) {
     int r = res_register(s, name);
-    if (r < 0) return;   /* more than SCHED_MAX_RESOURCES names: ignored (documented limit) */
+    if (r < 0) return;   /* s->res_overflow is set: the caller refuses the run */
     int64_t v = amount_of((size_t)r, q);
     for (size_t i = 0; i < c->ndemand; i++)
         if (c->demand[i].res == r) { c->demand[i].amount += v; return; }
@@ -117,6 +120,8 @@ static bool refresh(scheduler *s, pod_class *c, size_t node) {
         for (size_t p = 0; p < s->nplugins; p++)
             if (s->plugins[p]->score) total += s->plugins[p]->weight * s->plugins[p]->score(s, c, node);
         c->score[node] = (int32_t)total;
+    } else {
+        c->score[node] = INT32_MIN;   /* never the best: lets find_best take max over whole words */
     }
     if (now && !was) { BIT_SET(c->fits, node); c->nfit++; }
     if (!now && was) { BIT_CLR(c->fits, node); c->nfit--; }
@@ -137,7 +142,7 @@ void sched_prepare(scheduler *s) {
         s->alloc[i * R + RES_PODS] = 110;   /* kubelet default maxPods when not stated */
         for (size_t a = 0; a < node->nallocatable; a++) {
             int r = sched_res_index(s, node->allocatable[a].name);
-            s->alloc[i * R + r] = amount_of((size_t)r, &node->allocatable[a].value);
+            if (r >= 0) s->alloc[i * R + r] = amount_of((size_t)r, &node->allocatable[a].value);
         }
         for (size_t r = RES_PODS + 1; r < R; r++) {
             int64_t v = s->alloc[i * R + r];
@@ -275,11 +280,39 @@ size_t sched_num_nodes_to_find(const scheduler *s) {
     return num < 100 ? 100 : num;
 }
 
+/* Largest of 64 scores; written so compilers vectorize it (independent lanes). */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("tree-vectorize")))
+#endif
+static int32_t max64(const int32_t *sc) {
+    int32_t m[8];
+    for (int j = 0; j < 8; j++) m[j] = sc[j];
+    for (int k = 8; k < 64; k += 8)
+        for (int j = 0; j < 8; j++) m[j] = sc[k + j] > m[j] ? sc[k + j] : m[j];
+    int32_t r = m[0];
+    for (int j = 1; j < 8; j++) r = m[j] > r ? m[j] : r;
+    return r;
+}
+
+#define WORD_TAG 0x80000000u   /* scratch entry naming a whole word of candidates */
+
+/* How many of the 64 scores equal v (vectorizable). */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("tree-vectorize")))
+#endif
+static int count_eq64(const int32_t *sc, int32_t v) {
+    int n = 0;
+    for (int k = 0; k < 64; k++) n += sc[k] == v;
+    return n;
+}
+
 /* Walk the feasible nodes of c from `start` (wrapping), stopping after `want`
- * of them; keep the best-scored ones in s->scratch. Returns how many nodes
- * were passed over (processedNodes) and sets *nties. */
-static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t want, size_t *nties) {
-    size_t n = s->nnodes, found = 0, ties = 0, last = start;
+ * of them, and pick one of the best-scored uniformly at random (selectHost).
+ * Ties are remembered in s->scratch in walk order: single nodes, or whole
+ * words (WORD_TAG | w) whose tied nodes are counted now and located only
+ * for the winner. Returns how many nodes were passed over (processedNodes). */
+static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t want, size_t *chosen) {
+    size_t n = s->nnodes, found = 0, ties = 0, nent = 0, last = start;
     int32_t best = INT32_MIN;
     for (size_t pass = 0; pass < 2 && found < want; pass++) {
         size_t from = pass == 0 ? start : 0, to = pass == 0 ? n : start;
@@ -287,18 +320,48 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
             uint64_t bits = c->fits[w];
             if ((w << 6) < from) bits &= ~(uint64_t)0 << (from & 63);
             if (((w + 1) << 6) > to && (to & 63)) bits &= ((uint64_t)1 << (to & 63)) - 1;
+            size_t cnt = (size_t)__builtin_popcountll(bits);
+            if (cnt && cnt <= want - found && (w << 6) >= from && ((w + 1) << 6) <= to) {
+                /* a whole word of candidates: scores of nodes that do not fit are INT32_MIN */
+                const int32_t *sc = &c->score[w << 6];
+                int32_t wmax = max64(sc);
+                found += cnt;
+                last = (w << 6) + 63 - (size_t)__builtin_clzll(bits);
+                if (wmax < best) continue;
+                if (wmax > best) { best = wmax; ties = 0; nent = 0; }
+                ties += (size_t)count_eq64(sc, best);
+                s->scratch[nent++] = WORD_TAG | (uint32_t)w;
+                continue;
+            }
             while (bits && found < want) {
                 size_t i = (w << 6) + (size_t)__builtin_ctzll(bits);
                 bits &= bits - 1;
                 found++;
                 last = i;
                 int32_t sc = c->score[i];
-                if (sc > best) { best = sc; ties = 0; }
-                if (sc == best) s->scratch[ties++] = (uint32_t)i;
+                if (sc > best) { best = sc; ties = 0; nent = 0; }
+                if (sc == best) { s->scratch[nent++] = (uint32_t)i; ties++; }
             }
         }
     }
-    *nties = ties;
+    /* the r-th tie in walk order */
+    size_t r = ties > 1 ? (size_t)rng_below(&s->rng, ties) : 0;
+    *chosen = 0;
+    for (size_t e = 0; e < nent; e++) {
+        uint32_t x = s->scratch[e];
+        if (!(x & WORD_TAG)) {
+            if (r == 0) { *chosen = x; break; }
+            r--;
+            continue;
+        }
+        const int32_t *sc = &c->score[(size_t)(x & ~WORD_TAG) << 6];
+        size_t k = 0, here = (size_t)count_eq64(sc, best);
+        if (r >= here) { r -= here; continue; }
+        for (;; k++)
+            if (sc[k] == best && r-- == 0) break;
+        *chosen = ((size_t)(x & ~WORD_TAG) << 6) + k;
+        break;
+    }
     if (found < want) return n;   /* scanned every node */
     return last >= start ? last - start + 1 : n - start + last + 1;
 }
@@ -341,10 +404,9 @@ bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
         c->blocked = true;   /* every node was filtered: nextStartNodeIndex does not move */
         return false;
     }
-    size_t ties, start = s->next_start;
-    size_t processed = find_best(s, c, start, sched_num_nodes_to_find(s), &ties);
+    size_t node, start = s->next_start;
+    size_t processed = find_best(s, c, start, sched_num_nodes_to_find(s), &node);
     s->next_start = (start + processed) % s->nnodes;
-    size_t node = s->scratch[ties > 1 ? rng_below(&s->rng, ties) : 0];
     c->head++;
     bind(s, ci, node, p);
     if (sched_waiting(s, ci) && !c->blocked) heap_push(s, ci);

@@ -82,6 +82,7 @@ typedef struct scheduler {
     size_t nnodes, nwords;
     const char *res_names[SCHED_MAX_RESOURCES];
     size_t nres;
+    bool res_overflow;                /* more distinct resource names than SCHED_MAX_RESOURCES */
     int64_t *alloc;                   /* [node * nres + r] allocatable */
     int64_t *used;                    /* [node * nres + r] requested by bound pods */
     int64_t *nz_used;                 /* [node * 2 + {0,1}] non-zero cpu/memory requested */

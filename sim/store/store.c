@@ -71,8 +71,7 @@ static sqlite3_stmt *prep(store *st, const char *sql) {
 
 static int step(sqlite3_stmt *s) {
     int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    sqlite3_clear_bindings(s);
+    sqlite3_reset(s);   /* every caller binds every parameter again */
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -140,6 +139,13 @@ static int write_nodes(store *st, int64_t id, const sim_run *run, const inv_node
     return rc;
 }
 
+static void put_uint(strbuf *b, uint64_t v) {
+    char num[24], *q = num + sizeof num;
+    *--q = 0;
+    do *--q = (char)('0' + v % 10); while ((v /= 10));
+    sb_puts(b, q);
+}
+
 /* "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's unit masks. */
 static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
     const pod_class *c = &run->sched.classes[p->group];
@@ -151,51 +157,75 @@ static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
         uint64_t m = e < 8 ? u[e] : 0;
         e++;
         if (!m) continue;
-        sb_printf(out, "%s%s=", out->len ? ";" : "", run->sched.res_names[c->demand[i].res]);
-        for (bool first = true; m; m &= m - 1, first = false) sb_printf(out, "%s%d", first ? "" : ",", __builtin_ctzll(m));
+        if (out->len) sb_putc(out, ';');
+        sb_puts(out, run->sched.res_names[c->demand[i].res]);
+        sb_putc(out, '=');
+        for (bool first = true; m; m &= m - 1, first = false) {
+            if (!first) sb_putc(out, ',');
+            put_uint(out, (uint64_t)__builtin_ctzll(m));
+        }
     }
 }
 
-static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_atomic_t *interrupt) {
-    sqlite3_stmt *s = prep(st, "INSERT INTO pods VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    int rc = s ? 0 : -1;
-    strbuf name = {0}, dev = {0};
-    for (size_t i = 0; i < run->pods.len && !rc; i++) {
-        if ((i & 0xffff) == 0 && interrupt && *interrupt) { rc = -2; break; }
-        const sim_pod *p = &run->pods.data[i];
-        const pod_group_spec *g = sim_class_spec(run, p->group);
-        char num[16], *q = num + sizeof num;
-        uint32_t o = p->ordinal;
-        *--q = 0;
-        do *--q = (char)('0' + o % 10); while ((o /= 10));
-        sb_clear(&name);
-        sb_puts(&name, p->name ? p->name : g->name);
-        if (!p->name) {
-            sb_putc(&name, '-');
-            sb_puts(&name, q);
-        }
-        sqlite3_bind_int64(s, 1, id);
-        sqlite3_bind_int64(s, 2, (int64_t)i);
-        bind_text(s, 3, sb_str(&name));
-        sqlite3_bind_int64(s, 4, p->group);
-        sqlite3_bind_int64(s, 5, g->priority);
-        sqlite3_bind_int64(s, 6, p->arrival);
-        bind_opt_int(s, 7, p->start);
-        bind_opt_int(s, 8, p->end);
-        sqlite3_bind_int64(s, 9, p->duration);
-        bind_opt_int(s, 10, p->start >= 0 ? p->start - p->arrival : -1);
-        bind_opt_int(s, 11, p->node);
-        if (p->node >= 0) {
-            devices_text(run, p, &dev);
-            bind_text(s, 12, dev.len ? sb_str(&dev) : NULL);
-        } else sqlite3_bind_null(s, 12);
-        bind_text(s, 13, state_name(p->state));
-        bind_text(s, 14, p->state == POD_PENDING ? run->class_reason[p->group] : NULL);
-        rc = step(s);
+enum { POD_COLS = 14, POD_BATCH = 64 };
+
+/* Bind pod i's columns at parameter offset `base`; name/dev hold its texts. */
+static void bind_pod(sqlite3_stmt *s, int base, int64_t id, const sim_run *run, size_t i, strbuf *name, strbuf *dev) {
+    const sim_pod *p = &run->pods.data[i];
+    const pod_group_spec *g = sim_class_spec(run, p->group);
+    sb_clear(name);
+    sb_puts(name, p->name ? p->name : g->name);   /* pods of a workload source carry their own name */
+    if (!p->name) {
+        sb_putc(name, '-');
+        put_uint(name, p->ordinal);
     }
-    sb_free(&name);
-    sb_free(&dev);
-    sqlite3_finalize(s);
+    sqlite3_bind_int64(s, base + 1, id);
+    sqlite3_bind_int64(s, base + 2, (int64_t)i);
+    bind_text(s, base + 3, sb_str(name));
+    sqlite3_bind_int64(s, base + 4, p->group);
+    sqlite3_bind_int64(s, base + 5, g->priority);
+    sqlite3_bind_int64(s, base + 6, p->arrival);
+    bind_opt_int(s, base + 7, p->start);
+    bind_opt_int(s, base + 8, p->end);
+    sqlite3_bind_int64(s, base + 9, p->duration);
+    bind_opt_int(s, base + 10, p->start >= 0 ? p->start - p->arrival : -1);
+    bind_opt_int(s, base + 11, p->node);
+    sb_clear(dev);
+    if (p->node >= 0) devices_text(run, p, dev);
+    bind_text(s, base + 12, dev->len ? sb_str(dev) : NULL);
+    bind_text(s, base + 13, state_name(p->state));
+    bind_text(s, base + 14, p->state == POD_PENDING ? run->class_reason[p->group] : NULL);
+}
+
+/* Pods go in POD_BATCH rows per INSERT (far fewer statement steps for 1M pods). */
+static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_atomic_t *interrupt) {
+    strbuf sql = {0};
+    sb_puts(&sql, "INSERT INTO pods VALUES");
+    for (int k = 0; k < POD_BATCH; k++) sb_puts(&sql, k ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *batch = prep(st, sb_str(&sql));
+    sqlite3_stmt *one = prep(st, "INSERT INTO pods VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    sb_free(&sql);
+    int rc = batch && one ? 0 : -1;
+    strbuf name[POD_BATCH] = {{0}}, dev[POD_BATCH] = {{0}};
+    size_t i = 0, n = run->pods.len;
+    while (i < n && !rc) {
+        if (interrupt && *interrupt) { rc = -2; break; }
+        if (n - i >= POD_BATCH) {
+            for (int k = 0; k < POD_BATCH; k++) bind_pod(batch, k * POD_COLS, id, run, i + (size_t)k, &name[k], &dev[k]);
+            rc = step(batch);
+            i += POD_BATCH;
+        } else {
+            bind_pod(one, 0, id, run, i, &name[0], &dev[0]);
+            rc = step(one);
+            i++;
+        }
+    }
+    for (int k = 0; k < POD_BATCH; k++) {
+        sb_free(&name[k]);
+        sb_free(&dev[k]);
+    }
+    sqlite3_finalize(batch);
+    sqlite3_finalize(one);
     return rc;
 }
 
