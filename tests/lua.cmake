@@ -32,6 +32,7 @@ foreach(_case
     "pcall_loop|instruction limit exceeded"
     "memory_bomb|escape_memory_bomb.lua: lua error in the main chunk: memory limit exceeded"
     "string_rep|memory limit exceeded"
+    "pattern|escape_pattern.lua:3: pattern too complex for the sandbox"
     "error_line|error_line.lua:4: attempt to index a nil value.*stack traceback")
   string(REPLACE "|" ";" _parts "${_case}")
   list(GET _parts 0 _name)

@@ -8,6 +8,9 @@
  * loads `NAME.lua` (dots = directories) from the script's directory or the
  * installed library (`<datadir>/lua`), text only.
  *
+ * Pattern functions (find, match, gmatch, gsub) refuse patterns whose
+ * backtracking could run for hours inside one C call (see guarded_pattern_fn).
+ *
  * Limits: a custom lua_Alloc refuses to grow the state beyond the memory
  * limit (Lua then raises "not enough memory"), and a count hook stops any
  * callback that runs more than the instruction limit. Once the budget is
@@ -16,6 +19,7 @@
  */
 #include <lauxlib.h>
 #include <lualib.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +151,61 @@ static int sandbox_math_random(lua_State *L) {
 
 static int sandbox_no_randomseed(lua_State *L) {
     return luaL_error(L, "math.randomseed is not available: random numbers come from the scenario seed");
+}
+
+/* Repetition items (a single-character class followed by *, +, - or ?) in a
+ * Lua pattern. Parentheses, anchors, %b and %f take no repetition. */
+static int pattern_items(const char *p, size_t n) {
+    int items = 0;
+    size_t i = p[0] == '^' ? 1 : 0;
+    while (i < n) {
+        char c = p[i];
+        if (c == '(' || c == ')' || (c == '$' && i + 1 == n)) { i++; continue; }
+        if (c == '%' && i + 1 < n && p[i + 1] == 'b') { i += 4; continue; }
+        if (c == '%' && i + 1 < n && p[i + 1] == 'f') i += 2;   /* the frontier's set follows */
+        if (p[i] == '%') i += 2;                                  /* %a, %%, ... */
+        else if (p[i] == '[') {                                   /* a set: [^]...] */
+            i++;
+            if (i < n && p[i] == '^') i++;
+            if (i < n && p[i] == ']') i++;
+            while (i < n && p[i] != ']') i += p[i] == '%' ? 2 : 1;
+            i++;
+        } else i++;                                               /* . or a literal */
+        if (i < n && (p[i] == '*' || p[i] == '+' || p[i] == '-' || p[i] == '?')) { items++; i++; }
+    }
+    return items;
+}
+
+/* Lua's pattern matcher backtracks without counting VM instructions, so a
+ * pattern with many repetition items ("a?a?a?...") on a modest string could
+ * run for hours inside one C call. With q items on a string of n bytes the
+ * attempts are bounded by about n^(q+1) / q! (every start, every way to split
+ * the text among the items); refuse patterns whose bound exceeds 1e9 (a few
+ * seconds of matching at worst). */
+static int guarded_pattern_fn(lua_State *L) {
+    size_t n, plen;
+    const char *subject = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &n) : NULL;
+    const char *pat = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &plen) : NULL;
+    bool plain = lua_toboolean(L, lua_upvalueindex(2)) && lua_toboolean(L, 4);   /* string.find(s, p, init, true) */
+    if (subject && pat && !plain) {
+        int q = pattern_items(pat, plen);
+        if ((double)(q + 1) * log((double)n + 2) - lgamma((double)q + 1) > log(1e9))
+            return luaL_error(L, "pattern too complex for the sandbox (%d repetition items on a %d-byte string could "
+                                 "backtrack for hours; split the work or use a plain find)", q, (int)n);
+    }
+    int top = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, top, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* Replace string.NAME by the guard above (method calls go through the same table). */
+static void guard_string_fn(lua_State *L, const char *name, bool has_plain) {
+    lua_getfield(L, -1, name);
+    lua_pushboolean(L, has_plain);
+    lua_pushcclosure(L, guarded_pattern_fn, 2);
+    lua_setfield(L, -2, name);
 }
 
 static bool is_file(const char *path) {
@@ -285,6 +344,10 @@ int luaw_open(luaw *w, int64_t instr_limit, int64_t mem_limit) {
     lua_getglobal(L, "string");
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
+    guard_string_fn(L, "find", true);
+    guard_string_fn(L, "match", false);
+    guard_string_fn(L, "gmatch", false);
+    guard_string_fn(L, "gsub", false);
     lua_pop(L, 1);
     lua_getglobal(L, "math");
     lua_pushcfunction(L, sandbox_math_random);

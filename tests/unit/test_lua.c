@@ -120,6 +120,11 @@ static void test_limits(void **state) {
                    (const char *const[]){"escape_memory_bomb.lua: lua error in the main chunk: memory limit exceeded (16 MiB",
                                          NULL});
     expect_failure("escape_string_rep.lua", NULL, (const char *const[]){"memory limit exceeded (256 MiB", NULL});
+    expect_failure("escape_pattern.lua", NULL,
+                   (const char *const[]){"escape_pattern.lua:3: pattern too complex for the sandbox (25 repetition", NULL});
+    lrun t;
+    expect_success("api_patterns.lua", NULL, &t);
+    lrun_free(&t);
 }
 
 static void test_error_names_script_line_and_traceback(void **state) {
