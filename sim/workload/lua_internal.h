@@ -39,6 +39,7 @@ typedef struct luaw {
     size_t mem_used, mem_limit;
     int64_t instr_limit, instr_used;
     bool instr_exceeded;
+    char last_where[256];      /* "script:line" seen by the count hook in this callback, "" if none */
     /* state */
     rng rng;
     arena a;                   /* pod names and the specs of the classes made from Lua */

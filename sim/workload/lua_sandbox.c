@@ -61,16 +61,16 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     luaw *w = luaw_get(L);
     w->instr_used += w->instr_exceeded ? 1 : LUAW_INSTR_STEP;
+    lua_Debug here;   /* remember where the script is: memory errors carry no position */
+    if (lua_getstack(L, 0, &here) && lua_getinfo(L, "Sl", &here) && here.currentline > 0)
+        snprintf(w->last_where, sizeof w->last_where, "%s:%d", here.short_src, here.currentline);
     if (w->instr_used > w->instr_limit) {
         if (!w->instr_exceeded) {
             w->instr_exceeded = true;
             lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
         }
-        lua_Debug here;   /* the interrupted function is level 0 inside a hook */
-        if (lua_getstack(L, 0, &here) && lua_getinfo(L, "Sl", &here) && here.currentline > 0)
-            lua_pushfstring(L, "%s:%d: ", here.short_src, here.currentline);
-        else
-            lua_pushliteral(L, "");
+        if (w->last_where[0]) lua_pushfstring(L, "%s: ", w->last_where);   /* set just above */
+        else lua_pushliteral(L, "");
         luaL_error(L, "%sinstruction limit exceeded (%I instructions in one callback; "
                       "raise workload.lua.instructionLimit if this is not an endless loop)",
                    lua_tostring(L, -1), (lua_Integer)w->instr_limit);
@@ -387,6 +387,7 @@ int luaw_call(luaw *w, int nargs, int nres, const char *what, strbuf *err) {
     lua_pushcfunction(L, traceback_handler);
     lua_insert(L, base);
     w->instr_used = 0;
+    w->last_where[0] = 0;
     if (w->instr_exceeded) {
         w->instr_exceeded = false;
         lua_sethook(L, count_hook, LUA_MASKCOUNT, LUAW_INSTR_STEP);
@@ -399,8 +400,9 @@ int luaw_call(luaw *w, int nargs, int nres, const char *what, strbuf *err) {
     }
     sb_clear(err);
     if (st == LUA_ERRMEM)
-        sb_printf(err, "%s: memory limit exceeded (%zu MiB for the Lua state; raise workload.lua.memoryLimit "
-                       "if the script really needs more)", what, w->mem_limit >> 20);
+        sb_printf(err, "%s: memory limit exceeded%s%s (%zu MiB for the Lua state; raise workload.lua.memoryLimit "
+                       "if the script really needs more)", what, w->last_where[0] ? " near " : "", w->last_where,
+                  w->mem_limit >> 20);
     else
         sb_printf(err, "%s: %s", what, lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
     lua_pop(L, 1);
