@@ -297,17 +297,17 @@ static int api_csv(lua_State *L) {
     lua_pushcfunction(L, csv_guard_gc);
     lua_setfield(L, -2, "__gc");
     lua_setmetatable(L, -2);
-    strbuf path = {0}, err = {0};
-    sb_printf(&path, "%s%s%s", w->script_dir, *w->script_dir ? "/" : "", rel);
-    int rc = csv_load(sb_str(&path), t, &err);
-    sb_free(&path);
+    const char *path = lua_pushfstring(L, "%s%s%s", w->script_dir, *w->script_dir ? "/" : "", rel);
+    strbuf err = {0};
+    int rc = csv_load(path, t, &err);   /* no Lua call until err is freed */
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", sb_str(&err));
+    sb_free(&err);
+    lua_pop(L, 1);
     if (rc) {
         memset(t, 0, sizeof *t);
-        lua_pushfstring(L, "drasim.csv: %s", sb_str(&err));
-        sb_free(&err);
-        return lua_error(L);
+        return luaL_error(L, "drasim.csv: %s", msg);
     }
-    sb_free(&err);
     lua_createtable(L, (int)t->nrows, 0);
     for (size_t r = 0; r < t->nrows; r++) {
         lua_createtable(L, 0, (int)t->ncols);

@@ -59,8 +59,9 @@ typedef struct luaw {
 /* A sandboxed state with limits; w->L set. Returns 0 or -1 (out of memory). */
 int luaw_open(luaw *w, int64_t instr_limit, int64_t mem_limit);
 void luaw_close(luaw *w);
-/* Load a text chunk from a file with chunk name "@path"; 0 or -1 with err set. */
-int luaw_load_file(luaw *w, const char *path, strbuf *err);
+/* Load a text chunk from a file with chunk name "@path": 0 with the function
+ * pushed, or -1 with the error message pushed. */
+int luaw_load_file(luaw *w, const char *path);
 /* Call the function below `nargs` arguments on the stack with a fresh
  * instruction budget; nres results stay on the stack. 0, or -1 with err =
  * "WHAT: script:line: message\nstack traceback: ...". */

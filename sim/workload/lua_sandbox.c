@@ -81,17 +81,17 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
 static int sandbox_print(lua_State *L) {
     luaw *w = luaw_get(L);
     int n = lua_gettop(L);
-    strbuf b = {0};
-    sb_printf(&b, "[lua t=%.3fs]", (double)luaw_now(w) / 1000.0);
+    luaL_Buffer b;   /* Lua-managed: a __tostring error half-way leaks nothing */
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "[lua t=%f s]", (double)luaw_now(w) / 1000.0);
+    luaL_addvalue(&b);
     for (int i = 1; i <= n; i++) {
-        size_t len;
-        const char *s = luaL_tolstring(L, i, &len);
-        sb_putc(&b, ' ');
-        sb_append(&b, s, len);
-        lua_pop(L, 1);
+        luaL_addchar(&b, ' ');
+        luaL_tolstring(L, i, NULL);
+        luaL_addvalue(&b);
     }
-    fprintf(stderr, "%s\n", sb_str(&b));
-    sb_free(&b);
+    luaL_pushresult(&b);
+    fprintf(stderr, "%s\n", lua_tostring(L, -1));
     return 0;
 }
 
@@ -228,11 +228,11 @@ const char *lua_library_dir(void) {
     return NULL;
 }
 
-int luaw_load_file(luaw *w, const char *path, strbuf *err) {
+int luaw_load_file(luaw *w, const char *path) {
+    lua_State *L = w->L;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        sb_clear(err);
-        sb_printf(err, "%s: cannot open the Lua script", path);
+        lua_pushfstring(L, "%s: cannot open the Lua script", path);
         return -1;
     }
     strbuf text = {0};
@@ -245,18 +245,11 @@ int luaw_load_file(luaw *w, const char *path, strbuf *err) {
     if (len && s[0] == '#') {   /* skip a "#!" first line, as lua does (keep the newline for line numbers) */
         while (len && *s != '\n') { s++; len--; }
     }
-    strbuf name = {0};
-    sb_printf(&name, "@%s", path);
-    int st = luaL_loadbufferx(w->L, s, len, sb_str(&name), "t");
-    sb_free(&name);
+    char name[4200];
+    snprintf(name, sizeof name, "@%s", path);
+    int st = luaL_loadbufferx(L, s, len, name, "t");   /* protected inside: returns, never unwinds */
     sb_free(&text);
-    if (st != LUA_OK) {
-        sb_clear(err);
-        sb_puts(err, lua_tostring(w->L, -1) ? lua_tostring(w->L, -1) : "cannot load the script");
-        lua_pop(w->L, 1);
-        return -1;
-    }
-    return 0;
+    return st == LUA_OK ? 0 : -1;
 }
 
 /* require(name): NAME.lua (dots = directories) from the script's directory or <datadir>/lua. */
@@ -271,7 +264,8 @@ static int sandbox_require(lua_State *L) {
              (c == '.' && name[i + 1] != '.');
     }
     if (!ok) return luaL_error(L, "require: invalid module name '%s' (expected names such as drasim.dist)", name);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &LOADED_KEY);
+    lua_settop(L, 1);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &LOADED_KEY);   /* index 2 */
     lua_getfield(L, -1, name);
     if (!lua_isnil(L, -1)) return 1;
     lua_pop(L, 1);
@@ -279,33 +273,28 @@ static int sandbox_require(lua_State *L) {
     snprintf(rel, sizeof rel, "%s.lua", name);
     for (char *p = rel; *p && strcmp(p, ".lua"); p++)
         if (*p == '.') *p = '/';
+    /* Paths are built in Lua strings: nothing to free if an error unwinds the C stack. */
     const char *dirs[2] = {w->script_dir, lua_library_dir()};
-    strbuf path = {0}, tried = {0};
-    bool found = false;
-    for (int i = 0; i < 2 && !found; i++) {
+    luaL_Buffer tried;
+    luaL_buffinit(L, &tried);
+    const char *path = NULL;
+    for (int i = 0; i < 2 && !path; i++) {
         if (!dirs[i]) continue;
-        sb_clear(&path);
-        sb_printf(&path, "%s%s%s", dirs[i], *dirs[i] ? "/" : "", rel);
-        found = is_file(sb_str(&path));
-        sb_printf(&tried, "\n\tno file '%s'", sb_str(&path));
+        const char *p = lua_pushfstring(L, "%s%s%s", dirs[i], *dirs[i] ? "/" : "", rel);
+        if (is_file(p)) {
+            path = p;
+            break;
+        }
+        lua_pushfstring(L, "\n\tno file '%s'", p);
+        lua_remove(L, -2);   /* balanced use of the stack between buffer operations */
+        luaL_addvalue(&tried);
     }
-    if (!found) {
-        lua_pushfstring(L, "module '%s' not found in the sandbox (only Lua files from the script's directory and "
-                           "the drasim library can be required):%s", name, sb_str(&tried));
-        sb_free(&path);
-        sb_free(&tried);
-        return lua_error(L);
+    if (!path) {
+        luaL_pushresult(&tried);
+        return luaL_error(L, "module '%s' not found in the sandbox (only Lua files from the script's directory and "
+                             "the drasim library can be required):%s", name, lua_tostring(L, -1));
     }
-    sb_free(&tried);
-    strbuf err = {0};
-    int rc = luaw_load_file(w, sb_str(&path), &err);
-    sb_free(&path);
-    if (rc) {
-        lua_pushstring(L, sb_str(&err));
-        sb_free(&err);
-        return lua_error(L);
-    }
-    sb_free(&err);
+    if (luaw_load_file(w, path)) return lua_error(L);
     lua_pushvalue(L, 1);
     lua_call(L, 1, 1);
     if (lua_isnil(L, -1)) {
@@ -313,7 +302,7 @@ static int sandbox_require(lua_State *L) {
         lua_pushboolean(L, 1);
     }
     lua_pushvalue(L, -1);
-    lua_setfield(L, -3, name);
+    lua_setfield(L, 2, name);
     return 1;
 }
 

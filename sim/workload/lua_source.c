@@ -55,14 +55,12 @@ static int source_start(sim_run *r, void *ctx) {
     new_ref_table(w, &w->counters_ref);
     lua_pushcfunction(L, open_api);
     if (luaw_call(w, 0, 0, "lua: setting up the drasim API", &r->error)) return -1;
-    strbuf err = {0};
-    if (luaw_load_file(w, spec->path, &err)) {
+    if (luaw_load_file(w, spec->path)) {
         sb_clear(&r->error);
-        sb_printf(&r->error, "lua: %s", sb_str(&err));
-        sb_free(&err);
+        sb_printf(&r->error, "lua: %s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "cannot load the script");
+        lua_pop(L, 1);
         return -1;
     }
-    sb_free(&err);
     return luaw_call(w, 0, 0, where(w, "the main chunk"), &r->error);
 }
 
