@@ -104,6 +104,7 @@ static int api_lognormal(lua_State *L) {
 
 static int add_timer(lua_State *L, sim_time at, sim_time interval, int fn_idx) {
     luaw *w = luaw_get(L);
+    luaw_charge(L, w, LUAW_QUEUED_COST);
     lua_pushvalue(L, fn_idx);
     luaw_timer t = {.fn_ref = luaL_ref(L, LUA_REGISTRYINDEX), .interval = interval};
     VEC_PUSH(w->timers, t);
@@ -141,8 +142,10 @@ static int api_cancel(lua_State *L) {
     lua_Integer id = check_integer(L, 1, "drasim.cancel: timer");
     if (id < 1 || (size_t)id > w->timers.len) return luaL_error(L, "drasim.cancel: no timer %I", id);
     luaw_timer *t = &w->timers.data[id - 1];
+    if (t->fn_ref == LUA_NOREF) return 0;   /* already done */
     luaL_unref(L, LUA_REGISTRYINDEX, t->fn_ref);
     t->fn_ref = LUA_NOREF;
+    luaw_charge(L, w, -LUAW_QUEUED_COST);
     return 0;
 }
 

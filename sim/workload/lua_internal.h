@@ -37,12 +37,15 @@ typedef struct luaw {
     const char *script_dir;    /* directory of the main script ("" = cwd) */
     /* limits */
     size_t mem_used, mem_limit;
+    size_t c_used;             /* C-side memory charged to the same limit: queued timers and arrivals */
     int64_t instr_limit, instr_used;
     bool instr_exceeded;
     char last_where[256];      /* "script:line" seen by the count hook in this callback, "" if none */
     /* state */
     rng rng;
     arena a;                   /* pod names and the specs of the classes made from Lua */
+    arena shape;               /* scratch: the tree and spec of a shape being checked */
+    int shape_attempts;        /* new shapes parsed (valid or not), capped at 2 * LUAW_MAX_CLASSES */
     strbuf buf;                /* per-submit text (shape keys, parser errors) */
     VEC(luaw_timer) timers;
     VEC(luaw_arrival) arrivals;
@@ -54,6 +57,8 @@ typedef struct luaw {
 } luaw;
 
 #define LUAW_INSTR_STEP 1000   /* the count hook runs every this many VM instructions */
+#define LUAW_MAX_CLASSES 10000 /* distinct pod shapes a script may create */
+#define LUAW_QUEUED_COST 64    /* bytes charged to the memory limit per queued timer or arrival */
 
 /* ---- lua_sandbox.c ---- */
 /* A sandboxed state with limits; w->L set. Returns 0 or -1 (out of memory). */
@@ -67,6 +72,10 @@ int luaw_load_file(luaw *w, const char *path);
  * "WHAT: script:line: message\nstack traceback: ...". */
 int luaw_call(luaw *w, int nargs, int nres, const char *what, strbuf *err);
 luaw *luaw_get(lua_State *L);
+
+/* Charge (+) or refund (-) C-side memory to the state's limit; charging
+ * beyond it raises a Lua error. */
+void luaw_charge(lua_State *L, luaw *w, long bytes);
 
 /* ---- lua_api.c ---- */
 /* Register the global table `drasim` (with `args` converted from the scenario). */

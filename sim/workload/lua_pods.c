@@ -271,6 +271,20 @@ static void shape_key(lua_State *L, int idx, const char *group, strbuf *b) {
     }
 }
 
+/* The demand in the table at idx as a pod group (tree and spec in arena a). */
+static pod_group_spec *parse_shape(lua_State *L, int idx, const char *group, arena *a, strbuf *err, const char *fn) {
+    ynode *tree = demand_tree(L, idx, group, a);
+    yb_add(a, tree, "count", yb_int(a, 1));
+    ynode *arr = yb_map(a), *times = yb_seq(a);
+    yb_push(a, times, yb_raw(a, "0"));
+    yb_add(a, arr, "times", times);
+    yb_add(a, tree, "arrival", arr);
+    yb_add(a, tree, "duration", yb_raw(a, "0"));
+    pod_group_spec *g = ARENA_NEW(a, pod_group_spec, 1);
+    if (scenario_parse_pod_group(tree, a, g, err)) luaL_error(L, "%s: %s", fn, sb_str(err));
+    return g;
+}
+
 /* The class of the demand in the table at idx: found by shape key or made. */
 static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     const char *group = "lua";
@@ -289,16 +303,16 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         return c;
     }
     lua_pop(L, 1);
-    /* A new shape: build its tree, complete it into a pod group and parse it. */
-    ynode *tree = demand_tree(L, idx, group, &w->a);
-    yb_add(&w->a, tree, "count", yb_int(&w->a, 1));
-    ynode *arr = yb_map(&w->a), *times = yb_seq(&w->a);
-    yb_push(&w->a, times, yb_raw(&w->a, "0"));
-    yb_add(&w->a, arr, "times", times);
-    yb_add(&w->a, tree, "arrival", arr);
-    yb_add(&w->a, tree, "duration", yb_raw(&w->a, "0"));
-    pod_group_spec *g = ARENA_NEW(&w->a, pod_group_spec, 1);
-    if (scenario_parse_pod_group(tree, &w->a, g, &w->buf)) luaL_error(L, "%s: %s", fn, sb_str(&w->buf));
+    /* A new shape: build its tree, complete it into a pod group and parse it, all in
+     * the scratch arena w->shape first (a script retrying bad shapes under pcall
+     * cannot grow C memory). */
+    if (w->run->sched.nclasses >= (size_t)LUAW_MAX_CLASSES + w->run->sc->ngroups ||
+        w->shape_attempts >= 2 * LUAW_MAX_CLASSES)   /* parsing interns strings: bound failed attempts too */
+        luaL_error(L, "%s: more than %d distinct pod shapes (requests, selectors, tolerations, gpu, priority, "
+                      "group): use fewer distinct values", fn, LUAW_MAX_CLASSES);
+    w->shape_attempts++;
+    arena_free(&w->shape);
+    pod_group_spec *g = parse_shape(L, idx, group, &w->shape, &w->buf, fn);
     g->count = 0;
     drop_zero(g->requests, &g->nrequests);
     drop_zero(g->dp_resources, &g->ndp_resources);
@@ -309,15 +323,20 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     if (mode == SCHED_MODE_DRA && g->has_dp && !g->dra)
         luaL_error(L, "%s: the pod states its GPU demand only for the device plugin (gpu.devicePlugin); add gpu.dra "
                       "to run it in dra mode", fn);
-    int c = sim_add_class(w->run, g);
-    if (c < 0) {
-        const char *missing = "?";
-        for (size_t i = 0; i < g->nrequests; i++)
-            if (sched_res_index(&w->run->sched, g->requests[i].name) < 0) missing = g->requests[i].name;
-        for (size_t i = 0; mode == SCHED_MODE_DEVICE_PLUGIN && i < g->ndp_resources; i++)
-            if (sched_res_index(&w->run->sched, g->dp_resources[i].name) < 0) missing = g->dp_resources[i].name;
-        luaL_error(L, "%s: no node of the cluster offers resource '%s' (such a pod could never run)", fn, missing);
+    for (size_t i = 0; i < g->nrequests + (mode == SCHED_MODE_DEVICE_PLUGIN ? g->ndp_resources : 0); i++) {
+        const char *res = i < g->nrequests ? g->requests[i].name : g->dp_resources[i - g->nrequests].name;
+        if (sched_res_index(&w->run->sched, res) < 0)
+            luaL_error(L, "%s: no node of the cluster offers resource '%s' (such a pod could never run)", fn, res);
     }
+    /* Valid: parse it again where it lives as long as the run (the class points
+     * into it); one shared arena, not one 64 KiB block per shape. */
+    arena_free(&w->shape);
+    g = parse_shape(L, idx, group, &w->a, &w->buf, fn);
+    g->count = 0;
+    drop_zero(g->requests, &g->nrequests);
+    drop_zero(g->dp_resources, &g->ndp_resources);
+    int c = sim_add_class(w->run, g);
+    if (c < 0) luaL_error(L, "%s: the scheduler refused the pod's class", fn);   /* checked above: not reached */
     lua_pushinteger(L, c);
     lua_rawset(L, -3);
     lua_pop(L, 2);
@@ -381,7 +400,8 @@ static void times_of(lua_State *L, luaw *w, int idx, const char *fn, sim_time *a
     lua_pop(L, 1);
 }
 
-static void enqueue(luaw *w, uint32_t c, const char *name, sim_time at, sim_time dur) {
+static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, sim_time at, sim_time dur) {
+    luaw_charge(L, w, LUAW_QUEUED_COST);   /* refunded when the pod arrives */
     luaw_arrival a = {.cls = c, .name = name, .duration = dur};
     VEC_PUSH(w->arrivals, a);
     luaw_schedule(w, at, ((uint64_t)(w->arrivals.len - 1) << 1) | LUAW_EV_ARRIVAL);
@@ -400,7 +420,7 @@ int luaw_submit(lua_State *L) {
     char buf[300];
     base_name(L, w, 1, buf, "drasim.submit");
     const char *name = claim_name(L, w, buf, "drasim.submit");
-    enqueue(w, c, name, at, dur);
+    enqueue(L, w, c, name, at, dur);
     lua_pushstring(L, name);
     return 1;
 }
@@ -427,7 +447,7 @@ int luaw_submit_gang(lua_State *L) {
     for (int i = 0; i < size; i++) {
         snprintf(buf, sizeof buf, "%s-%d", base, i);
         const char *name = claim_name(L, w, buf, "drasim.submit_gang");
-        enqueue(w, c, name, at, dur);
+        enqueue(L, w, c, name, at, dur);
         lua_pushstring(L, name);
         lua_rawseti(L, -2, i + 1);
     }

@@ -49,11 +49,22 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         w->mem_used -= osize;
         return NULL;
     }
-    if (nsize > osize && w->mem_used + (nsize - osize) > w->mem_limit) return NULL;
+    if (nsize > osize && w->mem_used + w->c_used + (nsize - osize) > w->mem_limit) return NULL;
     void *p = realloc(ptr, nsize);
     if (!p) return NULL;
     w->mem_used = w->mem_used - osize + nsize;
     return p;
+}
+
+void luaw_charge(lua_State *L, luaw *w, long bytes) {
+    if (bytes < 0) {
+        w->c_used -= (size_t)-bytes < w->c_used ? (size_t)-bytes : w->c_used;
+        return;
+    }
+    if (w->mem_used + w->c_used + (size_t)bytes > w->mem_limit)
+        luaL_error(L, "memory limit exceeded by queued timers and pods (%d MiB for the Lua state; raise "
+                      "workload.lua.memoryLimit if the script really needs more)", (int)(w->mem_limit >> 20));
+    w->c_used += (size_t)bytes;
 }
 
 /* Count hook: charge LUAW_INSTR_STEP instructions (1 once the budget is spent). */

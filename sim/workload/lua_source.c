@@ -76,13 +76,14 @@ static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
     bool stop = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
     lua_pop(L, 1);
     luaw_timer *tm = &w->timers.data[idx];   /* the callback may have added timers */
-    if (tm->fn_ref == LUA_NOREF) return 0;   /* it cancelled itself */
+    if (tm->fn_ref == LUA_NOREF) return 0;   /* it cancelled itself (and was refunded) */
     if (every && !stop) {
         luaw_schedule(w, t + tm->interval, ((uint64_t)idx << 1) | LUAW_EV_TIMER);
         return 0;
     }
     luaL_unref(L, LUA_REGISTRYINDEX, tm->fn_ref);
     tm->fn_ref = LUA_NOREF;
+    luaw_charge(L, w, -LUAW_QUEUED_COST);
     return 0;
 }
 
@@ -92,6 +93,7 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     if ((arg & 1) == LUAW_EV_TIMER) return fire_timer(r, w, idx, t);
     const luaw_arrival *a = &w->arrivals.data[idx];
     sim_arrive(r, a->cls, a->name, a->duration, t);
+    luaw_charge(w->L, w, -LUAW_QUEUED_COST);
     return 0;
 }
 
@@ -125,6 +127,7 @@ static void source_free(void *ctx) {
     luaw *w = ctx;
     luaw_close(w);
     arena_free(&w->a);
+    arena_free(&w->shape);
     sb_free(&w->buf);
     VEC_FREE(w->timers);
     VEC_FREE(w->arrivals);

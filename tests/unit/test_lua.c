@@ -125,6 +125,14 @@ static void test_limits(void **state) {
     lrun t;
     expect_success("api_patterns.lua", NULL, &t);
     lrun_free(&t);
+    expect_failure("escape_timer_flood.lua", ", memoryLimit: 16Mi",
+                   (const char *const[]){"escape_timer_flood.lua:3: memory limit exceeded by queued timers and pods (16 MiB",
+                                         NULL});
+    expect_failure("escape_shape_flood.lua", NULL,
+                   (const char *const[]){"escape_shape_flood.lua:5: drasim.submit: more than 10000 distinct pod shapes",
+                                         NULL});
+    expect_failure("escape_bad_shape_retry.lua", ", instructionLimit: 3000000",
+                   (const char *const[]){"instruction limit exceeded", NULL});
 }
 
 static void test_error_names_script_line_and_traceback(void **state) {
