@@ -16,6 +16,7 @@ typedef enum {
     EV_COMPLETION,     /* pod `arg` finishes and frees its resources */
     EV_SAMPLE,         /* record a time-series sample */
     EV_STOP,           /* stop.time reached */
+    EV_SOURCE,         /* an event of the run's workload source (Lua timers and arrivals); arg is its own */
     EV_KIND_USER       /* first free kind: node failures, node changes, Lua timers ... */
 } event_kind;
 

@@ -9,6 +9,7 @@
 #include "sched/dra.h"
 #include "util/intern.h"
 #include "workload/openb_run.h"
+#include "workload/lua_source.h"
 #include "util/xalloc.h"
 
 double sim_gpu_equiv(const char *res, int replicas) {
@@ -91,13 +92,19 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     size_t total = 0;   /* every pod that can arrive, up to a sane up-front reservation */
     for (size_t g = 0; g < sc->ngroups; g++) total += (size_t)sc->groups[g].count;
     VEC_RESERVE(r->pods, total < (4u << 20) ? total : (4u << 20));
+    if (sc->lua) lua_source_attach(r, sc->lua);
 }
 
 void sim_free(sim_run *r) {
+    if (r->has_source && r->source.free) r->source.free(r->source.ctx);
+    for (size_t k = 0; k < r->late.len; k++) VEC_FREE(r->late.data[k].units);
+    VEC_FREE(r->late);
+    sb_free(&r->error);
+    size_t nclasses = r->sched.nclasses;
     sched_free(&r->sched);
     dra_free(r->dra);
     evq_free(&r->q);
-    for (size_t g = 0; r->sc && g < r->sc->ngroups; g++) free(r->class_reason[g]);
+    for (size_t g = 0; r->class_reason && g < nclasses; g++) free(r->class_reason[g]);
     free(r->class_reason);
     free(r->groups);
     free(r->next_arrival);
@@ -114,6 +121,44 @@ void sim_free(sim_run *r) {
     VEC_FREE(r->summary);
     VEC_FREE(r->curve);
     memset(r, 0, sizeof *r);
+}
+
+uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p) {
+    size_t ng = r->sc->ngroups, next = r->sched.classes[p->group].next;
+    if (p->group < ng) return &r->units[r->units_base[p->group] + (size_t)p->ordinal * next];
+    uint64_t *u = r->late.data[p->group - ng].units.data;
+    return u ? u + (size_t)p->ordinal * next : NULL;   /* NULL: the class takes no device units */
+}
+
+const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c) {
+    return c < r->sc->ngroups ? &r->sc->groups[c] : r->late.data[c - r->sc->ngroups].spec;
+}
+
+int sim_add_class(sim_run *r, pod_group_spec *spec) {
+    int c = sched_add_class_late(&r->sched, spec, r->sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN);
+    if (c < 0) return -1;
+    sim_late_class lc = {.spec = spec};
+    VEC_PUSH(r->late, lc);
+    r->class_reason = xrealloc(r->class_reason, r->sched.nclasses * sizeof *r->class_reason);
+    r->class_reason[c] = NULL;
+    return c;
+}
+
+uint32_t sim_arrive(sim_run *r, uint32_t c, const char *name, sim_time duration, sim_time t) {
+    sim_late_class *lc = &r->late.data[c - r->sc->ngroups];
+    size_t next = r->sched.classes[c].next;
+    sim_pod p = {.arrival = t, .start = -1, .end = -1, .duration = duration, .node = -1, .group = c,
+                 .ordinal = (uint32_t)lc->spec->count++, .state = POD_PENDING, .name = name};
+    VEC_RESERVE(lc->units, (size_t)(p.ordinal + 1) * next);
+    for (size_t k = 0; k < next; k++) lc->units.data[lc->units.len++] = 0;
+    VEC_PUSH(r->pods, p);
+    sched_enqueue(&r->sched, c, (uint32_t)(r->pods.len - 1));
+    return (uint32_t)(r->pods.len - 1);
+}
+
+void sim_schedule_source(sim_run *r, sim_time t, uint64_t arg) {
+    evq_push(&r->q, t, EV_SOURCE, arg);
+    r->live_events++;
 }
 
 /* Announce group g's next pod with an arrival event, if it has one. */
@@ -153,11 +198,11 @@ static void on_arrival(sim_run *r, size_t g, sim_time t) {
     announce(r, g);
 }
 
-static void on_completion(sim_run *r, uint32_t id, sim_time t) {
+static int on_completion(sim_run *r, uint32_t id, sim_time t) {
     sim_pod *p = &r->pods.data[id];
     const pod_class *c = &r->sched.classes[p->group];
     placement pl = {.node = p->node, .pod = id};
-    uint64_t *u = &r->units[r->units_base[p->group] + (size_t)p->ordinal * c->next];
+    uint64_t *u = sim_pod_units(r, p);
     for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
     p->state = POD_SUCCEEDED;
     p->end = t;
@@ -165,6 +210,8 @@ static void on_completion(sim_run *r, uint32_t id, sim_time t) {
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
+    if (r->has_source && p->name && r->source.finished) return r->source.finished(r, r->source.ctx, id, t);
+    return 0;
 }
 
 /* Classes that started backing off get a retry event at their back-off end. */
@@ -185,7 +232,7 @@ static void schedule_pass(sim_run *r, sim_time t) {
         if (!sched_schedule_head(&r->sched, c, &pl)) continue;
         sim_pod *p = &r->pods.data[id];
         const pod_class *cl = &r->sched.classes[c];
-        uint64_t *u = &r->units[r->units_base[c] + (size_t)p->ordinal * cl->next];
+        uint64_t *u = sim_pod_units(r, p);
         for (size_t k = 0; k < cl->next && k < 8; k++) u[k] = pl.units[k];
         p->node = pl.node;
         p->start = t;
@@ -293,6 +340,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         workload_group_init(&r->groups[g], &sc->groups[g], sc->seed);
         announce(r, g);
     }
+    if (r->has_source && r->source.start && r->source.start(r, r->source.ctx)) return -2;
     evq_push(&r->q, 0, EV_SAMPLE, 0);
     bool stopped = false;
     uint64_t tick = 0;
@@ -314,7 +362,14 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             r->nevents++;
             switch (e.kind) {
             case EV_ARRIVAL: r->live_events--; on_arrival(r, (size_t)e.arg, t); break;
-            case EV_COMPLETION: r->live_events--; on_completion(r, (uint32_t)e.arg, t); break;
+            case EV_COMPLETION:
+                r->live_events--;
+                if (on_completion(r, (uint32_t)e.arg, t)) return -2;
+                break;
+            case EV_SOURCE:
+                r->live_events--;
+                if (r->source.event(r, r->source.ctx, e.arg, t)) return -2;
+                break;
             case EV_SAMPLE: sample = true; break;
             case EV_BACKOFF_RETRY: r->live_events--; sched_retry(&r->sched, (uint32_t)e.arg); break;
             default: break;

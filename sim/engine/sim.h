@@ -32,6 +32,7 @@ typedef struct sim_pod {
     uint32_t group;
     uint32_t ordinal;                         /* index within its group */
     uint8_t state;
+    const char *name;                         /* NULL: "<group>-<ordinal>"; set for pods of a workload source */
 } sim_pod;
 
 typedef struct sim_sample {
@@ -45,7 +46,26 @@ typedef struct sim_metric {
     double value;
 } sim_metric;
 
-struct sim_run;
+typedef struct sim_run sim_run;
+
+/* A workload source that submits pods while the run goes (the Lua
+ * generators, workload/lua_source.h). Each hook returns 0, or -1 with
+ * r->error set, which stops the run (sim_execute returns -2). */
+typedef struct sim_source {
+    void *ctx;
+    int (*start)(sim_run *r, void *ctx);                              /* at time 0, before the first event */
+    int (*event)(sim_run *r, void *ctx, uint64_t arg, sim_time t);    /* an EV_SOURCE event it scheduled */
+    int (*finished)(sim_run *r, void *ctx, uint32_t pod, sim_time t); /* one of its pods (name set) ended */
+    void (*free)(void *ctx);
+} sim_source;
+
+/* A pod class added while the run goes: its spec (owned by the source;
+ * `count` grows with every pod) and the device units its pods took. */
+typedef struct sim_late_class {
+    pod_group_spec *spec;
+    VEC(uint64_t) units;                      /* [ordinal * class.next + k] */
+} sim_late_class;
+
 /* Progress callback: called from sim_execute about every 0.5 s of wall time
  * with the current simulated time (for progress lines; must not modify r). */
 typedef void (*sim_progress_fn)(const struct sim_run *r, sim_time now, void *ud);
@@ -55,7 +75,7 @@ typedef struct sim_curve_point {
     double gpu_alloc_pct, frag_gpu_pct, frag_ratio_pct;
 } sim_curve_point;
 
-typedef struct sim_run {
+struct sim_run {
     const scenario *sc;
     const k8s_node *nodes;
     size_t nnodes;
@@ -84,16 +104,22 @@ typedef struct sim_run {
     void *progress_ud;
     double progress_last;                     /* wall clock of the last call */
     VEC(sim_curve_point) curve;               /* trace runs: per integer % of arrived GPU demand */
-} sim_run;
+    /* workload source (Lua): classes index sc->ngroups + k are late[k] */
+    sim_source source;
+    bool has_source;
+    VEC(sim_late_class) late;
+    strbuf error;                             /* why a source stopped the run */
+};
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
 void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes);
-/* Run to the stop condition. `interrupt` (may be NULL) is polled; returns 0,
- * or -1 when interrupted. Fills the summary. */
 /* The same from an inventory; in DRA mode also sets up the DynamicResources
  * plugin over its ResourceSlices and DeviceClasses. Returns 0, or -1 with err
  * set ("FILE:LINE:COL: ...") when the scenario cannot run on it. */
 int sim_init_inv(sim_run *r, const scenario *sc, const inventory *inv, strbuf *err);
+/* Run to the stop condition. `interrupt` (may be NULL) is polled; returns 0,
+ * -1 when interrupted, -2 when the workload source failed (r->error says
+ * why). Fills the summary. */
 int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt);
 void sim_free(sim_run *r);
 
@@ -109,5 +135,19 @@ void sim_account(sim_run *r, uint32_t g, int sign);
 void sim_advance(sim_run *r, sim_time t);
 void sim_summarize(sim_run *r);
 void sim_metric_add(sim_run *r, const char *name, double value);
+
+/* ---- for workload sources ---- */
+/* Add a pod class for `spec` (which must outlive the run); returns its index,
+ * or -1 when it asks for a resource no node offers. */
+int sim_add_class(sim_run *r, pod_group_spec *spec);
+/* A pod of class c (named `name`, which must outlive the run) arrives now,
+ * at time t; returns its pod id. */
+uint32_t sim_arrive(sim_run *r, uint32_t c, const char *name, sim_time duration, sim_time t);
+/* Schedule an EV_SOURCE event with `arg` at time t (>= the current time). */
+void sim_schedule_source(sim_run *r, sim_time t, uint64_t arg);
+/* The spec of class c: a scenario pod group or a source's class. */
+const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c);
+/* The device unit masks of pod p (class.next of them). */
+uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p);
 
 #endif

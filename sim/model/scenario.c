@@ -146,6 +146,10 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     }
     /* trace workloads run in both modes (dra: sched/dra_openb.h) */
     if (s->trace && scenario_trace_expand(s, err)) return -1;
+    if (s->lua && s->stop_time == SIM_TIME_NEVER) {
+        yerr(err, s->lua->where, "a Lua workload needs stop.time (its timers may run forever)");
+        return -1;
+    }
     /* The same workload must be runnable in the selected mode. */
     for (size_t i = 0; i < s->ngroups; i++) {
         const pod_group_spec *g = &s->groups[i];

@@ -125,6 +125,17 @@ typedef struct trace_spec {
     const ynode *where;
 } trace_spec;
 
+/* A Lua workload generator (`workload: {lua: {script: gen.lua, args: {...}}}`,
+ * docs/LUA.md). The script runs in a sandbox with the limits below. */
+typedef struct lua_source_spec {
+    const char *script;              /* as written */
+    const char *path;                /* resolved against the scenario file's directory */
+    const ynode *args;               /* map passed to the script as drasim.args, or NULL */
+    const ynode *where;
+    int64_t instruction_limit;       /* per callback (and for the main chunk); default 100,000,000 */
+    int64_t memory_limit;            /* bytes for the whole Lua state; default 256 MiB */
+} lua_source_spec;
+
 /* ---- scheduling ------------------------------------------------------------------ */
 
 typedef enum { SCHED_MODE_DEVICE_PLUGIN, SCHED_MODE_DRA } sched_mode;
@@ -175,6 +186,7 @@ typedef struct scenario {
     dra_shared_claim *shared_claims; /* workload.resourceClaims */
     size_t nshared_claims;
     trace_spec *trace;               /* workload.trace, or NULL */
+    lua_source_spec *lua;            /* NULL when the workload has no Lua generator */
 } scenario;
 
 /* Read and interpret a scenario file. Returns 0, or -1 with err set. */
@@ -191,6 +203,7 @@ int parse_duration_text(const char *s, sim_time *out);
 
 /* Parts of the parser, shared by scenario*.c files. */
 int scenario_parse_workload(const ynode *workload, scenario *s, strbuf *err);
+int scenario_parse_lua_source(const ynode *n, scenario *s, strbuf *err);
 int scenario_parse_pod_group(const ynode *g, arena *a, pod_group_spec *out, strbuf *err);
 int scenario_parse_tolerations(const ynode *n, arena *a, k8s_toleration **out, size_t *nout, strbuf *err);
 int scenario_parse_string_map(const ynode *n, const char *what, arena *a, k8s_kv **out, size_t *nout, strbuf *err);

@@ -253,23 +253,25 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
 }
 
 int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
-    static const char *const keys[] = {"podGroups", "resourceClaims", "trace", NULL};
-    const ynode *groups, *claims, *trace;
+    static const char *const keys[] = {"podGroups", "resourceClaims", "trace", "lua", NULL};
+    const ynode *groups, *claims, *trace, *lua;
     if (ymap_check_keys(w, keys, "workload", err)) return -1;
     if ((trace = ymap_get(w, "trace"))) {
-        if (ymap_get(w, "podGroups")) {
-            yerr(err, trace, "workload: expected either podGroups or trace, not both");
+        if (ymap_get(w, "podGroups") || ymap_get(w, "lua")) {
+            yerr(err, trace, "workload: expected either trace or podGroups/lua, not both");
             return -1;
         }
         return scenario_parse_trace(trace, s, err);
     }
+    if ((lua = ymap_get(w, "lua")) && scenario_parse_lua_source(lua, s, err)) return -1;
+    if ((claims = ymap_get(w, "resourceClaims")) && scenario_parse_shared_claims(claims, s, err)) return -1;
+    if (lua && !ymap_get(w, "podGroups")) return 0;   /* the script is the whole workload */
     if (ymap_need(w, "podGroups", "workload", &groups, err) || y_expect(groups, YN_SEQ, "workload.podGroups", err))
         return -1;
     if (groups->n == 0) {
         yerr(err, groups, "workload.podGroups: expected at least one pod group");
         return -1;
     }
-    if ((claims = ymap_get(w, "resourceClaims")) && scenario_parse_shared_claims(claims, s, err)) return -1;
     s->groups = ARENA_NEW(&s->a, pod_group_spec, groups->n);
     s->ngroups = groups->n;
     for (size_t i = 0; i < groups->n; i++) {

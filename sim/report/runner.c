@@ -175,9 +175,15 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         run.progress = print_progress;
         run.progress_ud = &ps;
     }
-    int interrupted = sim_execute(&run, b->interrupt);
+    int ex = sim_execute(&run, b->interrupt);
     if (b->progress) fputs("\r\033[K", stderr);
-    if (interrupted) {
+    if (ex == -2) {   /* the workload source (Lua) failed: script, line and traceback in run.error */
+        sb_clear(err);
+        sb_puts(err, sb_str(&run.error));
+        rc = RUN_BAD_INPUT;
+        goto done;
+    }
+    if (ex) {
         sb_clear(err);
         sb_puts(err, "interrupted");
         rc = RUN_INTERRUPTED;

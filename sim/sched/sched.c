@@ -140,6 +140,8 @@ static bool refresh(scheduler *s, pod_class *c, size_t node) {
     return now && !was;
 }
 
+static void prepare_class(scheduler *s, size_t ci);
+
 void sched_prepare(scheduler *s) {
     size_t n = s->nnodes, R = s->nres;
     size_t cells = n * R + 1;
@@ -161,21 +163,36 @@ void sched_prepare(scheduler *s) {
     }
     s->scratch = xmalloc((n ? n : 1) * sizeof *s->scratch);
     s->heap = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof *s->heap);
-    for (size_t ci = 0; ci < s->nclasses; ci++) {
-        pod_class *c = &s->classes[ci];
-        c->eligible = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->eligible);
-        c->fits = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->fits);
-        c->score = xcalloc(n ? n : 1, sizeof *c->score);
-        bool pre = true;
-        for (size_t p = 0; p < s->nplugins && pre; p++)
-            if (s->plugins[p]->pre_filter) pre = s->plugins[p]->pre_filter(s, c, NULL);
-        for (size_t i = 0; i < n && pre; i++) {
-            bool ok = true;
-            for (size_t p = 0; p < s->nplugins && ok; p++)
-                if (s->plugins[p]->filter_static) ok = s->plugins[p]->filter_static(s, c, i, NULL);
-            if (ok) BIT_SET(c->eligible, i);
-            refresh(s, c, i);
-        }
+    for (size_t ci = 0; ci < s->nclasses; ci++) prepare_class(s, ci);
+}
+
+int sched_add_class_late(scheduler *s, const pod_group_spec *g, bool device_plugin_mode) {
+    for (size_t i = 0; i < g->nrequests; i++)
+        if (sched_res_index(s, g->requests[i].name) < 0) return -1;
+    for (size_t i = 0; device_plugin_mode && i < g->ndp_resources; i++)
+        if (sched_res_index(s, g->dp_resources[i].name) < 0) return -1;
+    int ci = sched_add_class(s, g, device_plugin_mode);
+    s->heap = xrealloc(s->heap, s->nclasses * sizeof *s->heap);
+    prepare_class(s, (size_t)ci);
+    return ci;
+}
+
+/* Fill class ci's caches against the current node state. */
+static void prepare_class(scheduler *s, size_t ci) {
+    size_t n = s->nnodes;
+    pod_class *c = &s->classes[ci];
+    c->eligible = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->eligible);
+    c->fits = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->fits);
+    c->score = xcalloc(n ? n : 1, sizeof *c->score);
+    bool pre = true;
+    for (size_t p = 0; p < s->nplugins && pre; p++)
+        if (s->plugins[p]->pre_filter) pre = s->plugins[p]->pre_filter(s, c, NULL);
+    for (size_t i = 0; i < n && pre; i++) {
+        bool ok = true;
+        for (size_t p = 0; p < s->nplugins && ok; p++)
+            if (s->plugins[p]->filter_static) ok = s->plugins[p]->filter_static(s, c, i, NULL);
+        if (ok) BIT_SET(c->eligible, i);
+        refresh(s, c, i);
     }
 }
 

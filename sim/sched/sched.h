@@ -137,6 +137,11 @@ void sched_free(scheduler *s);
 int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mode);
 /* Fill the per-class caches (call once after adding every class). */
 void sched_prepare(scheduler *s);
+/* Register a class while the run goes (workload sources such as Lua scripts
+ * that create new pod shapes): like sched_add_class + its part of
+ * sched_prepare. The class may only name resources the scheduler already
+ * knows (offered by some node); returns -1 otherwise. */
+int sched_add_class_late(scheduler *s, const pod_group_spec *g, bool device_plugin_mode);
 
 /* The queue: a pod of class c waits. Pods must be enqueued in arrival order. */
 void sched_enqueue(scheduler *s, uint32_t c, uint32_t pod);

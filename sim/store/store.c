@@ -152,7 +152,7 @@ static void put_uint(strbuf *b, uint64_t v) {
 /* "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's unit masks. */
 static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
     const pod_class *c = &run->sched.classes[p->group];
-    const uint64_t *u = &run->units[run->units_base[p->group] + (size_t)p->ordinal * c->next];
+    const uint64_t *u = sim_pod_units(run, p);
     size_t e = 0;
     sb_clear(out);
     for (size_t i = 0; i < c->ndemand; i++) {
@@ -175,11 +175,13 @@ enum { POD_COLS = 14, POD_BATCH = 64 };
 /* Bind pod i's columns at parameter offset `base`; name/dev hold its texts. */
 static void bind_pod(sqlite3_stmt *s, int base, int64_t id, const sim_run *run, size_t i, strbuf *name, strbuf *dev) {
     const sim_pod *p = &run->pods.data[i];
-    const pod_group_spec *g = &run->sc->groups[p->group];
+    const pod_group_spec *g = sim_class_spec(run, p->group);
     sb_clear(name);
-    sb_puts(name, g->name);
-    sb_putc(name, '-');
-    put_uint(name, p->ordinal);
+    sb_puts(name, p->name ? p->name : g->name);   /* pods of a workload source carry their own name */
+    if (!p->name) {
+        sb_putc(name, '-');
+        put_uint(name, p->ordinal);
+    }
     sqlite3_bind_int64(s, base + 1, id);
     sqlite3_bind_int64(s, base + 2, (int64_t)i);
     bind_text(s, base + 3, sb_str(name));
@@ -246,7 +248,7 @@ static int write_groups_samples_summary(store *st, int64_t id, const sim_run *ru
         sqlite3_bind_int64(g, 1, id);
         sqlite3_bind_int64(g, 2, (int64_t)i);
         bind_text(g, 3, c->name);
-        sqlite3_bind_int64(g, 4, run->sc->groups[i].count);
+        sqlite3_bind_int64(g, 4, sim_class_spec(run, (uint32_t)i)->count);
         sqlite3_bind_int64(g, 5, c->priority);
         bind_text(g, 6, sb_str(&req));
         sqlite3_bind_int64(g, 7, (int64_t)c->attempts);

@@ -1,0 +1,406 @@
+/*
+ * lua_api.c -- the global `drasim` table a generator script sees (the
+ * reference is docs/LUA.md): clock, seeded random draws, timers, pod
+ * submission (lua_pods.c), read-only cluster state, CSV tables and the
+ * scenario's `args`. Every function checks its arguments and raises a Lua
+ * error naming the function and the argument on bad input.
+ */
+#include <lauxlib.h>
+#include <math.h>
+#include <string.h>
+
+#include "engine/sim.h"
+#include "util/csv.h"
+#include "util/intern.h"
+#include "workload/lua_internal.h"
+#include "workload/lua_source.h"
+
+sim_time luaw_check_duration(lua_State *L, int idx, const char *what) {
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        double s = lua_tonumber(L, idx);
+        if (!(s >= 0 && s < 9.0e12)) return luaL_error(L, "%s: expected a non-negative number of seconds, found %f", what, s);
+        return (sim_time)llround(s * 1000.0);
+    }
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        sim_time t;
+        if (parse_duration_text(lua_tostring(L, idx), &t) == 0) return t;
+        return luaL_error(L, "%s: expected a duration such as 90s, 5m or 1h30m, found '%s'", what, lua_tostring(L, idx));
+    }
+    return luaL_error(L, "%s: expected a duration (number of seconds or a string such as \"5m\"), found %s", what,
+                      luaL_typename(L, idx));
+}
+
+static double check_number(lua_State *L, int idx, const char *what) {
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        return luaL_error(L, "%s: expected a number, found %s", what, luaL_typename(L, idx));
+    double v = lua_tonumber(L, idx);
+    if (!isfinite(v)) return luaL_error(L, "%s: expected a finite number", what);
+    return v;
+}
+
+static lua_Integer check_integer(lua_State *L, int idx, const char *what) {
+    if (!lua_isinteger(L, idx)) {
+        if (lua_type(L, idx) == LUA_TNUMBER) {
+            lua_Number n = lua_tonumber(L, idx);
+            lua_Integer i;
+            if (lua_numbertointeger(floor(n), &i) && floor(n) == n) return i;
+        }
+        return luaL_error(L, "%s: expected an integer, found %s", what, luaL_typename(L, idx));
+    }
+    return lua_tointeger(L, idx);
+}
+
+/* ---- clock and random draws ---- */
+
+static int api_now(lua_State *L) {
+    lua_pushnumber(L, (double)luaw_now(luaw_get(L)) / 1000.0);
+    return 1;
+}
+
+static int api_duration(lua_State *L) {
+    lua_pushnumber(L, (double)luaw_check_duration(L, 1, "drasim.duration") / 1000.0);
+    return 1;
+}
+
+static int api_random(lua_State *L) {
+    lua_pushnumber(L, rng_uniform(&luaw_get(L)->rng));
+    return 1;
+}
+
+static int api_random_int(lua_State *L) {
+    lua_Integer a = check_integer(L, 1, "drasim.random_int: a"), b = check_integer(L, 2, "drasim.random_int: b");
+    if (a > b) return luaL_error(L, "drasim.random_int: empty interval [%I, %I]", a, b);
+    uint64_t span = (uint64_t)b - (uint64_t)a;
+    luaw *w = luaw_get(L);
+    uint64_t v = span == UINT64_MAX ? rng_next(&w->rng) : rng_below(&w->rng, span + 1);
+    lua_pushinteger(L, (lua_Integer)((uint64_t)a + v));
+    return 1;
+}
+
+static int api_normal(lua_State *L) {
+    double mu = lua_isnoneornil(L, 1) ? 0 : check_number(L, 1, "drasim.normal: mean");
+    double sd = lua_isnoneornil(L, 2) ? 1 : check_number(L, 2, "drasim.normal: stddev");
+    if (sd < 0) return luaL_error(L, "drasim.normal: stddev must be >= 0");
+    lua_pushnumber(L, mu + sd * rng_normal(&luaw_get(L)->rng));
+    return 1;
+}
+
+static int api_exponential(lua_State *L) {
+    double mean = check_number(L, 1, "drasim.exponential: mean");
+    if (!(mean > 0)) return luaL_error(L, "drasim.exponential: mean must be > 0");
+    lua_pushnumber(L, rng_exponential(&luaw_get(L)->rng, mean));
+    return 1;
+}
+
+static int api_lognormal(lua_State *L) {
+    double mu = check_number(L, 1, "drasim.lognormal: mu"), sigma = check_number(L, 2, "drasim.lognormal: sigma");
+    if (sigma < 0 || sigma > 10) return luaL_error(L, "drasim.lognormal: sigma must be in [0, 10]");
+    if (fabs(mu) > 700) return luaL_error(L, "drasim.lognormal: mu out of range");
+    lua_pushnumber(L, rng_lognormal(&luaw_get(L)->rng, mu, sigma));
+    return 1;
+}
+
+/* ---- timers ---- */
+
+static int add_timer(lua_State *L, sim_time at, sim_time interval, int fn_idx) {
+    luaw *w = luaw_get(L);
+    luaw_charge(L, w, LUAW_QUEUED_COST);
+    lua_pushvalue(L, fn_idx);
+    luaw_timer t = {.fn_ref = luaL_ref(L, LUA_REGISTRYINDEX), .interval = interval};
+    VEC_PUSH(w->timers, t);
+    luaw_schedule(w, at, ((uint64_t)(w->timers.len - 1) << 1) | LUAW_EV_TIMER);
+    lua_pushinteger(L, (lua_Integer)w->timers.len);   /* timer ids are 1-based */
+    return 1;
+}
+
+static int api_every(lua_State *L) {
+    sim_time iv = luaw_check_duration(L, 1, "drasim.every: interval");
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    if (iv <= 0) return luaL_error(L, "drasim.every: the interval must be positive");
+    sim_time start = lua_isnoneornil(L, 3) ? luaw_now(luaw_get(L)) + iv
+                                           : luaw_check_duration(L, 3, "drasim.every: first time");
+    if (start < luaw_now(luaw_get(L))) return luaL_error(L, "drasim.every: the first time is in the past");
+    return add_timer(L, start, iv, 2);
+}
+
+static int api_at(lua_State *L) {
+    sim_time t = luaw_check_duration(L, 1, "drasim.at: time");
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    sim_time now = luaw_now(luaw_get(L));
+    if (t < now) return luaL_error(L, "drasim.at: time %f s is in the past (now %f s)", t / 1000.0, now / 1000.0);
+    return add_timer(L, t, 0, 2);
+}
+
+static int api_after(lua_State *L) {
+    sim_time d = luaw_check_duration(L, 1, "drasim.after: delay");
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    return add_timer(L, luaw_now(luaw_get(L)) + d, 0, 2);
+}
+
+static int api_cancel(lua_State *L) {
+    luaw *w = luaw_get(L);
+    lua_Integer id = check_integer(L, 1, "drasim.cancel: timer");
+    if (id < 1 || (size_t)id > w->timers.len) return luaL_error(L, "drasim.cancel: no timer %I", id);
+    luaw_timer *t = &w->timers.data[id - 1];
+    if (t->fn_ref == LUA_NOREF) return 0;   /* already done */
+    luaL_unref(L, LUA_REGISTRYINDEX, t->fn_ref);
+    t->fn_ref = LUA_NOREF;
+    luaw_charge(L, w, -LUAW_QUEUED_COST);
+    return 0;
+}
+
+static int api_on_finish(lua_State *L) {
+    luaw *w = luaw_get(L);
+    const char *name = luaL_checkstring(L, 1);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->names_ref);
+    lua_getfield(L, -1, name);
+    if (lua_isnil(L, -1)) return luaL_error(L, "drasim.on_finish: no pod named '%s' was submitted", name);
+    lua_pop(L, 2);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
+    if (lua_getfield(L, -1, name) == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, name);
+    }
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    return 0;
+}
+
+/* ---- cluster state (read-only) ---- */
+
+static int api_pending(lua_State *L) {
+    luaw *w = luaw_get(L);
+    const char *group = luaL_optstring(L, 1, NULL);
+    int64_t n = 0;
+    const scheduler *s = &w->run->sched;
+    for (size_t c = 0; c < s->nclasses; c++)
+        if (!group || !strcmp(s->classes[c].name, group)) n += (int64_t)sched_waiting(s, (uint32_t)c);
+    lua_pushinteger(L, n);
+    return 1;
+}
+
+static int api_running(lua_State *L) {
+    luaw *w = luaw_get(L);
+    const char *group = luaL_optstring(L, 1, NULL);
+    if (!group) {
+        lua_pushinteger(L, w->run->running);
+        return 1;
+    }
+    int64_t n = 0;
+    for (size_t i = 0; i < w->run->pods.len; i++) {
+        const sim_pod *p = &w->run->pods.data[i];
+        if (p->state == POD_RUNNING && !strcmp(w->run->sched.classes[p->group].name, group)) n++;
+    }
+    lua_pushinteger(L, n);
+    return 1;
+}
+
+static const char *node_label(const k8s_node *n, const char *key) {
+    for (size_t i = 0; i < n->meta.nlabels; i++)
+        if (!strcmp(n->meta.labels[i].key, key)) return n->meta.labels[i].value;
+    return NULL;
+}
+
+static bool is_gpu_resource(const char *r) {
+    return !strcmp(r, "nvidia.com/gpu") || !strncmp(r, "nvidia.com/mig-", 15) || !strcmp(r, "nvidia.com/gpu.shared");
+}
+
+/* Add v to t[key] (table at the top of the stack). */
+static void add_count(lua_State *L, const char *key, lua_Integer v) {
+    lua_getfield(L, -1, key);
+    lua_Integer cur = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    lua_pushinteger(L, cur + v);
+    lua_setfield(L, -2, key);
+}
+
+/* free_gpus([by]): free units per GPU resource (by = "resource", default) or free
+ * whole GPUs (nvidia.com/gpu) per GPU product label (by = "model"); schedulable nodes only. */
+static int api_free_gpus(lua_State *L) {
+    static const char *const modes[] = {"resource", "model", NULL};
+    int by = luaL_checkoption(L, 1, "resource", modes);
+    const scheduler *s = &luaw_get(L)->run->sched;
+    size_t R = s->nres;
+    lua_newtable(L);
+    for (size_t n = 0; n < s->nnodes; n++) {
+        if (s->nodes[n].unschedulable) continue;
+        const char *model = by ? node_label(&s->nodes[n], "nvidia.com/gpu.product") : NULL;
+        for (size_t r = RES_PODS + 1; r < R; r++) {
+            if (!is_gpu_resource(s->res_names[r])) continue;
+            int64_t freev = s->alloc[n * R + r] - s->used[n * R + r];
+            if (!by) add_count(L, s->res_names[r], freev);
+            else if (!strcmp(s->res_names[r], "nvidia.com/gpu") && s->alloc[n * R + r] > 0)
+                add_count(L, model ? model : "unknown", freev);
+        }
+    }
+    return 1;
+}
+
+/* nodes(): {count=, schedulable=, allocatable={res=total}, models={product=nodes}, pools=...}. */
+static int api_nodes(lua_State *L) {
+    const scheduler *s = &luaw_get(L)->run->sched;
+    size_t R = s->nres, sched = 0;
+    lua_newtable(L);
+    lua_newtable(L);   /* allocatable */
+    for (size_t r = 0; r < R; r++) {
+        int64_t tot = 0;
+        for (size_t n = 0; n < s->nnodes; n++) tot += s->alloc[n * R + r];
+        if (r == RES_CPU) {
+            lua_pushnumber(L, (double)tot / 1000.0);   /* cores */
+            lua_setfield(L, -2, "cpu");
+        } else if (tot) {
+            lua_pushinteger(L, tot);
+            lua_setfield(L, -2, s->res_names[r]);
+        }
+    }
+    lua_setfield(L, -2, "allocatable");
+    lua_newtable(L);   /* models */
+    for (size_t n = 0; n < s->nnodes; n++) {
+        const char *m = node_label(&s->nodes[n], "nvidia.com/gpu.product");
+        if (m) add_count(L, m, 1);
+        if (!s->nodes[n].unschedulable) sched++;
+    }
+    lua_setfield(L, -2, "models");
+    lua_pushinteger(L, (lua_Integer)s->nnodes);
+    lua_setfield(L, -2, "count");
+    lua_pushinteger(L, (lua_Integer)sched);
+    lua_setfield(L, -2, "schedulable");
+    return 1;
+}
+
+/* ---- data ---- */
+
+/* __gc of the userdata that owns a parsed CSV while it is turned into tables
+ * (a memory error half-way must not leak it). */
+static int csv_guard_gc(lua_State *L) {
+    csv_table *t = lua_touserdata(L, 1);
+    if (t && t->cells) csv_free(t);
+    if (t) memset(t, 0, sizeof *t);
+    return 0;
+}
+
+static void push_cell(lua_State *L, const char *s) {
+    if (*s && lua_stringtonumber(L, s) != 0) return;
+    lua_pushstring(L, s);
+}
+
+/* csv(path): rows of a CSV file from the script's directory (relative path, no ".."),
+ * as a list of {column = value} tables; numeric cells become numbers. Second result: the header. */
+static int api_csv(lua_State *L) {
+    luaw *w = luaw_get(L);
+    const char *rel = luaL_checkstring(L, 1);
+    if (!*rel || rel[0] == '/' || strstr(rel, ".."))
+        return luaL_error(L, "drasim.csv: '%s': expected a path relative to the script's directory, without '..'", rel);
+    csv_table *t = lua_newuserdatauv(L, sizeof *t, 0);
+    memset(t, 0, sizeof *t);
+    lua_newtable(L);
+    lua_pushcfunction(L, csv_guard_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    const char *path = lua_pushfstring(L, "%s%s%s", w->script_dir, *w->script_dir ? "/" : "", rel);
+    strbuf err = {0};
+    int rc = csv_load(path, t, &err);   /* no Lua call until err is freed */
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", sb_str(&err));
+    sb_free(&err);
+    lua_pop(L, 1);
+    if (rc) {
+        memset(t, 0, sizeof *t);
+        return luaL_error(L, "drasim.csv: %s", msg);
+    }
+    lua_createtable(L, (int)t->nrows, 0);
+    for (size_t r = 0; r < t->nrows; r++) {
+        lua_createtable(L, 0, (int)t->ncols);
+        for (size_t c = 0; c < t->ncols; c++) {
+            push_cell(L, csv_cell(t, r, (int)c));
+            lua_setfield(L, -2, t->cells[c]);
+        }
+        lua_rawseti(L, -2, (lua_Integer)r + 1);
+    }
+    lua_createtable(L, (int)t->ncols, 0);
+    for (size_t c = 0; c < t->ncols; c++) {
+        lua_pushstring(L, t->cells[c]);
+        lua_rawseti(L, -2, (lua_Integer)c + 1);
+    }
+    csv_free(t);
+    memset(t, 0, sizeof *t);
+    return 2;
+}
+
+/* sorted_keys(t): the keys of t in a fixed order (numbers first, then strings), so that
+ * scripts can iterate deterministically (pairs() order is not). */
+static int api_sorted_keys(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_newtable(L);
+    lua_Integer n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        int kt = lua_type(L, -1);
+        if (kt != LUA_TNUMBER && kt != LUA_TSTRING)
+            return luaL_error(L, "drasim.sorted_keys: keys must be numbers or strings, found %s", luaL_typename(L, -1));
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, 2, ++n);
+    }
+    /* insertion sort with a total order: numbers < strings */
+    for (lua_Integer i = 2; i <= n; i++) {
+        for (lua_Integer j = i; j > 1; j--) {
+            lua_rawgeti(L, 2, j - 1);
+            lua_rawgeti(L, 2, j);
+            int ta = lua_type(L, -2), tb = lua_type(L, -1);
+            bool swap = ta != tb ? (ta == LUA_TSTRING) : lua_compare(L, -1, -2, LUA_OPLT);
+            if (!swap) {
+                lua_pop(L, 2);
+                break;
+            }
+            lua_rawseti(L, 2, j - 1);
+            lua_rawseti(L, 2, j);
+        }
+    }
+    return 1;
+}
+
+/* Push a scenario YAML node as a Lua value: plain true/false -> boolean,
+ * numeric plain scalars -> numbers, null -> nil, lists and maps -> tables. */
+static void push_ynode(lua_State *L, const ynode *n) {
+    luaL_checkstack(L, 4, "args too deep");
+    if (n->kind == YN_SCALAR) {
+        if (n->plain && y_is_null(n)) lua_pushnil(L);
+        else if (n->plain && (y_scalar_eq(n, "true") || y_scalar_eq(n, "false"))) lua_pushboolean(L, y_scalar_eq(n, "true"));
+        else if (!(n->plain && lua_stringtonumber(L, n->str))) lua_pushlstring(L, n->str, n->len);
+        return;
+    }
+    lua_createtable(L, n->kind == YN_SEQ ? (int)n->n : 0, n->kind == YN_MAP ? (int)n->n : 0);
+    for (size_t i = 0; i < n->n; i++) {
+        push_ynode(L, n->vals[i]);
+        if (n->kind == YN_SEQ) lua_rawseti(L, -2, (lua_Integer)i + 1);
+        else lua_setfield(L, -2, n->keys[i]->str);
+    }
+}
+
+void luaw_open_api(luaw *w, const ynode *args) {
+    static const luaL_Reg fns[] = {
+        {"now", api_now},           {"duration", api_duration},       {"random", api_random},
+        {"random_int", api_random_int}, {"normal", api_normal},       {"exponential", api_exponential},
+        {"lognormal", api_lognormal}, {"every", api_every},           {"at", api_at},
+        {"after", api_after},       {"cancel", api_cancel},           {"on_finish", api_on_finish},
+        {"submit", luaw_submit},    {"submit_gang", luaw_submit_gang}, {"pending", api_pending},
+        {"running", api_running},   {"free_gpus", api_free_gpus},     {"nodes", api_nodes},
+        {"csv", api_csv},           {"sorted_keys", api_sorted_keys}, {NULL, NULL}};
+    lua_State *L = w->L;
+    luaL_newlib(L, fns);
+    if (args) push_ynode(L, args);
+    else lua_newtable(L);
+    lua_setfield(L, -2, "args");
+    lua_pushinteger(L, (lua_Integer)(w->run ? w->run->sc->seed : 0));
+    lua_setfield(L, -2, "seed");
+    lua_pushstring(L, w->run && w->run->sc->sched.mode == SCHED_MODE_DRA ? "dra" : "device-plugin");
+    lua_setfield(L, -2, "mode");
+    lua_pushnumber(L, w->run ? (double)w->run->sc->stop_time / 1000.0 : 0);
+    lua_setfield(L, -2, "stop_time");
+    lua_setglobal(L, "drasim");
+}

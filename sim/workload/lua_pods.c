@@ -1,0 +1,455 @@
+/*
+ * lua_pods.c -- drasim.submit / drasim.submit_gang: a Lua pod table becomes
+ * a pod of the run.
+ *
+ * The table's demand (requests, nodeSelector, affinity, tolerations, gpu,
+ * priority, group) is converted into a YAML tree and read by the scenario's
+ * own pod-group parser, so a Lua pod accepts exactly what a pod group does
+ * and gets the same checks. Pods with the same demand share one scheduler
+ * class: a canonical text of the demand fields (map keys sorted) is the shape
+ * key, interned in a Lua table, so thousands of pods with a few shapes make a
+ * few classes and only a new shape pays for the tree and the parser.
+ */
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/yaml_tree.h"
+#include "workload/lua_internal.h"
+
+#define MAX_DEPTH 24
+
+static const char *const POD_FIELDS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory",
+                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", NULL};
+static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu", NULL};
+
+static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* Convert the Lua value at idx into a YAML node in arena a. Tables with keys
+ * 1..n are lists, other tables maps with string keys (sorted). */
+static ynode *to_ynode(lua_State *L, int idx, arena *a, int depth, const char *what) {
+    idx = lua_absindex(L, idx);
+    if (depth > MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
+    switch (lua_type(L, idx)) {
+    case LUA_TSTRING: {
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        return yb_strn(a, s, len);
+    }
+    case LUA_TBOOLEAN: return yb_bool(a, lua_toboolean(L, idx));
+    case LUA_TNUMBER: {
+        if (lua_isinteger(L, idx)) return yb_int(a, (int64_t)lua_tointeger(L, idx));
+        double d = lua_tonumber(L, idx);
+        if (!isfinite(d)) luaL_error(L, "%s: expected a finite number", what);
+        char buf[40];
+        if (d == floor(d) && fabs(d) < 9.0e15) snprintf(buf, sizeof buf, "%lld", (long long)d);
+        else snprintf(buf, sizeof buf, "%.17g", d);
+        return yb_raw(a, buf);
+    }
+    case LUA_TTABLE: break;
+    default: luaL_error(L, "%s: unsupported value of type %s", what, luaL_typename(L, idx));
+    }
+    luaL_checkstack(L, 8, "nested too deeply");
+    size_t n = 0, len = lua_rawlen(L, idx);
+    bool strkeys = true, intkeys = true;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        n++;
+        if (lua_type(L, -1) != LUA_TSTRING) strkeys = false;
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || (size_t)lua_tointeger(L, -1) > len) intkeys = false;
+    }
+    if (n > 0 && intkeys && n == len) {
+        ynode *seq = yb_seq(a);
+        for (size_t i = 1; i <= len; i++) {
+            lua_rawgeti(L, idx, (lua_Integer)i);
+            yb_push(a, seq, to_ynode(L, -1, a, depth + 1, what));
+            lua_pop(L, 1);
+        }
+        return seq;
+    }
+    if (!strkeys) luaL_error(L, "%s: a table must be a list (keys 1..n) or a map with string keys", what);
+    const char **keys = arena_alloc(a, (n ? n : 1) * sizeof *keys);
+    size_t k = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        keys[k++] = arena_strndup(a, lua_tostring(L, -1), lua_rawlen(L, -1));
+    }
+    qsort(keys, n, sizeof *keys, cmp_cstr);
+    ynode *map = yb_map(a);
+    for (size_t i = 0; i < n; i++) {
+        lua_getfield(L, idx, keys[i]);
+        yb_add(a, map, keys[i], to_ynode(L, -1, a, depth + 1, keys[i]));
+        lua_pop(L, 1);
+    }
+    return map;
+}
+
+/* Check that the pod table at idx only has known fields (looked up in a set
+ * table built once: cheaper than comparing names one by one). */
+static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const char *extra) {
+    if (w->fields_ref == 0) {
+        lua_newtable(L);
+        for (int i = 0; POD_FIELDS[i]; i++) {
+            lua_pushboolean(L, 1);
+            lua_setfield(L, -2, POD_FIELDS[i]);
+        }
+        w->fields_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->fields_ref);
+    int set = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            luaL_error(L, "%s: field names must be strings, found a %s key", fn, luaL_typename(L, -1));
+        lua_pushvalue(L, -1);
+        bool known = lua_rawget(L, set) != LUA_TNIL;
+        lua_pop(L, 1);
+        const char *k = lua_tostring(L, -1);
+        if (!known && !(extra && !strcmp(k, extra)))
+            luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
+                          "requests, nodeSelector, affinity, tolerations, gpu%s%s)", fn, k, extra ? ", " : "",
+                       extra ? extra : "");
+    }
+    lua_pop(L, 1);
+}
+
+/* Push field k of the table at idx (absolute) and return true, unless it is
+ * nil or an empty table (then nothing is pushed). */
+static bool get_set_field(lua_State *L, int idx, const char *k) {
+    int t = lua_getfield(L, idx, k);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return false;
+    }
+    if (t == LUA_TTABLE) {
+        lua_pushnil(L);
+        if (lua_next(L, -2) == 0) {   /* empty: lua_next pushed nothing */
+            lua_pop(L, 1);
+            return false;
+        }
+        lua_pop(L, 2);
+    }
+    return true;
+}
+
+/* The pod-group tree of the demand in the table at idx (group name `group`). */
+static ynode *demand_tree(lua_State *L, int idx, const char *group, arena *a) {
+    ynode *m = yb_map(a);
+    yb_add(a, m, "name", yb_str(a, group));
+    ynode *req = NULL;
+    if (get_set_field(L, idx, "requests")) {
+        if (!lua_istable(L, -1)) luaL_error(L, "requests: expected a table such as {cpu=\"4\", memory=\"16Gi\"}");
+        req = to_ynode(L, -1, a, 1, "requests");
+        lua_pop(L, 1);
+        if (req->kind != YN_MAP) luaL_error(L, "requests: expected a map of resource names to quantities");
+    }
+    static const char *const shorthand[] = {"cpu", "memory"};
+    for (int i = 0; i < 2; i++) {
+        if (!get_set_field(L, idx, shorthand[i])) continue;
+        if (!req) req = yb_map(a);
+        if (ymap_get(req, shorthand[i])) luaL_error(L, "%s is given both as a field and in requests", shorthand[i]);
+        yb_add(a, req, shorthand[i], to_ynode(L, -1, a, 1, shorthand[i]));
+        lua_pop(L, 1);
+    }
+    if (req) {   /* keep the keys sorted so that the shape key is canonical */
+        for (size_t i = 1; i < req->n; i++)
+            for (size_t j = i; j > 0 && strcmp(req->keys[j - 1]->str, req->keys[j]->str) > 0; j--) {
+                ynode *tk = req->keys[j], *tv = req->vals[j];
+                req->keys[j] = req->keys[j - 1];
+                req->vals[j] = req->vals[j - 1];
+                req->keys[j - 1] = tk;
+                req->vals[j - 1] = tv;
+            }
+        yb_add(a, m, "requests", req);
+    }
+    for (int i = 0; DEMAND_FIELDS[i]; i++) {
+        if (!get_set_field(L, idx, DEMAND_FIELDS[i])) continue;
+        yb_add(a, m, DEMAND_FIELDS[i], to_ynode(L, -1, a, 1, DEMAND_FIELDS[i]));
+        lua_pop(L, 1);
+    }
+    return m;
+}
+
+/* Drop zero-amount resources (they are no demand and may name resources no node has). */
+static void drop_zero(k8s_resource_amount *r, size_t *n) {
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (quantity_sign(&r[i].value) != 0) r[k++] = r[i];
+    *n = k;
+}
+
+/* ---- shape keys: an injective text form of the demand fields, built straight
+ * from the Lua values (no tree), so that a pod of a known shape costs a string
+ * build and one table lookup. Validity follows the structure, so two tables
+ * with one key are both valid or both not. ---- */
+
+typedef struct key_ref {
+    const char *s;
+    size_t n;
+} key_ref;
+
+static int cmp_key_ref(const void *a, const void *b) {
+    const key_ref *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
+    return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
+    idx = lua_absindex(L, idx);
+    if (depth > MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
+    switch (lua_type(L, idx)) {
+    case LUA_TNIL: sb_putc(b, '-'); return;
+    case LUA_TBOOLEAN: sb_putc(b, lua_toboolean(L, idx) ? 'T' : 'F'); return;
+    case LUA_TSTRING: {
+        size_t len;
+        const char *str = lua_tolstring(L, idx, &len);
+        sb_printf(b, "s%zu:", len);
+        sb_append(b, str, len);
+        return;
+    }
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, idx)) sb_printf(b, "i%lld;", (long long)lua_tointeger(L, idx));
+        else sb_printf(b, "f%.17g;", (double)lua_tonumber(L, idx));
+        return;
+    case LUA_TTABLE: break;
+    default: luaL_error(L, "%s: unsupported value of type %s", what, luaL_typename(L, idx));
+    }
+    luaL_checkstack(L, 8, "nested too deeply");
+    enum { MAX_KEYS = 64 };
+    key_ref keys[MAX_KEYS];
+    size_t n = 0, len = lua_rawlen(L, idx);
+    bool strkeys = true, intkeys = true;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            if (n < MAX_KEYS) keys[n].s = lua_tolstring(L, -1, &keys[n].n);   /* kept alive by the table */
+        } else strkeys = false;
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || (size_t)lua_tointeger(L, -1) > len) intkeys = false;
+        n++;
+    }
+    if (n > 0 && intkeys && n == len) {
+        sb_putc(b, '[');
+        for (size_t i = 1; i <= len; i++) {
+            lua_rawgeti(L, idx, (lua_Integer)i);
+            key_value(L, -1, b, depth + 1, what);
+            lua_pop(L, 1);
+        }
+        sb_putc(b, ']');
+        return;
+    }
+    if (!strkeys) luaL_error(L, "%s: a table must be a list (keys 1..n) or a map with string keys", what);
+    if (n > MAX_KEYS) luaL_error(L, "%s: more than %d fields in one table", what, MAX_KEYS);
+    qsort(keys, n, sizeof *keys, cmp_key_ref);
+    sb_putc(b, '{');
+    for (size_t i = 0; i < n; i++) {
+        sb_printf(b, "%zu:", keys[i].n);
+        sb_append(b, keys[i].s, keys[i].n);
+        lua_pushlstring(L, keys[i].s, keys[i].n);
+        lua_rawget(L, idx);
+        key_value(L, -1, b, depth + 1, what);
+        lua_pop(L, 1);
+    }
+    sb_putc(b, '}');
+}
+
+/* The shape key of the pod table at idx: group + demand fields in a fixed order. */
+static void shape_key(lua_State *L, int idx, const char *group, strbuf *b) {
+    static const char *const fields[] = {"cpu", "memory", "requests", "priority", "nodeSelector", "affinity",
+                                         "tolerations", "gpu", NULL};
+    sb_clear(b);
+    sb_printf(b, "%zu:%s", strlen(group), group);
+    for (int i = 0; fields[i]; i++) {
+        lua_getfield(L, idx, fields[i]);
+        key_value(L, -1, b, 1, fields[i]);
+        lua_pop(L, 1);
+    }
+}
+
+/* The demand in the table at idx as a pod group (tree and spec in arena a). */
+static pod_group_spec *parse_shape(lua_State *L, int idx, const char *group, arena *a, strbuf *err, const char *fn) {
+    ynode *tree = demand_tree(L, idx, group, a);
+    yb_add(a, tree, "count", yb_int(a, 1));
+    ynode *arr = yb_map(a), *times = yb_seq(a);
+    yb_push(a, times, yb_raw(a, "0"));
+    yb_add(a, arr, "times", times);
+    yb_add(a, tree, "arrival", arr);
+    yb_add(a, tree, "duration", yb_raw(a, "0"));
+    pod_group_spec *g = ARENA_NEW(a, pod_group_spec, 1);
+    if (scenario_parse_pod_group(tree, a, g, err)) luaL_error(L, "%s: %s", fn, sb_str(err));
+    return g;
+}
+
+/* The class of the demand in the table at idx: found by shape key or made. */
+static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
+    const char *group = "lua";
+    if (lua_getfield(L, idx, "group") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253)
+            luaL_error(L, "%s: group: expected a non-empty string of at most 253 characters", fn);
+        group = lua_tostring(L, -1);
+    }
+    shape_key(L, idx, group, &w->buf);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->shapes_ref);
+    lua_pushlstring(L, sb_str(&w->buf), w->buf.len);
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, -3) == LUA_TNUMBER) {
+        uint32_t c = (uint32_t)lua_tointeger(L, -1);
+        lua_pop(L, 4);
+        return c;
+    }
+    lua_pop(L, 1);
+    /* A new shape: build its tree, complete it into a pod group and parse it, all in
+     * the scratch arena w->shape first (a script retrying bad shapes under pcall
+     * cannot grow C memory). */
+    if (w->run->sched.nclasses >= (size_t)LUAW_MAX_CLASSES + w->run->sc->ngroups ||
+        w->shape_attempts >= 2 * LUAW_MAX_CLASSES)   /* parsing interns strings: bound failed attempts too */
+        luaL_error(L, "%s: more than %d distinct pod shapes (requests, selectors, tolerations, gpu, priority, "
+                      "group): use fewer distinct values", fn, LUAW_MAX_CLASSES);
+    w->shape_attempts++;
+    arena_free(&w->shape);
+    pod_group_spec *g = parse_shape(L, idx, group, &w->shape, &w->buf, fn);
+    g->count = 0;
+    drop_zero(g->requests, &g->nrequests);
+    drop_zero(g->dp_resources, &g->ndp_resources);
+    sched_mode mode = w->run->sc->sched.mode;
+    if (mode == SCHED_MODE_DEVICE_PLUGIN && g->dra && !g->has_dp)
+        luaL_error(L, "%s: the pod states its GPU demand only for DRA (gpu.dra); add gpu.devicePlugin to run it in "
+                      "device-plugin mode", fn);
+    if (mode == SCHED_MODE_DRA && g->has_dp && !g->dra)
+        luaL_error(L, "%s: the pod states its GPU demand only for the device plugin (gpu.devicePlugin); add gpu.dra "
+                      "to run it in dra mode", fn);
+    for (size_t i = 0; i < g->nrequests + (mode == SCHED_MODE_DEVICE_PLUGIN ? g->ndp_resources : 0); i++) {
+        const char *res = i < g->nrequests ? g->requests[i].name : g->dp_resources[i - g->nrequests].name;
+        if (sched_res_index(&w->run->sched, res) < 0)
+            luaL_error(L, "%s: no node of the cluster offers resource '%s' (such a pod could never run)", fn, res);
+    }
+    /* Valid: parse it again where it lives as long as the run (the class points
+     * into it); one shared arena, not one 64 KiB block per shape. */
+    arena_free(&w->shape);
+    g = parse_shape(L, idx, group, &w->a, &w->buf, fn);
+    g->count = 0;
+    drop_zero(g->requests, &g->nrequests);
+    drop_zero(g->dp_resources, &g->ndp_resources);
+    int c = sim_add_class(w->run, g);
+    if (c < 0) luaL_error(L, "%s: the scheduler refused the pod's class", fn);   /* checked above: not reached */
+    lua_pushinteger(L, c);
+    lua_rawset(L, -3);
+    lua_pop(L, 2);
+    return (uint32_t)c;
+}
+
+/* Record `name` as taken (error if it was) and return a copy that lives as long as the run. */
+static const char *claim_name(lua_State *L, luaw *w, const char *name, const char *fn) {
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->names_ref);
+    if (lua_getfield(L, -1, name) != LUA_TNIL) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
+    lua_pop(L, 1);
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, name);
+    lua_settop(L, top);
+    return arena_strndup(&w->a, name, strlen(name));
+}
+
+/* The pod (or gang) name: field `name` if given, else "<group>-<n>" with the
+ * group's next free number. Written into buf (300 bytes). */
+static void base_name(lua_State *L, luaw *w, int idx, char *buf, const char *fn) {
+    int top = lua_gettop(L);
+    if (lua_getfield(L, idx, "name") != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253)
+            luaL_error(L, "%s: name: expected a non-empty string of at most 253 characters", fn);
+        snprintf(buf, 300, "%s", lua_tostring(L, -1));
+        lua_settop(L, top);
+        return;
+    }
+    const char *group = lua_getfield(L, idx, "group") == LUA_TSTRING ? lua_tostring(L, -1) : "lua";
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->counters_ref);
+    lua_getfield(L, -1, group);
+    lua_Integer n = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->names_ref);
+    for (;;) {   /* skip numbers the script used for names of its own */
+        snprintf(buf, 300, "%s-%lld", group, (long long)n++);
+        int t = lua_getfield(L, -1, buf);
+        lua_pop(L, 1);
+        if (t == LUA_TNIL) break;
+    }
+    lua_pop(L, 1);
+    lua_pushinteger(L, n);
+    lua_setfield(L, -2, group);
+    lua_settop(L, top);
+}
+
+/* Arrival time and run time of the pod table at idx. */
+static void times_of(lua_State *L, luaw *w, int idx, const char *fn, sim_time *at, sim_time *dur) {
+    sim_time now = luaw_now(w);
+    *at = now;
+    if (lua_getfield(L, idx, "at") != LUA_TNIL) {
+        *at = luaw_check_duration(L, -1, "submit: at");
+        if (*at < now)
+            luaL_error(L, "%s: at = %f s is in the past (now %f s)", fn, (double)*at / 1000.0, (double)now / 1000.0);
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, idx, "duration") == LUA_TNIL)
+        luaL_error(L, "%s: missing field 'duration' (how long the pod runs once started)", fn);
+    *dur = luaw_check_duration(L, -1, "submit: duration");
+    lua_pop(L, 1);
+}
+
+static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, sim_time at, sim_time dur) {
+    luaw_charge(L, w, LUAW_QUEUED_COST);   /* refunded when the pod arrives */
+    luaw_arrival a = {.cls = c, .name = name, .duration = dur};
+    VEC_PUSH(w->arrivals, a);
+    luaw_schedule(w, at, ((uint64_t)(w->arrivals.len - 1) << 1) | LUAW_EV_ARRIVAL);
+}
+
+int luaw_submit(lua_State *L) {
+    luaw *w = luaw_get(L);
+    if (lua_type(L, 1) != LUA_TTABLE)
+        return luaL_error(L, "drasim.submit: expected a pod table such as {cpu=\"4\", duration=\"1h\"}, found %s",
+                          luaL_typename(L, 1));
+    lua_settop(L, 1);
+    check_fields(L, w, 1, "drasim.submit", NULL);
+    sim_time at, dur;
+    times_of(L, w, 1, "drasim.submit", &at, &dur);
+    uint32_t c = class_of(L, w, 1, "drasim.submit");
+    char buf[300];
+    base_name(L, w, 1, buf, "drasim.submit");
+    const char *name = claim_name(L, w, buf, "drasim.submit");
+    enqueue(L, w, c, name, at, dur);
+    lua_pushstring(L, name);
+    return 1;
+}
+
+/* submit_gang{size=n, name=..., ...}: n pods of the same demand at the same instant,
+ * named NAME-0 .. NAME-(n-1); returns the list of names. */
+int luaw_submit_gang(lua_State *L) {
+    luaw *w = luaw_get(L);
+    if (lua_type(L, 1) != LUA_TTABLE)
+        return luaL_error(L, "drasim.submit_gang: expected a pod table with size=N, found %s", luaL_typename(L, 1));
+    lua_settop(L, 1);
+    check_fields(L, w, 1, "drasim.submit_gang", "size");
+    if (lua_getfield(L, 1, "size") == LUA_TNIL) return luaL_error(L, "drasim.submit_gang: missing field 'size'");
+    if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 100000)
+        return luaL_error(L, "drasim.submit_gang: size: expected an integer from 1 to 100000");
+    int size = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    sim_time at, dur;
+    times_of(L, w, 1, "drasim.submit_gang", &at, &dur);
+    uint32_t c = class_of(L, w, 1, "drasim.submit_gang");
+    char base[300], buf[320];
+    base_name(L, w, 1, base, "drasim.submit_gang");
+    lua_createtable(L, size, 0);
+    for (int i = 0; i < size; i++) {
+        snprintf(buf, sizeof buf, "%s-%d", base, i);
+        const char *name = claim_name(L, w, buf, "drasim.submit_gang");
+        enqueue(L, w, c, name, at, dur);
+        lua_pushstring(L, name);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}

@@ -1,0 +1,145 @@
+/*
+ * lua_source.c -- the Lua generator as the engine's workload source: loads
+ * the script at time 0, turns timers and submitted pods into EV_SOURCE
+ * events (arg = index << 1 | kind) and calls drasim.on_finish callbacks.
+ */
+#include <lauxlib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/sim.h"
+#include "workload/lua_internal.h"
+#include "workload/lua_source.h"
+
+sim_time luaw_now(const luaw *w) { return w->run ? w->run->last_t : 0; }
+
+void luaw_schedule(luaw *w, sim_time t, uint64_t arg) { sim_schedule_source(w->run, t, arg); }
+
+static int open_api(lua_State *L) {
+    luaw *w = luaw_get(L);
+    luaw_open_api(w, w->spec->args);
+    return 0;
+}
+
+static void new_ref_table(luaw *w, int *ref) {
+    lua_newtable(w->L);
+    *ref = luaL_ref(w->L, LUA_REGISTRYINDEX);
+}
+
+/* "SCRIPT: lua error in WHAT" for messages. */
+static const char *where(luaw *w, const char *what) {
+    sb_clear(&w->buf);
+    sb_printf(&w->buf, "%s: lua error in %s", w->spec->script, what);
+    return sb_str(&w->buf);
+}
+
+/* Start: build the sandbox, the API, and run the main chunk at time 0. */
+static int source_start(sim_run *r, void *ctx) {
+    luaw *w = ctx;
+    const lua_source_spec *spec = w->spec;
+    if (luaw_open(w, spec->instruction_limit, spec->memory_limit)) {
+        sb_printf(&r->error, "%s: cannot create the Lua state", spec->path);
+        return -1;
+    }
+    const char *slash = strrchr(spec->path, '/');
+    w->script_dir = slash ? arena_strndup(&w->a, spec->path, (size_t)(slash - spec->path)) : "";
+    if (slash && slash == spec->path) w->script_dir = "/";
+    rng base;
+    rng_seed(&base, r->sc->seed);
+    rng_fork(&base, 0x6c7561u /* "lua" */, &w->rng);
+    lua_State *L = w->L;
+    if (!lua_checkstack(L, 8)) return -1;
+    new_ref_table(w, &w->shapes_ref);
+    new_ref_table(w, &w->names_ref);
+    new_ref_table(w, &w->finish_ref);
+    new_ref_table(w, &w->counters_ref);
+    lua_pushcfunction(L, open_api);
+    if (luaw_call(w, 0, 0, "lua: setting up the drasim API", &r->error)) return -1;
+    if (luaw_load_file(w, spec->path)) {
+        sb_clear(&r->error);
+        sb_printf(&r->error, "lua: %s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "cannot load the script");
+        lua_pop(L, 1);
+        return -1;
+    }
+    return luaw_call(w, 0, 0, where(w, "the main chunk"), &r->error);
+}
+
+static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
+    lua_State *L = w->L;
+    int ref = w->timers.data[idx].fn_ref;
+    if (ref == LUA_NOREF) return 0;   /* cancelled */
+    bool every = w->timers.data[idx].interval > 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    if (luaw_call(w, 0, 1, where(w, every ? "a drasim.every callback" : "a drasim.at/after callback"),
+                  &r->error))
+        return -1;
+    bool stop = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    luaw_timer *tm = &w->timers.data[idx];   /* the callback may have added timers */
+    if (tm->fn_ref == LUA_NOREF) return 0;   /* it cancelled itself (and was refunded) */
+    if (every && !stop) {
+        luaw_schedule(w, t + tm->interval, ((uint64_t)idx << 1) | LUAW_EV_TIMER);
+        return 0;
+    }
+    luaL_unref(L, LUA_REGISTRYINDEX, tm->fn_ref);
+    tm->fn_ref = LUA_NOREF;
+    luaw_charge(L, w, -LUAW_QUEUED_COST);
+    return 0;
+}
+
+static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
+    luaw *w = ctx;
+    size_t idx = (size_t)(arg >> 1);
+    if ((arg & 1) == LUAW_EV_TIMER) return fire_timer(r, w, idx, t);
+    const luaw_arrival *a = &w->arrivals.data[idx];
+    sim_arrive(r, a->cls, a->name, a->duration, t);
+    luaw_charge(w->L, w, -LUAW_QUEUED_COST);
+    return 0;
+}
+
+/* A pod of ours ended: run its on_finish callbacks (each with the pod name). */
+static int source_finished(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
+    (void)t;
+    luaw *w = ctx;
+    lua_State *L = w->L;
+    const char *name = r->pods.data[pod].name;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
+    if (lua_getfield(L, -1, name) == LUA_TNIL) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_pushnil(L);
+    lua_setfield(L, -3, name);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        lua_pushstring(L, name);
+        if (luaw_call(w, 1, 0, where(w, "a drasim.on_finish callback"), &r->error)) {
+            lua_pop(L, 2);
+            return -1;
+        }
+    }
+    lua_pop(L, 2);
+    return 0;
+}
+
+static void source_free(void *ctx) {
+    luaw *w = ctx;
+    luaw_close(w);
+    arena_free(&w->a);
+    arena_free(&w->shape);
+    sb_free(&w->buf);
+    VEC_FREE(w->timers);
+    VEC_FREE(w->arrivals);
+    free(w);
+}
+
+void lua_source_attach(sim_run *r, const lua_source_spec *spec) {
+    luaw *w = xcalloc(1, sizeof *w);
+    w->run = r;
+    w->spec = spec;
+    w->script_dir = "";
+    r->source = (sim_source){.ctx = w, .start = source_start, .event = source_event, .finished = source_finished,
+                             .free = source_free};
+    r->has_source = true;
+}

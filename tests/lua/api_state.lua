@@ -1,0 +1,20 @@
+-- Cluster state reads: 2 nodes x 8 H100 + 1 node of 56 MIG 1g.10gb slices.
+local f = drasim.free_gpus()
+assert(f["nvidia.com/gpu"] == 16, "free gpus " .. tostring(f["nvidia.com/gpu"]))
+assert(f["nvidia.com/mig-1g.10gb"] == 56)
+local m = drasim.free_gpus("model")
+assert(m["NVIDIA-H100-80GB-HBM3"] == 16)
+local nodes = drasim.nodes()
+assert(nodes.count == 3 and nodes.schedulable == 3)
+assert(nodes.allocatable["nvidia.com/gpu"] == 16 and nodes.allocatable.cpu == 3 * 64)
+drasim.submit{name = "big", cpu = "1", duration = "1h", gpu = {devicePlugin = {["nvidia.com/gpu"] = 8}}}
+drasim.submit_gang{name = "wait", size = 2, cpu = "1", duration = "1h", gpu = {devicePlugin = {["nvidia.com/gpu"] = 8}}}
+drasim.after(1, function()
+  assert(drasim.running() == 2, "running " .. drasim.running())
+  assert(drasim.pending() == 1 and drasim.pending("lua") == 1 and drasim.pending("other") == 0)
+  assert(drasim.free_gpus()["nvidia.com/gpu"] == 0)
+  assert(drasim.running("lua") == 2)
+end)
+drasim.after("1h1s", function()   -- (at exactly 1h this timer would fire before the completions: it was scheduled first)
+  assert(drasim.free_gpus()["nvidia.com/gpu"] == 8, "after completion " .. drasim.free_gpus()["nvidia.com/gpu"])
+end)

@@ -1,0 +1,2 @@
+-- A module required from the script's directory.
+return {answer = 42}
