@@ -126,7 +126,8 @@ static void make_groups(rdb *r) {
             if (vary_sc) sb_printf(&label, "%s", u->scenario);
             /* a swept scheduling.mode / scheduling.scoring already shows in the point */
             bool swept_mode = u->point && strstr(u->point, "scheduling.mode=");
-            bool swept_pol = u->point && strstr(u->point, "scheduling.scoring=");
+            bool swept_pol = u->point && (strstr(u->point, "scheduling.scoring=") || strstr(u->point, "scheduling.policy=") ||
+                                          strstr(u->point, "policy="));
             if ((vary_mode && !swept_mode) || (!u->point && !vary_sc && !vary_pol)) sb_printf(&label, "%s%s", label.len ? " " : "", u->mode);
             if ((vary_pol && !swept_pol) || (!u->point && !vary_sc)) sb_printf(&label, "%s%s", label.len ? " " : "", u->policy);
             if (u->point) {

@@ -527,7 +527,11 @@ static int arrival_curves(report *rp, strbuf *err) {
         const char *c = names.data[k];
         strbuf stem = {0}, title = {0}, expr = {0}, ylabel = {0};
         sb_printf(&stem, "arrival_%s", c);
-        sb_printf(&title, "%s vs arrived demand (arrival curve)", c);
+        const char *human = !strcmp(c, "gpu_alloc_pct")    ? "GPU allocation"
+                            : !strcmp(c, "frag_gpu_pct")   ? "Fragmented GPUs (% of all GPUs)"
+                            : !strcmp(c, "frag_ratio_pct") ? "Fragmentation ratio (% of idle GPUs)"
+                                                           : c;
+        sb_printf(&title, "%s vs arrived GPU demand", human);
         sb_printf(&expr, "\"%s\"", c);
         sb_printf(&ylabel, "%s%s", c, strstr(c, "_pct") ? " (%)" : "");
         rc = curve_per_group(rp, sb_str(&stem), sb_str(&title), &x, sb_str(&expr), sb_str(&ylabel), err);
