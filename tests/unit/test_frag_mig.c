@@ -26,7 +26,7 @@ static frag_mig_typical typical_1g_4g(void) {
 }
 
 /* A full GPU is not fragmented; an empty one only by the geometry: a 1g
- * never starts at slot 7, a 2g never at 6 (slots 6-7 unusable for it). */
+ * never starts at slot 7, a 2g never at 6, a 4g only at 0 (slots 4-7). */
 static void test_empty_and_full_gpus(void **state) {
     (void)state;
     frag_mig_typical t = {.compute_total = 7};
@@ -38,7 +38,7 @@ static void test_empty_and_full_gpus(void **state) {
     frag_mig_normalise(&t);
     assert_true(fabs(t.m[0].p - 0.4) < 1e-12);
     frag_mig_gpu empty = {0, 0}, full = {0xff, 7};
-    assert_true(fabs(frag_mig_gpu_frag(&empty, &t) - (0.4 * 1 + 0.2 * 2)) < 1e-9);
+    assert_true(fabs(frag_mig_gpu_frag(&empty, &t) - (0.4 * 1 + 0.2 * 2 + 0.1 * 4)) < 1e-9);
     assert_true(frag_mig_gpu_frag(&full, &t) == 0);
     /* any instance makes the 7g impossible: its share of the free slices counts */
     frag_mig_gpu one = {0x01, 1};
