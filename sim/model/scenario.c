@@ -149,9 +149,10 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
         yerr(err, cluster, "cluster: not used with workload.trace (the trace lists the nodes); remove it");
         return -1;
     }
-    if (s->sched.policy && !s->trace) {
+    if (s->sched.policy && !s->trace && !(s->sched.mode == SCHED_MODE_DRA && !strcmp(s->sched.policy, "fgd"))) {
         yerr(err, ymap_get(ymap_get(root, "scheduling"), "policy"),
-             "scheduling.policy: placement policies need a GPU-sharing trace workload (workload.trace) in this build");
+             "scheduling.policy: placement policies need a GPU-sharing trace workload (workload.trace) in this build "
+             "(without one, only `fgd` in dra mode: fragmentation-aware dynamic-MIG placement)");
         return -1;
     }
     /* trace workloads run in both modes (dra: sched/dra_openb.h) */
