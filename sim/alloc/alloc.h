@@ -99,6 +99,14 @@ typedef enum {
     ALLOC_TIMEOUT            /* the step limit was reached (the scheduler's filter timeout) */
 } alloc_status;
 
+/* drasim-only, not upstream (alloc_prefer.c): a filter the simulator's
+ * placement policies use to choose AMONG the devices that fit. When set, a
+ * device the filter rejects is treated as not matching the request's
+ * selectors; the search order and everything else stay upstream's. NULL
+ * (the default, and always for `drasim allocate`) = upstream behaviour. */
+typedef bool (*alloc_device_filter)(void *ctx, const alloc_device_id *id);
+void allocator_set_device_filter(allocator *a, alloc_device_filter fn, void *ctx);
+
 /* Stop a search after `steps` search steps (0 = no limit, the default), the
  * way DRASchedulerFilterTimeout bounds upstream's search in time. */
 void allocator_set_step_limit(allocator *a, uint64_t steps);

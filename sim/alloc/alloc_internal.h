@@ -114,6 +114,8 @@ struct allocator {
     VEC(ccounters *) counters;
     uint64_t seed, share_seq;
     uint64_t step_limit;
+    alloc_device_filter dev_filter; /* drasim-only candidate filter (alloc_prefer.c), NULL = upstream */
+    void *dev_filter_ctx;
     pmap gather_map;                /* node pointer -> index into gathered */
     VEC(struct gathered *) gathered;
 };

@@ -91,6 +91,7 @@ static int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool 
                                c->err))
             return -1;
     }
+    if (m && c->A->dev_filter) m = c->A->dev_filter(c->A->dev_filter_ctx, &c->A->uids.data[d->uid]);
     *ok = m;
     *slot = m ? 2 : 1;
     return 0;

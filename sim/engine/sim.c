@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sched/place_mig.h"
 #include "sched/dra.h"
 #include "util/intern.h"
 #include "workload/openb_run.h"
@@ -301,6 +302,11 @@ static void summarize(sim_run *r) {
     metric(r, "gpu_total", r->total_gpu_equiv);
     metric(r, "gpu_alloc_pct", r->total_gpu_equiv > 0 && span > 0 ? 100.0 * gpu_area / (r->total_gpu_equiv * span) : 0);
     metric(r, "gpu_alloc_peak_pct", r->total_gpu_equiv > 0 ? 100.0 * r->peak_gpu_equiv / r->total_gpu_equiv : 0);
+    if (r->dra && r->dra->mig) {   /* dynamic-MIG GPUs: fragmentation of their memory slices (place_mig.h) */
+        metric(r, "frag_mig_pct_mean", place_mig_frag_mean_pct(r->dra->mig, r->end_time));
+        metric(r, "frag_mig_pct_end", place_mig_frag_pct(r->dra->mig));
+        metric(r, "mig_placements_chosen", (double)place_mig_decisions(r->dra->mig));
+    }
     metric(r, "cpu_alloc_pct", r->tot_alloc[RES_CPU] > 0 && span > 0
                                    ? 100.0 * r->area[RES_CPU] / ((double)r->tot_alloc[RES_CPU] * span) : 0);
     metric(r, "memory_alloc_pct", r->tot_alloc[RES_MEMORY] > 0 && span > 0

@@ -59,7 +59,7 @@ static int parse_output(const ynode *m, scenario *s, strbuf *err) {
 static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"mode", "devicePlugin", "scoring", "percentageOfNodesToScore",
                                        "balancedAllocation", "profile", "podInitialBackoffSeconds",
-                                       "podMaxBackoffSeconds", "policy", NULL};
+                                       "podMaxBackoffSeconds", "policy", "devicePlacement", NULL};
     const ynode *v;
     if (ymap_check_keys(m, keys, "scheduling", err)) return -1;
     if (ymap_need(m, "mode", "scheduling", &v, err)) return -1;
@@ -92,6 +92,16 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
         if (y_str(v, "scheduling.policy", &s->sched.policy, err)) return -1;
         if (!policy_find(s->sched.policy)) {
             yerr(err, v, "scheduling.policy: expected one of %s, found '%s'", policy_names(), s->sched.policy);
+            return -1;
+        }
+    }
+    if ((v = ymap_get(m, "devicePlacement"))) {
+        if (y_scalar_eq(v, "policy")) s->sched.device_by_allocator = false;
+        else if (y_scalar_eq(v, "allocator")) s->sched.device_by_allocator = true;
+        else {
+            yerr(err, v, "scheduling.devicePlacement: expected policy or allocator, found %s%s%s",
+                 v->kind == YN_SCALAR ? "'" : "", v->kind == YN_SCALAR ? v->str : ykind_name(v),
+                 v->kind == YN_SCALAR ? "'" : "");
             return -1;
         }
     }
@@ -139,9 +149,10 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
         yerr(err, cluster, "cluster: not used with workload.trace (the trace lists the nodes); remove it");
         return -1;
     }
-    if (s->sched.policy && !s->trace) {
+    if (s->sched.policy && !s->trace && !(s->sched.mode == SCHED_MODE_DRA && !strcmp(s->sched.policy, "fgd"))) {
         yerr(err, ymap_get(ymap_get(root, "scheduling"), "policy"),
-             "scheduling.policy: placement policies need a GPU-sharing trace workload (workload.trace) in this build");
+             "scheduling.policy: placement policies need a GPU-sharing trace workload (workload.trace) in this build "
+             "(without one, only `fgd` in dra mode: fragmentation-aware dynamic-MIG placement)");
         return -1;
     }
     /* trace workloads run in both modes (dra: sched/dra_openb.h) */

@@ -165,6 +165,7 @@ typedef struct scheduling_spec {
     size_t nshape;
     int64_t fit_weight, balanced_weight, dra_weight;   /* score plugin weights (profile); 0 = disabled */
     const char *policy;              /* placement policy (sched/policy.h), NULL = none */
+    bool device_by_allocator;        /* devicePlacement: allocator (DRA: first fit, not the policy's choice) */
 } scheduling_spec;
 
 /* ---- the scenario ------------------------------------------------------------------- */

@@ -119,9 +119,10 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
     }
     if (b->nseeds) sc.seed = b->seeds[i];
     if (b->policy) {
-        if (!sc.trace) {
+        if (!sc.trace && !(sc.sched.mode == SCHED_MODE_DRA && !strcmp(b->policy, "fgd"))) {
             sb_clear(err);
-            sb_printf(err, "%s: --policy needs a trace workload (workload.trace)", b->scenario_path);
+            sb_printf(err, "%s: --policy needs a trace workload (workload.trace), or fgd in dra mode "
+                      "(dynamic-MIG placement)", b->scenario_path);
             rc = RUN_BAD_INPUT;
             goto done;
         }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/place_mig.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -95,6 +96,7 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
     for (size_t i = 0; i < inv->nnodes; i++) d->total_gpus += inv->info ? inv->info[i].gpus : 0;
     d->A = allocator_new(&d->features, d->slices, d->nslices, d->classes, d->nclasses, NULL, sc->seed);
 
+    d->mig = place_mig_new(sc, inv);
     d->nshared = sc->nshared_claims;
     d->shared = xcalloc(d->nshared ? d->nshared : 1, sizeof *d->shared);
     for (size_t i = 0; i < d->nshared; i++) {
@@ -153,6 +155,7 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
 
 void dra_free(dra_state *d) {
     if (!d) return;
+    place_mig_free(d->mig);
     allocator_free(d->A);
     for (size_t i = 0; i < d->ncls; i++) {
         free(d->cls[i].shared);

@@ -60,6 +60,7 @@ typedef struct dra_state {
     VEC(uint32_t) pod_first;      /* per pod id: 1 + index of its first record, 0 = none */
     double total_gpus;            /* physical GPUs of the inventory */
     double cur_gpu_equiv, peak_gpu_equiv;   /* GPUs taken by live allocations */
+    struct place_mig *mig;        /* dynamic-MIG fragmentation and placement (place_mig.h); NULL = none */
     uint64_t claims_created, claims_deleted, shared_allocated, shared_freed, allocate_calls, steps;
 } dra_state;
 

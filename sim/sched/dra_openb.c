@@ -140,15 +140,41 @@ void dra_openb_free(dra_openb *d) {
     free(d);
 }
 
-bool dra_openb_allocate(dra_openb *d, uint32_t pod, size_t k, size_t node, uint32_t *gpus) {
+/* The device filter of a preferred GPU set: devices gpu-N of pool `pool`
+ * with bit N set in `mask`. */
+typedef struct gpu_pick {
+    const char *pool;
+    uint32_t mask;
+} gpu_pick;
+
+static bool pick_filter(void *ctx, const alloc_device_id *id) {
+    const gpu_pick *g = ctx;
+    if (id->pool != g->pool || strncmp(id->device, "gpu-", 4)) return false;
+    int n = atoi(id->device + 4);
+    return n >= 0 && n < 32 && (g->mask >> n & 1);
+}
+
+bool dra_openb_allocate(dra_openb *d, uint32_t pod, size_t k, size_t node, uint32_t prefer, uint32_t *gpus) {
     k8s_resource_claim *c = &d->claims[k];
     *gpus = 0;
     if (!c->spec.nrequests) return true;
     k8s_allocation al;
     uint64_t steps;
-    sb_clear(&d->err);
-    d->calls++;
-    if (allocator_allocate(d->A, &d->nodes[node], &c, 1, &d->results, &al, &steps, &d->err) != ALLOC_OK) return false;
+    alloc_status st = ALLOC_UNSATISFIABLE;
+    if (prefer) {
+        gpu_pick g = {intern(d->nodes[node].meta.name), prefer};
+        allocator_set_device_filter(d->A, pick_filter, &g);
+        sb_clear(&d->err);
+        d->calls++;
+        st = allocator_allocate(d->A, &d->nodes[node], &c, 1, &d->results, &al, &steps, &d->err);
+        allocator_set_device_filter(d->A, NULL, NULL);
+    }
+    if (st != ALLOC_OK) {
+        sb_clear(&d->err);
+        d->calls++;
+        st = allocator_allocate(d->A, &d->nodes[node], &c, 1, &d->results, &al, &steps, &d->err);
+    }
+    if (st != ALLOC_OK) return false;
     allocator_commit(d->A, &al);
     for (size_t i = 0; i < al.nresults; i++) *gpus |= 1u << atoi(al.results[i].device + 4);   /* "gpu-N" */
     while (d->live.len <= pod) VEC_PUSH(d->live, (k8s_allocation){0});

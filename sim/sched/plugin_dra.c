@@ -18,6 +18,7 @@
 
 #include "sched/dra_internal.h"
 #include "sched/framework.h"
+#include "sched/place_mig.h"
 #include "util/intern.h"
 
 static void add_reason(sched_reasons *why, const char *r) {
@@ -73,11 +74,19 @@ static int32_t list_score(const dra_class *c, size_t n) {
     return nfa ? (int32_t)(sum * 100 / (8 * nfa)) : 0;
 }
 
-static alloc_status run_allocator(const scheduler *s, dra_class *c, size_t node, size_t n, arena *into) {
+/* The allocator on `node`; with fragmentation-aware MIG placement on
+ * (place_mig.h) it chooses the MIG device and *mig_score gets its node score
+ * (-1 = first fit was used). */
+static alloc_status run_allocator(const scheduler *s, dra_class *c, size_t node, size_t n, arena *into,
+                                  int *mig_score) {
     dra_state *d = s->dra;
     uint64_t steps = 0;
     sb_clear(&d->err);
-    alloc_status st = allocator_allocate(d->A, &s->nodes[node], c->call, n, into, c->out, &steps, &d->err);
+    int ms = -1;
+    alloc_status st = d->mig ? place_mig_allocate(d->mig, d->A, &s->nodes[node], node, c->call, n, into, c->out,
+                                                  &steps, &d->err, &ms)
+                             : allocator_allocate(d->A, &s->nodes[node], c->call, n, into, c->out, &steps, &d->err);
+    if (mig_score) *mig_score = ms;
     d->allocate_calls++;
     d->steps += steps;
     if (st == ALLOC_ERROR) c->error = intern(sb_str(&d->err));
@@ -105,12 +114,13 @@ static bool dra_filter(const scheduler *s, const pod_class *pc, size_t node, sch
     c->score[node] = 0;
     if (n == 0) return true;
     arena_free(&s->dra->scratch);
-    alloc_status st = run_allocator(s, c, node, n, &s->dra->scratch);
+    int ms;
+    alloc_status st = run_allocator(s, c, node, n, &s->dra->scratch, &ms);
     if (st != ALLOC_OK) {
         add_reason(why, st == ALLOC_ERROR && c->error ? c->error : "cannot allocate all claims");
         return false;
     }
-    c->score[node] = list_score(c, n);
+    c->score[node] = ms >= 0 ? ms : list_score(c, n);
     return true;
 }
 
@@ -130,10 +140,11 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
     if (!c->any) return;
     size_t n;
     if (!collect(s, c, node, &n)) return;   /* Filter said it fits: cannot happen */
-    if (n && run_allocator(s, c, node, n, &d->keep) != ALLOC_OK) return;
+    if (n && run_allocator(s, c, node, n, &d->keep, NULL) != ALLOC_OK) return;
     bool changed_shared[64] = {0};
     for (size_t i = 0; i < n; i++) {
         allocator_commit(d->A, &c->out[i]);
+        if (d->mig) place_mig_commit(d->mig, &c->out[i], s->now);
         dra_record r = {.pod = p->pod, .al = c->out[i]};
         r.gpu_equiv = dra_allocation_gpu_equiv(d, &c->out[i]);
         d->cur_gpu_equiv += r.gpu_equiv;
@@ -179,6 +190,7 @@ static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const 
         r[i].deleted = true;
         if (!r[i].shared) {
             allocator_release(d->A, &r[i].al);
+            if (d->mig) place_mig_release(d->mig, &r[i].al, s->now);
             d->cur_gpu_equiv -= r[i].gpu_equiv;
             d->claims_deleted++;
             continue;
@@ -188,6 +200,7 @@ static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const 
             if (d->shared[k].name == r[i].claim) sh = &d->shared[k];
         if (!sh || --sh->users > 0) continue;
         allocator_release(d->A, &sh->al);
+        if (d->mig) place_mig_release(d->mig, &sh->al, s->now);
         d->cur_gpu_equiv -= sh->gpu_equiv;
         sh->allocated = false;
         d->shared_freed++;

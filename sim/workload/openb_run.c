@@ -136,9 +136,10 @@ static bool try_pod(run_state *st, uint32_t id, sim_time t) {
         c->failures++;
         return false;
     }
-    if (st->dra) {   /* the allocator chooses the devices on the policy's node */
+    if (st->dra) {   /* the allocator allocates on the policy's node: the policy's GPUs, or its own first fit */
         uint32_t dev;
-        if (dra_openb_allocate(st->dra, id, p->group, (size_t)node, &dev) && dev != gpus) {
+        uint32_t prefer = r->sc->sched.device_by_allocator ? 0 : gpus;
+        if (dra_openb_allocate(st->dra, id, p->group, (size_t)node, prefer, &dev) && dev != gpus) {
             policy_sched_move(&st->ps, p->group, node, gpus, dev);
             gpus = dev;
             st->dra_moved++;
