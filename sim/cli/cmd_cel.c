@@ -120,6 +120,10 @@ static int load_device(const char *spec, yfile *yf, k8s_device *dev, const char 
                         yerr(err, val, "capacity %s: %s", caps->keys[k]->str, msg ? msg : "invalid quantity");
                         return -1;
                     }
+                    /* the API server stores the canonical form; the scheduler re-parses it */
+                    char canon[128];
+                    size_t cl = quantity_format_str(&cp->value, canon, sizeof canon);
+                    if (cl < sizeof canon) quantity_parse(canon, cl, &cp->value, &msg);
                 }
             }
             const ynode *am = ymap_get(body, "allowMultipleAllocations");
