@@ -428,7 +428,7 @@ static cel_val range_items(cel_ctx *c, cel_val r, const cel_val **items, uint32_
     return CV_MK(CV_NULL);
 }
 
-static int sort_cmp_err;
+static _Thread_local int sort_cmp_err;
 typedef struct sortent { cel_val key, val; uint32_t idx; } sortent;
 
 static void merge_sort(sortent *a, sortent *tmp, uint32_t n) {
