@@ -24,9 +24,16 @@ extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 static unsigned long long n_allocs;
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BENCH_ASAN 1
+#endif
+#endif
+#if !defined(__SANITIZE_ADDRESS__) && !defined(BENCH_ASAN)   /* AddressSanitizer owns malloc: no counting there */
 void *malloc(size_t n) { n_allocs++; return __libc_malloc(n); }
 void *calloc(size_t a, size_t b) { n_allocs++; return __libc_calloc(a, b); }
 void *realloc(void *p, size_t n) { n_allocs++; return __libc_realloc(p, n); }
+#endif
 
 /* ---- inventory ------------------------------------------------------------------------- */
 
