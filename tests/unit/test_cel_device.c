@@ -105,6 +105,9 @@ static void test_attributes(void **state) {
     assert_contains(cel_t_match("device.attributes[\"dra.example.com\"].version == \"1.0.0\"", &d, drv),
                     "match: no such overload");
     assert_string_equal(cel_t_match("\"1.0.0\" == device.attributes[\"dra.example.com\"].version", &d, drv), "false");
+    assert_string_equal(cel_t_match("\"some_example_value\" == device.attributes[\"dra.example.com\"].services", &d, drv), "true");
+    assert_string_equal(cel_t_match("7 != device.attributes[\"other.example.com\"].count", &d, drv), "false");
+    assert_string_equal(cel_t_match("\"x\" == device.attributes[\"dra.example.com\"].nope", &d, drv), "match: no such key: nope");
     assert_string_equal(cel_t_match("device.attributes[\"dra.example.com\"].version == semver(\"1.0.0\")", &d, drv), "true");
     assert_string_equal(cel_t_match("type(device.attributes[\"dra.example.com\"].services) == string", &d, drv), "true");
     assert_string_equal(cel_t_match("device.attributes[\"dra.example.com\"].missing == 1", &d, drv),
