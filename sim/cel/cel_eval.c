@@ -276,7 +276,8 @@ static cel_val ev_eq(cel_ctx *c, const cnode *n) {
 /* device.attributes[D].ID == CONST (and !=): one lookup, then a pointer compare
  * when both strings are interned. */
 static cel_val ev_attr_eq_const(cel_ctx *c, const cnode *n) {
-    const cnode *an = n->args[0], *kn = n->args[1];
+    bool swapped = n->args[0]->op == N_CONST;   /* CONST == device.attributes[D].ID */
+    const cnode *an = n->args[swapped], *kn = n->args[!swapped];
     const k8s_device *d = c->dev;
     c->cost += an->cost + kn->cost + 1;
     if (!d) return cel_err_static("no such attribute: device (no device given)");
@@ -291,7 +292,7 @@ static cel_val ev_attr_eq_const(cel_ctx *c, const cnode *n) {
         }
         cel_val v = cel_dev_attr_value(c, &a[i]);
         if (v.k == CV_ERROR) return v;
-        cel_val r = cel_equal(c, v, k);
+        cel_val r = swapped ? cel_equal(c, k, v) : cel_equal(c, v, k);
         if (r.k == CV_BOOL && n->sub) r.b = !r.b;
         return r;
     }
@@ -428,7 +429,7 @@ static cel_val range_items(cel_ctx *c, cel_val r, const cel_val **items, uint32_
     return CV_MK(CV_NULL);
 }
 
-static int sort_cmp_err;
+static _Thread_local int sort_cmp_err;
 typedef struct sortent { cel_val key, val; uint32_t idx; } sortent;
 
 static void merge_sort(sortent *a, sortent *tmp, uint32_t n) {
@@ -698,7 +699,8 @@ void cel_bind_evaluators(cnode *n) {
         if (n->fn && n->nargs == 2 && (!strcmp(n->fn->name, "_==_") || !strcmp(n->fn->name, "_!=_"))) {
             n->ev = ev_eq;
             n->sub = n->fn->name[1] == '!';
-            if (n->args[0]->op == N_DEV_ATTR && n->args[1]->op == N_CONST && n->args[1]->cv.k != CV_ERROR)
+            if ((n->args[0]->op == N_DEV_ATTR && n->args[1]->op == N_CONST) ||
+                (n->args[1]->op == N_DEV_ATTR && n->args[0]->op == N_CONST))
                 n->ev = ev_attr_eq_const;
         }
         break;

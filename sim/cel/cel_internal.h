@@ -91,7 +91,7 @@ extern const ctype ct_dyn, ct_any, ct_free, ct_null, ct_bool, ct_int, ct_uint, c
 
 typedef enum {
     N_CONST, N_IDENT, N_VAR, N_SELECT, N_INDEX, N_CALL, N_LIST, N_MAP,
-    N_AND, N_OR, N_COND, N_NOT, N_NEG, N_COMP, N_BIND, N_HAS, N_OPTMAP, N_OPTFLATMAP,
+    N_AND, N_OR, N_COND, N_COMP, N_BIND, N_HAS, N_OPTMAP, N_OPTFLATMAP,
     N_DEVICE, N_DEV_ATTR, N_DEV_CAP, N_DEV_DOM, N_MSG, N_COMP2
 } node_op;
 

@@ -168,7 +168,7 @@ static size_t lex_quoted(parser *ps, size_t start, size_t i, bool raw, bool byte
         uint32_t cp = 0;
         int kind = 0;   /* 1 = byte-valued (octal/hex), 2 = unicode */
         if (e >= '0' && e <= '3') {
-            if (i + 1 < n + 1 && i + 1 <= n && i + 2 <= n && s[i] >= '0' && s[i] <= '7' && s[i + 1] >= '0' && s[i + 1] <= '7') {
+            if (i + 2 <= n && s[i] >= '0' && s[i] <= '7' && s[i + 1] >= '0' && s[i + 1] <= '7') {
                 cp = (uint32_t)((e - '0') * 64 + (s[i] - '0') * 8 + (s[i + 1] - '0'));
                 i += 2;
                 kind = 1;
@@ -642,13 +642,9 @@ static cnode *parse_primary(parser *ps) {
             if (!accept(ps, TK_COMMA)) break;
         }
         if (!expect(ps, TK_RBRACK, "']'")) return NULL;
-        cnode *l = cel_node(ps->a, N_LIST, t->pos, 0);
-        l->nargs = 0;
+        cnode *l = cel_node(ps->a, N_LIST, t->pos, 0);   /* element count in cv.n */
         l->args = arena_alloc(ps->a, sizeof(cnode *) * (size_t)(n ? n : 1));
         memcpy(l->args, el, sizeof(cnode *) * (size_t)n);
-        if (n > 255) {
-            /* nargs is 8 bits: nest long lists through a helper count */
-        }
         l->cv.n = (uint32_t)n;
         if (anyopt) {
             l->optel = arena_alloc(ps->a, (size_t)n);
@@ -696,10 +692,8 @@ static cnode *parse_primary(parser *ps) {
     }
     case TK_DOT:
     case TK_IDENT: {
-        bool lead = false;
-        if (t->k == TK_DOT) {
+        if (t->k == TK_DOT) {   /* leading dot: root namespace, same names here */
             next(ps);
-            lead = true;
             t = peek(ps);
             if (t->k != TK_IDENT) { unexpected(ps, t, "IDENTIFIER"); return NULL; }
         }
@@ -709,19 +703,17 @@ static cnode *parse_primary(parser *ps) {
             return NULL;
         }
         if (peek(ps)->k == TK_LPAREN) {
-            int32_t cpos = peek(ps)->pos;
             next(ps);
             cnode **args;
             int n = parse_args(ps, &args);
             if (n < 0) return NULL;
-            (void)cpos;
             return make_call(ps, NULL, t->s, t->pos, args, n);
         }
         /* message construction: IDENT ('.' IDENT)* '{' */
         size_t save = ps->p;
         while (peek(ps)->k == TK_DOT && peek2(ps)->k == TK_IDENT) { next(ps); next(ps); }
         if (peek(ps)->k == TK_LBRACE) {
-            token *lb = next(ps);
+            next(ps);
             /* parse and discard the field initializers, then fail at check time */
             while (peek(ps)->k != TK_RBRACE) {
                 accept(ps, TK_QUEST);
@@ -733,13 +725,11 @@ static cnode *parse_primary(parser *ps) {
             if (!expect(ps, TK_RBRACE, "'}'")) return NULL;
             cnode *m = cel_node(ps->a, N_MSG, t->pos, 0);
             m->name = t->s;
-            (void)lb;
             return m;
         }
         ps->p = save;
         cnode *id = cel_node(ps->a, N_IDENT, t->pos, 0);
         id->name = t->s;
-        (void)lead;
         return id;
     }
     default:

@@ -19,9 +19,10 @@
 cel_program *cel_compile_any(const char *expr, size_t len, const cel_options *opts, strbuf *err);
 
 static void usage(FILE *out) {
-    fprintf(out, "usage: drasim cel eval [--device FILE#DEVICE] [--] EXPR\n\n"
+    fprintf(out, "usage: drasim cel eval [--device FILE#DEVICE] [--cost] [--] EXPR\n\n"
                  "Evaluates a CEL expression in the Kubernetes DRA environment and prints its value.\n"
                  "With --device, `device` is the named device of the ResourceSlice(s) in FILE.\n"
+                 "With --cost, the runtime cost of the evaluation is printed on stderr.\n"
                  "exit: 0 value printed, 1 compile or evaluation error, 2 usage error, 3 bad device file\n");
 }
 
@@ -120,6 +121,10 @@ static int load_device(const char *spec, yfile *yf, k8s_device *dev, const char 
                         yerr(err, val, "capacity %s: %s", caps->keys[k]->str, msg ? msg : "invalid quantity");
                         return -1;
                     }
+                    /* the API server stores the canonical form; the scheduler re-parses it */
+                    char canon[128];
+                    size_t cl = quantity_format_str(&cp->value, canon, sizeof canon);
+                    if (cl < sizeof canon) quantity_parse(canon, cl, &cp->value, &msg);
                 }
             }
             const ynode *am = ymap_get(body, "allowMultipleAllocations");
@@ -136,6 +141,7 @@ static int load_device(const char *spec, yfile *yf, k8s_device *dev, const char 
 
 static int cmd_eval(int argc, char **argv) {
     const char *device = NULL;
+    bool cost = false;
     int i = 1;
     while (i < argc) {
         const char *a = argv[i];
@@ -150,6 +156,7 @@ static int cmd_eval(int argc, char **argv) {
             continue;
         }
         if (!strncmp(a, "--device=", 9)) { device = a + 9; i++; continue; }
+        if (!strcmp(a, "--cost")) { cost = true; i++; continue; }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return EXIT_OK; }
         break;
     }
@@ -178,6 +185,13 @@ static int cmd_eval(int argc, char **argv) {
         fprintf(stderr, "error: %s\n", sb_str(&err));
         rc = EXIT_NEGATIVE;
         goto done;
+    }
+    if (cost) {
+        unsigned long long c = 0;
+        strbuf e2 = {0};
+        cel_eval_cost(p, device ? &dev : NULL, driver, &c, &e2);
+        fprintf(stderr, "cost: %llu\n", c);
+        sb_free(&e2);
     }
     if (cel_eval_print(p, device ? &dev : NULL, driver, &out, &err) != 0) {
         fprintf(stderr, "error: %s\n", sb_str(&err));

@@ -59,6 +59,7 @@ static int run(const char *bin, const char *expr, strbuf *out) {
         close(fd[1]);
         int devnull = open("/dev/null", 1);
         if (devnull >= 0) dup2(devnull, 2);
+        alarm(20);   /* a hanging case is killed (and fails) instead of hanging the suite */
         char *argv[] = {(char *)bin, "cel", "eval", (char *)expr, NULL};
         execv(bin, argv);
         _exit(127);
