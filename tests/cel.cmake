@@ -21,7 +21,9 @@ set_tests_properties(cel-cli/device-match PROPERTIES PASS_REGULAR_EXPRESSION "^t
 add_test(NAME cel-cli/device-print COMMAND drasim cel eval "--device=${CEL_SLICE}#gpu-0" "device.attributes[\"gpu.nvidia.com\"]")
 set_tests_properties(cel-cli/device-print PROPERTIES PASS_REGULAR_EXPRESSION
   "^\\{\"driverVersion\": semver\\(\"570.172.8\"\\), \"productName\": \"NVIDIA H100 80GB HBM3\", \"type\": \"gpu\"\\}\n$")
-add_test(NAME cel-cli/device-bad-version COMMAND drasim cel eval --device "${CEL_SLICE}#broken" "true")
-set_tests_properties(cel-cli/device-bad-version PROPERTIES WILL_FAIL TRUE)
+add_test(NAME cel-cli/device-bad-version
+         COMMAND drasim cel eval --device "${CMAKE_CURRENT_SOURCE_DIR}/cel-conformance/cli/slice-broken.yaml#broken" "true")
+set_tests_properties(cel-cli/device-bad-version PROPERTIES
+  PASS_REGULAR_EXPRESSION "slice-broken.yaml:[0-9]+:[0-9]+: ResourceSlice node-h100-b-gpu.nvidia.com: .*invalid semantic version 'v570'")
 add_test(NAME cel-cli/leading-dash COMMAND drasim cel eval -- -2.3e+1)
 set_tests_properties(cel-cli/leading-dash PROPERTIES PASS_REGULAR_EXPRESSION "^-23.0\n$")

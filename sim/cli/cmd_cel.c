@@ -13,7 +13,7 @@
 
 #include "cel/cel.h"
 #include "cli/cli.h"
-#include "model/yaml_tree.h"
+#include "model/k8s_decode.h"
 #include "util/intern.h"
 
 cel_program *cel_compile_any(const char *expr, size_t len, const cel_options *opts, strbuf *err);
@@ -26,116 +26,31 @@ static void usage(FILE *out) {
                  "exit: 0 value printed, 1 compile or evaluation error, 2 usage error, 3 bad device file\n");
 }
 
-/* Split "domain/id" (or a bare id under the driver's domain). */
-static void qualified(const char *name, const char *driver, const char **dom, const char **id) {
-    const char *sl = strchr(name, '/');
-    if (sl) {
-        *dom = intern_n(name, (size_t)(sl - name));
-        *id = intern(sl + 1);
-    } else {
-        *dom = driver;
-        *id = intern(name);
-    }
-}
-
-/* Read the fields the `device` variable needs from a ResourceSlice YAML file
- * (name, attributes, capacity, allowMultipleAllocations; driver from
- * spec.driver). To be replaced by the shared ResourceSlice decoder. */
-static int load_device(const char *spec, yfile *yf, k8s_device *dev, const char **driver, strbuf *err) {
+/* Find device `spec` = "FILE#DEVICE" among the ResourceSlices of FILE, read
+ * with the shared decoder (so values are what the scheduler sees). */
+static int load_device(const char *spec, k8s_objects *o, const k8s_device **dev, const char **driver, strbuf *err) {
     const char *hash = strrchr(spec, '#');
     if (!hash || hash == spec || !hash[1]) {
+        sb_clear(err);
         sb_printf(err, "--device wants FILE#DEVICE, got '%s'", spec);
         return -1;
     }
     char *path = strndup(spec, (size_t)(hash - spec));
-    const char *want = hash + 1;
-    int rc = yfile_load(path, yf, err);
-    free(path);
-    if (rc != 0) return -1;
-    for (size_t d = 0; d < yf->ndocs; d++) {
-        const ynode *doc = yf->docs[d];
-        if (doc->kind != YN_MAP) continue;
-        const ynode *kind = ymap_get(doc, "kind");
-        if (kind && !y_scalar_eq(kind, "ResourceSlice")) continue;
-        const ynode *sp = ymap_get(doc, "spec");
-        if (!sp || sp->kind != YN_MAP) continue;
-        const ynode *drv = ymap_get(sp, "driver");
-        const ynode *devs = ymap_get(sp, "devices");
-        if (!devs || devs->kind != YN_SEQ) continue;
-        for (size_t i = 0; i < devs->n; i++) {
-            const ynode *dn = devs->vals[i];
-            if (dn->kind != YN_MAP) continue;
-            const ynode *nm = ymap_get(dn, "name");
-            if (!nm || !y_scalar_eq(nm, want)) continue;
-            const char *drvname = "";
-            if (drv && y_str(drv, "spec.driver", &drvname, err) != 0) return -1;
-            *driver = intern(drvname);
-            memset(dev, 0, sizeof *dev);
-            dev->name = intern(want);
-            const ynode *body = ymap_get(dn, "basic");   /* v1beta1 layout */
-            if (!body || body->kind != YN_MAP) body = dn;
-            const ynode *attrs = ymap_get(body, "attributes");
-            if (attrs && y_expect(attrs, YN_MAP, "attributes", err) != 0) return -1;
-            if (attrs && attrs->n) {
-                dev->attrs = ARENA_NEW(&yf->a, k8s_attribute, attrs->n);
-                for (size_t k = 0; k < attrs->n; k++) {
-                    k8s_attribute *a = &dev->attrs[dev->nattrs++];
-                    qualified(attrs->keys[k]->str, *driver, &a->domain, &a->id);
-                    const ynode *v = attrs->vals[k];
-                    if (y_expect(v, YN_MAP, "attribute", err) != 0) return -1;
-                    const ynode *x;
-                    if ((x = ymap_get(v, "int"))) {
-                        a->kind = ATTR_INT;
-                        if (y_int(x, "int attribute", &a->i, err) != 0) return -1;
-                    } else if ((x = ymap_get(v, "bool"))) {
-                        a->kind = ATTR_BOOL;
-                        if (y_bool(x, "bool attribute", &a->b, err) != 0) return -1;
-                    } else if ((x = ymap_get(v, "string"))) {
-                        a->kind = ATTR_STRING;
-                        if (y_str(x, "string attribute", &a->s, err) != 0) return -1;
-                    } else if ((x = ymap_get(v, "version"))) {
-                        a->kind = ATTR_VERSION;
-                        if (y_str(x, "version attribute", &a->s, err) != 0) return -1;
-                        const char *msg;
-                        a->v_ok = semver_parse(a->s, strlen(a->s), false, &a->v, &msg) == 0;
-                    } else {
-                        a->kind = ATTR_LIST_UNSUPPORTED;
-                    }
+    int rc = k8s_decode_file(o, path, err);
+    if (rc == 0) {
+        const char *want = intern(hash + 1);
+        for (size_t i = 0; i < o->slices.len; i++)
+            for (size_t d = 0; d < o->slices.data[i]->ndevices; d++)
+                if (o->slices.data[i]->devices[d].name == want) {
+                    *dev = &o->slices.data[i]->devices[d];
+                    *driver = o->slices.data[i]->driver;
+                    free(path);
+                    return 0;
                 }
-            }
-            const ynode *caps = ymap_get(body, "capacity");
-            if (caps && y_expect(caps, YN_MAP, "capacity", err) != 0) return -1;
-            if (caps && caps->n) {
-                dev->caps = ARENA_NEW(&yf->a, k8s_capacity, caps->n);
-                for (size_t k = 0; k < caps->n; k++) {
-                    k8s_capacity *cp = &dev->caps[dev->ncaps++];
-                    qualified(caps->keys[k]->str, *driver, &cp->domain, &cp->id);
-                    const ynode *v = caps->vals[k];
-                    const ynode *val = v->kind == YN_MAP ? ymap_get(v, "value") : v;
-                    if (!val || val->kind != YN_SCALAR) {
-                        yerr(err, v, "capacity %s: missing value", caps->keys[k]->str);
-                        return -1;
-                    }
-                    const char *msg = NULL;
-                    if (quantity_parse(val->str, val->len, &cp->value, &msg) != 0) {
-                        yerr(err, val, "capacity %s: %s", caps->keys[k]->str, msg ? msg : "invalid quantity");
-                        return -1;
-                    }
-                    /* the API server stores the canonical form; the scheduler re-parses it */
-                    char canon[128];
-                    size_t cl = quantity_format_str(&cp->value, canon, sizeof canon);
-                    if (cl < sizeof canon) quantity_parse(canon, cl, &cp->value, &msg);
-                }
-            }
-            const ynode *am = ymap_get(body, "allowMultipleAllocations");
-            if (am) {
-                dev->has_allow_multiple = true;
-                if (y_bool(am, "allowMultipleAllocations", &dev->allow_multiple, err) != 0) return -1;
-            }
-            return 0;
-        }
+        sb_clear(err);
+        sb_printf(err, "%s: no device named '%s' in a ResourceSlice", path, want);
     }
-    sb_printf(err, "%s: no device named '%s' in a ResourceSlice", yf->name ? yf->name : spec, want);
+    free(path);
     return -1;
 }
 
@@ -170,11 +85,12 @@ static int cmd_eval(int argc, char **argv) {
         sb_puts(&expr, argv[k]);
     }
     strbuf err = {0}, out = {0};
-    yfile yf = {0};
-    k8s_device dev;
+    k8s_objects objs;
+    k8s_objects_init(&objs);
+    const k8s_device *dev = NULL;
     const char *driver = NULL;
     int rc = EXIT_OK;
-    if (device && load_device(device, &yf, &dev, &driver, &err) != 0) {
+    if (device && load_device(device, &objs, &dev, &driver, &err) != 0) {
         fprintf(stderr, "drasim cel eval: %s\n", sb_str(&err));
         rc = EXIT_BAD_INPUT;
         goto done;
@@ -189,11 +105,11 @@ static int cmd_eval(int argc, char **argv) {
     if (cost) {
         unsigned long long c = 0;
         strbuf e2 = {0};
-        cel_eval_cost(p, device ? &dev : NULL, driver, &c, &e2);
+        cel_eval_cost(p, dev, driver, &c, &e2);
         fprintf(stderr, "cost: %llu\n", c);
         sb_free(&e2);
     }
-    if (cel_eval_print(p, device ? &dev : NULL, driver, &out, &err) != 0) {
+    if (cel_eval_print(p, dev, driver, &out, &err) != 0) {
         fprintf(stderr, "error: %s\n", sb_str(&err));
         rc = EXIT_NEGATIVE;
     } else {
@@ -205,7 +121,7 @@ done:
     sb_free(&expr);
     sb_free(&err);
     sb_free(&out);
-    if (device) yfile_free(&yf);
+    k8s_objects_free(&objs);
     return rc;
 }
 

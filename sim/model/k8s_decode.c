@@ -255,6 +255,16 @@ int dqty_node(dctx *c, const ynode *n, quantity *out) {
     const char *msg = NULL;
     if (quantity_parse(n->str, n->len, out, &msg))
         return derr(c, n, "invalid quantity '%s': %s", n->str, msg ? msg : "bad format");
+    /* The API server stores quantities in canonical form and the scheduler
+     * parses that text again, so what a selector sees is the re-parsed
+     * canonical value: "1.5Gi" arrives as "1536Mi" and is an integer
+     * (isInteger/asInteger depend on it). */
+    char canon[96];
+    size_t len = quantity_format_str(out, canon, sizeof canon);
+    if (len < sizeof canon) {
+        quantity again;
+        if (quantity_parse(canon, len, &again, &msg) == 0) *out = again;
+    }
     return 0;
 }
 

@@ -192,7 +192,8 @@ typedef struct scenario {
 
 /* Read and interpret a scenario file. Returns 0, or -1 with err set. */
 int scenario_load(const char *path, scenario *out, strbuf *err);
-/* Interpret a parsed root node; `out->file` is left untouched. */
+/* Interpret a parsed root node into a zeroed `out` (`out->file` is left
+ * untouched); call scenario_free afterwards, also on failure. */
 int scenario_from_tree(const ynode *root, scenario *out, strbuf *err);
 void scenario_free(scenario *s);
 

@@ -225,6 +225,32 @@ static void test_limits(void **state) {
     sb_free(&err);
 }
 
+/* Quantities arrive as the API server stores them: canonical text, parsed
+ * again. "1.5Gi" written in YAML is 1536Mi, an integer for CEL's isInteger. */
+static void test_quantities_canonical(void **state) {
+    (void)state;
+    k8s_objects o;
+    strbuf err = {0};
+    const char *src = "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\n"
+                      "spec:\n  driver: d.example.com\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
+                      "  nodeName: n\n  devices:\n  - name: x\n    capacity:\n"
+                      "      memory: {value: 1.5Gi}\n      milli: {value: 1000m}\n";
+    assert_int_equal(decode(&o, src, &err), 0);
+    const k8s_device *d = &o.slices.data[0]->devices[0];
+    assert_int_equal(d->ncaps, 2);
+    int64_t v;
+    quantity raw;
+    const char *msg;
+    assert_int_equal(quantity_parse("1.5Gi", 5, &raw, &msg), 0);
+    assert_false(quantity_as_int64(&raw, &v));            /* as a literal: not an integer */
+    assert_true(quantity_as_int64(&d->caps[0].value, &v)); /* as stored: 1536Mi */
+    assert_int_equal(v, 1610612736);
+    assert_true(quantity_as_int64(&d->caps[1].value, &v)); /* 1000m is stored as 1 */
+    assert_int_equal(v, 1);
+    sb_free(&err);
+    k8s_objects_free(&o);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slice_fields),
@@ -233,6 +259,7 @@ int main(void) {
         cmocka_unit_test(test_template_and_pod),
         cmocka_unit_test(test_errors_name_position_object_field),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_quantities_canonical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
