@@ -2,7 +2,8 @@
  * report_data.c -- the data behind each plot: SQL over the results database
  * written as gnuplot data files (DIR/data/NAME.dat), plus the variables the
  * plot's template needs. Runs that differ only by seed form a group; a
- * group of several runs is drawn as its mean with a min..max band.
+ * group of several runs is drawn as its mean with a 95% confidence band
+ * (bar charts: min..max whiskers).
  */
 #include <math.h>
 #include <sqlite3.h>
@@ -102,7 +103,7 @@ static char **group_titles(const rdb *r) {
     for (size_t g = 0; g < r->ngroups; g++) {
         strbuf b = {0};
         size_t n = group_size(r, g);
-        if (n > 1) sb_printf(&b, "%s (mean, min-max of %zu seeds)", r->groups[g], n);
+        if (n > 1) sb_printf(&b, "%s (mean, 95%% CI over %zu seeds)", r->groups[g], n);
         else sb_puts(&b, r->groups[g]);
         t[g] = xstrdup(sb_str(&b));
         sb_free(&b);
@@ -125,8 +126,21 @@ typedef struct xaxis {
 
 static const xaxis TIME_AXIS = {"samples", "time_ms", 3600000.0, "simulated time (h)"};
 
+/* Half width of the 95% confidence interval of a mean over n runs (Student's
+ * t, sample standard deviation from the mean of squares); 0 for one run. */
+static double ci95_half_width(double mean, double mean_sq, int64_t n) {
+    static const double t975[] = {0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086};
+    if (n < 2) return 0;
+    double var = (mean_sq - mean * mean) * (double)n / (double)(n - 1);
+    if (var <= 0) return 0;
+    double t = n - 1 < (int64_t)(sizeof t975 / sizeof *t975) ? t975[n - 1] : n - 1 < 30 ? 2.06 : 1.96;
+    return t * sqrt(var / (double)n);
+}
+
 /* One curve per group of `expr` over axis x: one data block per group with
- * columns x mean min max (statistics over the group's runs at equal x). */
+ * columns x mean lo hi (mean over the group's runs at equal x, and its 95%
+ * confidence interval). */
 static int curve_per_group(report *rp, const char *name, const char *title, const xaxis *x, const char *expr,
                            const char *ylabel, strbuf *err) {
     const rdb *r = rp->r;
@@ -136,14 +150,17 @@ static int curve_per_group(report *rp, const char *name, const char *title, cons
     for (size_t g = 0; g < r->ngroups && !rc; g++) {
         strbuf ids = {0}, sql = {0};
         group_ids(r, g, &ids);
-        sb_printf(&sql, "SELECT x, avg(v), min(v), max(v) FROM (SELECT \"%s\" AS x, (%s) AS v FROM \"%s\""
-                        " WHERE run_id IN (%s)) GROUP BY x ORDER BY x", x->column, expr, x->table, sb_str(&ids));
+        sb_printf(&sql, "SELECT x, avg(v), avg(v * v), count(v) FROM (SELECT \"%s\" AS x, (%s) AS v FROM \"%s\""
+                        " WHERE run_id IN (%s) AND v IS NOT NULL) GROUP BY x ORDER BY x",
+                  x->column, expr, x->table, sb_str(&ids));
         sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
         if (!s) rc = -1;
         fprintf(f, "# %s\n", r->groups[g]);
-        while (s && sqlite3_step(s) == SQLITE_ROW)
-            fprintf(f, "%.6f %.6g %.6g %.6g\n", sqlite3_column_double(s, 0) / x->scale, sqlite3_column_double(s, 1),
-                    sqlite3_column_double(s, 2), sqlite3_column_double(s, 3));
+        while (s && sqlite3_step(s) == SQLITE_ROW) {
+            double mean = sqlite3_column_double(s, 1), half = ci95_half_width(mean, sqlite3_column_double(s, 2),
+                                                                             sqlite3_column_int64(s, 3));
+            fprintf(f, "%.6f %.6g %.6g %.6g\n", sqlite3_column_double(s, 0) / x->scale, mean, mean - half, mean + half);
+        }
         fputs("\n\n", f);
         sqlite3_finalize(s);
         sb_free(&ids);

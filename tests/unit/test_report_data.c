@@ -126,7 +126,8 @@ static void test_plots_follow_tables(void **state) {
     assert_true(has_plot(&rp2, "fragmentation_frag_gpu_pct"));
     snprintf(path, sizeof path, "%s/data/arrival_gpu_alloc_pct.dat", dir);
     text = slurp(path);
-    assert_non_null(strstr(text, "10.000000 8 7 9\n20.000000 17 16 18\n"));
+    /* two runs: mean and 95% CI (t = 12.706, standard error 1) */
+    assert_non_null(strstr(text, "10.000000 8 -4.706 20.706\n20.000000 17 4.294 29.706\n"));
     free(text);
 
     /* no gnuplot: index.html with tables and a note, referencing no image */
