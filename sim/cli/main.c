@@ -10,17 +10,6 @@ typedef struct command {
     const char *summary;
 } command;
 
-/* Commands are linked weakly so that a build without one of them still works
- * and says so; every released build has them all. */
-#pragma weak cmd_run
-#pragma weak cmd_inventory
-#pragma weak cmd_cel
-#pragma weak cmd_allocate
-#pragma weak cmd_report
-#pragma weak cmd_check
-#pragma weak cmd_compare
-#pragma weak cmd_sweep
-
 static const command commands[] = {
     {"run", cmd_run, "simulate a scenario and store the results in SQLite"},
     {"inventory", cmd_inventory, "write a scenario's cluster as Kubernetes objects (Nodes, DeviceClasses, ResourceSlices)"},
@@ -37,7 +26,7 @@ static void usage(FILE *out) {
                  "drasim simulates Kubernetes GPU scheduling with Dynamic Resource Allocation\n"
                  "and with the device plugin, and stores what happened in SQLite.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (commands[i].fn) fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n`drasim COMMAND --help` describes a command. `drasim --version` prints the version.\n"
                  "exit codes: 0 success, 1 negative answer (no fit, failed check, CEL error),\n"
                  "            2 usage or processing error, 3 invalid input file.\n");
@@ -58,10 +47,6 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (strcmp(argv[1], commands[i].name) != 0) continue;
-        if (!commands[i].fn) {
-            fprintf(stderr, "drasim: command '%s' is not part of this build\n", argv[1]);
-            return EXIT_ERROR;
-        }
         return commands[i].fn(argc - 1, argv + 1);
     }
     fprintf(stderr, "drasim: unknown command '%s' (see drasim --help)\n", argv[1]);
