@@ -88,6 +88,103 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
     }
 }
 
+/* ---- deterministic pairs ---------------------------------------------------
+ * Lua seeds its string hashes per process, so the order of next()/pairs()
+ * over string keys changes from run to run. The sandbox's pairs() visits
+ * keys in a fixed order instead: numbers by value, then strings bytewise,
+ * then false, true; keys of other types (tables, functions as keys) follow
+ * in next() order. A __pairs metamethod is honoured as in Lua. */
+
+typedef struct pkey {
+    int type;
+    lua_Number num;
+    const char *str;
+    size_t len;
+    int slot;                         /* index in the collected-keys table */
+} pkey;
+
+static int pkey_rank(int type) {
+    switch (type) {
+    case LUA_TNUMBER: return 0;
+    case LUA_TSTRING: return 1;
+    case LUA_TBOOLEAN: return 2;
+    default: return 3;
+    }
+}
+
+static int pkey_cmp(const void *pa, const void *pb) {
+    const pkey *a = pa, *b = pb;
+    int ra = pkey_rank(a->type), rb = pkey_rank(b->type);
+    if (ra != rb) return ra - rb;
+    switch (ra) {
+    case 0: return a->num < b->num ? -1 : a->num > b->num ? 1 : a->slot - b->slot;
+    case 1: {
+        size_t n = a->len < b->len ? a->len : b->len;
+        int c = memcmp(a->str, b->str, n);
+        return c ? c : a->len < b->len ? -1 : a->len > b->len ? 1 : 0;
+    }
+    case 2: return (int)a->num - (int)b->num;
+    default: return a->slot - b->slot;
+    }
+}
+
+/* Iterator: upvalues (sorted keys table, next position); state = the table. */
+static int sorted_next(lua_State *L) {
+    lua_Integer i = lua_tointeger(L, lua_upvalueindex(2));
+    for (;;) {
+        if (lua_rawgeti(L, lua_upvalueindex(1), ++i) == LUA_TNIL) return 0;   /* done */
+        lua_pushinteger(L, i);
+        lua_replace(L, lua_upvalueindex(2));
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, 1) != LUA_TNIL) return 2;     /* key, value (raw, as next) */
+        lua_pop(L, 2);                                  /* removed while iterating: skip */
+    }
+}
+
+static int sandbox_pairs(lua_State *L) {
+    luaL_checkany(L, 1);
+    if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 3);
+        return 3;
+    }
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_newtable(L);                                    /* 2: keys in next() order */
+    int n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, 2, ++n);
+    }
+    pkey *keys = n ? lua_newuserdatauv(L, (size_t)n * sizeof *keys, 0) : NULL;   /* freed by the GC */
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, 2, i + 1);
+        pkey *k = &keys[i];
+        k->type = lua_type(L, -1);
+        k->slot = i + 1;
+        k->str = NULL;
+        k->len = 0;
+        k->num = 0;
+        if (k->type == LUA_TNUMBER) k->num = lua_tonumber(L, -1);
+        else if (k->type == LUA_TSTRING) k->str = lua_tolstring(L, -1, &k->len);   /* kept alive by table 2 */
+        else if (k->type == LUA_TBOOLEAN) k->num = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    if (n) qsort(keys, (size_t)n, sizeof *keys, pkey_cmp);
+    lua_createtable(L, n, 0);                           /* the sorted keys */
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, 2, keys[i].slot);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, sorted_next, 2);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
 /* print(...) writes to stderr, prefixed with the simulated time. */
 static int sandbox_print(lua_State *L) {
     luaw *w = luaw_get(L);
@@ -340,6 +437,7 @@ int luaw_open(luaw *w, int64_t instr_limit, int64_t mem_limit) {
     }
     lua_register(L, "load", sandbox_load);
     lua_register(L, "print", sandbox_print);
+    lua_register(L, "pairs", sandbox_pairs);
     lua_register(L, "require", sandbox_require);
     lua_getglobal(L, "string");
     lua_pushnil(L);

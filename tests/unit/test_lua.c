@@ -192,6 +192,13 @@ static void test_standard_library(void **state) {
     lrun_free(&t);
 }
 
+/* pairs() order is fixed (the sandbox sorts keys), so scripts are deterministic. */
+static void test_pairs_order_is_fixed(void **state) {
+    lrun t;
+    expect_success("pairs_order.lua", NULL, &t);
+    lrun_free(&t);
+}
+
 /* Same seed, same pods (names, times, nodes) for the example generator;
  * another seed differs. */
 static void test_same_seed_same_pods(void **state) {
@@ -311,6 +318,7 @@ int main(void) {
         cmocka_unit_test(test_cluster_state),
         cmocka_unit_test(test_shapes_are_interned),
         cmocka_unit_test(test_standard_library),
+        cmocka_unit_test(test_pairs_order_is_fixed),
         cmocka_unit_test(test_same_seed_same_pods),
         cmocka_unit_test(test_api_argument_errors),
         cmocka_unit_test(test_scenario_errors),
