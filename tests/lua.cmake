@@ -46,3 +46,13 @@ foreach(_case
                    -DOUT=${_lua_out}/${_name}.db "-DEXPECT=${_expect}" -P ${CMAKE_SOURCE_DIR}/tests/lua/cli_check.cmake)
   set_tests_properties(lua/refused-${_name} PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")
 endforeach()
+
+# Lua pods in DRA mode: their claims are allocated (GPU allocation > 0, pods wait for GPUs).
+add_test(NAME lua/dra-claims
+         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/tests/lua/dra.yaml -o ${_lua_out}/dra.db)
+set_tests_properties(lua/dra-claims PROPERTIES
+  PASS_REGULAR_EXPRESSION "5 pods arrived, 5 scheduled.*GPU allocation 20[.]8% [(]peak 100[.]0%[)]; wait mean 464[.]0 s")
+add_test(NAME lua/dra-unknown-shared-claim
+         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/tests/lua/dra-unknown-shared.yaml -o ${_lua_out}/dra-bad.db)
+set_tests_properties(lua/dra-unknown-shared-claim PROPERTIES
+  PASS_REGULAR_EXPRESSION "dra_unknown_shared.lua:2: .*resourceClaimName nope is not in workload.resourceClaims")

@@ -136,6 +136,8 @@ const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c) {
 }
 
 int sim_add_class(sim_run *r, pod_group_spec *spec) {
+    /* in DRA mode the class's claims are set up first: its plugins need them */
+    if (r->dra && (r->dra->ncls != r->sched.nclasses || dra_add_class(r->dra, spec, &r->error))) return -1;
     int c = sched_add_class_late(&r->sched, spec, r->sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN);
     if (c < 0) return -1;
     sim_late_class lc = {.spec = spec};

@@ -82,6 +82,60 @@ static int extended_claim(dra_state *d, const pod_group_spec *g, k8s_resource_cl
     return 0;
 }
 
+/* Set up the claims of pod class d->ncls (pod group g): its own claims (from
+ * templates, or one for DRA-backed extended resources) and its shared ones.
+ * Classes are added in scheduler order, also while a run goes (Lua). */
+int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err) {
+    size_t gi = d->ncls;
+    d->cls = xrealloc(d->cls, (gi + 1) * sizeof *d->cls);
+    dra_class *c = &d->cls[gi];
+    memset(c, 0, sizeof *c);
+    d->ncls++;
+    size_t nnodes = d->nnodes ? d->nnodes : 1;
+    size_t n = g->ndra_claims + (g->ndra_claims == 0 && g->has_dp ? 1 : 0);
+    c->own = ARENA_NEW(&d->keep, k8s_resource_claim, n ? n : 1);
+    c->own_names = ARENA_NEW(&d->keep, const char *, n ? n : 1);
+    c->shared = xcalloc(n ? n : 1, sizeof *c->shared);
+    c->call = xcalloc(n ? n : 1, sizeof *c->call);
+    c->call_shared = xcalloc(n ? n : 1, sizeof *c->call_shared);
+    c->out = xcalloc(n ? n : 1, sizeof *c->out);
+    c->score = xcalloc(nnodes, sizeof *c->score);
+    c->any = n > 0;
+    char name[300];
+    for (size_t k = 0; k < g->ndra_claims; k++) {
+        const dra_pod_claim *pc = &g->dra_claims[k];
+        if (pc->shared) {
+            size_t j = 0;
+            while (j < d->nshared && d->shared[j].name != pc->shared) j++;
+            if (j == d->nshared) {   /* scenario pod groups were checked already; Lua pods land here */
+                sb_clear(err);
+                sb_printf(err, "pod %s: claim %s: resourceClaimName %s is not in workload.resourceClaims", g->name,
+                          pc->name, pc->shared);
+                return -1;
+            }
+            c->shared[c->nshared++] = (uint32_t)j;
+            dra_shared *sh = &d->shared[j];
+            sh->classes = xrealloc(sh->classes, (sh->nclasses + 1) * sizeof *sh->classes);
+            sh->classes[sh->nclasses++] = (uint32_t)gi;
+            if (!c->never) c->never = missing_class(d, &sh->claim.spec);
+            continue;
+        }
+        snprintf(name, sizeof name, "%s-%s", g->name, pc->name);
+        c->own[c->nown].meta.name = intern(name);
+        c->own[c->nown].spec = pc->spec;
+        c->own_names[c->nown++] = pc->name;
+        if (!c->never) c->never = missing_class(d, &pc->spec);
+    }
+    if (g->ndra_claims == 0 && g->has_dp) {
+        snprintf(name, sizeof name, "%s-extended-resources", g->name);
+        c->own[0].meta.name = intern(name);
+        c->own_names[0] = intern("<extended-resources>");
+        c->nown = 1;
+        if (extended_claim(d, g, &c->own[0], err)) return -1;
+    }
+    return 0;
+}
+
 dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
     dra_state *d = xcalloc(1, sizeof *d);
     alloc_features_for_version("1.36", &d->features, err);
@@ -104,52 +158,12 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
         d->shared[i].claim.meta.name = sc->shared_claims[i].name;
         d->shared[i].claim.spec = sc->shared_claims[i].spec;
     }
-    d->ncls = sc->ngroups;
-    d->cls = xcalloc(d->ncls ? d->ncls : 1, sizeof *d->cls);
-    size_t nnodes = inv->nnodes ? inv->nnodes : 1;
-    for (size_t gi = 0; gi < sc->ngroups; gi++) {
-        const pod_group_spec *g = &sc->groups[gi];
-        dra_class *c = &d->cls[gi];
-        size_t n = g->ndra_claims + (g->ndra_claims == 0 && g->has_dp ? 1 : 0);
-        c->own = ARENA_NEW(&d->keep, k8s_resource_claim, n ? n : 1);
-        c->own_names = ARENA_NEW(&d->keep, const char *, n ? n : 1);
-        c->shared = xcalloc(n ? n : 1, sizeof *c->shared);
-        c->call = xcalloc(n ? n : 1, sizeof *c->call);
-        c->call_shared = xcalloc(n ? n : 1, sizeof *c->call_shared);
-        c->out = xcalloc(n ? n : 1, sizeof *c->out);
-        c->score = xcalloc(nnodes, sizeof *c->score);
-        c->any = n > 0;
-        char name[300];
-        for (size_t k = 0; k < g->ndra_claims; k++) {
-            const dra_pod_claim *pc = &g->dra_claims[k];
-            if (pc->shared) {
-                size_t j = 0;
-                while (j < d->nshared && d->shared[j].name != pc->shared) j++;
-                if (j == d->nshared) continue;   /* scenario_check_claim_refs rejected it already */
-                c->shared[c->nshared++] = (uint32_t)j;
-                dra_shared *sh = &d->shared[j];
-                sh->classes = xrealloc(sh->classes, (sh->nclasses + 1) * sizeof *sh->classes);
-                sh->classes[sh->nclasses++] = (uint32_t)gi;
-                if (!c->never) c->never = missing_class(d, &sh->claim.spec);
-                continue;
-            }
-            snprintf(name, sizeof name, "%s-%s", g->name, pc->name);
-            c->own[c->nown].meta.name = intern(name);
-            c->own[c->nown].spec = pc->spec;
-            c->own_names[c->nown++] = pc->name;
-            if (!c->never) c->never = missing_class(d, &pc->spec);
+    d->nnodes = inv->nnodes;
+    for (size_t gi = 0; gi < sc->ngroups; gi++)
+        if (dra_add_class(d, &sc->groups[gi], err)) {
+            dra_free(d);
+            return NULL;
         }
-        if (g->ndra_claims == 0 && g->has_dp) {
-            snprintf(name, sizeof name, "%s-extended-resources", g->name);
-            c->own[0].meta.name = intern(name);
-            c->own_names[0] = intern("<extended-resources>");
-            c->nown = 1;
-            if (extended_claim(d, g, &c->own[0], err)) {
-                dra_free(d);
-                return NULL;
-            }
-        }
-    }
     return d;
 }
 

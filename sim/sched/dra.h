@@ -49,8 +49,9 @@ typedef struct dra_state {
     k8s_resource_slice **slices;
     k8s_device_class **classes;
     size_t nslices, nclasses;
-    dra_class *cls;               /* per pod class (= pod group) */
+    dra_class *cls;               /* per pod class (= pod group, then Lua classes) */
     size_t ncls;
+    size_t nnodes;
     dra_shared *shared;           /* per workload.resourceClaims entry */
     size_t nshared;
     arena keep;                   /* allocations of scheduled pods (kept for the results) */
@@ -69,6 +70,10 @@ typedef struct dra_state {
  * resource that no DeviceClass serves. */
 dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err);
 void dra_free(dra_state *d);
+/* Set up the claims of the next pod class (index d->ncls) for pod group g;
+ * for classes added while a run goes (Lua generators). Returns 0, or -1
+ * with err set (an unknown shared claim, an unserved extended resource). */
+int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err);
 
 /* The records of pod `pod` (NULL/0 when it holds none). */
 const dra_record *dra_pod_records(const dra_state *d, uint32_t pod, size_t *n);

@@ -336,7 +336,10 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     drop_zero(g->requests, &g->nrequests);
     drop_zero(g->dp_resources, &g->ndp_resources);
     int c = sim_add_class(w->run, g);
-    if (c < 0) luaL_error(L, "%s: the scheduler refused the pod's class", fn);   /* checked above: not reached */
+    if (c < 0) {
+        const char *why = sb_str(&w->run->error);
+        luaL_error(L, "%s: %s", fn, *why ? why : "the scheduler refused the pod's class");
+    }
     lua_pushinteger(L, c);
     lua_rawset(L, -3);
     lua_pop(L, 2);
