@@ -118,26 +118,26 @@ static int run(const opts *o, k8s_objects *objs) {
     }
 
     alloc_state_builder sb = {0};
-    VEC(k8s_resource_claim *) todo = {0};
+    VEC(k8s_resource_claim *) to_allocate = {0};
     for (size_t i = 0; i < objs->claims.len; i++) {
         k8s_resource_claim *c = objs->claims.data[i];
         if (c->allocated) alloc_state_add_claim(&sb, c, f.consumable_capacity);
-        else VEC_PUSH(todo, c);
+        else VEC_PUSH(to_allocate, c);
     }
     allocator *A = allocator_new(&f, objs->slices.data, objs->slices.len, objs->classes.data, objs->classes.len,
                                  &sb.st, o->seed);
     allocator_set_step_limit(A, o->max_steps);
     arena ar = {0};
-    k8s_allocation *out = xcalloc(todo.len ? todo.len : 1, sizeof *out);
+    k8s_allocation *out = xcalloc(to_allocate.len ? to_allocate.len : 1, sizeof *out);
     uint64_t steps = 0;
-    alloc_status st = allocator_allocate(A, node, todo.data, todo.len, &ar, out, &steps, &err);
+    alloc_status st = allocator_allocate(A, node, to_allocate.data, to_allocate.len, &ar, out, &steps, &err);
     if (o->stats) fprintf(stderr, "search steps: %llu\n", (unsigned long long)steps);
     switch (st) {
     case ALLOC_OK: {
         strbuf y = {0};
-        for (size_t i = 0; i < todo.len; i++) {
+        for (size_t i = 0; i < to_allocate.len; i++) {
             sb_puts(&y, "---\n");
-            ydump(&y, k8s_emit_claim(&ar, todo.data[i], &out[i]));
+            ydump(&y, k8s_emit_claim(&ar, to_allocate.data[i], &out[i]));
         }
         fwrite(y.s ? y.s : "", 1, y.len, stdout);
         sb_free(&y);
@@ -157,7 +157,7 @@ static int run(const opts *o, k8s_objects *objs) {
     free(out);
     arena_free(&ar);
     allocator_free(A);
-    VEC_FREE(todo);
+    VEC_FREE(to_allocate);
     alloc_state_builder_free(&sb);
     sb_free(&err);
     return rc;

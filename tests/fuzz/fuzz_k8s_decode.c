@@ -29,19 +29,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             alloc_features_parse("AdminAccess,PrioritizedList,PartitionableDevices,DeviceTaints,"
                                  "ConsumableCapacity,DeviceBindingAndStatus", &f, &e2);
             alloc_state_builder sb = {0};
-            k8s_resource_claim *todo[4];
+            k8s_resource_claim *to_allocate[4];
             size_t n = 0;
             for (size_t i = 0; i < o.claims.len; i++) {
                 if (o.claims.data[i]->allocated) alloc_state_add_claim(&sb, o.claims.data[i], true);
-                else todo[n++] = o.claims.data[i];
+                else to_allocate[n++] = o.claims.data[i];
             }
             allocator *A = allocator_new(&f, o.slices.data, o.slices.len, o.classes.data, o.classes.len, &sb.st, 7);
             k8s_allocation res[4];
             uint64_t steps;
-            alloc_status st = allocator_allocate(A, o.nodes.len ? o.nodes.data[0] : NULL, todo, n, &a, res, &steps, &e2);
+            alloc_status st = allocator_allocate(A, o.nodes.len ? o.nodes.data[0] : NULL, to_allocate, n, &a, res, &steps, &e2);
             if ((st == ALLOC_ERROR || st == ALLOC_NODE_ERROR) && e2.len == 0) __builtin_trap();
             if (st == ALLOC_OK)
-                for (size_t i = 0; i < n; i++) ydump(&out, k8s_emit_claim(&a, todo[i], &res[i]));
+                for (size_t i = 0; i < n; i++) ydump(&out, k8s_emit_claim(&a, to_allocate[i], &res[i]));
             allocator_free(A);
             alloc_state_builder_free(&sb);
             sb_free(&e2);

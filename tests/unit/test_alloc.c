@@ -36,15 +36,15 @@ static void run_src(run *r, const char *src, const char *features, uint64_t seed
     alloc_features f;
     assert_int_equal(alloc_features_parse(features, &f, &r->err), 0);
     alloc_state_builder sb = {0};
-    k8s_resource_claim *todo[4];
+    k8s_resource_claim *to_allocate[4];
     size_t n = 0;
     for (size_t i = 0; i < r->o.claims.len; i++) {
         if (r->o.claims.data[i]->allocated) alloc_state_add_claim(&sb, r->o.claims.data[i], f.consumable_capacity);
-        else todo[n++] = r->o.claims.data[i];
+        else to_allocate[n++] = r->o.claims.data[i];
     }
     r->A = allocator_new(&f, r->o.slices.data, r->o.slices.len, r->o.classes.data, r->o.classes.len, &sb.st, seed);
     alloc_state_builder_free(&sb);
-    r->st = allocator_allocate(r->A, k8s_find_node(&r->o, "node-1"), todo, n, &r->ar, r->out, &r->steps, &r->err);
+    r->st = allocator_allocate(r->A, k8s_find_node(&r->o, "node-1"), to_allocate, n, &r->ar, r->out, &r->steps, &r->err);
 }
 
 static void run_free(run *r) {

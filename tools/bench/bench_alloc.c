@@ -159,10 +159,10 @@ static double bench_node(const char *src, int iters, alloc_status want, size_t w
     alloc_features f;
     alloc_features_for_version("1.36", &f, &err);
     alloc_state_builder sb = {0};
-    k8s_resource_claim *todo = NULL;
+    k8s_resource_claim *to_allocate = NULL;
     for (size_t i = 0; i < o.claims.len; i++) {
         if (o.claims.data[i]->allocated) alloc_state_add_claim(&sb, o.claims.data[i], f.consumable_capacity);
-        else todo = o.claims.data[i];
+        else to_allocate = o.claims.data[i];
     }
     allocator *A = allocator_new(&f, o.slices.data, o.slices.len, o.classes.data, o.classes.len, &sb.st, 1);
     const k8s_node *node = o.nodes.data[0];
@@ -172,7 +172,7 @@ static double bench_node(const char *src, int iters, alloc_status want, size_t w
         arena ar = {0};
         k8s_allocation out;
         uint64_t steps;
-        alloc_status st = allocator_allocate(A, node, &todo, 1, &ar, &out, &steps, &err);
+        alloc_status st = allocator_allocate(A, node, &to_allocate, 1, &ar, &out, &steps, &err);
         if (st != want || (st == ALLOC_OK && out.nresults != want_results)) {
             fprintf(stderr, "bench_alloc: unexpected outcome %d (%s)\n", st, sb_str(&err));
             exit(2);
