@@ -2,7 +2,7 @@
  * cli.h -- the drasim sub-commands. Each lives in its own cmd_*.c file and
  * receives argv starting at the sub-command name (argv[0] = "run", ...).
  *
- * Exit codes shared by every command (docs/CLI.md):
+ * Exit codes shared by every command (README.md, `drasim --help`):
  *   0  success
  *   1  a negative answer: does not fit, check failed, CEL evaluation error
  *   2  usage error, or an error while processing (allocator error, I/O)
