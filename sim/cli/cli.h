@@ -11,7 +11,12 @@
 #ifndef DRASIM_CLI_CLI_H
 #define DRASIM_CLI_CLI_H
 
+#include <signal.h>
+
 enum { EXIT_OK = 0, EXIT_NEGATIVE = 1, EXIT_ERROR = 2, EXIT_BAD_INPUT = 3 };
+
+/* Install SIGINT/SIGTERM handlers; returns the flag they set (cli_signals.c). */
+volatile sig_atomic_t *cli_catch_interrupts(void);
 
 int cmd_run(int argc, char **argv);
 int cmd_inventory(int argc, char **argv);

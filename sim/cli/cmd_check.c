@@ -16,13 +16,6 @@
 #include "util/intern.h"
 #include "util/xalloc.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig) {
-    (void)sig;
-    interrupted = 1;
-}
-
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim check SCENARIO --expect EXPECT.yaml [--junit FILE] [--seeds LIST]\n"
                  "                    [--set KEY=VALUE]... [-o RESULTS.db] [--quiet]\n\n"
@@ -127,17 +120,13 @@ int cmd_check(int argc, char **argv) {
         have_tmp = true;
         sb_printf(&dbpath, "%s/results.db", tmpdir);
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    volatile sig_atomic_t *interrupt = cli_catch_interrupts();
     store st = {0};
     run_batch b = {.scenario_path = scenario, .sets = sets, .nsets = e.nsets + ncli_sets,
                    .seeds = seeds ? seeds : e.seeds, .nseeds = seeds ? nseeds : e.nseeds,
-                   .progress = !quiet && isatty(2), .interrupt = &interrupted};
+                   .progress = !quiet && isatty(2), .interrupt = interrupt};
     int brc = store_open(&st, sb_str(&dbpath), &err) ? RUN_ERROR : run_batch_execute(&b, &st, &err);
-    if (brc == RUN_OK && interrupted) brc = RUN_INTERRUPTED;
+    if (brc == RUN_OK && *interrupt) brc = RUN_INTERRUPTED;
     if (brc == RUN_OK && store_commit(&st, &err)) brc = RUN_ERROR;
     if (brc != RUN_OK) {
         store_abort(&st);

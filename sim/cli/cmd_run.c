@@ -14,13 +14,6 @@
 #include "util/intern.h"
 #include "util/xalloc.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig) {
-    (void)sig;
-    interrupted = 1;
-}
-
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim run SCENARIO [-o RESULTS.db] [--seed N | --seeds LIST] [--set KEY=VALUE]... [--policy NAME]\n"
                  "                  [--quiet]\n\n"
@@ -115,11 +108,7 @@ int cmd_run(int argc, char **argv) {
     }
 
     double t0 = now_s();
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    volatile sig_atomic_t *interrupt = cli_catch_interrupts();
 
     store st = {0};
     if (store_open(&st, out, &err)) {
@@ -129,10 +118,10 @@ int cmd_run(int argc, char **argv) {
         goto done;
     }
     run_batch b = {.scenario_path = path, .sets = sets, .nsets = nsets, .seeds = seeds, .nseeds = nseeds, .policy = policy,
-                   .progress = !quiet && isatty(2), .interrupt = &interrupted,
+                   .progress = !quiet && isatty(2), .interrupt = interrupt,
                    .on_run = quiet ? NULL : print_run};
     int brc = run_batch_execute(&b, &st, &err);
-    if (brc == RUN_OK && interrupted) {
+    if (brc == RUN_OK && *interrupt) {
         sb_clear(&err);
         sb_puts(&err, "interrupted");
         brc = RUN_INTERRUPTED;

@@ -16,13 +16,6 @@
 #include "util/intern.h"
 #include "util/xalloc.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig) {
-    (void)sig;
-    interrupted = 1;
-}
-
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim sweep SCENARIO --param KEY=V1,V2,... [--param ...] [--seeds LIST]\n"
                  "                    [--set KEY=VALUE]... -o OUT [--split] [--quiet]\n\n"
@@ -151,11 +144,7 @@ int cmd_sweep(int argc, char **argv) {
         rc = EXIT_ERROR;
         goto done;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    volatile sig_atomic_t *interrupt = cli_catch_interrupts();
 
     pt = xcalloc(nparams, sizeof *pt);
     store st = {0};
@@ -193,7 +182,7 @@ int cmd_sweep(int argc, char **argv) {
         }
         sweep_ctx ctx = {st.db, params, nparams, pt, 0};
         run_batch b = {.scenario_path = scenario, .sets = sets, .nsets = nbase + nparams, .seeds = seeds,
-                       .nseeds = nseeds, .progress = !quiet && isatty(2), .interrupt = &interrupted,
+                       .nseeds = nseeds, .progress = !quiet && isatty(2), .interrupt = interrupt,
                        .on_run = record_point, .ud = &ctx};
         int brc = run_batch_execute(&b, &st, &err);
         if (brc == RUN_OK && ctx.rc) {
@@ -201,7 +190,7 @@ int cmd_sweep(int argc, char **argv) {
             sb_printf(&err, "%s: cannot write the sweep table", sb_str(&path));
             brc = RUN_ERROR;
         }
-        if (brc == RUN_OK && interrupted) brc = RUN_INTERRUPTED;
+        if (brc == RUN_OK && *interrupt) brc = RUN_INTERRUPTED;
         if (brc != RUN_OK) {
             store_abort(&st);
             open = false;
