@@ -27,16 +27,10 @@ static ynode *sorted_map(arena *a, named_node *items, size_t n) {
     return m;
 }
 
-static ynode *q_node(arena *a, const quantity *q) {
-    char buf[64];
-    quantity_format_str(q, buf, sizeof buf);
-    return yb_str(a, buf);
-}
-
 /* {value: Q} as used by capacities and counters */
 static ynode *value_node(arena *a, const quantity *q) {
     ynode *m = yb_map(a);
-    yb_add(a, m, "value", q_node(a, q));
+    yb_add(a, m, "value", k8s_emit_quantity(a, q));
     return m;
 }
 
@@ -63,7 +57,7 @@ static ynode *object(arena *a, const char *api, const char *kind, const k8s_meta
 
 static ynode *amounts(arena *a, const k8s_resource_amount *r, size_t n) {
     named_node *items = calloc(n ? n : 1, sizeof *items);
-    for (size_t i = 0; i < n; i++) items[i] = (named_node){r[i].name, q_node(a, &r[i].value)};
+    for (size_t i = 0; i < n; i++) items[i] = (named_node){r[i].name, k8s_emit_quantity(a, &r[i].value)};
     ynode *m = sorted_map(a, items, n);
     free(items);
     return m;
@@ -96,14 +90,8 @@ ynode *k8s_node_to_yaml(arena *a, const k8s_node *nd) {
 
 ynode *k8s_device_class_to_yaml(arena *a, const k8s_device_class *c) {
     ynode *o = object(a, "resource.k8s.io/v1", "DeviceClass", &c->meta);
-    ynode *spec = yb_map(a), *sels = yb_seq(a);
-    for (size_t i = 0; i < c->nselectors; i++) {
-        ynode *cel = yb_map(a), *sel = yb_map(a);
-        yb_add(a, cel, "expression", yb_str(a, c->selectors[i]));
-        yb_add(a, sel, "cel", cel);
-        yb_push(a, sels, sel);
-    }
-    yb_add(a, spec, "selectors", sels);
+    ynode *spec = yb_map(a);
+    yb_add(a, spec, "selectors", k8s_emit_selectors(a, c->selectors, c->nselectors));
     if (c->extended_resource_name) yb_add(a, spec, "extendedResourceName", yb_str(a, c->extended_resource_name));
     yb_add(a, o, "spec", spec);
     return o;

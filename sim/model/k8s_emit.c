@@ -127,20 +127,22 @@ ynode *k8s_emit_allocation(arena *a, const k8s_allocation *al) {
     return m;
 }
 
+ynode *k8s_emit_selectors(arena *a, const char *const *exprs, size_t n) {
+    ynode *seq = yb_seq(a);
+    for (size_t i = 0; i < n; i++) {
+        ynode *e = yb_map(a), *cel = yb_map(a);
+        yb_add(a, cel, "expression", yb_str(a, exprs[i]));
+        yb_add(a, e, "cel", cel);
+        yb_push(a, seq, e);
+    }
+    return seq;
+}
+
 static ynode *emit_request_body(arena *a, const k8s_device_request_spec *s, bool sub) {
     ynode *m = yb_map(a);
     if (sub) yb_add(a, m, "name", yb_str(a, s->name));
     yb_add(a, m, "deviceClassName", yb_str(a, s->device_class_name ? s->device_class_name : ""));
-    if (s->nselectors) {
-        ynode *sel = yb_seq(a);
-        for (size_t i = 0; i < s->nselectors; i++) {
-            ynode *e = yb_map(a), *cel = yb_map(a);
-            yb_add(a, cel, "expression", yb_str(a, s->selectors[i]));
-            yb_add(a, e, "cel", cel);
-            yb_push(a, sel, e);
-        }
-        yb_add(a, m, "selectors", sel);
-    }
+    if (s->nselectors) yb_add(a, m, "selectors", k8s_emit_selectors(a, s->selectors, s->nselectors));
     yb_add(a, m, "allocationMode", yb_str(a, s->mode_text ? s->mode_text : "ExactCount"));
     if (s->mode == ALLOC_MODE_EXACT_COUNT) yb_add(a, m, "count", yb_int(a, s->count));
     if (s->has_admin_access) yb_add(a, m, "adminAccess", yb_bool(a, s->admin_access));

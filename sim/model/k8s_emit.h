@@ -18,6 +18,8 @@ ynode *k8s_emit_claim(arena *a, const k8s_resource_claim *claim, const k8s_alloc
 ynode *k8s_emit_allocation(arena *a, const k8s_allocation *alloc);
 ynode *k8s_emit_node_selector(arena *a, const k8s_node_selector *sel);
 ynode *k8s_emit_quantity(arena *a, const quantity *q);
+/* A selectors list: [{cel: {expression: ...}}, ...]. */
+ynode *k8s_emit_selectors(arena *a, const char *const *exprs, size_t n);
 
 /* "NoSchedule", "PreferNoSchedule", "NoExecute" or "None". */
 const char *k8s_taint_effect_name(k8s_taint_effect e);
