@@ -21,19 +21,9 @@
 #include "model/k8s_decode.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "bench_util.h"
 
 #define DRIVER "gpu.nvidia.com"
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static double median5(double v[5]) {
     qsort(v, 5, sizeof *v, cmp_d);

@@ -17,6 +17,7 @@
 
 #include "cel/cel.h"
 #include "util/intern.h"
+#include "bench_util.h"
 
 /* ---- allocation counting ------------------------------------------------------------ */
 
@@ -144,11 +145,6 @@ static double now_ns(clockid_t clk) {
     struct timespec ts;
     clock_gettime(clk, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 static void bench(const char *label, const char *expr, const k8s_device *const *devs, size_t n) {

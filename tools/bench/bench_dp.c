@@ -16,12 +16,7 @@
 #include "engine/sim.h"
 #include "store/store.h"
 #include "util/intern.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "bench_util.h"
 
 static double cpu_s(void) {
     struct rusage ru;

@@ -18,17 +18,7 @@
 #include "model/scenario.h"
 #include "sched/dra.h"
 #include "util/intern.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "bench_util.h"
 
 /* One run of the scenario in `text`; returns µs per scheduled pod, prints counts once. */
 static double run_once(const char *name, const char *text, bool print) {

@@ -17,12 +17,7 @@
 #include "engine/sim.h"
 #include "model/cluster.h"
 #include "util/intern.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "bench_util.h"
 
 static const char HEAD[] =
     "apiVersion: drasim/v1\nkind: Scenario\nmetadata: {name: bench}\nseed: 5\nstop: {time: %.0fs}\n"
@@ -74,11 +69,6 @@ static double run_once(const char *yaml, gpu_catalog *cat, size_t *npods) {
 fail:
     fprintf(stderr, "bench_lua: %s\n", sb_str(&err));
     exit(1);
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv) {

@@ -15,17 +15,7 @@
 #include "sched/policy.h"
 #include "util/intern.h"
 #include "workload/openb_run.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "bench_util.h"
 
 /* One run; returns its wall time and the GPU allocation at 130 %. */
 static double run(scenario *sc, const char *policy, uint64_t seed, double *alloc) {
