@@ -1,0 +1,17 @@
+# cmake -P driver of drasim_cli_test (tests/lib/cli_test.cmake): collects the
+# command after "--", loads the generated expectations (SCRIPT) and checks them.
+cmake_minimum_required(VERSION 3.18)
+set(CMD)
+set(seen 0)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE 0 ${last})
+  if(seen)
+    list(APPEND CMD "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(seen 1)
+  endif()
+endforeach()
+if(NOT CMD)
+  message(FATAL_ERROR "cli_run: no command after --")
+endif()
+include(${SCRIPT})
