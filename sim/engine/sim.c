@@ -183,13 +183,18 @@ static void advance(sim_run *r, sim_time t) {
     r->last_t = t;
 }
 
+/* Add (sign +1) or remove (-1) one pod of class g from the running totals.
+ * The GPUs in use are recomputed from the integer totals, not accumulated:
+ * adding and subtracting 0.001 per milli-GPU drifts (an idle cluster showed
+ * -1e-14 GPUs in use after a long trace replay). */
 static void account(sim_run *r, uint32_t g, int sign) {
     const pod_class *c = &r->sched.classes[g];
     r->tot_used[RES_PODS] += sign;
-    for (size_t i = 0; i < c->ndemand; i++) {
-        r->tot_used[c->demand[i].res] += sign * c->demand[i].amount;
-        r->cur_gpu_equiv += sign * (double)c->demand[i].amount * r->res_equiv[c->demand[i].res];
-    }
+    for (size_t i = 0; i < c->ndemand; i++) r->tot_used[c->demand[i].res] += sign * c->demand[i].amount;
+    double equiv = 0;
+    for (size_t k = RES_PODS + 1; k < r->sched.nres; k++)
+        if (r->tot_used[k]) equiv += (double)r->tot_used[k] * r->res_equiv[k];
+    r->cur_gpu_equiv = equiv;
     if (r->cur_gpu_equiv > r->peak_gpu_equiv) r->peak_gpu_equiv = r->cur_gpu_equiv;
 }
 
