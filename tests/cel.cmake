@@ -14,16 +14,18 @@ endforeach()
 
 # `drasim cel eval --device FILE#DEVICE`: the device variable read from a ResourceSlice.
 set(CEL_SLICE ${CMAKE_CURRENT_SOURCE_DIR}/cel-conformance/cli/slice.yaml)
-add_test(NAME cel-cli/device-match
-         COMMAND drasim cel eval --device "${CEL_SLICE}#gpu-0-mig-1g10gb-19-0"
-                 "device.attributes[\"gpu.nvidia.com\"].profile == \"1g.10gb\" && device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"9Gi\")) > 0 && device.attributes[\"resource.kubernetes.io\"].numaNode == 0")
-set_tests_properties(cel-cli/device-match PROPERTIES PASS_REGULAR_EXPRESSION "^true\n$")
-add_test(NAME cel-cli/device-print COMMAND drasim cel eval "--device=${CEL_SLICE}#gpu-0" "device.attributes[\"gpu.nvidia.com\"]")
-set_tests_properties(cel-cli/device-print PROPERTIES PASS_REGULAR_EXPRESSION
-  "^\\{\"driverVersion\": semver\\(\"570.172.8\"\\), \"productName\": \"NVIDIA H100 80GB HBM3\", \"type\": \"gpu\"\\}\n$")
-add_test(NAME cel-cli/device-bad-version
-         COMMAND drasim cel eval --device "${CMAKE_CURRENT_SOURCE_DIR}/cel-conformance/cli/slice-broken.yaml#broken" "true")
-set_tests_properties(cel-cli/device-bad-version PROPERTIES
-  PASS_REGULAR_EXPRESSION "slice-broken.yaml:[0-9]+:[0-9]+: ResourceSlice node-h100-b-gpu.nvidia.com: .*invalid semantic version 'v570'")
-add_test(NAME cel-cli/leading-dash COMMAND drasim cel eval -- -2.3e+1)
-set_tests_properties(cel-cli/leading-dash PROPERTIES PASS_REGULAR_EXPRESSION "^-23.0\n$")
+drasim_cli_test(NAME cel-cli/device-match
+  COMMAND cel eval --device "${CEL_SLICE}#gpu-0-mig-1g10gb-19-0"
+          "device.attributes[\"gpu.nvidia.com\"].profile == \"1g.10gb\" && device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"9Gi\")) > 0 && device.attributes[\"resource.kubernetes.io\"].numaNode == 0"
+  EXPECT "^true\n$")
+drasim_cli_test(NAME cel-cli/device-print
+  COMMAND cel eval "--device=${CEL_SLICE}#gpu-0" "device.attributes[\"gpu.nvidia.com\"]"
+  EXPECT "^\\{\"driverVersion\": semver\\(\"570.172.8\"\\), \"productName\": \"NVIDIA H100 80GB HBM3\", \"type\": \"gpu\"\\}\n$")
+drasim_cli_test(NAME cel-cli/device-bad-version
+  COMMAND cel eval --device "${CMAKE_CURRENT_SOURCE_DIR}/cel-conformance/cli/slice-broken.yaml#broken" "true"
+  EXIT 3
+  EXPECT "slice-broken.yaml:[0-9]+:[0-9]+: ResourceSlice node-h100-b-gpu.nvidia.com: .*invalid semantic version 'v570'"
+  REJECT "true")
+drasim_cli_test(NAME cel-cli/leading-dash
+  COMMAND cel eval -- -2.3e+1
+  EXPECT "^-23.0\n$")

@@ -5,23 +5,23 @@
 set(_lua_out ${CMAKE_CURRENT_BINARY_DIR}/lua-cli)
 file(MAKE_DIRECTORY ${_lua_out})
 
-add_test(NAME lua/example-mix
-         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/scenarios/examples/lua-mix.yaml -o ${_lua_out}/mix.db)
-set_tests_properties(lua/example-mix PROPERTIES
-  ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
-  PASS_REGULAR_EXPRESSION "lua-mix: 44 nodes, [0-9]+ pods arrived, [0-9]+ scheduled")
+include(${CMAKE_SOURCE_DIR}/tests/lib/run_facts.cmake)
+drasim_run_facts(_facts ${_lua_out}/mix.db)
+drasim_cli_test(NAME lua/example-mix
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/lua-mix.yaml -o ${_lua_out}/mix.db
+  EXPECT "lua-mix: 44 nodes, 633 pods arrived, 606 scheduled, 27 pending at end [(]27 unschedulable[)]"
+  SQL ${_facts})
 
-add_test(NAME lua/example-trace
-         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/scenarios/examples/lua-trace.yaml -o ${_lua_out}/trace.db)
-set_tests_properties(lua/example-trace PROPERTIES
-  ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
-  PASS_REGULAR_EXPRESSION "lua-trace: 20 nodes, [0-9]+ pods arrived, [0-9]+ scheduled")
+drasim_run_facts(_facts ${_lua_out}/trace.db)
+drasim_cli_test(NAME lua/example-trace
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/lua-trace.yaml -o ${_lua_out}/trace.db
+  EXPECT "lua-trace: 20 nodes, 2831 pods arrived, 2801 scheduled, 30 pending at end [(]30 unschedulable[)]"
+  SQL ${_facts})
 
-add_test(NAME lua/same-seed-same-bytes
-         COMMAND ${CMAKE_COMMAND} -DMODE=twice -DDRASIM=$<TARGET_FILE:drasim> -DOTHER_SEED=7
-                 -DSCENARIO=${CMAKE_SOURCE_DIR}/scenarios/examples/lua-mix.yaml -DOUT=${_lua_out}/det.db
-                 -P ${CMAKE_SOURCE_DIR}/tests/scenarios/check_run.cmake)
-set_tests_properties(lua/same-seed-same-bytes PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")
+drasim_cli_test(NAME lua/same-seed-same-bytes RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=twice -DDRASIM=$<TARGET_FILE:drasim> -DOTHER_SEED=7
+          -DSCENARIO=${CMAKE_SOURCE_DIR}/scenarios/examples/lua-mix.yaml -DOUT=${_lua_out}/det.db
+          -P ${CMAKE_SOURCE_DIR}/tests/scenarios/check_run.cmake)
 
 foreach(_case
     "os_execute|escape_os_execute.lua:1: attempt to index a nil value .global 'os'.*stack traceback"
@@ -41,18 +41,32 @@ foreach(_case
   if(_name STREQUAL "error_line")
     set(_script ${CMAKE_SOURCE_DIR}/tests/lua/error_line.lua)
   endif()
-  add_test(NAME lua/refused-${_name}
-           COMMAND ${CMAKE_COMMAND} -DDRASIM=$<TARGET_FILE:drasim> -DSCRIPT=${_script}
-                   -DOUT=${_lua_out}/${_name}.db "-DEXPECT=${_expect}" -P ${CMAKE_SOURCE_DIR}/tests/lua/cli_check.cmake)
-  set_tests_properties(lua/refused-${_name} PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")
+  drasim_cli_test(NAME lua/refused-${_name} RAW
+    COMMAND ${CMAKE_COMMAND} -DDRASIM=$<TARGET_FILE:drasim> -DSCRIPT=${_script}
+            -DOUT=${_lua_out}/${_name}.db "-DEXPECT=${_expect}" -P ${CMAKE_SOURCE_DIR}/tests/lua/cli_check.cmake)
 endforeach()
 
-# Lua pods in DRA mode: their claims are allocated (GPU allocation > 0, pods wait for GPUs).
-add_test(NAME lua/dra-claims
-         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/tests/lua/dra.yaml -o ${_lua_out}/dra.db)
-set_tests_properties(lua/dra-claims PROPERTIES
-  PASS_REGULAR_EXPRESSION "5 pods arrived, 5 scheduled.*GPU allocation 20[.]8% [(]peak 100[.]0%[)]; wait mean 464[.]0 s")
-add_test(NAME lua/dra-unknown-shared-claim
-         COMMAND $<TARGET_FILE:drasim> run ${CMAKE_SOURCE_DIR}/tests/lua/dra-unknown-shared.yaml -o ${_lua_out}/dra-bad.db)
-set_tests_properties(lua/dra-unknown-shared-claim PROPERTIES
-  PASS_REGULAR_EXPRESSION "dra_unknown_shared.lua:2: .*resourceClaimName nope is not in workload.resourceClaims")
+# Lua pods in DRA mode: their claims are allocated. By hand (tests/lua/dra_claims.lua):
+# nb1..nb5 arrive at 10, 20, 30, 40, 50 s, run 600 s each, one GPU each, 2 GPUs.
+#   nb1 10 s, nb2 20 s start at once; nb3 (30 s) and nb4 (40 s) fail, back-off 1 s;
+#   nb1 ends 610 s -> nb3 starts (wait 580), nb4 tried and fails again (back-off to 611 s);
+#   nb2 ends 620 s -> nb4 starts (wait 580), nb5 fails (back-off to 621 s);
+#   nb3 ends 1210 s -> nb5 starts (wait 1160). Waits 0, 0, 580, 580, 1160:
+#   mean 2320 / 5 = 464 s, p50 = 3rd = 580 s, p99 = 5th = 1160 s.
+# GPU allocation: 5 x 600 GPU-s over 2 GPUs x 7200 s = 3000 / 14400 = 20.8333 %.
+set(_db ${_lua_out}/dra.db)
+drasim_run_facts(_facts ${_db})
+drasim_cli_test(NAME lua/dra-claims
+  COMMAND run ${CMAKE_SOURCE_DIR}/tests/lua/dra.yaml -o ${_db}
+  EXPECT "5 pods arrived, 5 scheduled"
+         "GPU allocation 20[.]8% [(]peak 100[.]0%[)][;] wait mean 464[.]0 s, p99 1160[.]0 s"
+  SQL ${_facts}
+      ${_db} "SELECT group_concat(wait_ms, ',') FROM (SELECT wait_ms FROM pods ORDER BY arrival_ms)" "^0,0,580000,580000,1160000$"
+      ${_db} "SELECT printf('%.6f', value) FROM summary WHERE metric = 'gpu_alloc_pct'" "^20[.]833333$"
+      ${_db} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE metric IN ('wait_mean_s', 'wait_p50_s', 'wait_p99_s', 'wait_max_s')" "^wait_mean_s=464[.]0 wait_p50_s=580[.]0 wait_p99_s=1160[.]0 wait_max_s=1160[.]0$"
+      ${_db} "SELECT count(*), count(DISTINCT pod_id) FROM claim_allocations" "^5[|]5$")
+drasim_cli_test(NAME lua/dra-unknown-shared-claim
+  COMMAND run ${CMAKE_SOURCE_DIR}/tests/lua/dra-unknown-shared.yaml -o ${_lua_out}/dra-bad.db
+  EXIT 3
+  EXPECT "dra_unknown_shared.lua:2: .*resourceClaimName nope is not in workload.resourceClaims"
+  FILE_ABSENT ${_lua_out}/dra-bad.db ${_lua_out}/dra-bad.db.tmp-*)
