@@ -1,4 +1,5 @@
-# CLI tests of drasim report / check / compare / sweep (tests/check/check_cli.cmake).
+# CLI tests of drasim report / check / compare / sweep (tests/check/check_cli.cmake,
+# which checks drasim's exit code in every mode; lists passed to it are comma-separated).
 set(_rep_check ${CMAKE_SOURCE_DIR}/tests/check/check_cli.cmake)
 set(_rep_out ${CMAKE_CURRENT_BINARY_DIR}/report-cli)
 file(MAKE_DIRECTORY ${_rep_out})
@@ -10,74 +11,84 @@ else()
 endif()
 set(_qs ${CMAKE_SOURCE_DIR}/scenarios/quickstart.yaml)
 
-add_test(NAME report/quickstart-db COMMAND $<TARGET_FILE:drasim> run ${_qs} -o ${_rep_out}/quickstart.db -q)
-add_test(NAME report/quickstart
-         COMMAND ${CMAKE_COMMAND} -DMODE=report -DDRASIM=$<TARGET_FILE:drasim> -DDB=${_rep_out}/quickstart.db
+include(${CMAKE_SOURCE_DIR}/tests/lib/run_facts.cmake)
+drasim_run_facts(_facts ${_rep_out}/quickstart.db)
+drasim_cli_test(NAME report/quickstart-db
+  COMMAND run ${_qs} -o ${_rep_out}/quickstart.db -q
+  REJECT "."
+  SQL ${_facts})
+drasim_cli_test(NAME report/quickstart RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=report -DDRASIM=$<TARGET_FILE:drasim> -DDB=${_rep_out}/quickstart.db
                  -DOUT=${_rep_out}/quickstart -DHAVE_GNUPLOT=${_have_gp} -DMIN_PLOTS=6
-                 "-DEXPECT_PLOTS=gpu_alloc;utilization;pending;wait_cdf;alloc_by_model;alloc_by_resource" -P ${_rep_check})
+                 -DEXPECT_PLOTS=gpu_alloc,utilization,pending,wait_cdf,alloc_by_model,alloc_by_resource -P ${_rep_check})
 set_tests_properties(report/quickstart PROPERTIES DEPENDS report/quickstart-db)
-add_test(NAME report/no-gnuplot
-         COMMAND ${CMAKE_COMMAND} -DMODE=nognuplot -DDRASIM=$<TARGET_FILE:drasim> -DDB=${_rep_out}/quickstart.db
+drasim_cli_test(NAME report/no-gnuplot RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=nognuplot -DDRASIM=$<TARGET_FILE:drasim> -DDB=${_rep_out}/quickstart.db
                  -DOUT=${_rep_out}/nognuplot -P ${_rep_check})
 set_tests_properties(report/no-gnuplot PROPERTIES DEPENDS report/quickstart-db)
 
 # several configurations and seeds: a sweep, then its report with comparison plots
-add_test(NAME report/sweep-db
-         COMMAND $<TARGET_FILE:drasim> sweep ${_qs} --param scheduling.scoring=LeastAllocated,MostAllocated
-                 --seeds 1..2 --set stop.time=3h -o ${_rep_out}/sweep.db -q)
-add_test(NAME report/sweep
-         COMMAND ${CMAKE_COMMAND} -DMODE=report -DDRASIM=$<TARGET_FILE:drasim> -DDB=${_rep_out}/sweep.db
+drasim_run_facts(_facts ${_rep_out}/sweep.db)
+drasim_cli_test(NAME report/sweep-db
+  COMMAND sweep ${_qs} --param scheduling.scoring=LeastAllocated,MostAllocated
+          --seeds 1..2 --set stop.time=3h -o ${_rep_out}/sweep.db -q
+  SQL ${_facts}
+      ${_rep_out}/sweep.db "SELECT group_concat(r.policy || '/' || r.seed || '/' || s.value, ' ') FROM runs r JOIN sweep s USING (run_id)"
+                           "^LeastAllocated/1/LeastAllocated LeastAllocated/2/LeastAllocated MostAllocated/1/MostAllocated MostAllocated/2/MostAllocated$")
+drasim_cli_test(NAME report/sweep RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=report -DDRASIM=$<TARGET_FILE:drasim> -DDB=${_rep_out}/sweep.db
                  -DOUT=${_rep_out}/sweep -DHAVE_GNUPLOT=${_have_gp} -DMIN_PLOTS=9
-                 "-DEXPECT_PLOTS=gpu_alloc;compare_gpu_alloc_pct;compare_wait_p99_s" -P ${_rep_check})
+                 -DEXPECT_PLOTS=gpu_alloc,compare_gpu_alloc_pct,compare_wait_p99_s -P ${_rep_check})
 set_tests_properties(report/sweep PROPERTIES DEPENDS report/sweep-db)
 # the same database twice: every run matched by its key, zero deltas
-add_test(NAME report/compare-same
-         COMMAND $<TARGET_FILE:drasim> compare ${_rep_out}/sweep.db ${_rep_out}/sweep.db)
-set_tests_properties(report/compare-same PROPERTIES DEPENDS report/sweep-db
-  PASS_REGULAR_EXPRESSION "quickstart device-plugin MostAllocated scheduling.scoring=MostAllocated seed=2  +gpu_alloc_pct +[0-9.]+ +[0-9.]+ +\\+0 +0%")
+drasim_cli_test(NAME report/compare-same
+  COMMAND compare ${_rep_out}/sweep.db ${_rep_out}/sweep.db
+  EXPECT "A = [^\n]*sweep.db [(]4 runs[)]"
+         "quickstart device-plugin MostAllocated scheduling.scoring=MostAllocated seed=2  +gpu_alloc_pct +[0-9.]+ +[0-9.]+ +\\+0 +0%"
+  REJECT " [+-][0-9.]*[1-9]")
+set_tests_properties(report/compare-same PROPERTIES DEPENDS report/sweep-db)
 
-add_test(NAME check/pass
-         COMMAND ${CMAKE_COMMAND} -DMODE=check -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
+drasim_cli_test(NAME check/pass RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=check -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
                  -DEXPECT=${CMAKE_SOURCE_DIR}/tests/check/quickstart-pass.yaml -DJUNIT=${_rep_out}/pass.xml
                  -DWANT_RC=0 "-DWANT=5 checks, 0 failed \\(2 runs\\)" -DFAILURES=0 -P ${_rep_check})
-add_test(NAME check/fail
-         COMMAND ${CMAKE_COMMAND} -DMODE=check -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
+drasim_cli_test(NAME check/fail RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=check -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
                  -DEXPECT=${CMAKE_SOURCE_DIR}/tests/check/quickstart-fail.yaml -DJUNIT=${_rep_out}/fail.xml
                  -DWANT_RC=1 "-DWANT=gpu_alloc_pct >= 93 +[0-9.]+ +>= 93 +FAIL" -DFAILURES=2 -P ${_rep_check})
-add_test(NAME check/bad-expect
-         COMMAND ${CMAKE_COMMAND} -DMODE=check -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
+drasim_cli_test(NAME check/bad-expect RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=check -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
                  -DEXPECT=${CMAKE_SOURCE_DIR}/tests/check/bad-threshold.yaml
                  -DWANT_RC=3 "-DWANT=bad-threshold.yaml:5:3: threshold 'gpu_alloc_pct =< 90'" -P ${_rep_check})
-add_test(NAME check/baseline-same
-         COMMAND ${CMAKE_COMMAND} -DMODE=baseline -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
+drasim_cli_test(NAME check/baseline-same RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=baseline -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
                  -DEXPECT=${CMAKE_SOURCE_DIR}/tests/check/baseline.yaml -DBASE=${_rep_out}/base1/baseline.db
                  -DWANT_RC=0 -DJUNIT=${_rep_out}/base1.xml -DFAILURES=0 -P ${_rep_check})
 # half the 2-GPU training jobs: the A100s sit idle, GPU allocation drops well below the baseline
-add_test(NAME check/baseline-worse
-         COMMAND ${CMAKE_COMMAND} -DMODE=baseline -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
+drasim_cli_test(NAME check/baseline-worse RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=baseline -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
                  -DEXPECT=${CMAKE_SOURCE_DIR}/tests/check/baseline.yaml -DBASE=${_rep_out}/base2/baseline.db
                  -DSET=workload.podGroups.train-2gpu.count=100 -DWANT_RC=1
                  "-DWANT=baseline: gpu_alloc_pct no worse by 0.5 .*FAIL" -P ${_rep_check})
 file(MAKE_DIRECTORY ${_rep_out}/base1 ${_rep_out}/base2)
 
 # --seeds on the command line wins over the expect file's seeds
-add_test(NAME check/seeds-cli
-         COMMAND ${CMAKE_COMMAND} -DMODE=check -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
+drasim_cli_test(NAME check/seeds-cli RAW
+  COMMAND ${CMAKE_COMMAND} -DMODE=check -DDRASIM=$<TARGET_FILE:drasim> -DSCENARIO=${_qs}
                  -DEXPECT=${CMAKE_SOURCE_DIR}/tests/check/quickstart-pass.yaml "-DEXTRA=--seeds 42..44"
                  -DWANT_RC=0 "-DWANT=5 checks, 0 failed \\(3 runs\\)" -P ${_rep_check})
 # drasim run --seeds / --set from the command line
-add_test(NAME run/seeds-cli
-         COMMAND $<TARGET_FILE:drasim> run ${_qs} --seeds 42..44 --set stop.time=1h -o ${_rep_out}/seeds.db)
-set_tests_properties(run/seeds-cli PROPERTIES
-  PASS_REGULAR_EXPRESSION "run 1, seed 42: simulated 1.0 h.*run 2, seed 43.*run 3, seed 44.*wrote")
-add_test(NAME run/seeds-bad COMMAND $<TARGET_FILE:drasim> run ${_qs} --seeds 5..1 -o ${_rep_out}/bad.db)
-set_tests_properties(run/seeds-bad PROPERTIES PASS_REGULAR_EXPRESSION "--seeds: expected N, A..B or a list")
-add_test(NAME run/set-bad COMMAND $<TARGET_FILE:drasim> run ${_qs} --set scheduling.scoring=Sideways -o ${_rep_out}/bad.db)
-set_tests_properties(run/set-bad PROPERTIES
-  PASS_REGULAR_EXPRESSION "--set scheduling.scoring:1:26: scheduling.scoring: expected LeastAllocated, MostAllocated or RequestedToCapacityRatio, found .Sideways.")
-
-foreach(_t check/seeds-cli run/seeds-cli run/seeds-bad run/set-bad report/quickstart-db report/quickstart report/no-gnuplot report/sweep-db report/sweep
-           report/compare-same check/pass check/fail check/bad-expect check/baseline-same
-           check/baseline-worse)
-  set_tests_properties(${_t} PROPERTIES ENVIRONMENT "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}")
-endforeach()
+drasim_cli_test(NAME run/seeds-cli
+  COMMAND run ${_qs} --seeds 42..44 --set stop.time=1h -o ${_rep_out}/seeds.db
+  EXPECT "run 1, seed 42: simulated 1[.]0 h.*run 2, seed 43: simulated 1[.]0 h.*run 3, seed 44: simulated 1[.]0 h.*wrote"
+  SQL ${_rep_out}/seeds.db "SELECT group_concat(run_id || ':' || seed || ':' || end_ms, ' ') FROM runs" "^1:42:3600000 2:43:3600000 3:44:3600000$")
+drasim_cli_test(NAME run/seeds-bad
+  COMMAND run ${_qs} --seeds 5..1 -o ${_rep_out}/bad.db
+  EXIT 2
+  EXPECT "--seeds: expected N, A..B or a list"
+  FILE_ABSENT ${_rep_out}/bad.db)
+drasim_cli_test(NAME run/set-bad
+  COMMAND run ${_qs} --set scheduling.scoring=Sideways -o ${_rep_out}/bad.db
+  EXIT 3
+  EXPECT "--set scheduling.scoring:1:26: scheduling.scoring: expected LeastAllocated, MostAllocated or RequestedToCapacityRatio, found .Sideways."
+  FILE_ABSENT ${_rep_out}/bad.db)

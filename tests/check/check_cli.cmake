@@ -1,8 +1,10 @@
 # check_cli.cmake -- CLI checks of drasim report / check, run with cmake -P.
-#   MODE=report: DB, OUT, DRASIM, HAVE_GNUPLOT; checks the files and the HTML.
+#   MODE=report: DB, OUT, DRASIM, HAVE_GNUPLOT, MIN_PLOTS, EXPECT_PLOTS (comma-separated);
+#                checks the files and the HTML.
 #   MODE=nognuplot: same with DRASIM_GNUPLOT pointing nowhere: exit 0, tables only.
 #   MODE=check: SCENARIO, EXPECT, JUNIT, WANT_RC, WANT (regex on the output), FAILURES, EXTRA (more args).
 #   MODE=baseline: SCENARIO, EXPECT (copied next to BASE), BASE, SET, WANT_RC.
+string(REPLACE "," ";" EXPECT_PLOTS "${EXPECT_PLOTS}")
 if(MODE STREQUAL "report" OR MODE STREQUAL "nognuplot")
   file(REMOVE_RECURSE ${OUT})
   if(MODE STREQUAL "nognuplot")
