@@ -24,6 +24,14 @@ static gs_node node4(void) {
     return n;
 }
 
+/* frag(n, m) through frag_node, the function the simulator calls (policy_sched.c,
+ * policy_fgd.c), with m as the only typical pod (p = 1). */
+static double frag_one(const gs_node *n, const gs_pod *m) {
+    frag_typical_pod tp = {.shape = *m, .p = 1};
+    frag_typical t = {.pods = &tp, .n = 1};
+    return frag_node(n, &t);
+}
+
 static void test_frag_node_pod(void **state) {
     (void)state;
     gs_node n = node4();
@@ -33,12 +41,12 @@ static void test_frag_node_pod(void **state) {
     gs_pod one = {.cpu = 1000, .ngpu = 1, .milli = 1000, .models = ANY};
     gs_pod two = {.cpu = 1000, .ngpu = 2, .milli = 1000, .models = ANY};
     gs_pod other_model = {.cpu = 1000, .ngpu = 1, .milli = 100, .models = 2};
-    assert_float_equal(frag_node_pod(&n, &cpu), 1900, 0);          /* CPU pod: all idle GPU */
-    assert_float_equal(frag_node_pod(&n, &share), 300, 0);         /* fits: GPUs below 500 */
-    assert_float_equal(frag_node_pod(&n, &share_big_cpu), 1900, 0);/* lacks CPU */
-    assert_float_equal(frag_node_pod(&n, &one), 900, 0);           /* fits: partly used GPUs */
-    assert_float_equal(frag_node_pod(&n, &two), 1900, 0);          /* lacks GPUs */
-    assert_float_equal(frag_node_pod(&n, &other_model), 1900, 0);  /* no access */
+    assert_float_equal(frag_one(&n, &cpu), 1900, 0);          /* CPU pod: all idle GPU */
+    assert_float_equal(frag_one(&n, &share), 300, 0);         /* fits: GPUs below 500 */
+    assert_float_equal(frag_one(&n, &share_big_cpu), 1900, 0);/* lacks CPU */
+    assert_float_equal(frag_one(&n, &one), 900, 0);           /* fits: partly used GPUs */
+    assert_float_equal(frag_one(&n, &two), 1900, 0);          /* lacks GPUs */
+    assert_float_equal(frag_one(&n, &other_model), 1900, 0);  /* no access */
     frag_typical t = {0};
     frag_typical_pod tp[2] = {{.shape = share, .p = 0.75}, {.shape = two, .p = 0.25}};
     t.pods = tp;
@@ -51,6 +59,34 @@ static void test_frag_node_pod(void **state) {
     gs_node cpu_node;
     gs_node_init(&cpu_node, 10000, 1, 110, 0, -1);
     assert_float_equal(frag_node(&cpu_node, &t), 0, 0);
+}
+
+/* Both sides of every boundary of the measure: a GPU whose free milli equals
+ * the shape's milli can take it (not fragmented), one milli less cannot; a
+ * node with exactly ngpu such GPUs fits, one fewer does not; CPU left equal
+ * to the shape's CPU fits, one milli less does not. */
+static void test_frag_boundaries(void **state) {
+    (void)state;
+    gs_node n;
+    gs_node_init(&n, 4000, 1 << 20, 110, 3, 0);
+    n.free[0] = 500;
+    n.free[1] = 499;
+    n.free[2] = 1000;
+    n.cpu_left = 4000;
+    gs_pod at = {.cpu = 4000, .ngpu = 1, .milli = 500, .models = ANY};
+    gs_pod above = {.cpu = 4000, .ngpu = 1, .milli = 501, .models = ANY};
+    gs_pod cpu_over = {.cpu = 4001, .ngpu = 1, .milli = 500, .models = ANY};
+    gs_pod two_at = {.cpu = 1000, .ngpu = 2, .milli = 500, .models = ANY};
+    gs_pod three_at = {.cpu = 1000, .ngpu = 3, .milli = 500, .models = ANY};
+    assert_float_equal(frag_one(&n, &at), 499, 0);        /* GPU 0 (free == milli) and 2 fit; 1 is below */
+    assert_float_equal(frag_one(&n, &above), 999, 0);     /* GPUs 0 and 1 are below 501 */
+    assert_float_equal(frag_one(&n, &cpu_over), 1999, 0); /* one milli-CPU short: all idle GPU */
+    assert_float_equal(frag_one(&n, &two_at), 499, 0);    /* exactly 2 GPUs with >= 500 */
+    assert_float_equal(frag_one(&n, &three_at), 1999, 0); /* only 2 of 3 */
+    /* mixing shapes weights each by its popularity */
+    frag_typical_pod tp[2] = {{.shape = at, .p = 0.25}, {.shape = above, .p = 0.75}};
+    frag_typical t = {.pods = tp, .n = 2};
+    assert_float_equal(frag_node(&n, &t), 0.25 * 499 + 0.75 * 999, 1e-9);
 }
 
 static void test_typical_build(void **state) {
@@ -114,6 +150,7 @@ static void test_typical_default_trace(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frag_node_pod),
+        cmocka_unit_test(test_frag_boundaries),
         cmocka_unit_test(test_typical_build),
         cmocka_unit_test(test_typical_default_trace),
     };
