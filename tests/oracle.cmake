@@ -90,6 +90,29 @@ foreach(_case "max20|scheduling.podMaxBackoffSeconds=20|35000"
     SQL ${_db} "SELECT scheduled_ms FROM pods WHERE name = 'lo-0'" "^${_at}$")
 endforeach()
 
+# Stopped early: at 6 s (events at the stop time are not processed) hi-0 is
+# still running and lo, blocked since its failure at 5 s, is unschedulable;
+# at 6.5 s hi-0 has ended and lo waits only for its back-off (until 7 s), so it
+# is pending but not unschedulable. GPU busy 6 of 6 s = 100 %, 6 of 6.5 s = 92.307692 %.
+foreach(_case "6s|1|1|1|100.000000|0/1 nodes are available: 1 Insufficient nvidia[.]com/gpu[.]"
+              "6500ms|0|1|0|92.307692|NULL")
+  string(REPLACE "|" ";" _p "${_case}")
+  list(GET _p 0 _stop)
+  list(GET _p 1 _run)
+  list(GET _p 2 _pend)
+  list(GET _p 3 _uns)
+  list(GET _p 4 _pct)
+  list(GET _p 5 _reason)
+  set(_db ${_oo}/backoff-stop-${_stop}.db)
+  drasim_run_facts(_facts ${_db})
+  _oracle_metrics(_m ${_db} pods_running_at_end=${_run}.000000 pods_pending_at_end=${_pend}.000000
+                  unschedulable=${_uns}.000000 gpu_alloc_pct=${_pct})
+  drasim_cli_test(NAME oracle/backoff-stop-${_stop}
+    COMMAND run ${_or}/oracle-backoff.yaml --set stop.time=${_stop} -o ${_db} -q
+    SQL ${_facts} ${_m}
+        ${_db} "SELECT coalesce(reason, 'NULL') FROM pods WHERE name = 'lo-0'" "^${_reason}$")
+endforeach()
+
 # --- GPU, MIG, cpu, memory allocation (oracle-alloc.yaml) --------------------
 # GPU-minutes: g2 2*30 = 60, g1 45, m3 3/7*60 = 180/7, m1 2 * 1/7*20 = 40/7:
 #   955/7 of 5 GPUs x 120 min -> 955/4200 = 22.738095 %.
