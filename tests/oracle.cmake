@@ -136,6 +136,24 @@ drasim_cli_test(NAME oracle/allocation-mig
              "^g2-0:nvidia[.]com/gpu=0,1 m3-0:nvidia[.]com/mig-3g[.]20gb=0 g1-0:nvidia[.]com/gpu=2 m1-0:nvidia[.]com/mig-1g[.]5gb=0 m1-1:nvidia[.]com/mig-1g[.]5gb=1$"
       ${_db} "SELECT resource || ' ' || allocated || '/' || allocatable FROM sample_resources WHERE time_ms = 1200000 AND resource LIKE '%mig-1g%'" "^nvidia[.]com/mig-1g[.]5gb 2/2$")
 
+# --- the same in DRA mode, with dynamic MIG (oracle-dra.yaml) ----------------
+# GPU numbers in the scenario's header; cpu-minutes 30 + 60 + 2*20 = 130 of
+# 32 x 120 -> 3.385417 %. At 20 min 1 + 3/7 + 2/7 = 1.714286 GPUs, at 30 min
+# 5/7. MIG fragmentation at the end, both GPUs idle: typical profiles 3g.40gb
+# (1 pod, p 1/3; 4 slices at start 0 or 4: covers all 8) and 1g.10gb (2 pods,
+# p 2/3; starts 0-6: slice 7 unusable), so F = 2/3 slice per GPU, 4/3 of 16
+# memory slices = 8.333333 %.
+set(_db ${_oo}/dra.db)
+drasim_run_facts(_facts ${_db})
+_oracle_metrics(_m ${_db} gpu_total=2.000000 gpu_alloc_pct=25.595238 gpu_alloc_peak_pct=85.714286
+                cpu_alloc_pct=3.385417 frag_mig_pct_end=8.333333 dra_claims_created=4.000000 dra_claims_deleted=4.000000)
+drasim_cli_test(NAME oracle/allocation-dra-mig
+  COMMAND run ${_or}/oracle-dra.yaml -o ${_db} -q
+  SQL ${_facts} ${_m}
+      ${_db} "SELECT group_concat((time_ms / 60000) || ':' || printf('%.6f', gpu_equiv_alloc), ' ') FROM samples WHERE time_ms <= 3600000"
+             "^0:1[.]428571 10:1[.]428571 20:1[.]714286 30:0[.]714286 40:0[.]428571 50:0[.]428571 60:0[.]000000$"
+      ${_db} "SELECT count(*), count(DISTINCT device) FROM claim_allocations" "^4[|]4$")
+
 # --- tie-breaking (oracle-ties.yaml) -----------------------------------------
 # 400 pods each see four equally scored empty nodes; every node gets 60..140
 # (about 4.6 sd from the mean of 100). Run with two seeds.
