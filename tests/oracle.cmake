@@ -154,6 +154,18 @@ drasim_cli_test(NAME oracle/allocation-dra-mig
              "^0:1[.]428571 10:1[.]428571 20:1[.]714286 30:0[.]714286 40:0[.]428571 50:0[.]428571 60:0[.]000000$"
       ${_db} "SELECT count(*), count(DISTINCT device) FROM claim_allocations" "^4[|]4$")
 
+# --- time-slicing (oracle-timeslice.yaml): one unit = 1/replicas GPU -------
+# Numbers in the scenario's header; units handed out lowest index first.
+set(_db ${_oo}/timeslice.db)
+drasim_run_facts(_facts ${_db})
+_oracle_metrics(_m ${_db} gpu_total=2.000000 gpu_alloc_pct=31.250000 gpu_alloc_peak_pct=62.500000)
+drasim_cli_test(NAME oracle/allocation-time-slicing
+  COMMAND run ${_or}/oracle-timeslice.yaml -o ${_db} -q
+  SQL ${_facts} ${_m}
+      ${_db} "SELECT group_concat(name || ':' || devices, ' ') FROM pods"
+             "^one-0:nvidia[.]com/gpu=0 one-1:nvidia[.]com/gpu=1 one-2:nvidia[.]com/gpu=2 two-0:nvidia[.]com/gpu=3,4$"
+      ${_db} "SELECT count(*), min(gpu_equiv), max(gpu_equiv) FROM devices" "^8[|]0[.]25[|]0[.]25$")
+
 # --- tie-breaking (oracle-ties.yaml) -----------------------------------------
 # 400 pods each see four equally scored empty nodes; every node gets 60..140
 # (about 4.6 sd from the mean of 100). Run with two seeds.
