@@ -40,6 +40,7 @@ struct place_mig {
     int64_t last;
     size_t nslices;              /* memory slices of all tracked GPUs */
     uint64_t decisions, candidates;
+    bool chose;                  /* the last place_mig_allocate picked the MIG device */
     arena scratch;
 };
 
@@ -214,6 +215,7 @@ alloc_status place_mig_allocate(place_mig *p, allocator *A, const k8s_node *node
     (void)node_idx;
     uint64_t st_steps = 0, s1;
     *score = -1;
+    p->chose = false;
     pm_node *x = p->choose ? find_node(p, node->meta.name) : NULL;
     if (!x) {
         alloc_status st = allocator_allocate(A, node, claims, n, into, out, &s1, err);
@@ -258,7 +260,7 @@ alloc_status place_mig_allocate(place_mig *p, allocator *A, const k8s_node *node
         allocator_set_device_filter(A, NULL, NULL);
         if (st != ALLOC_OK) st = allocator_allocate(A, node, claims, n, into, out, &s1, err);   /* cannot happen */
         else *score = (int)lround(100.0 / (1.0 + exp(delta[best])));
-        p->decisions++;
+        p->chose = st == ALLOC_OK;
         p->candidates += ncand;
     }
     st_steps += s1;
@@ -284,7 +286,14 @@ static void update(place_mig *p, const k8s_allocation *al, int64_t now, int sign
     }
 }
 
-void place_mig_commit(place_mig *p, const k8s_allocation *al, int64_t now) { update(p, al, now, +1); }
+/* Reserve commits what the last place_mig_allocate (on the chosen node)
+ * returned: a placement the policy chose counts once, when committed (Filter
+ * and Score evaluate many nodes whose choices are never used). */
+void place_mig_commit(place_mig *p, const k8s_allocation *al, int64_t now) {
+    if (p->chose) p->decisions++;
+    p->chose = false;
+    update(p, al, now, +1);
+}
 void place_mig_release(place_mig *p, const k8s_allocation *al, int64_t now) { update(p, al, now, -1); }
 
 double place_mig_frag_pct(const place_mig *p) { return p->nslices ? 100.0 * p->F / (double)p->nslices : 0; }

@@ -53,7 +53,7 @@ void place_mig_release(place_mig *p, const k8s_allocation *al, int64_t now);
  * time average over [0, end). */
 double place_mig_frag_pct(const place_mig *p);
 double place_mig_frag_mean_pct(const place_mig *p, int64_t end);
-/* Placements decided / candidates scored so far. */
+/* Committed placements the policy chose (one per pod) / candidates scored so far. */
 uint64_t place_mig_decisions(const place_mig *p);
 
 #endif
