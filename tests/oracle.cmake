@@ -63,7 +63,10 @@ endforeach()
 #   11 s: hi-2 wins; 4th -> 8 s (until 19).  19 s: hi-3 wins; 5th -> 16 s capped
 #         at 10 s (until 29).  20 s: hi-3 ends.  29 s: lo starts, ends 30 s.
 # lo waits 29 s; 6 attempts, 5 failed. Waits 0 0 0 0 0 29: mean 29/6 s, p50 0,
-# p99 29 s. GPU busy 5 + 5 x 1 = 10 s of 30 s = 33.33 %.
+# p99 29 s. GPU busy 5 + 5 x 1 = 10 s of 30 s = 33.33 %, cpu 1 of 8 as long: 4.17 %.
+# Engine counters: 6 arrivals + 6 completions + the sample at 0 s + 4 back-off
+# retries (lo woken during its back-off at 6, 8, 12 and 20 s) = 17 events;
+# 11 scheduling cycles (first 1, lo 6, hi 4).
 # Variants: podMaxBackoffSeconds 20: the 5th back-off is 16 s -> lo starts 35 s.
 # podInitialBackoffSeconds 2: 2 s then 4 s (until 9): hi-1 takes the GPU 7-8 s
 # while lo backs off, lo starts 9 s. podInitialBackoffSeconds 0: no back-off,
@@ -71,7 +74,7 @@ endforeach()
 set(_db ${_oo}/backoff.db)
 drasim_run_facts(_facts ${_db})
 _oracle_metrics(_m ${_db} wait_mean_s=4.833333 wait_p50_s=0.000000 wait_p99_s=29.000000 gpu_alloc_pct=33.333333
-                sim_end_s=30.000000 cpu_alloc_pct=4.166667)
+                sim_end_s=30.000000 cpu_alloc_pct=4.166667 events=17.000000 scheduling_cycles=11.000000)
 drasim_cli_test(NAME oracle/backoff
   COMMAND run ${_or}/oracle-backoff.yaml -o ${_db} -q
   SQL ${_facts} ${_m}
@@ -153,6 +156,39 @@ drasim_cli_test(NAME oracle/allocation-dra-mig
       ${_db} "SELECT group_concat((time_ms / 60000) || ':' || printf('%.6f', gpu_equiv_alloc), ' ') FROM samples WHERE time_ms <= 3600000"
              "^0:1[.]428571 10:1[.]428571 20:1[.]714286 30:0[.]714286 40:0[.]428571 50:0[.]428571 60:0[.]000000$"
       ${_db} "SELECT count(*), count(DISTINCT device) FROM claim_allocations" "^4[|]4$")
+
+# MIG fragmentation over time (F per GPU in memory slices; a whole-GPU
+# allocation leaves no free slice, F = 0). H100 placements: 3g.40gb at start 0
+# or 4 (slices [t, t+4)), 1g.10gb at 0-6; 7 compute slices.
+# Upstream first fit: 3g at 0-3, the 1g pods at 4 and 5.
+#   0-20:  GPU1 free 4-7: 3g fits at 4, 1g cannot use 7 -> 2/3        x 20 = 40/3
+#   20-30: GPU1 free 6, 7, 5 compute used: 3g none (2 x 1/3), 1g not 7 (2/3) -> 4/3  x 10 = 40/3
+#   30-40: + GPU0 idle 2/3 -> 2                                        x 10 = 20
+#   40-60: GPU1 as 0-20, GPU0 idle -> 4/3                              x 20 = 80/3
+#   60-120: both idle -> 4/3                                           x 60 = 80
+#   460/3 slice-min of 16 x 120 -> 7.986111 %; no placement chosen by a policy.
+# policy fgd: 3g at 4-7 (free 0-3 all usable: F 0), the 1g pods at 0 and 1
+#   0-20: 0;  20-30: GPU1 free 2, 3: 3g none -> 2/3 x 10 = 20/3;  30-40: + GPU0 2/3
+#   -> 4/3 x 10 = 40/3;  40-60: GPU0 2/3 x 20 = 40/3;  60-120: 4/3 x 60 = 80
+#   340/3 of 1920 -> 5.902778 %; 3 placements chosen (one per MIG pod).
+foreach(_case "firstfit|7.986111|0.000000|gpu-0 gpu-1-mig-3g40gb-9-0 gpu-1-mig-1g10gb-19-4 gpu-1-mig-1g10gb-19-5"
+              "fgd|5.902778|3.000000|gpu-0 gpu-1-mig-3g40gb-9-4 gpu-1-mig-1g10gb-19-0 gpu-1-mig-1g10gb-19-1")
+  string(REPLACE "|" ";" _p "${_case}")
+  list(GET _p 0 _name)
+  list(GET _p 1 _mean)
+  list(GET _p 2 _chosen)
+  list(GET _p 3 _devs)
+  set(_args)
+  if(_name STREQUAL "fgd")
+    set(_args --policy fgd)
+  endif()
+  set(_db ${_oo}/dra-mig-${_name}.db)
+  _oracle_metrics(_m ${_db} frag_mig_pct_mean=${_mean} frag_mig_pct_end=8.333333 mig_placements_chosen=${_chosen})
+  drasim_cli_test(NAME oracle/mig-fragmentation-${_name}
+    COMMAND run ${_or}/oracle-dra.yaml ${_args} -o ${_db} -q
+    SQL ${_m}
+        ${_db} "SELECT group_concat(device, ' ') FROM (SELECT device FROM claim_allocations ORDER BY pod_id)" "^${_devs}$")
+endforeach()
 
 # --- time-slicing (oracle-timeslice.yaml): one unit = 1/replicas GPU -------
 # Numbers in the scenario's header; units handed out lowest index first.
