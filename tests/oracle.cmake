@@ -240,8 +240,21 @@ drasim_cli_test(NAME oracle/noexecute-taint
 # --- FGD fragmentation at the free == milli boundary (oracle-frag.yaml) -------
 set(_db ${_oo}/frag.db)
 _oracle_metrics(_m ${_db} frag_gpu_pct_end=29.960000 frag_ratio_pct_end=59.979980 gpu_milli_alloc_pct_end=50.050000
-                typical_pods=4.000000)
+                typical_pods=4.000000 typical_pods_coverage_pct=100.000000 gpu_alloc_pct=49.549000)
+# Time-weighted: pod-a 500 milli x 50 s + pod-b (from 1 s) 501 x 49 s = 49549 of 2000 x 50.
 drasim_cli_test(NAME oracle/fgd-frag-boundary
   COMMAND run ${_or}/oracle-frag.yaml -o ${_db} -q
   SQL ${_m}
       ${_db} "SELECT group_concat(node_id, ',') FROM pods" "^0,1$")
+# typicalPods 60: keep shapes until 60 % of the 5 pods (3) are covered: 500
+# (2 pods), then among the 1-pod shapes the larger first: 600 (cpu equal, more
+# milli). Kept: 500 (p 2/3), 600 (p 1/3), coverage 3/5 = 60 %.
+#   GPU with 500 free: 500 fits (0), 600 no: 500/3              = 166.667
+#   GPU with 499 free: 500 no: 499 * 2/3, 600 no: 499/3         = 499
+#   665.667 of 2000 = 33.283333 %; of the 999 idle: 66.633300 %.
+set(_db ${_oo}/frag-60.db)
+_oracle_metrics(_m ${_db} frag_gpu_pct_end=33.283333 frag_ratio_pct_end=66.633300 typical_pods=2.000000
+                typical_pods_coverage_pct=60.000000)
+drasim_cli_test(NAME oracle/fgd-frag-typical-threshold
+  COMMAND run ${_or}/oracle-frag.yaml --set workload.trace.typicalPods=60 -o ${_db} -q
+  SQL ${_m})
