@@ -47,6 +47,9 @@ endforeach()
 # typical pods (2000m, 1000, any) p 1/2, (1000, T4) 1/4, (500, V100) 1/4; on
 # each idle T4 only the V100 shape cannot use the GPU: 1000 x 1/4 = 250 milli
 # per node, 500 of 2000 = 25 % of the GPUs and 25 % of the idle GPU.
+# Placement: the nodes are listed small-node-1, small-node-0; p0 finds both
+# empty and equal, and trace policies break ties by node name (docs/SCENARIOS.md):
+# small-node-0. p1 and p2 then take small-node-1's GPU.
 set(_db ${_openb_out}/replay.db)
 drasim_run_facts(_facts ${_db})
 drasim_cli_test(NAME openb/replay-small
@@ -55,6 +58,7 @@ drasim_cli_test(NAME openb/replay-small
          "wait mean 10[.]0 s, p99 30[.]0 s"
   SQL ${_facts}
       ${_db} "SELECT group_concat(coalesce(wait_ms, '-'), ',') FROM (SELECT wait_ms FROM pods ORDER BY pod_id)" "^0,0,30000,-$"
+      ${_db} "SELECT group_concat(coalesce(n.name, '-'), ',') FROM pods p LEFT JOIN nodes n USING (run_id, node_id)" "^small-node-0,small-node-1,small-node-1,-$"
       ${_db} "SELECT group_concat(printf('%s=%.5f', metric, value), ' ') FROM summary WHERE metric IN ('gpu_alloc_pct', 'cpu_alloc_pct', 'memory_alloc_pct', 'arrived_gpu_pct', 'frag_gpu_pct_end', 'frag_ratio_pct_end', 'wait_mean_s', 'wait_p50_s', 'wait_p99_s', 'sim_end_s')"
              "^wait_mean_s=10[.]00000 wait_p50_s=0[.]00000 wait_p99_s=30[.]00000 gpu_alloc_pct=87[.]50000 cpu_alloc_pct=21[.]87500 memory_alloc_pct=5[.]46875 sim_end_s=120[.]00000 frag_gpu_pct_end=25[.]00000 frag_ratio_pct_end=25[.]00000 arrived_gpu_pct=175[.]00000$")
 

@@ -78,10 +78,12 @@ drasim_cli_test(NAME check/seeds-cli RAW
                  -DEXPECT=${CMAKE_SOURCE_DIR}/tests/check/quickstart-pass.yaml "-DEXTRA=--seeds 42..44"
                  -DWANT_RC=0 "-DWANT=5 checks, 0 failed \\(3 runs\\)" -P ${_rep_check})
 # drasim run --seeds / --set from the command line
+drasim_run_facts(_facts ${_rep_out}/seeds.db)
 drasim_cli_test(NAME run/seeds-cli
   COMMAND run ${_qs} --seeds 42..44 --set stop.time=1h -o ${_rep_out}/seeds.db
   EXPECT "run 1, seed 42: simulated 1[.]0 h.*run 2, seed 43: simulated 1[.]0 h.*run 3, seed 44: simulated 1[.]0 h.*wrote"
-  SQL ${_rep_out}/seeds.db "SELECT group_concat(run_id || ':' || seed || ':' || end_ms, ' ') FROM runs" "^1:42:3600000 2:43:3600000 3:44:3600000$")
+  SQL ${_facts}
+      ${_rep_out}/seeds.db "SELECT group_concat(run_id || ':' || seed || ':' || end_ms, ' ') FROM runs" "^1:42:3600000 2:43:3600000 3:44:3600000$")
 drasim_cli_test(NAME run/seeds-bad
   COMMAND run ${_qs} --seeds 5..1 -o ${_rep_out}/bad.db
   EXIT 2
