@@ -99,6 +99,71 @@ void openb_arrival_curve(const openb_event *ev, size_t n, sim_run *r) {
     free(rounded);
 }
 
+double openb_py_round2(double x) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.2f", x);   /* glibc prints the exact binary value, rounded half to even */
+    return strtod(buf, NULL);
+}
+
+double openb_np_sum(const double *a, size_t n) {
+    if (n < 8) {
+        double res = 0.;
+        for (size_t i = 0; i < n; i++) res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8], res;
+        size_t i;
+        for (int j = 0; j < 8; j++) r[j] = a[j];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++) r[j] += a[i + j];
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) res += a[i];
+        return res;
+    }
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return openb_np_sum(a, n2) + openb_np_sum(a + n2, n - n2);
+}
+
+void openb_arrival_curve_artifact(const openb_event *ev, size_t n, int64_t gpus, sim_run *r) {
+    if (!n || gpus <= 0) return;
+    double g = (double)gpus;
+    int *x = xmalloc(n * sizeof *x);
+    double *alloc = xmalloc(n * sizeof *alloc), *va = xmalloc(n * sizeof *va), *vf = xmalloc(n * sizeof *vf);
+    double *vr = xmalloc(n * sizeof *vr);
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (int)nearbyint((double)ev[i].arrived_milli / g / 10);   /* exact value: Python's round(x, 0) */
+        alloc[i] = openb_py_round2((double)ev[i].used_milli / g / 10);
+    }
+    for (int col = 0; col <= 130; col++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (x[i] == col) {
+                va[k] = alloc[i];
+                vr[k] = ev[i].frag_ratio_pct;
+                vf[k++] = ev[i].frag_milli;
+            }
+        if (!k)
+            for (size_t i = 0; i < n; i++)
+                if (x[i] >= col - 1 && x[i] <= col + 1) {
+                    va[k] = alloc[i];
+                    vr[k] = ev[i].frag_ratio_pct;
+                    vf[k++] = ev[i].frag_milli;
+                }
+        if (!k) continue;
+        double ma = openb_np_sum(va, k) / (double)k, mf = openb_np_sum(vf, k) / (double)k;
+        double fr = 100 * mf / 1000 / g;
+        sim_curve_point p = {col, nearbyint(ma * 100) / 100, nearbyint(fr * 100) / 100, openb_np_sum(vr, k) / (double)k};
+        VEC_PUSH(r->curve, p);
+    }
+    free(x);
+    free(alloc);
+    free(va);
+    free(vf);
+    free(vr);
+}
+
 typedef struct run_state {
     sim_run *r;
     const trace_spec *t;
@@ -110,11 +175,14 @@ typedef struct run_state {
     VEC(uint32_t) waiting;           /* pod ids that found no node, in arrival order */
     VEC(openb_event) events;
     int64_t arrived_milli, total_milli;
+    bool artifact;                   /* profile openb-artifact */
+    gorand go;                       /* its random stream (Random's draws) */
 } run_state;
 
 static void record_event(run_state *st) {
     double cap = (double)st->total_milli;
-    openb_event e = {0};
+    openb_event e = {.arrived_milli = st->arrived_milli, .used_milli = st->ps.used_milli};
+    if (st->artifact) e.frag_milli = openb_py_round2(policy_sched_frag(&st->ps));   /* logged with %.2f */
     if (cap > 0) {
         e.arrived_pct = 100.0 * (double)st->arrived_milli / cap;
         e.alloc_pct = 100.0 * (double)st->ps.used_milli / cap;
@@ -194,7 +262,14 @@ int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     frag_typical typical;
     frag_typical_build(in, t->npods, t->typical_pct, true, &typical);
     free(in);
+    st.artifact = t->artifact && t->node_rank;
+    if (st.artifact) frag_typical_artifact(&typical);
     policy_sched_init(&st.ps, pol, nodes, names, t->nnodes, st.shapes, sc->ngroups, &typical, sc->seed);
+    if (st.artifact) {
+        policy_sched_set_tie_order(&st.ps, t->node_rank);
+        st.go = *t->go_after;
+        policy_sched_use_gorand(&st.ps, &st.go);
+    }
     if (sc->sched.mode == SCHED_MODE_DRA)
         st.dra = dra_openb_new(t, r->nodes, st.shapes, sc->ngroups, models, nmodels, sc->seed);
     free(nodes);
@@ -280,7 +355,8 @@ int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             r->class_reason[g] = xstrdup(buf);
         }
     }
-    openb_arrival_curve(st.events.data, st.events.len, r);
+    if (st.artifact) openb_arrival_curve_artifact(st.events.data, st.events.len, st.total_milli / GS_MILLI, r);
+    else openb_arrival_curve(st.events.data, st.events.len, r);
     sim_summarize(r);
     {
         double cap = (double)st.total_milli;
