@@ -27,6 +27,8 @@
 #include "workload/openb.h"
 #include "workload/openb_artifact.h"
 
+#define REPLAY_MAX_SAMPLES 10000000   /* samples of one replay run (each a few dozen bytes) */
+
 static bool same_shape(const openb_pod *a, const openb_pod *b) {
     return a->cpu_milli == b->cpu_milli && a->memory_mib == b->memory_mib && a->num_gpu == b->num_gpu &&
            a->gpu_milli == b->gpu_milli && !strcmp(a->gpu_spec, b->gpu_spec);
@@ -133,6 +135,18 @@ int scenario_parse_trace(const ynode *m, scenario *s, strbuf *err) {
              t->nnodes ? "pods" : "nodes");
         return -1;
     }
+    if (t->mode == TRACE_INFLATE) {   /* sampling until a share of GPU capacity needs GPUs on both sides */
+        int64_t pod_milli = 0, node_gpus = 0;
+        for (size_t i = 0; i < t->npods; i++) pod_milli += openb_pod_gpu_milli(&pods[i]);
+        for (size_t i = 0; i < t->nnodes; i++) node_gpus += nodes[i].gpus;
+        if (pod_milli <= 0 || node_gpus <= 0) {
+            yerr(err, ymap_get(m, pod_milli <= 0 ? "pods" : "nodes"),
+                 "workload.trace.mode inflate: %s %s no GPU, so there is no GPU demand to sample up to ratio x GPU "
+                 "capacity (use mode replay)", pod_milli <= 0 ? t->pods_file : t->nodes_file,
+                 pod_milli <= 0 ? "requests" : "has");
+            return -1;
+        }
+    }
     if (t->artifact && t->mode != TRACE_INFLATE) {
         yerr(err, ymap_get(m, "profile"), "workload.trace.profile openb-artifact: needs mode inflate");
         return -1;
@@ -175,6 +189,22 @@ int scenario_trace_expand(scenario *s, strbuf *err) {
         for (size_t i = 0; i < t->nnodes; i++) cap += (int64_t)t->nodes[i].gpus * 1000;
         seq = openb_inflate(t->pods, t->npods, cap, t->ratio, s->seed, &n);
     } else {
+        /* samples every output.sampleInterval up to the last event: refuse a
+         * horizon that would need more than REPLAY_MAX_SAMPLES of them */
+        sim_time last = 0;
+        for (size_t i = 0; i < t->npods; i++) {
+            const openb_pod *p = &t->pods[i];
+            int64_t end = p->deletion_s > p->creation_s ? p->deletion_s : p->creation_s;
+            if (SIM_SECONDS(end) > last) last = SIM_SECONDS(end);
+        }
+        if (last > s->stop_time) last = s->stop_time;
+        if (s->sample_interval > 0 && last / s->sample_interval > REPLAY_MAX_SAMPLES) {
+            yerr(err, t->where,
+                 "workload.trace.mode replay: %s spans %lld s, %lld samples at output.sampleInterval (at most %d): "
+                 "raise output.sampleInterval or set stop.time",
+                 t->pods_file, (long long)(last / 1000), (long long)(last / s->sample_interval), REPLAY_MAX_SAMPLES);
+            return -1;
+        }
         n = t->npods;
         seq = xmalloc(n * sizeof *seq);
         for (size_t i = 0; i < n; i++) seq[i] = (uint32_t)i;

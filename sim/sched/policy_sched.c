@@ -141,8 +141,14 @@ bool policy_sched_place(policy_sched *s, size_t k, int32_t *node, uint32_t *gpus
     }
     uint32_t g;
     if (s->go) {   /* the artifact's draws (policy_sched_use_gorand) */
-        if (s->pol->random_pick)
-            best_node = nfeasible > 1 ? s->scratch[gorand_intn(s->go, (int64_t)nfeasible)] : s->scratch[0];
+        if (s->pol->random_pick) {   /* feasible nodes in creation (trace) order, see policy_sched_use_gorand */
+            int64_t k = nfeasible > 1 ? gorand_intn(s->go, (int64_t)nfeasible) : 0;
+            for (size_t i = 0; i < s->nnodes; i++)
+                if (s->cache_score[base + i] >= 0 && k-- == 0) {
+                    best_node = (uint32_t)i;
+                    break;
+                }
+        }
         g = s->pol->reserve_gpus ? policy_random_gpus_go(&s->nodes[best_node], p, s->go)
                                  : s->cache_gpus[base + best_node];
     } else {

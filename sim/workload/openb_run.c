@@ -28,24 +28,42 @@ void openb_k8s_nodes(const trace_spec *t, arena *a, k8s_node **out, size_t *n) {
             k->meta.nlabels = 1;
             k->meta.labels[0] = (k8s_kv){intern("alibabacloud.com/gpu-card-model"), intern(o->model)};
         }
-        k->allocatable = ARENA_NEW(a, k8s_resource_amount, 3);
+        k->allocatable = ARENA_NEW(a, k8s_resource_amount, 4);
         snprintf(buf, sizeof buf, "%lldm", (long long)o->cpu_milli);
         k->allocatable[0].name = intern("cpu");
         quantity_parse(buf, strlen(buf), &k->allocatable[0].value, &qerr);
         snprintf(buf, sizeof buf, "%lldMi", (long long)o->memory_mib);
         k->allocatable[1].name = intern("memory");
         quantity_parse(buf, strlen(buf), &k->allocatable[1].value, &qerr);
-        k->nallocatable = 2;
+        k->allocatable[2].name = intern("pods");   /* the artifact's node YAMLs allow 1001 pods */
+        k->allocatable[2].value = quantity_from_int64(OPENB_MAX_PODS, QF_DECIMAL_SI);
+        k->nallocatable = 3;
         if (o->gpus > 0) {
-            k->allocatable[2].name = intern("alibabacloud.com/gpu-milli");
-            k->allocatable[2].value = quantity_from_int64((int64_t)o->gpus * 1000, QF_DECIMAL_SI);
-            k->nallocatable = 3;
+            k->allocatable[3].name = intern("alibabacloud.com/gpu-milli");
+            k->allocatable[3].value = quantity_from_int64((int64_t)o->gpus * 1000, QF_DECIMAL_SI);
+            k->nallocatable = 4;
         }
         k->capacity = k->allocatable;
         k->ncapacity = k->nallocatable;
     }
     *out = nodes;
     *n = t->nnodes;
+}
+
+void openb_node_info(const trace_spec *t, arena *a, inv_node **out) {
+    inv_node *info = ARENA_NEW(a, inv_node, t->nnodes ? t->nnodes : 1);
+    gpu_model *models = ARENA_NEW(a, gpu_model, t->nnodes ? t->nnodes : 1);
+    size_t nm = 0;
+    for (size_t i = 0; i < t->nnodes; i++) {
+        const openb_node *o = &t->nodes[i];
+        info[i].gpus = o->gpus;
+        if (o->gpus <= 0 || !*o->model) continue;
+        size_t m = 0;
+        while (m < nm && strcmp(models[m].key, o->model)) m++;
+        if (m == nm) models[nm++].key = o->model;
+        info[i].gpu = &models[m];
+    }
+    *out = info;
 }
 
 /* Model ids: distinct node GPU models in node order (at most 64). */

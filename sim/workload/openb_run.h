@@ -23,6 +23,7 @@
 #include <signal.h>
 
 #include "engine/sim.h"
+#include "model/cluster.h"
 #include "model/k8s.h"
 #include "util/arena.h"
 
@@ -31,6 +32,10 @@ int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt);
 /* The trace's nodes as Kubernetes Nodes (allocatable cpu, memory,
  * alibabacloud.com/gpu-milli; label alibabacloud.com/gpu-card-model). */
 void openb_k8s_nodes(const trace_spec *t, arena *a, k8s_node **out, size_t *n);
+/* What the results' `nodes` table records per trace node (parallel to
+ * openb_k8s_nodes): GPU count and model (a catalog-less gpu_model whose key is
+ * the trace's model name). */
+void openb_node_info(const trace_spec *t, arena *a, inv_node **out);
 
 /* One event of a run, for the arrival curve. */
 typedef struct openb_event {
