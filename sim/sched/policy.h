@@ -111,7 +111,10 @@ void policy_sched_set_tie_order(policy_sched *s, const uint32_t *rank);
  * does, in this order per cycle: rand.Intn(100) (plugin-metrics sampling,
  * vendored scheduler.go:464); Random's PreScore rand.Intn(feasible nodes)
  * when more than one node is feasible (one feasible node is taken without
- * scoring, generic_scheduler.go:158); its GPU by reservoir sampling with
+ * scoring, generic_scheduler.go:158), indexing the feasible nodes in the
+ * trace's node order (the artifact's list holds them in the order its
+ * parallel filter goroutines finish, over nodes in creation order: not
+ * reproducible, so Random matches in distribution); its GPU by reservoir sampling with
  * rand.Intn (open_gpu_share.go:316); on failure DefaultPreemption's
  * rand.Int31n(nodes) (default_preemption.go:183). Only Random's placements
  * depend on these draws. */

@@ -172,7 +172,8 @@ void openb_arrival_curve_artifact(const openb_event *ev, size_t n, int64_t gpus,
         if (!k) continue;
         double ma = openb_np_sum(va, k) / (double)k, mf = openb_np_sum(vf, k) / (double)k;
         double fr = 100 * mf / 1000 / g;
-        sim_curve_point p = {col, nearbyint(ma * 100) / 100, nearbyint(fr * 100) / 100, openb_np_sum(vr, k) / (double)k};
+        double mr = openb_np_sum(vr, k) / (double)k;   /* fragmentation ratio: not published, plain mean */
+        sim_curve_point p = {col, nearbyint(ma * 100) / 100, nearbyint(fr * 100) / 100, mr};
         VEC_PUSH(r->curve, p);
     }
     free(x);
