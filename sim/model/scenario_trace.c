@@ -10,6 +10,8 @@
  *       mode: inflate          # or replay (creation/deletion times)
  *       ratio: 1.3             # inflate: requested GPUs / cluster GPUs
  *       typicalPods: 95        # fragmentation measure: popularity threshold (%)
+ *       profile: openb-artifact # optional: the FGD artifact's run, draw by draw
+ *                               # (workload/openb_artifact.h; default: drasim)
  *
  * The trace's pods become one pod group per distinct shape; the arrival
  * sequence depends on the seed and is rebuilt by scenario_trace_expand().
@@ -21,7 +23,11 @@
 #include "model/scenario.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
+#include "util/gorand.h"
 #include "workload/openb.h"
+#include "workload/openb_artifact.h"
+
+#define REPLAY_MAX_SAMPLES 10000000   /* samples of one replay run (each a few dozen bytes) */
 
 static bool same_shape(const openb_pod *a, const openb_pod *b) {
     return a->cpu_milli == b->cpu_milli && a->memory_mib == b->memory_mib && a->num_gpu == b->num_gpu &&
@@ -71,7 +77,7 @@ static void build_shapes(scenario *s, trace_spec *t) {
 }
 
 int scenario_parse_trace(const ynode *m, scenario *s, strbuf *err) {
-    static const char *const keys[] = {"format", "nodes", "pods", "mode", "ratio", "typicalPods", NULL};
+    static const char *const keys[] = {"format", "nodes", "pods", "mode", "ratio", "typicalPods", "profile", NULL};
     const ynode *v;
     const char *path;
     if (ymap_check_keys(m, keys, "workload.trace", err)) return -1;
@@ -90,6 +96,13 @@ int scenario_parse_trace(const ynode *m, scenario *s, strbuf *err) {
         else if (y_scalar_eq(v, "replay")) t->mode = TRACE_REPLAY;
         else {
             yerr(err, v, "workload.trace.mode: expected inflate or replay");
+            return -1;
+        }
+    }
+    if ((v = ymap_get(m, "profile"))) {
+        if (y_scalar_eq(v, "openb-artifact")) t->artifact = true;
+        else if (!y_scalar_eq(v, "drasim")) {
+            yerr(err, v, "workload.trace.profile: expected drasim or openb-artifact");
             return -1;
         }
     }
@@ -122,6 +135,22 @@ int scenario_parse_trace(const ynode *m, scenario *s, strbuf *err) {
              t->nnodes ? "pods" : "nodes");
         return -1;
     }
+    if (t->mode == TRACE_INFLATE) {   /* sampling until a share of GPU capacity needs GPUs on both sides */
+        int64_t pod_milli = 0, node_gpus = 0;
+        for (size_t i = 0; i < t->npods; i++) pod_milli += openb_pod_gpu_milli(&pods[i]);
+        for (size_t i = 0; i < t->nnodes; i++) node_gpus += nodes[i].gpus;
+        if (pod_milli <= 0 || node_gpus <= 0) {
+            yerr(err, ymap_get(m, pod_milli <= 0 ? "pods" : "nodes"),
+                 "workload.trace.mode inflate: %s %s no GPU, so there is no GPU demand to sample up to ratio x GPU "
+                 "capacity (use mode replay)", pod_milli <= 0 ? t->pods_file : t->nodes_file,
+                 pod_milli <= 0 ? "requests" : "has");
+            return -1;
+        }
+    }
+    if (t->artifact && t->mode != TRACE_INFLATE) {
+        yerr(err, ymap_get(m, "profile"), "workload.trace.profile openb-artifact: needs mode inflate");
+        return -1;
+    }
     if (t->mode == TRACE_REPLAY)
         for (size_t i = 0; i < t->npods; i++)
             if (pods[i].creation_s < 0) {
@@ -143,16 +172,39 @@ static int cmp_creation(const void *a, const void *b) {
 }
 
 int scenario_trace_expand(scenario *s, strbuf *err) {
-    (void)err;
     trace_spec *t = s->trace;
     if (!t) return 0;
     uint32_t *seq;
     size_t n;
-    if (t->mode == TRACE_INFLATE) {
+    if (t->artifact) {
+        if (!t->node_rank) {
+            t->node_rank = ARENA_NEW(&s->a, uint32_t, t->nnodes ? t->nnodes : 1);
+            t->go_after = ARENA_NEW(&s->a, gorand, 1);
+        }
+        if (openb_artifact_build(t->pods, t->npods, t->nodes, t->nnodes, t->ratio, (int64_t)s->seed, &seq, &n,
+                                 t->node_rank, t->go_after, err))
+            return -1;
+    } else if (t->mode == TRACE_INFLATE) {
         int64_t cap = 0;
         for (size_t i = 0; i < t->nnodes; i++) cap += (int64_t)t->nodes[i].gpus * 1000;
         seq = openb_inflate(t->pods, t->npods, cap, t->ratio, s->seed, &n);
     } else {
+        /* samples every output.sampleInterval up to the last event: refuse a
+         * horizon that would need more than REPLAY_MAX_SAMPLES of them */
+        sim_time last = 0;
+        for (size_t i = 0; i < t->npods; i++) {
+            const openb_pod *p = &t->pods[i];
+            int64_t end = p->deletion_s > p->creation_s ? p->deletion_s : p->creation_s;
+            if (SIM_SECONDS(end) > last) last = SIM_SECONDS(end);
+        }
+        if (last > s->stop_time) last = s->stop_time;
+        if (s->sample_interval > 0 && last / s->sample_interval > REPLAY_MAX_SAMPLES) {
+            yerr(err, t->where,
+                 "workload.trace.mode replay: %s spans %lld s, %lld samples at output.sampleInterval (at most %d): "
+                 "raise output.sampleInterval or set stop.time",
+                 t->pods_file, (long long)(last / 1000), (long long)(last / s->sample_interval), REPLAY_MAX_SAMPLES);
+            return -1;
+        }
         n = t->npods;
         seq = xmalloc(n * sizeof *seq);
         for (size_t i = 0; i < n; i++) seq[i] = (uint32_t)i;

@@ -138,8 +138,11 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
     const inv_node *info = NULL;
     if (sc.trace) {   /* a trace lists its own nodes */
         k8s_node *tn;
+        inv_node *ti;
         openb_k8s_nodes(sc.trace, &sc.a, &tn, &nnodes);
+        openb_node_info(sc.trace, &sc.a, &ti);
         nodes = tn;
+        info = ti;
     } else {
         bool dra = sc.sched.mode == SCHED_MODE_DRA;   /* DRA: slices and classes, no device-plugin resources */
         if (inventory_build_ex(&sc.cluster, cat, dra ? NULL : &sc.sched.dp, dra ? 0 : INV_NO_SLICES, &inv, err)) {

@@ -48,6 +48,8 @@ void frag_typical_build(const frag_pod_in *in, size_t n, double threshold_pct, b
     out->n = keep;
     out->ndistinct = ng;
     out->coverage_pct = m ? 100.0 * cum / (double)m : 0;
+    out->total = (int64_t)m;
+    out->covered = (int64_t)cum;
     for (size_t i = 0; i < keep; i++) {
         frag_typical_pod *t = &out->pods[i];
         t->shape.cpu = g[i].key->cpu;
@@ -79,7 +81,57 @@ double frag_node_pod(const gs_node *n, const gs_pod *m) {
     return (double)total;
 }
 
+void frag_typical_artifact(frag_typical *t) {
+    t->artifact = true;
+    if (t->covered >= t->total) {   /* every shape kept: no renormalisation */
+        for (size_t i = 0; i < t->n; i++) t->pods[i].p = (double)t->pods[i].count / (double)t->total;
+        return;
+    }
+    double share = (double)t->covered / (double)t->total;
+    for (size_t i = 0; i < t->n; i++) t->pods[i].p = (double)t->pods[i].count / (double)t->total / share;
+}
+
+/* F_n in the artifact's order (see frag_typical_artifact): one accumulator per
+ * fragment category, typical pods in order. */
+enum { Q1_LACK_BOTH, Q2_LACK_GPU, Q3_SATISFIED, Q4_LACK_CPU, XL_SATISFIED, XR_LACK_CPU, NO_ACCESS, NCAT };
+
+static double frag_node_artifact(const gs_node *n, const frag_typical *t) {
+    double d[NCAT] = {0};
+    int64_t left = 0;
+    for (int g = 0; g < n->ngpu; g++) left += n->free[g];
+    for (size_t i = 0; i < t->n; i++) {
+        const gs_pod *m = &t->pods[i].shape;
+        double freq = t->pods[i].p;
+        bool cpu_ok = n->cpu_left >= m->cpu;
+        int cat;
+        if (m->milli <= 0) cat = cpu_ok ? XL_SATISFIED : XR_LACK_CPU;
+        else if (!gs_model_ok(n, m)) cat = NO_ACCESS;
+        else {
+            int fit = 0;
+            int64_t below = 0;
+            for (int g = 0; g < n->ngpu; g++) {
+                if (n->free[g] >= m->milli) fit++;
+                else below += n->free[g];
+            }
+            if (fit >= m->ngpu && fit > 0) {
+                if (cpu_ok) {   /* q3: the GPUs too small for m are fragment (counted as q2) */
+                    d[Q2_LACK_GPU] += freq * (double)below;
+                    d[Q3_SATISFIED] += freq * (double)(left - below);
+                    continue;
+                }
+                cat = Q4_LACK_CPU;
+            } else cat = cpu_ok ? Q2_LACK_GPU : Q1_LACK_BOTH;
+        }
+        d[cat] += freq * (double)left;
+    }
+    double out = 0;
+    for (int c = 0; c < NCAT; c++)
+        if (c != Q3_SATISFIED) out += d[c];
+    return out;
+}
+
 double frag_node(const gs_node *n, const frag_typical *t) {
+    if (t->artifact) return frag_node_artifact(n, t);
     int64_t total = 0;
     for (int g = 0; g < n->ngpu; g++) total += n->free[g];
     if (total == 0) return 0;

@@ -43,12 +43,22 @@ typedef struct frag_typical {
     size_t n;
     size_t ndistinct;       /* distinct shapes in the workload */
     double coverage_pct;    /* share of the workload's pods the kept shapes cover */
+    int64_t total, covered; /* pods counted / covered by the kept shapes */
+    bool artifact;          /* weights and F_n in the FGD artifact's float order (frag_typical_artifact) */
 } frag_typical;
 
 /* Build the typical pods of `in` (n pods). `threshold_pct` e.g. 95. */
 void frag_typical_build(const frag_pod_in *in, size_t n, double threshold_pct, bool include_cpu_pods,
                         frag_typical *out);
 void frag_typical_free(frag_typical *t);
+/* Switch t to the FGD artifact's floating-point order (profile openb-artifact):
+ * weights (count/total)/(covered/total) as GetTypicalPods (pkg/utils/frag.go
+ * 400-480 at 8f3d641), and frag_node summing per fragment category
+ * (q1, q2, q3, q4, xl, xr, no_access) over the typical pods in order, then
+ * the categories but q3 in that order (NodeGpuShareFragAmount,
+ * FragAmountSumExceptQ3). Same values up to the last bits; FGD's integer
+ * scores can depend on them. */
+void frag_typical_artifact(frag_typical *t);
 
 /* frag(n, m) in milli-GPU, and F_n. */
 double frag_node_pod(const gs_node *n, const gs_pod *m);

@@ -34,6 +34,7 @@
 
 #include "sched/frag.h"
 #include "sched/gpushare.h"
+#include "util/gorand.h"
 #include "util/rng.h"
 
 #define POLICY_MAX_SPEC_CPU 128000   /* milli-CPU of the largest node spec (artifact MaxSpecCpu) */
@@ -84,6 +85,7 @@ typedef struct policy_sched {
     uint8_t *cache_gpus;
     uint32_t *scratch;
     rng rng;
+    gorand *go;                      /* profile openb-artifact: Go's stream for the cycle's draws, else NULL */
     uint64_t cycles, score_calls;
 } policy_sched;
 
@@ -101,6 +103,25 @@ void policy_sched_release(policy_sched *s, size_t k, int32_t node, uint32_t gpus
 /* A pod of shape k placed on `node` with GPUs `from` holds GPUs `to` instead
  * (DRA mode: the allocator chose the devices). */
 void policy_sched_move(policy_sched *s, size_t k, int32_t node, uint32_t from, uint32_t to);
+/* Break ties by rank instead of name: node i sorts as rank[i] (the FGD
+ * artifact renames node i "%04d-" + name with rank[i], selectHost keeps the
+ * smallest name among equal scores). */
+void policy_sched_set_tie_order(policy_sched *s, const uint32_t *rank);
+/* Draw from Go's math/rand stream `g` (not owned) as the artifact's scheduler
+ * does, in this order per cycle: rand.Intn(100) (plugin-metrics sampling,
+ * vendored scheduler.go:464); Random's PreScore rand.Intn(feasible nodes)
+ * when more than one node is feasible (one feasible node is taken without
+ * scoring, generic_scheduler.go:158), indexing the feasible nodes in the
+ * trace's node order (the artifact's list holds them in the order its
+ * parallel filter goroutines finish, over nodes in creation order: not
+ * reproducible, so Random matches in distribution); its GPU by reservoir sampling with
+ * rand.Intn (open_gpu_share.go:316); on failure DefaultPreemption's
+ * rand.Int31n(nodes) (default_preemption.go:183). Only Random's placements
+ * depend on these draws. */
+void policy_sched_use_gorand(policy_sched *s, gorand *g);
+/* A random GPU with room for p on n, drawn as the artifact's "random" GPU
+ * selection (allocateGpuIdBasedOnRandomFit); whole GPUs: the lowest free. */
+uint32_t policy_random_gpus_go(const gs_node *n, const gs_pod *p, gorand *g);
 /* Cluster fragmentation (milli-GPU), exact sum of F_n. */
 double policy_sched_frag(const policy_sched *s);
 

@@ -22,4 +22,12 @@ static uint32_t random_gpus(const gs_node *n, const gs_pod *p, rng *r) {
     return pick < 0 ? 0 : 1u << pick;
 }
 
+uint32_t policy_random_gpus_go(const gs_node *n, const gs_pod *p, gorand *g) {
+    if (!gs_is_share(p)) return gs_default_gpus(n, p);
+    int seen = 0, pick = -1;
+    for (int i = 0; i < n->ngpu; i++)
+        if (n->free[i] >= p->milli && gorand_intn(g, ++seen) == 0) pick = i;
+    return pick < 0 ? 0 : 1u << pick;
+}
+
 const policy policy_random = {"random", "01-Random", true, random_score, random_gpus};

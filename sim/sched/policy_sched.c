@@ -67,6 +67,21 @@ void policy_sched_init(policy_sched *s, const policy *pol, const gs_node *nodes,
     rng_seed(&s->rng, seed);
 }
 
+static const uint32_t *sort_rank;
+static int cmp_by_rank(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (sort_rank[x] != sort_rank[y]) return sort_rank[x] < sort_rank[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+void policy_sched_set_tie_order(policy_sched *s, const uint32_t *rank) {
+    sort_rank = rank;
+    qsort(s->order, s->nnodes, sizeof *s->order, cmp_by_rank);
+    sort_rank = NULL;
+}
+
+void policy_sched_use_gorand(policy_sched *s, gorand *g) { s->go = g; }
+
 void policy_sched_free(policy_sched *s) {
     free(s->nodes);
     free(s->order);
@@ -95,6 +110,7 @@ bool policy_sched_place(policy_sched *s, size_t k, int32_t *node, uint32_t *gpus
     int best = -1;
     uint32_t best_node = 0;
     s->cycles++;
+    if (s->go) (void)gorand_intn(s->go, 100);
     for (size_t i = 0; i < s->nnodes; i++) {
         uint32_t n = s->order[i];
         size_t c = base + n;
@@ -119,10 +135,27 @@ bool policy_sched_place(policy_sched *s, size_t k, int32_t *node, uint32_t *gpus
             best_node = n;
         }
     }
-    if (!nfeasible) return false;
-    if (s->pol->random_pick) best_node = s->scratch[rng_below(&s->rng, nfeasible)];
-    uint32_t g = s->pol->reserve_gpus ? s->pol->reserve_gpus(&s->nodes[best_node], p, &s->rng)
-                                      : s->cache_gpus[base + best_node];
+    if (!nfeasible) {
+        if (s->go) (void)gorand_int31n(s->go, (int32_t)s->nnodes);
+        return false;
+    }
+    uint32_t g;
+    if (s->go) {   /* the artifact's draws (policy_sched_use_gorand) */
+        if (s->pol->random_pick) {   /* feasible nodes in creation (trace) order, see policy_sched_use_gorand */
+            int64_t k = nfeasible > 1 ? gorand_intn(s->go, (int64_t)nfeasible) : 0;
+            for (size_t i = 0; i < s->nnodes; i++)
+                if (s->cache_score[base + i] >= 0 && k-- == 0) {
+                    best_node = (uint32_t)i;
+                    break;
+                }
+        }
+        g = s->pol->reserve_gpus ? policy_random_gpus_go(&s->nodes[best_node], p, s->go)
+                                 : s->cache_gpus[base + best_node];
+    } else {
+        if (s->pol->random_pick) best_node = s->scratch[rng_below(&s->rng, nfeasible)];
+        g = s->pol->reserve_gpus ? s->pol->reserve_gpus(&s->nodes[best_node], p, &s->rng)
+                                 : s->cache_gpus[base + best_node];
+    }
     int64_t before = gs_free_total(&s->nodes[best_node]);
     gs_take(&s->nodes[best_node], p, g);
     node_changed(s, best_node, gs_free_total(&s->nodes[best_node]) - before);

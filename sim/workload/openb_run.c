@@ -28,24 +28,42 @@ void openb_k8s_nodes(const trace_spec *t, arena *a, k8s_node **out, size_t *n) {
             k->meta.nlabels = 1;
             k->meta.labels[0] = (k8s_kv){intern("alibabacloud.com/gpu-card-model"), intern(o->model)};
         }
-        k->allocatable = ARENA_NEW(a, k8s_resource_amount, 3);
+        k->allocatable = ARENA_NEW(a, k8s_resource_amount, 4);
         snprintf(buf, sizeof buf, "%lldm", (long long)o->cpu_milli);
         k->allocatable[0].name = intern("cpu");
         quantity_parse(buf, strlen(buf), &k->allocatable[0].value, &qerr);
         snprintf(buf, sizeof buf, "%lldMi", (long long)o->memory_mib);
         k->allocatable[1].name = intern("memory");
         quantity_parse(buf, strlen(buf), &k->allocatable[1].value, &qerr);
-        k->nallocatable = 2;
+        k->allocatable[2].name = intern("pods");   /* the artifact's node YAMLs allow 1001 pods */
+        k->allocatable[2].value = quantity_from_int64(OPENB_MAX_PODS, QF_DECIMAL_SI);
+        k->nallocatable = 3;
         if (o->gpus > 0) {
-            k->allocatable[2].name = intern("alibabacloud.com/gpu-milli");
-            k->allocatable[2].value = quantity_from_int64((int64_t)o->gpus * 1000, QF_DECIMAL_SI);
-            k->nallocatable = 3;
+            k->allocatable[3].name = intern("alibabacloud.com/gpu-milli");
+            k->allocatable[3].value = quantity_from_int64((int64_t)o->gpus * 1000, QF_DECIMAL_SI);
+            k->nallocatable = 4;
         }
         k->capacity = k->allocatable;
         k->ncapacity = k->nallocatable;
     }
     *out = nodes;
     *n = t->nnodes;
+}
+
+void openb_node_info(const trace_spec *t, arena *a, inv_node **out) {
+    inv_node *info = ARENA_NEW(a, inv_node, t->nnodes ? t->nnodes : 1);
+    gpu_model *models = ARENA_NEW(a, gpu_model, t->nnodes ? t->nnodes : 1);
+    size_t nm = 0;
+    for (size_t i = 0; i < t->nnodes; i++) {
+        const openb_node *o = &t->nodes[i];
+        info[i].gpus = o->gpus;
+        if (o->gpus <= 0 || !*o->model) continue;
+        size_t m = 0;
+        while (m < nm && strcmp(models[m].key, o->model)) m++;
+        if (m == nm) models[nm++].key = o->model;
+        info[i].gpu = &models[m];
+    }
+    *out = info;
 }
 
 /* Model ids: distinct node GPU models in node order (at most 64). */
@@ -99,6 +117,72 @@ void openb_arrival_curve(const openb_event *ev, size_t n, sim_run *r) {
     free(rounded);
 }
 
+double openb_py_round2(double x) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.2f", x);   /* glibc prints the exact binary value, rounded half to even */
+    return strtod(buf, NULL);
+}
+
+double openb_np_sum(const double *a, size_t n) {
+    if (n < 8) {
+        double res = 0.;
+        for (size_t i = 0; i < n; i++) res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8], res;
+        size_t i;
+        for (int j = 0; j < 8; j++) r[j] = a[j];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++) r[j] += a[i + j];
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) res += a[i];
+        return res;
+    }
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return openb_np_sum(a, n2) + openb_np_sum(a + n2, n - n2);
+}
+
+void openb_arrival_curve_artifact(const openb_event *ev, size_t n, int64_t gpus, sim_run *r) {
+    if (!n || gpus <= 0) return;
+    double g = (double)gpus;
+    int *x = xmalloc(n * sizeof *x);
+    double *alloc = xmalloc(n * sizeof *alloc), *va = xmalloc(n * sizeof *va), *vf = xmalloc(n * sizeof *vf);
+    double *vr = xmalloc(n * sizeof *vr);
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (int)nearbyint((double)ev[i].arrived_milli / g / 10);   /* exact value: Python's round(x, 0) */
+        alloc[i] = openb_py_round2((double)ev[i].used_milli / g / 10);
+    }
+    for (int col = 0; col <= 130; col++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (x[i] == col) {
+                va[k] = alloc[i];
+                vr[k] = ev[i].frag_ratio_pct;
+                vf[k++] = ev[i].frag_milli;
+            }
+        if (!k)
+            for (size_t i = 0; i < n; i++)
+                if (x[i] >= col - 1 && x[i] <= col + 1) {
+                    va[k] = alloc[i];
+                    vr[k] = ev[i].frag_ratio_pct;
+                    vf[k++] = ev[i].frag_milli;
+                }
+        if (!k) continue;
+        double ma = openb_np_sum(va, k) / (double)k, mf = openb_np_sum(vf, k) / (double)k;
+        double fr = 100 * mf / 1000 / g;
+        double mr = openb_np_sum(vr, k) / (double)k;   /* fragmentation ratio: not published, plain mean */
+        sim_curve_point p = {col, nearbyint(ma * 100) / 100, nearbyint(fr * 100) / 100, mr};
+        VEC_PUSH(r->curve, p);
+    }
+    free(x);
+    free(alloc);
+    free(va);
+    free(vf);
+    free(vr);
+}
+
 typedef struct run_state {
     sim_run *r;
     const trace_spec *t;
@@ -110,11 +194,14 @@ typedef struct run_state {
     VEC(uint32_t) waiting;           /* pod ids that found no node, in arrival order */
     VEC(openb_event) events;
     int64_t arrived_milli, total_milli;
+    bool artifact;                   /* profile openb-artifact */
+    gorand go;                       /* its random stream (Random's draws) */
 } run_state;
 
 static void record_event(run_state *st) {
     double cap = (double)st->total_milli;
-    openb_event e = {0};
+    openb_event e = {.arrived_milli = st->arrived_milli, .used_milli = st->ps.used_milli};
+    if (st->artifact) e.frag_milli = openb_py_round2(policy_sched_frag(&st->ps));   /* logged with %.2f */
     if (cap > 0) {
         e.arrived_pct = 100.0 * (double)st->arrived_milli / cap;
         e.alloc_pct = 100.0 * (double)st->ps.used_milli / cap;
@@ -194,7 +281,14 @@ int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     frag_typical typical;
     frag_typical_build(in, t->npods, t->typical_pct, true, &typical);
     free(in);
+    st.artifact = t->artifact && t->node_rank;
+    if (st.artifact) frag_typical_artifact(&typical);
     policy_sched_init(&st.ps, pol, nodes, names, t->nnodes, st.shapes, sc->ngroups, &typical, sc->seed);
+    if (st.artifact) {
+        policy_sched_set_tie_order(&st.ps, t->node_rank);
+        st.go = *t->go_after;
+        policy_sched_use_gorand(&st.ps, &st.go);
+    }
     if (sc->sched.mode == SCHED_MODE_DRA)
         st.dra = dra_openb_new(t, r->nodes, st.shapes, sc->ngroups, models, nmodels, sc->seed);
     free(nodes);
@@ -280,7 +374,8 @@ int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             r->class_reason[g] = xstrdup(buf);
         }
     }
-    openb_arrival_curve(st.events.data, st.events.len, r);
+    if (st.artifact) openb_arrival_curve_artifact(st.events.data, st.events.len, st.total_milli / GS_MILLI, r);
+    else openb_arrival_curve(st.events.data, st.events.len, r);
     sim_summarize(r);
     {
         double cap = (double)st.total_milli;

@@ -198,11 +198,11 @@ static void test_inflate(void **state) {
 static void test_arrival_curve(void **state) {
     (void)state;
     openb_event ev[] = {
-        {0.4, 0.4, 1.0, 10.0},    /* -> 0 */
-        {0.5, 0.5, 2.0, 20.0},    /* -> 0 (half to even) */
-        {1.5, 1.234, 3.0, 30.0},  /* -> 2 (half to even) */
-        {2.4, 2.0, 4.0, 40.0},    /* -> 2 */
-        {6.0, 6.0, 5.0, 50.0},    /* -> 6; columns 3..4 empty; 5 falls back to [4, 6] */
+        {.arrived_pct = 0.4, .alloc_pct = 0.4, .frag_pct = 1.0, .frag_ratio_pct = 10.0},    /* -> 0 */
+        {.arrived_pct = 0.5, .alloc_pct = 0.5, .frag_pct = 2.0, .frag_ratio_pct = 20.0},    /* -> 0 (half to even) */
+        {.arrived_pct = 1.5, .alloc_pct = 1.234, .frag_pct = 3.0, .frag_ratio_pct = 30.0},  /* -> 2 (half to even) */
+        {.arrived_pct = 2.4, .alloc_pct = 2.0, .frag_pct = 4.0, .frag_ratio_pct = 40.0},    /* -> 2 */
+        {.arrived_pct = 6.0, .alloc_pct = 6.0, .frag_pct = 5.0, .frag_ratio_pct = 50.0},    /* -> 6; columns 3..4 empty; 5 falls back to [4, 6] */
     };
     sim_run r;
     memset(&r, 0, sizeof r);
