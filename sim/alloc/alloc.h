@@ -107,6 +107,10 @@ typedef enum {
 typedef bool (*alloc_device_filter)(void *ctx, const alloc_device_id *id);
 void allocator_set_device_filter(allocator *a, alloc_device_filter fn, void *ctx);
 
+/* The device (driver, pool, device) of the snapshot, first in slice order;
+ * NULL when there is none. */
+const k8s_device *allocator_find_device(const allocator *a, const char *driver, const char *pool, const char *device);
+
 /* Stop a search after `steps` search steps (0 = no limit, the default), the
  * way DRASchedulerFilterTimeout bounds upstream's search in time. */
 void allocator_set_step_limit(allocator *a, uint64_t steps);

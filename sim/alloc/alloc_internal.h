@@ -94,6 +94,7 @@ struct allocator {
     uint8_t *uid_allocated;         /* in AllocatedDevices */
     uint8_t *uid_shared;            /* bit 1: has shared allocations; bit 2: has aggregated capacity */
     uint32_t *uid_stamp;            /* scratch for duplicate detection */
+    uint32_t *uid_first;            /* per uid: its first device (index into devs) */
     int32_t *dev_ctr;               /* per device: offset into ctr_idx, -1 = not computed */
     VEC(uint16_t) ctr_idx;          /* counter indices a device consumes, in consumesCounters order */
     uint32_t stamp;
@@ -103,7 +104,12 @@ struct allocator {
     pmap uid_map;                   /* (driver, pool, device) -> uid */
     pmap node_map;                  /* node name -> index into node_slices */
     VEC(u32vec *) node_slices;
-    VEC(uint32_t) shared_slices;    /* slices without nodeName or with counters */
+    VEC(uint32_t) shared_slices;    /* slices without nodeName, or with counters and devices */
+    VEC(uint32_t) counter_slices;   /* counters-only slices (no devices): relevant to every node */
+    uint32_t *gpool_stamp, *gpool_slot;   /* per gpool: its pool index in the gathering in progress */
+    uint32_t gstamp;
+    struct gathered *remote;        /* pools seen by every node only through counters-only slices */
+    VEC(uint32_t) remote_bad;       /* their incomplete or invalid ones (indices into remote->pools) */
     pmap gpool_map;                 /* (driver, pool) -> index */
     VEC(agpool) gpools;
     pmap class_map;                 /* name -> index */
@@ -242,6 +248,10 @@ cel_entry *alloc_cel_get(allocator *A, const char *expr);
 const alloc_consumed *alloc_aggregated(const allocator *A, uint32_t uid, const char *cap);
 
 /* alloc_pools.c */
+typedef VEC(const cpool *) cpool_refs;
+/* The incomplete or invalid pools the call sees, in pool order: the node's
+ * own and those only reached through other nodes' counters-only slices. */
+void alloc_bad_pools(const acall *c, cpool_refs *out);
 int alloc_node_matches(const k8s_node *node, const char *node_name, bool all_nodes, bool has_sel,
                        const k8s_node_selector *sel, bool *match, strbuf *err);
 int alloc_gather_pools(acall *c);

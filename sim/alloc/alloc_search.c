@@ -132,15 +132,20 @@ static int validate_request(acall *c, size_t ci, const k8s_device_request *req, 
     default:
         return fail_claim(c, ci, spec->name, "unsupported count mode %s", spec->mode_text ? spec->mode_text : "");
     }
-    for (size_t i = 0; i < c->pools.len; i++) {
-        const cpool *p = &c->pools.data[i];
-        if (p->incomplete)
+    cpool_refs bad = {0};
+    alloc_bad_pools(c, &bad);
+    for (size_t i = 0; i < bad.len; i++) {
+        const cpool *p = bad.data[i];
+        if (p->incomplete) {
+            VEC_FREE(bad);
             return fail_claim(c, ci, spec->name, "asks for all devices, but resource pool %s/%s is currently being updated",
                               p->driver, p->name);
-        if (p->invalid)
-            return fail_claim(c, ci, spec->name, "asks for all devices, but resource pool %s/%s is currently invalid",
-                              p->driver, p->name);
+        }
+        VEC_FREE(bad);
+        return fail_claim(c, ci, spec->name, "asks for all devices, but resource pool %s/%s is currently invalid",
+                          p->driver, p->name);
     }
+    VEC_FREE(bad);
     return 0;
 }
 
@@ -456,10 +461,13 @@ alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource
         if (c.saw_invalid) {
             sb_clear(err);
             sb_puts(err, "allocation failed on node: invalid resource pools were encountered:");
-            for (size_t i = 0; i < c.pools.len; i++)
-                if (c.pools.data[i].invalid)
-                    sb_printf(err, " %s/%s (%s)", c.pools.data[i].driver, c.pools.data[i].name,
-                              c.pools.data[i].invalid_reason ? c.pools.data[i].invalid_reason : "invalid");
+            cpool_refs bad = {0};
+            alloc_bad_pools(&c, &bad);
+            for (size_t i = 0; i < bad.len; i++)
+                if (bad.data[i]->invalid)
+                    sb_printf(err, " %s/%s (%s)", bad.data[i]->driver, bad.data[i]->name,
+                              bad.data[i]->invalid_reason ? bad.data[i]->invalid_reason : "invalid");
+            VEC_FREE(bad);
             st = ALLOC_NODE_ERROR;
         } else {
             st = ALLOC_UNSATISFIABLE;

@@ -230,15 +230,9 @@ int dra_shared_users(const dra_state *d, const char *name, bool *allocated) {
     return -1;
 }
 
-/* The device a result names, from the node-local slices of its pool (= node). */
+/* The device a result names (the first of that name in slice order). */
 static const k8s_device *find_device(const dra_state *d, const k8s_device_result *r) {
-    for (size_t i = 0; i < d->nslices; i++) {
-        const k8s_resource_slice *s = d->slices[i];
-        if (s->pool != r->pool || s->driver != r->driver) continue;
-        for (size_t k = 0; k < s->ndevices; k++)
-            if (s->devices[k].name == r->device) return &s->devices[k];
-    }
-    return NULL;
+    return allocator_find_device(d->A, r->driver, r->pool, r->device);
 }
 
 static const k8s_attribute *attr(const k8s_device *dev, const char *id) {
