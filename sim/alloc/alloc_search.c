@@ -338,8 +338,8 @@ static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool 
     if (c->A->step_limit && c->steps > c->A->step_limit) {   /* upstream: context deadline */
         c->timed_out = true;
         sb_clear(c->err);
-        sb_printf(c->err, "timed out trying to allocate devices (search step limit of %llu reached)",
-                  (unsigned long long)c->A->step_limit);
+        sb_printf(c->err, "allocation search budget exhausted: no answer within %llu search steps (upstream: "
+                  "timed out trying to allocate devices)", (unsigned long long)c->A->step_limit);
         return R_ERR;
     }
     if (ci >= c->nclaims) return R_OK;
