@@ -66,6 +66,12 @@ static char *scenario_text(long nodes, long pods) {
     return buf;
 }
 
+static double rss_mb(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0;
+}
+
 /* One run in this (child) process; prints its phases. */
 static int run_child(long nodes, long pods) {
     char *text = scenario_text(nodes, pods);
@@ -82,13 +88,13 @@ static int run_child(long nodes, long pods) {
         fprintf(stderr, "bench_dra_mig: %s\n", sb_str(&err));
         return 2;
     }
-    double t1 = now_s();
+    double t1 = now_s(), m1 = rss_mb();
     sim_run r;
     if (sim_init_inv(&r, &sc, &inv, &err) || sim_execute(&r, NULL)) {
         fprintf(stderr, "bench_dra_mig: %s\n", sb_str(&err));
         return 2;
     }
-    double t2 = now_s();
+    double t2 = now_s(), m2 = rss_mb();
     char out[64];
     snprintf(out, sizeof out, "/tmp/drasim-bench-dra-mig-%d.db", (int)getpid());
     store st;
@@ -99,9 +105,9 @@ static int run_child(long nodes, long pods) {
     }
     double t3 = now_s();
     unlink(out);
-    printf("    inventory %.2f s, simulate %.2f s, SQLite %.2f s; %.0f pods scheduled, %.0f allocator calls, "
-           "GPU alloc %.1f%%\n",
-           t1 - t0, t2 - t1, t3 - t2, sim_metric_get(&r, "pods_scheduled"), sim_metric_get(&r, "dra_allocate_calls"),
+    printf("    inventory %.2f s (peak RSS %.0f MB), simulate %.2f s (%.0f MB), SQLite %.2f s (%.0f MB); %.0f pods "
+           "scheduled, %.0f allocator calls, GPU alloc %.1f%%\n",
+           t1 - t0, m1, t2 - t1, m2, t3 - t2, rss_mb(), sim_metric_get(&r, "pods_scheduled"), sim_metric_get(&r, "dra_allocate_calls"),
            sim_metric_get(&r, "gpu_alloc_pct"));
     fflush(stdout);
     return 0;
