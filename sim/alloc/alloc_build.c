@@ -191,6 +191,9 @@ void allocator_free(allocator *A) {
     for (size_t i = 0; i < A->counters.len; i++) alloc_ccounters_free(A->counters.data[i]);
     for (size_t i = 0; i < A->gathered.len; i++) alloc_gathered_free(A->gathered.data[i]);
     VEC_FREE(A->gathered);
+    for (size_t i = 0; i < A->combos.len; i++) free(A->combos.data[i]);
+    VEC_FREE(A->combos);
+    pmap_free(&A->combo_map);
     pmap_free(&A->gather_map);
     VEC_FREE(A->counters);
     VEC_FREE(A->slices);
@@ -226,6 +229,21 @@ const k8s_device *allocator_find_device(const allocator *A, const char *driver, 
     uint32_t u;
     if (!pmap_get(&A->uid_map, intern(driver), intern(pool), intern(device), &u)) return NULL;
     return A->devs.data[A->uid_first[u]].d;
+}
+
+uint8_t *alloc_selector_combo(allocator *A, const k8s_device_class *cls, const char *const *sel, size_t nsel) {
+    /* keyed by the class and the interned expressions (equal strings = equal pointers) */
+    strbuf key = {0};
+    sb_printf(&key, "%p", (const void *)cls);
+    for (size_t i = 0; i < nsel; i++) sb_printf(&key, ",%p", (const void *)sel[i]);
+    const char *k = intern(sb_str(&key));
+    sb_free(&key);
+    uint32_t i;
+    if (pmap_get(&A->combo_map, k, NULL, NULL, &i)) return A->combos.data[i];
+    uint8_t *v = xcalloc(A->devs.len ? A->devs.len : 1, 1);
+    pmap_put(&A->combo_map, k, NULL, NULL, (uint32_t)A->combos.len);
+    VEC_PUSH(A->combos, v);
+    return v;
 }
 
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name) {

@@ -122,6 +122,8 @@ struct allocator {
     uint64_t step_limit;
     alloc_device_filter dev_filter; /* drasim-only candidate filter (alloc_prefer.c), NULL = upstream */
     void *dev_filter_ctx;
+    pmap combo_map;                 /* (class, request selectors) key -> index into combos */
+    VEC(uint8_t *) combos;          /* per device: 0 unknown, 1 no, 2 yes (all those selectors match) */
     pmap gather_map;                /* node pointer -> index into gathered */
     VEC(struct gathered *) gathered;
 };
@@ -160,6 +162,7 @@ typedef struct rdata {
     const k8s_device_class *cls;
     int num_devices;
     VEC(uint32_t) all;              /* mode All: candidate indices */
+    uint8_t *combo;                 /* the class and request selectors' verdicts per device (allocator-wide) */
     uint32_t index;                 /* row in the selectable cache */
 } rdata;
 
@@ -244,6 +247,9 @@ static inline void aq_sub(quantity *acc, const quantity *b) {
 
 /* alloc_build.c */
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name);
+/* The verdict cache of "class cls's and these request selectors all match"
+ * per device: CEL is pure, so it holds for the allocator's lifetime. */
+uint8_t *alloc_selector_combo(allocator *A, const k8s_device_class *cls, const char *const *sel, size_t nsel);
 cel_entry *alloc_cel_get(allocator *A, const char *expr);
 const alloc_consumed *alloc_aggregated(const allocator *A, uint32_t uid, const char *cap);
 

@@ -82,8 +82,14 @@ static int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool 
         return 0;
     }
     bool m;
-    if (eval_selectors(c, ci, rd->cls, rd->cls->selectors, rd->cls->nselectors, d, &m)) return -1;
-    if (m && eval_selectors(c, ci, NULL, rd->spec->selectors, rd->spec->nselectors, d, &m)) return -1;
+    uint8_t *verdict = &rd->combo[c->cands.data[k].dev];   /* shared by calls: errors are never cached */
+    if (*verdict) {
+        m = *verdict == 2;
+    } else {
+        if (eval_selectors(c, ci, rd->cls, rd->cls->selectors, rd->cls->nselectors, d, &m)) return -1;
+        if (m && eval_selectors(c, ci, NULL, rd->spec->selectors, rd->spec->nselectors, d, &m)) return -1;
+        *verdict = m ? 2 : 1;
+    }
     const k8s_resource_slice *s = c->A->slices.data[d->slice].s;
     if (m && s->per_device_node_selection) {
         const k8s_device *dv = d->d;
@@ -123,6 +129,7 @@ static int validate_request(acall *c, size_t ci, const k8s_device_request *req, 
     if (!rd->cls)
         return fail_claim(c, ci, spec->name, "could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
                           spec->device_class_name, spec->device_class_name);
+    rd->combo = alloc_selector_combo(c->A, rd->cls, spec->selectors, spec->nselectors);
     switch (spec->mode) {
     case ALLOC_MODE_EXACT_COUNT:
         rd->num_devices = spec->count > 1000000 ? 1000000 : (int)spec->count;
