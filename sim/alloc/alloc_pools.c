@@ -215,10 +215,12 @@ static void subtract_allocated(acall *c, const cpool *p, ccounters *cc) {
                 if (!A->uid_allocated[ad->uid] && !A->uid_shared[ad->uid]) continue;
                 for (size_t k = 0; k < ad->d->nconsumes; k++) {
                     const k8s_counter_set *cs = &ad->d->consumes[k];
-                    size_t first = set_start(cc, cc->n, cs->name);
-                    for (size_t q = 0; q < cs->ncounters; q++)
-                        for (size_t x = first; x < cc->n && cc->set[x] == cs->name; x++)
-                            if (cc->name[x] == cs->counters[q].name) aq_sub(&cc->avail[x], &cs->counters[q].value);
+                    /* a set's counter names are unique (a map in the API) */
+                    size_t first = set_start(cc, cc->n, cs->name), hint = first;
+                    for (size_t q = 0; q < cs->ncounters && first < cc->n; q++) {
+                        size_t x = counter_at(cc, cc->n, first, cs->name, cs->counters[q].name, &hint);
+                        if (x < cc->n) aq_sub(&cc->avail[x], &cs->counters[q].value);
+                    }
                 }
             }
         }
