@@ -49,3 +49,6 @@ drasim_cli_test(NAME alloc-budget/run-negative-budget
   EXIT 3
   EXPECT "scheduling.searchBudget: expected a number of search steps >= 0 [(]0 = no limit[)], found -1"
   FILE_ABSENT ${_ab_out}/neg.db)
+drasim_cli_test(NAME alloc-budget/run-help-documents-budget
+  COMMAND run --help
+  EXPECT "--set scheduling.searchBudget=N: DRA allocator search steps per node" "default 1000000, 0 = no limit")
