@@ -107,8 +107,22 @@ typedef enum {
 typedef bool (*alloc_device_filter)(void *ctx, const alloc_device_id *id);
 void allocator_set_device_filter(allocator *a, alloc_device_filter fn, void *ctx);
 
-/* Stop a search after `steps` search steps (0 = no limit, the default), the
- * way DRASchedulerFilterTimeout bounds upstream's search in time. */
+/* The device (driver, pool, device) of the snapshot, first in slice order;
+ * NULL when there is none. */
+const k8s_device *allocator_find_device(const allocator *a, const char *driver, const char *pool, const char *device);
+
+/* The search budget: stop one allocator_allocate after `steps` search steps
+ * (0 = no limit, the allocator's own default) with ALLOC_TIMEOUT. It stands
+ * for upstream's DynamicResources filter timeout (DynamicResourcesArgs
+ * .FilterTimeout, default 10 s since 1.34: Filter gives the allocator a
+ * context with that deadline and reports "timed out trying to allocate
+ * devices"; pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go,
+ * pkg/scheduler/apis/config/types_pluginargs.go), but counted in search
+ * steps (upstream's NumAllocateOneInvocations) so that results do not depend
+ * on the machine. The commands' default, ALLOC_SEARCH_BUDGET_DEFAULT, is
+ * 10 s at roughly 10^5 steps/s: an estimate of the Go allocator's rate on
+ * counter-heavy searches, not a measurement (docs/SCENARIOS.md). */
+#define ALLOC_SEARCH_BUDGET_DEFAULT 1000000
 void allocator_set_step_limit(allocator *a, uint64_t steps);
 
 /* Allocate all `claims` together for `node`. On ALLOC_OK, out[0..n) are

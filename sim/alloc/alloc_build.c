@@ -81,8 +81,11 @@ static void index_slice(allocator *A, k8s_resource_slice *s) {
     VEC_PUSH(A->gpools.data[gp].slices, si);
     as.gpool = gp;
     VEC_PUSH(A->slices, as);
-    /* 1.36: node-local slices without counter sets are indexed by node. */
-    if (s->node_name && !s->nshared_counters) {
+    /* 1.36: node-local slices without counter sets are indexed by node;
+     * counters-only slices are relevant to every node (pools_incubating.go). */
+    if (s->nshared_counters && !s->ndevices) {
+        VEC_PUSH(A->counter_slices, si);
+    } else if (s->node_name && !s->nshared_counters) {
         uint32_t ni;
         if (!pmap_get(&A->node_map, s->node_name, NULL, NULL, &ni)) {
             ni = (uint32_t)A->node_slices.len;
@@ -113,12 +116,16 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
     A->celopts.device_env = true;
     A->seed = seed;
     for (size_t i = 0; i < nslices; i++) index_slice(A, slices[i]);
+    A->gpool_stamp = xcalloc(A->gpools.len ? A->gpools.len : 1, sizeof *A->gpool_stamp);
+    A->gpool_slot = xcalloc(A->gpools.len ? A->gpools.len : 1, sizeof *A->gpool_slot);
     A->classes = classes;
     for (size_t i = 0; i < nclasses; i++) pmap_put(&A->class_map, classes[i]->meta.name, NULL, NULL, (uint32_t)i);
     size_t nu = A->uids.len ? A->uids.len : 1;
     A->uid_allocated = xcalloc(nu, 1);
     A->uid_shared = xcalloc(nu, 1);
     A->uid_stamp = xcalloc(nu, sizeof *A->uid_stamp);
+    A->uid_first = xmalloc(nu * sizeof *A->uid_first);
+    for (size_t i = A->devs.len; i-- > 0;) A->uid_first[A->devs.data[i].uid] = (uint32_t)i;
     A->dev_ctr = xmalloc((A->devs.len ? A->devs.len : 1) * sizeof *A->dev_ctr);
     for (size_t i = 0; i < A->devs.len; i++) A->dev_ctr[i] = -1;
     if (state) {
@@ -184,17 +191,26 @@ void allocator_free(allocator *A) {
     for (size_t i = 0; i < A->counters.len; i++) alloc_ccounters_free(A->counters.data[i]);
     for (size_t i = 0; i < A->gathered.len; i++) alloc_gathered_free(A->gathered.data[i]);
     VEC_FREE(A->gathered);
+    for (size_t i = 0; i < A->combos.len; i++) free(A->combos.data[i]);
+    VEC_FREE(A->combos);
+    pmap_free(&A->combo_map);
     pmap_free(&A->gather_map);
     VEC_FREE(A->counters);
     VEC_FREE(A->slices);
     VEC_FREE(A->devs);
     VEC_FREE(A->uids);
     VEC_FREE(A->shared_slices);
+    VEC_FREE(A->counter_slices);
+    VEC_FREE(A->remote_bad);
+    if (A->remote) alloc_gathered_free(A->remote);
+    free(A->gpool_stamp);
+    free(A->gpool_slot);
     VEC_FREE(A->consumed);
     VEC_FREE(A->consumed_uid);
     free(A->uid_allocated);
     free(A->uid_shared);
     free(A->uid_stamp);
+    free(A->uid_first);
     free(A->dev_ctr);
     VEC_FREE(A->ctr_idx);
     pmap_free(&A->uid_map);
@@ -208,6 +224,27 @@ void allocator_free(allocator *A) {
 }
 
 void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = steps; }
+
+const k8s_device *allocator_find_device(const allocator *A, const char *driver, const char *pool, const char *device) {
+    uint32_t u;
+    if (!pmap_get(&A->uid_map, intern(driver), intern(pool), intern(device), &u)) return NULL;
+    return A->devs.data[A->uid_first[u]].d;
+}
+
+uint8_t *alloc_selector_combo(allocator *A, const k8s_device_class *cls, const char *const *sel, size_t nsel) {
+    /* keyed by the class and the interned expressions (equal strings = equal pointers) */
+    strbuf key = {0};
+    sb_printf(&key, "%p", (const void *)cls);
+    for (size_t i = 0; i < nsel; i++) sb_printf(&key, ",%p", (const void *)sel[i]);
+    const char *k = intern(sb_str(&key));
+    sb_free(&key);
+    uint32_t i;
+    if (pmap_get(&A->combo_map, k, NULL, NULL, &i)) return A->combos.data[i];
+    uint8_t *v = xcalloc(A->devs.len ? A->devs.len : 1, 1);
+    pmap_put(&A->combo_map, k, NULL, NULL, (uint32_t)A->combos.len);
+    VEC_PUSH(A->combos, v);
+    return v;
+}
 
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name) {
     uint32_t i;

@@ -21,9 +21,13 @@ static quantity round_request(const k8s_capacity *cap, quantity v) {
         if (cap->has_range_step) {
             int64_t req = quantity_value(&v), step = quantity_value(&cap->range_step), min = quantity_value(&cap->range_min);
             if (step <= 0) return v;
-            int64_t added = req - min, n = added / step;
+            /* checked: hostile slices may publish values near the int64 limits */
+            int64_t added, n, up;
+            if (__builtin_sub_overflow(req, min, &added)) return v;
+            n = added / step;
             if (added % step) n++;
-            return quantity_from_int64(min + step * n, QF_BINARY_SI);
+            if (__builtin_mul_overflow(step, n, &up) || __builtin_add_overflow(min, up, &up)) return v;
+            return quantity_from_int64(up, QF_BINARY_SI);
         }
         return v;
     }
@@ -41,7 +45,9 @@ static bool violates_policy(const k8s_capacity *cap, const quantity *v) {
         if (cap->has_range_max && quantity_cmp(v, &cap->range_max) > 0) return true;
         if (cap->has_range_step) {
             int64_t step = quantity_value(&cap->range_step);
-            if (step > 0 && (quantity_value(v) - quantity_value(&cap->range_min)) % step != 0) return true;
+            int64_t d;
+            if (step > 0 && (__builtin_sub_overflow(quantity_value(v), quantity_value(&cap->range_min), &d) || d % step != 0))
+                return true;
         }
         return false;
     }

@@ -2,7 +2,11 @@
  * alloc_constraints.c -- claim constraints: matchAttribute (all devices share
  * one value) and distinctAttribute (values pairwise different), with upstream's
  * attribute lookup and its request-keyed bookkeeping for distinctAttribute
- * (incubating constraint.go, v1.36).
+ * (incubating constraint.go, v1.36.0-v1.36.2: one stored value per request
+ * name, so a request's third device is only compared with its second; fixed
+ * upstream after 1.36 by kubernetes/kubernetes#140600; 1.34 and 1.35 have
+ * distinctAttribute only in the experimental allocator. The case
+ * tests/alloc-cases/distinct-attribute-request-keyed-quirk cites the tags.)
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -94,6 +94,7 @@ struct allocator {
     uint8_t *uid_allocated;         /* in AllocatedDevices */
     uint8_t *uid_shared;            /* bit 1: has shared allocations; bit 2: has aggregated capacity */
     uint32_t *uid_stamp;            /* scratch for duplicate detection */
+    uint32_t *uid_first;            /* per uid: its first device (index into devs) */
     int32_t *dev_ctr;               /* per device: offset into ctr_idx, -1 = not computed */
     VEC(uint16_t) ctr_idx;          /* counter indices a device consumes, in consumesCounters order */
     uint32_t stamp;
@@ -103,7 +104,12 @@ struct allocator {
     pmap uid_map;                   /* (driver, pool, device) -> uid */
     pmap node_map;                  /* node name -> index into node_slices */
     VEC(u32vec *) node_slices;
-    VEC(uint32_t) shared_slices;    /* slices without nodeName or with counters */
+    VEC(uint32_t) shared_slices;    /* slices without nodeName, or with counters and devices */
+    VEC(uint32_t) counter_slices;   /* counters-only slices (no devices): relevant to every node */
+    uint32_t *gpool_stamp, *gpool_slot;   /* per gpool: its pool index in the gathering in progress */
+    uint32_t gstamp;
+    struct gathered *remote;        /* pools seen by every node only through counters-only slices */
+    VEC(uint32_t) remote_bad;       /* their incomplete or invalid ones (indices into remote->pools) */
     pmap gpool_map;                 /* (driver, pool) -> index */
     VEC(agpool) gpools;
     pmap class_map;                 /* name -> index */
@@ -116,6 +122,8 @@ struct allocator {
     uint64_t step_limit;
     alloc_device_filter dev_filter; /* drasim-only candidate filter (alloc_prefer.c), NULL = upstream */
     void *dev_filter_ctx;
+    pmap combo_map;                 /* (class, request selectors) key -> index into combos */
+    VEC(uint8_t *) combos;          /* per device: 0 unknown, 1 no, 2 yes (all those selectors match) */
     pmap gather_map;                /* node pointer -> index into gathered */
     VEC(struct gathered *) gathered;
 };
@@ -154,6 +162,7 @@ typedef struct rdata {
     const k8s_device_class *cls;
     int num_devices;
     VEC(uint32_t) all;              /* mode All: candidate indices */
+    uint8_t *combo;                 /* the class and request selectors' verdicts per device (allocator-wide) */
     uint32_t index;                 /* row in the selectable cache */
 } rdata;
 
@@ -238,10 +247,17 @@ static inline void aq_sub(quantity *acc, const quantity *b) {
 
 /* alloc_build.c */
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name);
+/* The verdict cache of "class cls's and these request selectors all match"
+ * per device: CEL is pure, so it holds for the allocator's lifetime. */
+uint8_t *alloc_selector_combo(allocator *A, const k8s_device_class *cls, const char *const *sel, size_t nsel);
 cel_entry *alloc_cel_get(allocator *A, const char *expr);
 const alloc_consumed *alloc_aggregated(const allocator *A, uint32_t uid, const char *cap);
 
 /* alloc_pools.c */
+typedef VEC(const cpool *) cpool_refs;
+/* The incomplete or invalid pools the call sees, in pool order: the node's
+ * own and those only reached through other nodes' counters-only slices. */
+void alloc_bad_pools(const acall *c, cpool_refs *out);
 int alloc_node_matches(const k8s_node *node, const char *node_name, bool all_nodes, bool has_sel,
                        const k8s_node_selector *sel, bool *match, strbuf *err);
 int alloc_gather_pools(acall *c);

@@ -127,6 +127,27 @@ static void sort_slices(acall *c, u32vec *v) {
     }
 }
 
+/* Counters are flattened set by set, so one set's counters are contiguous
+ * (duplicate set names make the pool invalid before these are used). */
+static size_t set_start(const ccounters *cc, size_t n, const char *set) {
+    for (size_t x = 0; x < n; x++)
+        if (cc->set[x] == set) return x;
+    return n;
+}
+
+/* Index of counter `name` of the set starting at `first`, or n. The search
+ * starts at `*hint` (devices list a set's counters in its order, so the next
+ * one is usually there) and leaves it after the counter found. */
+static size_t counter_at(const ccounters *cc, size_t n, size_t first, const char *set, const char *name,
+                         size_t *hint) {
+    size_t x = *hint;
+    for (; x < n && cc->set[x] == set; x++)
+        if (cc->name[x] == name) return *hint = x + 1, x;
+    for (x = first; x < *hint && x < n; x++)
+        if (cc->name[x] == name) return *hint = x + 1, x;
+    return n;
+}
+
 static ccounters *counters_for(acall *c, cpool *p);
 static void subtract_allocated(acall *c, const cpool *p, ccounters *cc);
 
@@ -160,17 +181,15 @@ static void validate_pool(acall *c, cpool *p) {
                 const k8s_device *dev = &s->devices[d];
                 for (size_t k = 0; k < dev->nconsumes && !p->invalid; k++) {
                     const k8s_counter_set *cs = &dev->consumes[k];
-                    bool set_found = false;
-                    for (size_t x = 0; x < ncc; x++) set_found |= cc->set[x] == cs->name;
-                    if (!set_found) {
+                    size_t first = set_start(cc, ncc, cs->name);
+                    if (first == ncc) {
                         p->invalid = true;
                         p->invalid_reason = "device consumes counters from an unknown counter set";
                         break;
                     }
+                    size_t hint = first;
                     for (size_t q = 0; q < cs->ncounters; q++) {
-                        bool found = false;
-                        for (size_t x = 0; x < ncc; x++) found |= cc->set[x] == cs->name && cc->name[x] == cs->counters[q].name;
-                        if (!found) {
+                        if (counter_at(cc, ncc, first, cs->name, cs->counters[q].name, &hint) == ncc) {
                             p->invalid = true;
                             p->invalid_reason = "device consumes an unknown counter";
                             break;
@@ -196,10 +215,12 @@ static void subtract_allocated(acall *c, const cpool *p, ccounters *cc) {
                 if (!A->uid_allocated[ad->uid] && !A->uid_shared[ad->uid]) continue;
                 for (size_t k = 0; k < ad->d->nconsumes; k++) {
                     const k8s_counter_set *cs = &ad->d->consumes[k];
-                    for (size_t q = 0; q < cs->ncounters; q++)
-                        for (size_t x = 0; x < cc->n; x++)
-                            if (cc->set[x] == cs->name && cc->name[x] == cs->counters[q].name)
-                                aq_sub(&cc->avail[x], &cs->counters[q].value);
+                    /* a set's counter names are unique (a map in the API) */
+                    size_t first = set_start(cc, cc->n, cs->name), hint = first;
+                    for (size_t q = 0; q < cs->ncounters && first < cc->n; q++) {
+                        size_t x = counter_at(cc, cc->n, first, cs->name, cs->counters[q].name, &hint);
+                        if (x < cc->n) aq_sub(&cc->avail[x], &cs->counters[q].value);
+                    }
                 }
             }
         }
@@ -317,11 +338,13 @@ static int add_relevant(acall *c, uint32_t si) {
     bool rel;
     if (slice_relevant(c, as->s, &rel)) return -1;
     if (!rel) return 0;
-    cpool *p = NULL;
-    for (size_t i = 0; i < c->pools.len; i++)
-        if (c->pools.data[i].driver == as->s->driver && c->pools.data[i].name == as->s->pool) p = &c->pools.data[i];
-    if (!p) {
+    cpool *p;
+    if (A->gpool_stamp[as->gpool] == A->gstamp) {   /* (driver, pool) seen in this gathering */
+        p = &c->pools.data[A->gpool_slot[as->gpool]];
+    } else {
         cpool np = {.driver = as->s->driver, .name = as->s->pool, .generation = as->s->generation};
+        A->gpool_stamp[as->gpool] = A->gstamp;
+        A->gpool_slot[as->gpool] = (uint32_t)c->pools.len;
         VEC_PUSH(c->pools, np);
         p = &c->pools.data[c->pools.len - 1];
     }
@@ -344,13 +367,27 @@ void alloc_gathered_free(gathered *g) {
     free(g);
 }
 
-static int gather(acall *c);
+static int gather_node(acall *c);
+static int gather_remote(allocator *A, strbuf *err);
+
+/* Is pool p (driver, name) one of the call's own pools? */
+static bool own_pool(const acall *c, const cpool *p) {
+    for (size_t i = 0; i < c->pools.len; i++)
+        if (c->pools.data[i].driver == p->driver && c->pools.data[i].name == p->name) return true;
+    return false;
+}
 
 int alloc_gather_pools(acall *c) {
     allocator *A = c->A;
     uint32_t gi;
     if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {
-        if (gather(c)) return -1;
+        if (gather_node(c)) return -1;
+        if (!A->remote && gather_remote(A, c->err)) return -1;
+        /* an invalid pool reached only through counters counts as seen */
+        for (size_t i = 0; i < A->remote_bad.len && !c->saw_invalid; i++) {
+            const cpool *p = &A->remote->pools.data[A->remote_bad.data[i]];
+            if (p->invalid && !own_pool(c, p)) c->saw_invalid = true;
+        }
         gathered *g = xcalloc(1, sizeof *g);
         g->pools.data = c->pools.data, g->pools.len = c->pools.len, g->pools.cap = c->pools.cap;
         g->cands.data = c->cands.data, g->cands.len = c->cands.len, g->cands.cap = c->cands.cap;
@@ -372,9 +409,37 @@ int alloc_gather_pools(acall *c) {
     return 0;
 }
 
-/* Pool gathering proper (GatherPools), into c->pools and c->cands. */
-static int gather(acall *c) {
+void alloc_bad_pools(const acall *c, cpool_refs *out) {
+    out->len = 0;
+    for (size_t i = 0; i < c->pools.len; i++)
+        if (c->pools.data[i].incomplete || c->pools.data[i].invalid) VEC_PUSH(*out, &c->pools.data[i]);
+    const allocator *A = c->A;
+    for (size_t i = 0; i < A->remote_bad.len; i++) {
+        const cpool *p = &A->remote->pools.data[A->remote_bad.data[i]];
+        if (!own_pool(c, p)) VEC_PUSH(*out, p);
+    }
+    for (size_t i = 1; i < out->len; i++) {   /* merge into pool order (stable) */
+        const cpool *x = out->data[i];
+        size_t j = i;
+        while (j > 0 && cmp_pools(out->data[j - 1], x) > 0) {
+            out->data[j] = out->data[j - 1];
+            j--;
+        }
+        out->data[j] = x;
+    }
+}
+
+static int gather_finish(acall *c);
+
+/* Pool gathering proper (GatherPools) for c->node, into c->pools and
+ * c->cands. Upstream makes every slice with counter sets relevant to every
+ * node; a counters-only slice of a pool the node has no device slice in adds
+ * no candidate, and its pool's state does not depend on the node: those
+ * pools are gathered once for all nodes (gather_remote) instead of once per
+ * node, which made N nodes cost O(N^2) time and memory. */
+static int gather_node(acall *c) {
     allocator *A = c->A;
+    A->gstamp++;
     uint32_t ni;
     if (c->node && pmap_get(&A->node_map, c->node->meta.name, NULL, NULL, &ni)) {
         const u32vec *v = A->node_slices.data[ni];
@@ -383,7 +448,36 @@ static int gather(acall *c) {
     }
     for (size_t i = 0; i < A->shared_slices.len; i++)
         if (add_relevant(c, A->shared_slices.data[i])) return -1;
+    /* the node's own pools see their counters-only slices */
+    size_t nown = c->pools.len;
+    for (size_t i = 0; i < nown; i++) {
+        const agpool *g = &A->gpools.data[A->slices.data[c->pools.data[i].slices.data[0]].gpool];
+        for (size_t k = 0; k < g->slices.len; k++) {
+            const aslice *as = &A->slices.data[g->slices.data[k]];
+            if (as->s->nshared_counters && !as->s->ndevices && add_relevant(c, g->slices.data[k])) return -1;
+        }
+    }
+    return gather_finish(c);
+}
 
+/* The pools every node sees only through counters-only slices. */
+static int gather_remote(allocator *A, strbuf *err) {
+    acall r = {.A = A, .err = err};
+    A->gstamp++;
+    for (size_t i = 0; i < A->counter_slices.len; i++)
+        if (add_relevant(&r, A->counter_slices.data[i])) return -1;
+    int rc = gather_finish(&r);
+    A->remote = xcalloc(1, sizeof *A->remote);
+    A->remote->pools.data = r.pools.data, A->remote->pools.len = r.pools.len, A->remote->pools.cap = r.pools.cap;
+    A->remote->cands.data = r.cands.data, A->remote->cands.len = r.cands.len, A->remote->cands.cap = r.cands.cap;
+    for (size_t i = 0; i < r.pools.len; i++)
+        if (r.pools.data[i].incomplete || r.pools.data[i].invalid) VEC_PUSH(A->remote_bad, (uint32_t)i);
+    return rc;
+}
+
+/* Completeness, validation, ordering and candidates of the gathered pools. */
+static int gather_finish(acall *c) {
+    allocator *A = c->A;
     /* completeness, obsolete pools */
     size_t keep = 0;
     for (size_t i = 0; i < c->pools.len; i++) {

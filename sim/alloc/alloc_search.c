@@ -82,8 +82,14 @@ static int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool 
         return 0;
     }
     bool m;
-    if (eval_selectors(c, ci, rd->cls, rd->cls->selectors, rd->cls->nselectors, d, &m)) return -1;
-    if (m && eval_selectors(c, ci, NULL, rd->spec->selectors, rd->spec->nselectors, d, &m)) return -1;
+    uint8_t *verdict = &rd->combo[c->cands.data[k].dev];   /* shared by calls: errors are never cached */
+    if (*verdict) {
+        m = *verdict == 2;
+    } else {
+        if (eval_selectors(c, ci, rd->cls, rd->cls->selectors, rd->cls->nselectors, d, &m)) return -1;
+        if (m && eval_selectors(c, ci, NULL, rd->spec->selectors, rd->spec->nselectors, d, &m)) return -1;
+        *verdict = m ? 2 : 1;
+    }
     const k8s_resource_slice *s = c->A->slices.data[d->slice].s;
     if (m && s->per_device_node_selection) {
         const k8s_device *dv = d->d;
@@ -123,6 +129,7 @@ static int validate_request(acall *c, size_t ci, const k8s_device_request *req, 
     if (!rd->cls)
         return fail_claim(c, ci, spec->name, "could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
                           spec->device_class_name, spec->device_class_name);
+    rd->combo = alloc_selector_combo(c->A, rd->cls, spec->selectors, spec->nselectors);
     switch (spec->mode) {
     case ALLOC_MODE_EXACT_COUNT:
         rd->num_devices = spec->count > 1000000 ? 1000000 : (int)spec->count;
@@ -132,15 +139,20 @@ static int validate_request(acall *c, size_t ci, const k8s_device_request *req, 
     default:
         return fail_claim(c, ci, spec->name, "unsupported count mode %s", spec->mode_text ? spec->mode_text : "");
     }
-    for (size_t i = 0; i < c->pools.len; i++) {
-        const cpool *p = &c->pools.data[i];
-        if (p->incomplete)
+    cpool_refs bad = {0};
+    alloc_bad_pools(c, &bad);
+    for (size_t i = 0; i < bad.len; i++) {
+        const cpool *p = bad.data[i];
+        if (p->incomplete) {
+            VEC_FREE(bad);
             return fail_claim(c, ci, spec->name, "asks for all devices, but resource pool %s/%s is currently being updated",
                               p->driver, p->name);
-        if (p->invalid)
-            return fail_claim(c, ci, spec->name, "asks for all devices, but resource pool %s/%s is currently invalid",
-                              p->driver, p->name);
+        }
+        VEC_FREE(bad);
+        return fail_claim(c, ci, spec->name, "asks for all devices, but resource pool %s/%s is currently invalid",
+                          p->driver, p->name);
     }
+    VEC_FREE(bad);
     return 0;
 }
 
@@ -333,8 +345,8 @@ static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool 
     if (c->A->step_limit && c->steps > c->A->step_limit) {   /* upstream: context deadline */
         c->timed_out = true;
         sb_clear(c->err);
-        sb_printf(c->err, "timed out trying to allocate devices (search step limit of %llu reached)",
-                  (unsigned long long)c->A->step_limit);
+        sb_printf(c->err, "allocation search budget exhausted: no answer within %llu search steps (upstream: "
+                  "timed out trying to allocate devices)", (unsigned long long)c->A->step_limit);
         return R_ERR;
     }
     if (ci >= c->nclaims) return R_OK;
@@ -456,10 +468,13 @@ alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource
         if (c.saw_invalid) {
             sb_clear(err);
             sb_puts(err, "allocation failed on node: invalid resource pools were encountered:");
-            for (size_t i = 0; i < c.pools.len; i++)
-                if (c.pools.data[i].invalid)
-                    sb_printf(err, " %s/%s (%s)", c.pools.data[i].driver, c.pools.data[i].name,
-                              c.pools.data[i].invalid_reason ? c.pools.data[i].invalid_reason : "invalid");
+            cpool_refs bad = {0};
+            alloc_bad_pools(&c, &bad);
+            for (size_t i = 0; i < bad.len; i++)
+                if (bad.data[i]->invalid)
+                    sb_printf(err, " %s/%s (%s)", bad.data[i]->driver, bad.data[i]->name,
+                              bad.data[i]->invalid_reason ? bad.data[i]->invalid_reason : "invalid");
+            VEC_FREE(bad);
             st = ALLOC_NODE_ERROR;
         } else {
             st = ALLOC_UNSATISFIABLE;

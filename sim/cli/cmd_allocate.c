@@ -17,7 +17,7 @@
 static void usage(FILE *out) {
     fprintf(out,
             "usage: drasim allocate [--node NAME] [--features LIST|none] [--k8s-version 1.34|1.35|1.36]\n"
-            "                       [--seed N] [--max-steps N] [--stats] FILE...\n\n"
+            "                       [--seed N] [--search-budget N] [--stats] FILE...\n\n"
             "Reads DeviceClasses, ResourceSlices, ResourceClaims and Nodes (resource.k8s.io/v1,\n"
             "v1; `kind: List` accepted) and allocates every claim without status.allocation, in\n"
             "input order, together for one node, exactly as the Kubernetes scheduler's DRA\n"
@@ -28,10 +28,14 @@ static void usage(FILE *out) {
             "                     ConsumableCapacity, DeviceBindingAndStatus, ListTypeAttributes; or none\n"
             "  --k8s-version V    that release's default features (default 1.36)\n"
             "  --seed N           seed of the share IDs of shared devices (default 1)\n"
-            "  --max-steps N      give up after N search steps (exit 2; default: no limit)\n"
+            "  --search-budget N  give up after N search steps with 'allocation search budget\n"
+            "                     exhausted' (exit 2; default %d, 0 = no limit; the step\n"
+            "                     count of upstream's filter timeout, docs/SCENARIOS.md)\n"
+            "  --max-steps N      the same as --search-budget N\n"
             "  --stats            print 'search steps: N' on stderr\n\n"
             "exit: 0 allocated (claims as YAML on stdout), 1 does not fit, 2 allocator or usage\n"
-            "error (message on stderr), 3 unreadable or invalid input.\n");
+            "error or search budget exhausted (message on stderr), 3 unreadable or invalid input.\n",
+            ALLOC_SEARCH_BUDGET_DEFAULT);
 }
 
 typedef struct opts {
@@ -47,6 +51,7 @@ typedef struct opts {
 
 static int parse_args(int argc, char **argv, opts *o) {
     o->seed = 1;
+    o->max_steps = ALLOC_SEARCH_BUDGET_DEFAULT;
     o->files = xcalloc((size_t)argc + 1, sizeof *o->files);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -57,7 +62,8 @@ static int parse_args(int argc, char **argv, opts *o) {
         } else if (!strcmp(a, "--stats")) {
             o->stats = true;
         } else if ((!strcmp(a, "--node") || !strcmp(a, "--features") || !strcmp(a, "--k8s-version") ||
-                    !strcmp(a, "--seed") || !strcmp(a, "--max-steps")) && has_next) {
+                    !strcmp(a, "--seed") || !strcmp(a, "--max-steps") || !strcmp(a, "--search-budget")) &&
+                   has_next) {
             const char *v = argv[++i];
             if (!strcmp(a, "--node")) o->node = v;
             else if (!strcmp(a, "--features")) o->features = v;

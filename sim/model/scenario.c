@@ -59,7 +59,7 @@ static int parse_output(const ynode *m, scenario *s, strbuf *err) {
 static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"mode", "devicePlugin", "scoring", "percentageOfNodesToScore",
                                        "balancedAllocation", "profile", "podInitialBackoffSeconds",
-                                       "podMaxBackoffSeconds", "policy", "devicePlacement", NULL};
+                                       "podMaxBackoffSeconds", "policy", "devicePlacement", "searchBudget", NULL};
     const ynode *v;
     if (ymap_check_keys(m, keys, "scheduling", err)) return -1;
     if (ymap_need(m, "mode", "scheduling", &v, err)) return -1;
@@ -94,6 +94,17 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
             yerr(err, v, "scheduling.policy: expected one of %s, found '%s'", policy_names(), s->sched.policy);
             return -1;
         }
+    }
+    if ((v = ymap_get(m, "searchBudget"))) {   /* the DRA allocator's search budget (alloc.h) */
+        int64_t n;
+        if (y_int(v, "scheduling.searchBudget", &n, err)) return -1;
+        if (n < 0) {
+            yerr(err, v, "scheduling.searchBudget: expected a number of search steps >= 0 (0 = no limit), found %lld",
+                 (long long)n);
+            return -1;
+        }
+        s->sched.search_budget = (uint64_t)n;
+        s->sched.has_search_budget = true;
     }
     if ((v = ymap_get(m, "devicePlacement"))) {
         if (y_scalar_eq(v, "policy")) s->sched.device_by_allocator = false;

@@ -169,6 +169,8 @@ typedef struct scheduling_spec {
     int64_t fit_weight, balanced_weight, dra_weight;   /* score plugin weights (profile); 0 = disabled */
     const char *policy;              /* placement policy (sched/policy.h), NULL = none */
     bool device_by_allocator;        /* devicePlacement: allocator (DRA: first fit, not the policy's choice) */
+    bool has_search_budget;          /* searchBudget given; else the allocator's default (alloc.h) */
+    uint64_t search_budget;          /* searchBudget: allocator search steps per Filter call (0 = no limit) */
 } scheduling_spec;
 
 /* ---- the scenario ------------------------------------------------------------------- */

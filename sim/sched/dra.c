@@ -149,6 +149,7 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
     for (size_t i = 0; i < d->nclasses; i++) d->classes[i] = &inv->classes[i];
     for (size_t i = 0; i < inv->nnodes; i++) d->total_gpus += inv->info ? inv->info[i].gpus : 0;
     d->A = allocator_new(&d->features, d->slices, d->nslices, d->classes, d->nclasses, NULL, sc->seed);
+    allocator_set_step_limit(d->A, sc->sched.has_search_budget ? sc->sched.search_budget : ALLOC_SEARCH_BUDGET_DEFAULT);
 
     d->mig = place_mig_new(sc, inv);
     d->nshared = sc->nshared_claims;
@@ -230,15 +231,9 @@ int dra_shared_users(const dra_state *d, const char *name, bool *allocated) {
     return -1;
 }
 
-/* The device a result names, from the node-local slices of its pool (= node). */
+/* The device a result names (the first of that name in slice order). */
 static const k8s_device *find_device(const dra_state *d, const k8s_device_result *r) {
-    for (size_t i = 0; i < d->nslices; i++) {
-        const k8s_resource_slice *s = d->slices[i];
-        if (s->pool != r->pool || s->driver != r->driver) continue;
-        for (size_t k = 0; k < s->ndevices; k++)
-            if (s->devices[k].name == r->device) return &s->devices[k];
-    }
-    return NULL;
+    return allocator_find_device(d->A, r->driver, r->pool, r->device);
 }
 
 static const k8s_attribute *attr(const k8s_device *dev, const char *id) {

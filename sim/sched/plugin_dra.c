@@ -117,7 +117,9 @@ static bool dra_filter(const scheduler *s, const pod_class *pc, size_t node, sch
     int ms;
     alloc_status st = run_allocator(s, c, node, n, &s->dra->scratch, &ms);
     if (st != ALLOC_OK) {
-        add_reason(why, st == ALLOC_ERROR && c->error ? c->error : "cannot allocate all claims");
+        add_reason(why, st == ALLOC_TIMEOUT                ? "allocation search budget exhausted"
+                        : st == ALLOC_ERROR && c->error ? c->error
+                                                        : "cannot allocate all claims");
         return false;
     }
     c->score[node] = ms >= 0 ? ms : list_score(c, n);

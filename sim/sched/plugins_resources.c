@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sched/framework.h"
+#include "sched/score_math.h"
 #include "util/intern.h"
 
 #define MAX_NODE_SCORE 100
@@ -49,7 +50,7 @@ static bool fit_filter(const scheduler *s, const pod_class *c, size_t node, sche
     }
     for (size_t i = 0; i < c->ndemand; i++) {
         size_t r = c->demand[i].res;
-        if (c->demand[i].amount > alloc[r] - used[r]) {
+        if (c->demand[i].amount > score_add_sat(alloc[r], -used[r])) {
             if (!why) return false;
             ok = false;
             strbuf b = {0};
@@ -70,15 +71,15 @@ static void alloc_request(const scheduler *s, const pod_class *c, size_t node, s
     *alloc_out = 0;
     *req_out = 0;
     if (r == RES_CPU || r == RES_MEMORY) {
-        if (non_zero) *req_out = s->nz_used[node * 2 + r] + (r == RES_CPU ? c->nz_cpu : c->nz_mem);
-        else *req_out = s->used[node * s->nres + r] + class_request(c, r);
+        if (non_zero) *req_out = score_add_sat(s->nz_used[node * 2 + r], r == RES_CPU ? c->nz_cpu : c->nz_mem);
+        else *req_out = score_add_sat(s->used[node * s->nres + r], class_request(c, r));
         *alloc_out = alloc;
         return;
     }
     int64_t pod = class_request(c, r);
     if (pod == 0 || alloc == 0) return;
     *alloc_out = alloc;
-    *req_out = s->used[node * s->nres + r] + pod;
+    *req_out = score_add_sat(s->used[node * s->nres + r], pod);
 }
 
 /* RequestedToCapacityRatio's broken linear function over utilization
@@ -104,7 +105,7 @@ static int64_t ratio_score(const scheduler *s, const pod_class *c, size_t node) 
         int64_t alloc, req;
         alloc_request(s, c, node, r, true, &alloc, &req);
         if (alloc == 0) continue;
-        int64_t rs = shape_score(s, req > alloc ? 100 : req * 100 / alloc);
+        int64_t rs = shape_score(s, req > alloc ? 100 : score_mul_div(req, 100, alloc));
         if (rs > 0) {
             total += rs * w;
             wsum += w;
@@ -123,8 +124,9 @@ static int64_t fit_score(const scheduler *s, const pod_class *c, size_t node) {
         alloc_request(s, c, node, r, true, &alloc, &req);
         if (alloc == 0) continue;
         int64_t rs;
-        if (s->cfg.strategy == SCORE_MOST_ALLOCATED) rs = (req > alloc ? alloc : req) * MAX_NODE_SCORE / alloc;
-        else rs = req > alloc ? 0 : (alloc - req) * MAX_NODE_SCORE / alloc;
+        /* exact even where upstream's int64 product wraps (score_math.h) */
+        if (s->cfg.strategy == SCORE_MOST_ALLOCATED) rs = score_mul_div(req > alloc ? alloc : req, MAX_NODE_SCORE, alloc);
+        else rs = req > alloc ? 0 : score_mul_div(alloc - req, MAX_NODE_SCORE, alloc);
         total += rs * w;
         wsum += w;
     }
