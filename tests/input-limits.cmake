@@ -52,3 +52,11 @@ drasim_cli_test(NAME limits/max-pods-env-exact ENV DRASIM_MAX_PODS=1000
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/quickstart.yaml -o ${_lim_out}/j.db
   EXPECT "quickstart: 44 nodes")
 # the input size limit (DRASIM_MAX_INPUT_MIB=1) against a 1.5 MiB scenario is in tests/unit/test_fileio.c
+
+# Recorded Nodes: the API server's rules for resource values (issue 10)
+drasim_cli_test(NAME limits/node-fractional-gpu EXIT 3
+  COMMAND allocate ${_lim}/node-fractional-gpu.yaml
+  EXPECT "node-fractional-gpu.yaml:6:21: Node n1: status.allocatable.nvidia.com/gpu: invalid value '1.5': must be an integer")
+drasim_cli_test(NAME limits/node-negative-gpu EXIT 3
+  COMMAND allocate ${_lim}/node-negative-gpu.yaml
+  EXPECT "node-negative-gpu.yaml:5:43: Node n1: status.allocatable.nvidia.com/gpu: invalid value '-2': must be greater than or equal to 0")
