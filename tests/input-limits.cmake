@@ -60,3 +60,13 @@ drasim_cli_test(NAME limits/node-fractional-gpu EXIT 3
 drasim_cli_test(NAME limits/node-negative-gpu EXIT 3
   COMMAND allocate ${_lim}/node-negative-gpu.yaml
   EXPECT "node-negative-gpu.yaml:5:43: Node n1: status.allocatable.nvidia.com/gpu: invalid value '-2': must be greater than or equal to 0")
+
+# Recorded inventories whose DRA slices do not add up (issue 10, model/inventory_check.c)
+drasim_cli_test(NAME limits/inventory-slice-for-missing-node EXIT 3
+  COMMAND run ${_lim}/inventory-ghost.yaml -o ${_lim_out}/ghost.db
+  EXPECT "inv-ghost.yaml:8:1: ResourceSlice s1: nodeName n2: the inventory has no such Node"
+  FILE_ABSENT ${_lim_out}/ghost.db)
+drasim_cli_test(NAME limits/inventory-incomplete-pool-warns
+  COMMAND run ${_lim}/inventory-incomplete.yaml -o ${_lim_out}/incomplete.db
+  EXPECT "warning: .*inv-incomplete.yaml:8:1: ResourceSlice s1: pool gpu.example.com/p generation 1 has 1 of its 3 slices"
+         "inv-incomplete: 1 nodes, 1 pods arrived, 1 scheduled")

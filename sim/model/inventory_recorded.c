@@ -3,10 +3,12 @@
  * DeviceClasses of a real (or previously generated) cluster, read back into
  * the same inventory form that node pools produce.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/cluster.h"
+#include "model/inventory_parts.h"
 #include "model/k8s_decode.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -72,6 +74,19 @@ int inventory_load_recorded(const char *path, const gpu_catalog *cat, inventory 
         sb_printf(err, "%s: a recorded inventory needs at least one Node", path);
         goto fail;
     }
+    strbuf warn = {0};
+    if (inventory_check_recorded(o, &warn, err)) {
+        sb_free(&warn);
+        goto fail;
+    }
+    /* Pools the allocator will not use: said once, on stderr, and the run goes on
+     * as the scheduler would (inventory_check.c). */
+    for (const char *line = warn.len ? sb_str(&warn) : NULL; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        fprintf(stderr, "warning: %.*s\n", (int)(nl - line), line);
+        line = nl + 1;
+    }
+    sb_free(&warn);
     size_t nn = o->nodes.len, ns = o->slices.len;
     out->nodes = ARENA_NEW(&out->a, k8s_node, nn);
     out->info = ARENA_NEW(&out->a, inv_node, nn);
