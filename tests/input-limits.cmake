@@ -70,3 +70,6 @@ drasim_cli_test(NAME limits/inventory-incomplete-pool-warns
   COMMAND run ${_lim}/inventory-incomplete.yaml -o ${_lim_out}/incomplete.db
   EXPECT "warning: .*inv-incomplete.yaml:8:1: ResourceSlice s1: pool gpu.example.com/p generation 1 has 1 of its 3 slices"
          "inv-incomplete: 1 nodes, 1 pods arrived, 1 scheduled")
+drasim_cli_test(NAME limits/inventory-node-twice EXIT 3
+  COMMAND run ${_lim}/inventory-dup.yaml -o ${_lim_out}/dup.db
+  EXPECT "inv-dup.yaml:13:1: Node n1: listed twice")
