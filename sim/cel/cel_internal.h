@@ -232,7 +232,10 @@ cel_val cel_dev_check_attrs(cel_ctx *c);   /* error value for unusable attribute
 void *cel_regex_compile(const char *pat, size_t n, strbuf *err);
 void cel_regex_free(void *re);
 /* 1 match, 0 no match, -1 error (*msg set). With ms/me: bounds of the first match. */
-int cel_regex_search(void *re, const char *s, size_t n, size_t start, size_t *ms, size_t *me, const char **msg);
+/* Search from `start`. `linear` (may be NULL) carries over a loop of searches
+ * on one subject (findAll): once PCRE2 has given up, it is not asked again. */
+int cel_regex_search(void *re, const char *s, size_t n, size_t start, size_t *ms, size_t *me, const char **msg,
+                     bool *linear);
 /* The linear-time leftmost-first matcher behind it (cel_regex_pike.c), built
  * from the PCRE2 translation; NULL when the program would be too large. */
 typedef struct pike_prog pike_prog;

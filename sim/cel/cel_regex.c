@@ -360,7 +360,8 @@ int cel_regex_search_linear(void *p, const char *s, size_t n, size_t start, size
 static _Thread_local pcre2_match_data *s_md;
 static _Thread_local pcre2_match_context *s_mc;
 
-int cel_regex_search(void *p, const char *s, size_t n, size_t start, size_t *ms, size_t *me, const char **msg) {
+int cel_regex_search(void *p, const char *s, size_t n, size_t start, size_t *ms, size_t *me, const char **msg,
+                     bool *linear) {
     cel_re *re = p;
     if (!s_md) {
         s_md = pcre2_match_data_create(1, NULL);
@@ -368,7 +369,8 @@ int cel_regex_search(void *p, const char *s, size_t n, size_t start, size_t *ms,
         pcre2_set_match_limit(s_mc, 1000000);
         pcre2_set_depth_limit(s_mc, 10000);
     }
-    int rc = pcre2_match(re->code, (PCRE2_SPTR)s, n, start, 0, s_md, s_mc);
+    int rc = linear && *linear ? PCRE2_ERROR_MATCHLIMIT
+                               : pcre2_match(re->code, (PCRE2_SPTR)s, n, start, 0, s_md, s_mc);
     if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||
         rc == PCRE2_ERROR_JIT_STACKLIMIT) {
         /* RE2 never backtracks. When PCRE2's backtracking gives up, the Pike
@@ -378,6 +380,7 @@ int cel_regex_search(void *p, const char *s, size_t n, size_t start, size_t *ms,
             *msg = "regex match exceeded its limit (pattern too large for linear-time matching)";
             return -1;
         }
+        if (linear) *linear = true;   /* the next searches of this call go straight to the VM */
         size_t a = 0, b = 0;
         int r = pike_search(g, s, n, start, &a, &b);
         if (r == 1 && ms) {

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!re) return 0;
     size_t a1 = 0, b1 = 0, a2 = 0, b2 = 0;
     const char *msg = NULL;
-    int r1 = cel_regex_search(re, subj, slen, 0, &a1, &b1, &msg);
+    int r1 = cel_regex_search(re, subj, slen, 0, &a1, &b1, &msg, NULL);
     int r2 = cel_regex_search_linear(re, subj, slen, 0, &a2, &b2);
     if (r1 >= 0 && r2 >= 0 && (r1 != r2 || (r1 == 1 && a1 != a2))) abort();
     if (r2 == 1 && (a2 > b2 || b2 > slen)) abort();

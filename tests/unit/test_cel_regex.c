@@ -70,7 +70,7 @@ static void test_differential(void **state) {
                 if (from < n && ((unsigned char)s[from] & 0xC0) == 0x80) continue;   /* inside a character */
                 size_t a1 = 0, b1 = 0, a2 = 0, b2 = 0;
                 const char *msg = NULL;
-                int r1 = cel_regex_search(re, s, n, from, &a1, &b1, &msg);
+                int r1 = cel_regex_search(re, s, n, from, &a1, &b1, &msg, NULL);
                 int r2 = cel_regex_search_linear(re, s, n, from, &a2, &b2);
                 if (r1 != r2 || (r1 == 1 && (a1 != a2 || b1 != b2)))
                     fail_msg("/%s/ on '%s' from %zu: pcre2 %d [%zu,%zu) linear %d [%zu,%zu)", pats[i], s, from, r1,
