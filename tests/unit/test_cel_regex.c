@@ -32,6 +32,8 @@ static void test_fallback_is_leftmost_first(void **state) {
     /* non-greedy stays non-greedy */
     assert_string_equal(eval_on("a", 30, "c", "find('(?:(a*)*b|a+?)')"), "\"a\"");
     assert_string_equal(eval_on("a", 30, "c", "find('(?:(a*)*b|a+)')"), "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"");
+    /* Go: with (?m), ^ matches after a newline that ends the text (fuzz_regex finding) */
+    assert_string_equal(EV("'a\\n'.findAll('(?m)^')"), "[\"\", \"\"]");
 }
 
 static void test_long_subjects(void **state) {
@@ -50,13 +52,13 @@ static void test_differential(void **state) {
     (void)state;
     static const char *pats[] = {
         "a|ab", "ab|a", "(a|ab)(c|bcd)", "a*", "a*?", "a+?b", "(a*)*", "(a*)+b", "(?:a|b)*?b", "x*",
-        "^", "$", "\\b", "\\B", "\\bfoo\\b", "(?m)^b$", "^ab$", "a{2,3}", "a{2,3}?", "(ab){1,2}c?",
+        "^", "$", "\\b", "\\B", "\\bfoo\\b", "(?m)^b$", "(?m)^$", "^ab$", "a{2,3}", "a{2,3}?", "(ab){1,2}c?",
         "[a-c]+", "[^a]+", ".", "(?s).+", ".+", "(?i)AB|k", "\\d+", "\\w+\\s", "(?U)a+", "(?i:K)",
         "\\pL+", "[[:alpha:]]+", "é+|e", "\\x{e9}", "a(?:)b", "(a|b)+?b", "\\Aab", "b\\z", "(?i)σ",
         /* not compared: loops whose body can match empty, such as (|a)+, where Perl (PCRE2) and RE2
          * disagree (Perl stops at an empty iteration; RE2 follows thread priorities) */
     };
-    static const char *subjects[] = {"", "a", "ab", "abc", "abcd", "aab", "ba", "b", "foo bar", "a\nb\nc",
+    static const char *subjects[] = {"", "a", "a\n", "ab\n\n", "ab", "abc", "abcd", "aab", "ba", "b", "foo bar", "a\nb\nc",
                                      "aaa", "ababab", "KELVIN \xe2\x84\xaa k", "\xc3\xa9t\xc3\xa9", "x1 22 333",
                                      "AbAB", "\xce\xa3\xcf\x83\xcf\x82", "bab"};
     for (size_t i = 0; i < sizeof pats / sizeof *pats; i++) {
