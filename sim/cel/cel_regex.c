@@ -143,6 +143,14 @@ static size_t repeat_spec(const char *p, size_t n, size_t i, long *lo, long *hi)
     return j + 1;
 }
 
+/* The ":]" closing a [:name:] class at or after p[from], within p[0..n) (the
+ * pattern is not NUL-terminated: strstr would read past it). */
+static const char *find_colon_bracket(const char *p, size_t n, size_t from) {
+    for (size_t k = from; k + 1 < n; k++)
+        if (p[k] == ':' && p[k + 1] == ']') return p + k;
+    return NULL;
+}
+
 static bool translate(const char *p, size_t n, strbuf *o, strbuf *err) {
     bool can_repeat = false;    /* the previous item may take a quantifier */
     bool after_repeat = false;  /* the previous item was a quantifier */
@@ -172,8 +180,8 @@ static bool translate(const char *p, size_t n, strbuf *o, strbuf *err) {
                     continue;
                 }
                 if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
-                    const char *end = strstr(p + j, ":]");
-                    if (end && (size_t)(end - p) < n) {
+                    const char *end = find_colon_bracket(p, n, j + 2);
+                    if (end) {
                         sb_append(o, p + j, (size_t)(end - (p + j)) + 2);
                         j = (size_t)(end - p) + 2;
                         continue;

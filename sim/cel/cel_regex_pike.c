@@ -217,8 +217,9 @@ static uint32_t parse_primary(parser *P, flags *f, int depth) {
         while (j < n && p[j] != ']') {
             if (p[j] == '\\') j += escape_len(p, n, j);
             else if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
-                const char *e = strstr(p + j, ":]");
-                j = e ? (size_t)(e - p) + 2 : n;
+                size_t k = j + 2;
+                while (k + 1 < n && !(p[k] == ':' && p[k + 1] == ']')) k++;
+                j = k + 1 < n ? k + 2 : n;
             } else j++;
         }
         len = (j < n ? j + 1 : n) - i;
