@@ -180,7 +180,7 @@ static bool translate(const char *p, size_t n, strbuf *o, strbuf *err) {
                     continue;
                 }
                 if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
-                    const char *end = find_colon_bracket(p, n, j + 2);
+                    const char *end = find_colon_bracket(p, n, j + 1);
                     if (end) {
                         sb_append(o, p + j, (size_t)(end - (p + j)) + 2);
                         j = (size_t)(end - p) + 2;
