@@ -143,12 +143,14 @@ static size_t repeat_spec(const char *p, size_t n, size_t i, long *lo, long *hi)
     return j + 1;
 }
 
-/* The ":]" closing a [:name:] class at or after p[from], within p[0..n) (the
- * pattern is not NUL-terminated: strstr would read past it). */
-static const char *find_colon_bracket(const char *p, size_t n, size_t from) {
-    for (size_t k = from; k + 1 < n; k++)
-        if (p[k] == ':' && p[k + 1] == ']') return p + k;
-    return NULL;
+/* The ":]" of a POSIX class "[:name:]" / "[:^name:]" (letters only) starting at
+ * p[j] == '[', within p[0..n) (the pattern is not NUL-terminated); else NULL. */
+static const char *named_class_end(const char *p, size_t n, size_t j) {
+    size_t k = j + 2;
+    if (k < n && p[k] == '^') k++;
+    size_t start = k;
+    while (k < n && ((p[k] >= 'a' && p[k] <= 'z') || (p[k] >= 'A' && p[k] <= 'Z'))) k++;
+    return k > start && k + 1 < n && p[k] == ':' && p[k + 1] == ']' ? p + k : NULL;
 }
 
 static bool translate(const char *p, size_t n, strbuf *o, strbuf *err) {
@@ -180,7 +182,9 @@ static bool translate(const char *p, size_t n, strbuf *o, strbuf *err) {
                     continue;
                 }
                 if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
-                    const char *end = find_colon_bracket(p, n, j + 1);
+                    /* [:name:] or [:^name:] (PCRE2 checks the name); any other "[:" is
+                     * a literal '[' so that PCRE2 and the linear matcher read it alike */
+                    const char *end = named_class_end(p, n, j);
                     if (end) {
                         sb_append(o, p + j, (size_t)(end - (p + j)) + 2);
                         j = (size_t)(end - p) + 2;

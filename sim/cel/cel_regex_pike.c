@@ -217,7 +217,7 @@ static uint32_t parse_primary(parser *P, flags *f, int depth) {
         while (j < n && p[j] != ']') {
             if (p[j] == '\\') j += escape_len(p, n, j);
             else if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
-                size_t k = j + 1;
+                size_t k = j + 2;   /* translate() lets only [:name:] / [:^name:] through */
                 while (k + 1 < n && !(p[k] == ':' && p[k + 1] == ']')) k++;
                 j = k + 1 < n ? k + 2 : n;
             } else j++;
