@@ -232,7 +232,18 @@ cel_val cel_dev_check_attrs(cel_ctx *c);   /* error value for unusable attribute
 void *cel_regex_compile(const char *pat, size_t n, strbuf *err);
 void cel_regex_free(void *re);
 /* 1 match, 0 no match, -1 error (*msg set). With ms/me: bounds of the first match. */
-int cel_regex_search(void *re, const char *s, size_t n, size_t start, size_t *ms, size_t *me, const char **msg);
+/* Search from `start`. `linear` (may be NULL) carries over a loop of searches
+ * on one subject (findAll): once PCRE2 has given up, it is not asked again. */
+int cel_regex_search(void *re, const char *s, size_t n, size_t start, size_t *ms, size_t *me, const char **msg,
+                     bool *linear);
+/* The linear-time leftmost-first matcher behind it (cel_regex_pike.c), built
+ * from the PCRE2 translation; NULL when the program would be too large. */
+typedef struct pike_prog pike_prog;
+pike_prog *pike_compile(const char *translated, size_t n);
+int pike_search(const pike_prog *g, const char *s, size_t n, size_t from, size_t *ms, size_t *me);
+void pike_free(pike_prog *g);
+/* The linear-time matcher alone, for tests: 1 match, 0 none, -1 too large. */
+int cel_regex_search_linear(void *re, const char *s, size_t n, size_t start, size_t *ms, size_t *me);
 
 /* Parser entry (cel_parse.c): returns the root or NULL with err set. */
 cnode *cel_parse(arena *a, const char *expr, size_t len, strbuf *err, int *nslots_hint);

@@ -326,7 +326,7 @@ static cel_val f_matches(cel_ctx *c, const cnode *n, const cel_val *a, int na) {
     void *re = get_re(c, n, a[1], &owned, &err);
     if (!re) return err;
     const char *msg = NULL;
-    int r = cel_regex_search(re, a[0].s, a[0].n, 0, NULL, NULL, &msg);
+    int r = cel_regex_search(re, a[0].s, a[0].n, 0, NULL, NULL, &msg, NULL);
     if (owned) cel_regex_free(re);
     if (r < 0) return cel_err(c, "%s", msg ? msg : "regex match failed");
     return cv_bool(r == 1);
@@ -340,7 +340,7 @@ static cel_val f_find(cel_ctx *c, const cnode *n, const cel_val *a, int na) {
     if (!re) return err;
     const char *msg = NULL;
     size_t ms, me;
-    int r = cel_regex_search(re, a[0].s, a[0].n, 0, &ms, &me, &msg);
+    int r = cel_regex_search(re, a[0].s, a[0].n, 0, &ms, &me, &msg, NULL);
     if (owned) cel_regex_free(re);
     if (r < 0) return cel_err(c, "%s", msg ? msg : "regex match failed");
     if (r == 0) return cv_str("", 0);
@@ -358,6 +358,7 @@ static cel_val f_find_all(cel_ctx *c, const cnode *n, const cel_val *a, int na) 
     const char *s = a[0].s;
     size_t len = a[0].n, pos = 0;
     long long prev_end = -1;
+    bool linear = false;
     size_t cap = 8, cnt = 0;
     cel_val *out = items_alloc(c, cap);
     cel_val res;
@@ -365,7 +366,7 @@ static cel_val f_find_all(cel_ctx *c, const cnode *n, const cel_val *a, int na) 
     while (pos <= len && (limit < 0 || (int64_t)cnt < limit)) {
         size_t ms, me;
         const char *msg = NULL;
-        int r = cel_regex_search(re, s, len, pos, &ms, &me, &msg);
+        int r = cel_regex_search(re, s, len, pos, &ms, &me, &msg, &linear);
         if (r < 0) { res = cel_err(c, "%s", msg ? msg : "regex match failed"); goto done; }
         if (r == 0) break;
         bool accept = true;

@@ -7,18 +7,20 @@
  * PCRE2 differs (octal escapes, \s), and anything RE2 does not accept
  * (lookaround, backreferences, possessive or nested quantifiers, \K, \G,
  * atomic groups, callouts, recursion, ...) is rejected. Matching runs with a
- * match limit so that PCRE2's backtracking cannot run away.
+ * match limit so that PCRE2's backtracking cannot run away; past it, the Pike
+ * VM of cel_regex_pike.c gives RE2's answer in linear time.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cel/cel_internal.h"
+#include "util/xalloc.h"
 
-/* Subjects are CEL strings, always valid UTF-8 (PCRE2_MATCH_INVALID_UTF is not
- * used: the automaton matcher below does not support it). */
+/* Subjects are CEL strings, always valid UTF-8. */
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 static bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -141,6 +143,16 @@ static size_t repeat_spec(const char *p, size_t n, size_t i, long *lo, long *hi)
     return j + 1;
 }
 
+/* The ":]" of a POSIX class "[:name:]" / "[:^name:]" (letters only) starting at
+ * p[j] == '[', within p[0..n) (the pattern is not NUL-terminated); else NULL. */
+static const char *named_class_end(const char *p, size_t n, size_t j) {
+    size_t k = j + 2;
+    if (k < n && p[k] == '^') k++;
+    size_t start = k;
+    while (k < n && ((p[k] >= 'a' && p[k] <= 'z') || (p[k] >= 'A' && p[k] <= 'Z'))) k++;
+    return k > start && k + 1 < n && p[k] == ':' && p[k + 1] == ']' ? p + k : NULL;
+}
+
 static bool translate(const char *p, size_t n, strbuf *o, strbuf *err) {
     bool can_repeat = false;    /* the previous item may take a quantifier */
     bool after_repeat = false;  /* the previous item was a quantifier */
@@ -170,8 +182,10 @@ static bool translate(const char *p, size_t n, strbuf *o, strbuf *err) {
                     continue;
                 }
                 if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
-                    const char *end = strstr(p + j, ":]");
-                    if (end && (size_t)(end - p) < n) {
+                    /* [:name:] or [:^name:] (PCRE2 checks the name); any other "[:" is
+                     * a literal '[' so that PCRE2 and the linear matcher read it alike */
+                    const char *end = named_class_end(p, n, j);
+                    if (end) {
                         sb_append(o, p + j, (size_t)(end - (p + j)) + 2);
                         j = (size_t)(end - p) + 2;
                         continue;
@@ -289,6 +303,16 @@ static bool translate(const char *p, size_t n, strbuf *o, strbuf *err) {
     return true;
 }
 
+/* A compiled pattern: PCRE2's code for the fast path, and the translation
+ * from which the linear-time matcher is built the first time PCRE2 gives up. */
+typedef struct cel_re {
+    pcre2_code *code;
+    char *translated;
+    size_t tlen;
+    _Atomic(pike_prog *) pike;   /* built lazily; shared compiled patterns may be used by several threads */
+    _Atomic int pike_failed;
+} cel_re;
+
 void *cel_regex_compile(const char *pat, size_t n, strbuf *err) {
     strbuf t = {0};
     if (!translate(pat, n, &t, err)) {
@@ -297,45 +321,95 @@ void *cel_regex_compile(const char *pat, size_t n, strbuf *err) {
     }
     int ec;
     PCRE2_SIZE eo;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)(t.s ? t.s : ""), t.len,
-                                   PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C,
-                                   &ec, &eo, NULL);
-    sb_free(&t);
-    if (!re) {
+    /* ALT_CIRCUMFLEX: with (?m), `^` also matches after a newline that ends the
+     * text, as Go's EmptyBeginLine does. NO_START_OPTIMIZE: PCRE2 10.42's JIT
+     * misses matches such as (?:abc|)(?:d*). on "abc" with its start-of-match
+     * optimizations (the interpreter finds them). Both found by fuzz_regex. */
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)(t.s ? t.s : ""), t.len,
+                                     PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C | PCRE2_ALT_CIRCUMFLEX |
+                                         PCRE2_NO_START_OPTIMIZE,
+                                     &ec, &eo, NULL);
+    if (!code) {
+        sb_free(&t);
         PCRE2_UCHAR buf[256];
         pcre2_get_error_message(ec, buf, sizeof buf);
         sb_printf(err, "error parsing regexp: %s", (const char *)buf);
         return NULL;
     }
-    pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+    pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+    cel_re *re = xcalloc(1, sizeof *re);
+    re->code = code;
+    re->tlen = t.len;
+    re->translated = t.s ? t.s : xstrdup("");
     return re;
 }
 
-void cel_regex_free(void *re) { pcre2_code_free((pcre2_code *)re); }
+void cel_regex_free(void *p) {
+    cel_re *re = p;
+    if (!re) return;
+    pcre2_code_free(re->code);
+    pike_free(atomic_load(&re->pike));
+    free(re->translated);
+    free(re);
+}
+
+/* The linear-time matcher of re, built on first use (NULL if too large). */
+static pike_prog *pike_of(cel_re *re) {
+    pike_prog *g = atomic_load(&re->pike);
+    if (g || atomic_load(&re->pike_failed)) return g;
+    g = pike_compile(re->translated, re->tlen);
+    if (!g) {
+        atomic_store(&re->pike_failed, 1);
+        return NULL;
+    }
+    pike_prog *expected = NULL;
+    if (!atomic_compare_exchange_strong(&re->pike, &expected, g)) {   /* another thread won */
+        pike_free(g);
+        g = expected;
+    }
+    return g;
+}
+
+int cel_regex_search_linear(void *p, const char *s, size_t n, size_t start, size_t *ms, size_t *me) {
+    pike_prog *g = pike_of(p);
+    return g ? pike_search(g, s, n, start, ms, me) : -1;
+}
 
 static _Thread_local pcre2_match_data *s_md;
 static _Thread_local pcre2_match_context *s_mc;
 
-int cel_regex_search(void *re, const char *s, size_t n, size_t start, size_t *ms, size_t *me, const char **msg) {
+int cel_regex_search(void *p, const char *s, size_t n, size_t start, size_t *ms, size_t *me, const char **msg,
+                     bool *linear) {
+    cel_re *re = p;
     if (!s_md) {
         s_md = pcre2_match_data_create(1, NULL);
         s_mc = pcre2_match_context_create(NULL);
         pcre2_set_match_limit(s_mc, 1000000);
         pcre2_set_depth_limit(s_mc, 10000);
     }
-    int rc = pcre2_match((pcre2_code *)re, (PCRE2_SPTR)s, n, start, 0, s_md, s_mc);
-    if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT) {
-        /* RE2 never backtracks. When PCRE2's backtracking gives up, the
-         * automaton matcher decides instead: same leftmost start, but the
-         * longest match there (RE2 would take the leftmost-first one). */
-        static _Thread_local int ws[8192];
-        rc = pcre2_dfa_match((pcre2_code *)re, (PCRE2_SPTR)s, n, start, 0, s_md, s_mc, ws, sizeof ws / sizeof *ws);
-        if (rc == 0) rc = 1;   /* ovector too small for every match: the longest is still there */
+    int rc = linear && *linear ? PCRE2_ERROR_MATCHLIMIT
+                               : pcre2_match(re->code, (PCRE2_SPTR)s, n, start, 0, s_md, s_mc);
+    if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||
+        rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+        /* RE2 never backtracks. When PCRE2's backtracking gives up, the Pike
+         * VM answers in linear time with the same leftmost-first match. */
+        pike_prog *g = pike_of(re);
+        if (!g) {
+            *msg = "regex match exceeded its limit (pattern too large for linear-time matching)";
+            return -1;
+        }
+        if (linear) *linear = true;   /* the next searches of this call go straight to the VM */
+        size_t a = 0, b = 0;
+        int r = pike_search(g, s, n, start, &a, &b);
+        if (r == 1 && ms) {
+            *ms = a;
+            *me = b;
+        }
+        return r;
     }
     if (rc == PCRE2_ERROR_NOMATCH) return 0;
     if (rc < 0) {
-        *msg = rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ? "regex match exceeded its limit"
-                                                                              : "regex match failed";
+        *msg = "regex match failed";
         return -1;
     }
     if (ms) {

@@ -114,7 +114,17 @@ static void build_node(inventory *inv, const gpu_catalog *cat, const node_pool_s
     amount_set(&res, "memory", p->memory_quantity);
     amount_set(&res, "pods", quantity_from_int64(p->max_pods, QF_DECIMAL_SI));
     if (g->model) dp_node_view(cat, g, dp, &labels, &res);
-    for (size_t i = 0; i < p->nlabels; i++) kv_set(&labels, p->labels[i].key, p->labels[i].value);
+    /* The pool's labels are distinct (duplicate YAML keys are refused): only the
+     * generated labels above can clash, so search those only (linear, not
+     * quadratic, in a pool with many labels). */
+    size_t ngenerated = labels.len;
+    for (size_t i = 0; i < p->nlabels; i++) {
+        const char *key = intern(p->labels[i].key), *value = intern(p->labels[i].value);
+        size_t j = 0;
+        while (j < ngenerated && labels.data[j].key != key) j++;
+        if (j < ngenerated) labels.data[j].value = value;
+        else VEC_PUSH(labels, ((k8s_kv){key, value}));
+    }
     qsort(labels.data, labels.len, sizeof *labels.data, by_key);
 
     node->meta.labels = arena_memdup(&inv->a, labels.data, labels.len * sizeof *labels.data);

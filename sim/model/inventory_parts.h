@@ -19,6 +19,12 @@ void kv_setf(kv_vec *v, const char *key, const char *fmt, ...) __attribute__((fo
 /* Add (or replace) a resource amount. */
 void amount_set(amount_vec *v, const char *name, quantity q);
 
+/* Cross-slice consistency of a recorded inventory (inventory_check.c):
+ * -1 with err for a slice bound to a Node the inventory lacks; warnings
+ * (one "FILE:LINE:COL: ..." line each) for incomplete or invalid pools. */
+struct k8s_objects;
+int inventory_check_recorded(const struct k8s_objects *o, strbuf *warn, strbuf *err);
+
 /* Everything a node's GPUs look like; MIG placements for static MIG. */
 typedef struct node_gpus {
     const gpu_model *model;

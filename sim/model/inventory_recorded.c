@@ -3,10 +3,13 @@
  * DeviceClasses of a real (or previously generated) cluster, read back into
  * the same inventory form that node pools produce.
  */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/cluster.h"
+#include "model/inventory_parts.h"
 #include "model/k8s_decode.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -50,6 +53,19 @@ static int count_gpu_devices(const inventory *inv, const inv_node *info) {
     return n;
 }
 
+typedef struct slice_key { const char *node; size_t slice; } slice_key;
+
+static int by_node_then_index(const void *a, const void *b) {
+    const slice_key *x = a, *y = b;
+    if (x->node != y->node) return (uintptr_t)x->node < (uintptr_t)y->node ? -1 : 1;
+    return x->slice < y->slice ? -1 : x->slice > y->slice;
+}
+
+static int by_ptr(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t) * (const char *const *)a, y = (uintptr_t) * (const char *const *)b;
+    return x < y ? -1 : x > y;
+}
+
 int inventory_load_recorded(const char *path, const gpu_catalog *cat, inventory *out, strbuf *err) {
     memset(out, 0, sizeof *out);
     k8s_objects *o = xmalloc(sizeof *o);
@@ -72,28 +88,45 @@ int inventory_load_recorded(const char *path, const gpu_catalog *cat, inventory 
         sb_printf(err, "%s: a recorded inventory needs at least one Node", path);
         goto fail;
     }
+    strbuf warn = {0};
+    if (inventory_check_recorded(o, &warn, err)) {
+        sb_free(&warn);
+        goto fail;
+    }
+    /* Pools the allocator will not use: said once, on stderr, and the run goes on
+     * as the scheduler would (inventory_check.c). */
+    for (const char *line = warn.len ? sb_str(&warn) : NULL; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        fprintf(stderr, "warning: %.*s\n", (int)(nl - line), line);
+        line = nl + 1;
+    }
+    sb_free(&warn);
     size_t nn = o->nodes.len, ns = o->slices.len;
     out->nodes = ARENA_NEW(&out->a, k8s_node, nn);
     out->info = ARENA_NEW(&out->a, inv_node, nn);
     out->slices = ARENA_NEW(&out->a, k8s_resource_slice, ns + 1);
-    bool *placed = xcalloc(ns + 1, sizeof *placed);
+    /* Node-local slices by node name (interned pointers), input order kept
+     * within a node: O((nodes + slices) log slices), not nodes x slices. */
+    slice_key *keys = xmalloc((ns + 1) * sizeof *keys);
+    size_t nk = 0;
+    for (size_t s = 0; s < ns; s++)
+        if (o->slices.data[s]->node_name) keys[nk++] = (slice_key){o->slices.data[s]->node_name, s};
+    qsort(keys, nk, sizeof *keys, by_node_then_index);
+    const char **seen = xmalloc((nn + 1) * sizeof *seen);   /* node names so far, for duplicates */
     for (size_t i = 0; i < nn; i++) {
         const k8s_node *n = o->nodes.data[i];
-        for (size_t j = 0; j < i; j++)
-            if (out->nodes[j].meta.name == n->meta.name) {
-                sb_clear(err);
-                sb_printf(err, "%s:%d:%d: Node %s: listed twice", path, n->meta.line, n->meta.col, n->meta.name);
-                free(placed);
-                goto fail;
-            }
+        seen[i] = n->meta.name;
         out->nodes[i] = *n;
         inv_node *info = &out->info[i];
         info->first_slice = out->nslices;
-        for (size_t s = 0; s < ns; s++)   /* node-local slices follow their node */
-            if (!placed[s] && o->slices.data[s]->node_name == n->meta.name) {
-                out->slices[out->nslices++] = *o->slices.data[s];
-                placed[s] = true;
-            }
+        size_t lo = 0, hi = nk;   /* first key with this node name */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if ((uintptr_t)keys[mid].node < (uintptr_t)n->meta.name) lo = mid + 1;
+            else hi = mid;
+        }
+        for (size_t k = lo; k < nk && keys[k].node == n->meta.name; k++)
+            out->slices[out->nslices++] = *o->slices.data[keys[k].slice];
         info->nslices = out->nslices - info->first_slice;
         info->gpu = model_of(cat, n);
         const char *count = label(n, "nvidia.com/gpu.count");
@@ -103,9 +136,24 @@ int inventory_load_recorded(const char *path, const gpu_catalog *cat, inventory 
             if (devs) info->gpus = devs;
         }
     }
+    qsort(seen, nn, sizeof *seen, by_ptr);
+    for (size_t i = 1; i < nn; i++)
+        if (seen[i] == seen[i - 1]) {   /* report the second occurrence in input order */
+            size_t first = 0;
+            while (o->nodes.data[first]->meta.name != seen[i]) first++;
+            size_t j = first + 1;
+            while (o->nodes.data[j]->meta.name != seen[i]) j++;
+            const k8s_node *n = o->nodes.data[j];
+            sb_clear(err);
+            sb_printf(err, "%s:%d:%d: Node %s: listed twice", path, n->meta.line, n->meta.col, n->meta.name);
+            free(keys);
+            free(seen);
+            goto fail;
+        }
+    free(seen);
+    free(keys);
     for (size_t s = 0; s < ns; s++)   /* slices shared by several nodes, in input order */
-        if (!placed[s]) out->slices[out->nslices++] = *o->slices.data[s];
-    free(placed);
+        if (!o->slices.data[s]->node_name) out->slices[out->nslices++] = *o->slices.data[s];
     out->nnodes = nn;
     out->nclasses = o->classes.len;
     out->classes = ARENA_NEW(&out->a, k8s_device_class, out->nclasses + 1);

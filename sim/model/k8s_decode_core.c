@@ -2,11 +2,54 @@
  * k8s_decode_core.c -- the scheduling-relevant parts of core/v1 Node and Pod.
  * Other fields (kubectl prints many) are accepted and ignored.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/k8s_decode_internal.h"
 #include "util/intern.h"
+
+/* Extended resources (nvidia.com/gpu): names outside the kubernetes.io
+ * namespace with a "/", not "requests.*", whose quota form "requests.NAME"
+ * is a qualified name. Kubernetes pkg/apis/core/helper/helpers.go
+ * IsExtendedResourceName / IsNativeResource (1.34-1.36). */
+static bool is_extended_resource(const char *name) {
+    const char *slash = strchr(name, '/');
+    if (!slash || strstr(name, "kubernetes.io/") || strncmp(name, "requests.", 9) == 0) return false;
+    /* IsQualifiedName("requests." + name): prefix a DNS subdomain, then a name
+     * of at most 63 characters [A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])? */
+    char prefix[300];
+    size_t plen = (size_t)(slash - name) + 9;
+    if (plen >= sizeof prefix) return false;
+    snprintf(prefix, sizeof prefix, "requests.%.*s", (int)(slash - name), name);
+    if (!k8s_is_dns_subdomain(prefix)) return false;
+    const char *id = slash + 1;
+    size_t n = strlen(id);
+    if (n == 0 || n > 63 || strchr(id, '/')) return false;
+    for (size_t i = 0; i < n; i++) {
+        char ch = id[i];
+        bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+        if (!alnum && ((i == 0 || i == n - 1) || !(ch == '-' || ch == '_' || ch == '.'))) return false;
+    }
+    return true;
+}
+
+/* Resources counted in whole units: pods (and the quota kinds, which cannot
+ * appear here) and extended resources. helpers.go IsIntegerResourceName. */
+static bool is_integer_resource(const char *name) {
+    return strcmp(name, "pods") == 0 || is_extended_resource(name);
+}
+
+/* The API server's check of every capacity, allocatable, request and limit
+ * (pkg/apis/core/validation/validation.go ValidateResourceQuantityValue,
+ * 1.34-1.36): never negative, and a whole number for integer resources, so
+ * a recorded "1.5" GPUs or "-2" is refused rather than rounded or kept. */
+static int dcheck_resource_value(dctx *c, const ynode *n, const char *name, const quantity *q) {
+    if (quantity_sign(q) < 0) return derr(c, n, "invalid value '%s': must be greater than or equal to 0", n->str);
+    if (is_integer_resource(name) && quantity_milli_value(q) % 1000 != 0)
+        return derr(c, n, "invalid value '%s': must be an integer (%s is counted in whole units)", n->str, name);
+    return 0;
+}
 
 /* A ResourceList map (cpu: 4, memory: 16Gi, nvidia.com/gpu: 8). */
 static int dresource_list(dctx *c, const ynode *map, const char *key, k8s_resource_amount **out, size_t *n) {
@@ -22,6 +65,7 @@ static int dresource_list(dctx *c, const ynode *map, const char *key, k8s_resour
         dpop(c, m);
         m = dpush(c, ".%s.%s", key, r[i].name);
         if (dqty_node(c, mp->vals[i], &r[i].value)) return -1;
+        if (dcheck_resource_value(c, mp->vals[i], r[i].name, &r[i].value)) return -1;
         dpop(c, m);
     }
     *out = r;

@@ -183,7 +183,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
         /* dra mode with gpu.devicePlugin only: extended resources served by DRA
          * (DeviceClass extendedResourceName), checked when the run starts. */
     }
-    return 0;
+    return scenario_check_limits(root, s, err);
 }
 
 int scenario_load(const char *path, scenario *s, strbuf *err) {

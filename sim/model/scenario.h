@@ -195,6 +195,14 @@ typedef struct scenario {
     lua_source_spec *lua;            /* NULL when the workload has no Lua generator */
 } scenario;
 
+/* Limits on memory-hungry settings (scenario_limits.c, docs/SCENARIOS.md). */
+#define SCENARIO_MAX_PODS_DEFAULT 5000000        /* pods per run; DRASIM_MAX_PODS overrides */
+#define SCENARIO_MIN_SAMPLE_INTERVAL SIM_SECONDS(1)
+#define SCENARIO_MAX_SAMPLES 1000000             /* stop.time / output.sampleInterval */
+int64_t scenario_max_pods(void);
+/* Check the limits once the scenario is read; error at the field at fault. */
+int scenario_check_limits(const ynode *root, const scenario *s, strbuf *err);
+
 /* Read and interpret a scenario file. Returns 0, or -1 with err set. */
 int scenario_load(const char *path, scenario *out, strbuf *err);
 /* Interpret a parsed root node into a zeroed `out` (`out->file` is left

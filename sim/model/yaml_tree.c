@@ -59,6 +59,8 @@ typedef struct loader {
     strbuf *err;
     anchor *anchors;
     size_t nanchors, capanchors;
+    const unsigned char *input;   /* the raw bytes, for positions of encoding errors */
+    size_t input_len;
 } loader;
 
 static void errat(loader *L, yaml_mark_t m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -71,10 +73,35 @@ static void errat(loader *L, yaml_mark_t m, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* The mark (0-based line and column, in characters) of byte `offset` of the
+ * UTF-8 input, counting line breaks as libyaml does (CRLF, CR, LF, NEL, LS,
+ * PS). libyaml reports encoding errors with a byte offset only. */
+static yaml_mark_t mark_at_offset(const unsigned char *s, size_t len, size_t offset) {
+    yaml_mark_t m = {0};
+    if (offset > len) offset = len;
+    for (size_t i = 0; i < offset; i++) {
+        unsigned char c = s[i];
+        bool brk = c == '\n' || (c == '\r' && !(i + 1 < len && s[i + 1] == '\n')) ||
+                   (c == 0xC2 && i + 1 < len && s[i + 1] == 0x85) ||
+                   (c == 0xE2 && i + 2 < len && s[i + 1] == 0x80 && (s[i + 2] == 0xA8 || s[i + 2] == 0xA9));
+        if (brk) { m.line++; m.column = 0; }
+        else if ((c & 0xC0) != 0x80 && c != '\r') m.column++;
+    }
+    m.index = offset;
+    return m;
+}
+
 static int next_event(loader *L, yaml_event_t *ev) {
     if (!yaml_parser_parse(&L->parser, ev)) {
         yaml_mark_t m = L->parser.problem_mark;
-        if (L->parser.problem)
+        if (L->parser.error == YAML_READER_ERROR) {   /* encoding: only an offset is known */
+            m = mark_at_offset(L->input, L->input_len, L->parser.problem_offset);
+            if (L->parser.problem_value >= 0)
+                errat(L, m, "invalid YAML: %s (byte 0x%02x at offset %zu)", L->parser.problem,
+                      (unsigned)L->parser.problem_value & 0xffu, L->parser.problem_offset);
+            else
+                errat(L, m, "invalid YAML: %s (at offset %zu)", L->parser.problem, L->parser.problem_offset);
+        } else if (L->parser.problem)
             errat(L, m, "invalid YAML: %s%s%s", L->parser.problem,
                   L->parser.context ? " " : "", L->parser.context ? L->parser.context : "");
         else
@@ -93,13 +120,53 @@ static void remember_anchor(loader *L, const yaml_char_t *name, ynode *n, uint64
     L->anchors[L->nanchors++] = (anchor){arena_strndup(&L->f->a, (const char *)name, strlen((const char *)name)), n, weight};
 }
 
+/* Duplicate-key detection in linear time: an open-addressing hash set of the
+ * scalar keys' indices in the map being parsed (the map's own arrays keep the
+ * file's order, so iteration stays deterministic). Small maps scan instead. */
+#define KEYSET_MIN 16
+
+typedef struct keyset { uint32_t *slot; size_t cap; } keyset;   /* slot: index + 1, 0 = empty */
+
+static uint64_t key_hash(const ynode *k) {
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+    for (size_t i = 0; i < k->len; i++) h = (h ^ (unsigned char)k->str[i]) * 1099511628211ull;
+    return h;
+}
+
+static bool key_eq(const ynode *a, const ynode *b) {
+    return a->kind == YN_SCALAR && a->len == b->len && memcmp(a->str, b->str, b->len) == 0;
+}
+
+static void keyset_put(keyset *ks, const ynode *m, size_t idx) {
+    size_t mask = ks->cap - 1;
+    for (size_t j = (size_t)key_hash(m->keys[idx]) & mask;; j = (j + 1) & mask)
+        if (!ks->slot[j]) { ks->slot[j] = (uint32_t)idx + 1; return; }
+}
+
+/* Keep the set's load under one half, (re)building it from the map's keys. */
+static void keyset_fit(keyset *ks, const ynode *m) {
+    if (m->n < KEYSET_MIN || (m->n + 1) * 2 <= ks->cap) return;
+    size_t cap = ks->cap ? ks->cap : 64;
+    while ((m->n + 1) * 2 > cap) cap *= 2;
+    free(ks->slot);
+    ks->slot = xcalloc(cap, sizeof *ks->slot);
+    ks->cap = cap;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->keys[i]->kind == YN_SCALAR) keyset_put(ks, m, i);
+}
+
 /* Does map `m` already have a scalar key equal to k? */
-static bool has_key(const ynode *m, const ynode *k) {
+static bool has_key(keyset *ks, const ynode *m, const ynode *k) {
     if (k->kind != YN_SCALAR) return false;
-    for (size_t i = 0; i < m->n; i++) {
-        const ynode *o = m->keys[i];
-        if (o->kind == YN_SCALAR && o->len == k->len && memcmp(o->str, k->str, k->len) == 0) return true;
+    keyset_fit(ks, m);
+    if (!ks->cap) {
+        for (size_t i = 0; i < m->n; i++)
+            if (key_eq(m->keys[i], k)) return true;
+        return false;
     }
+    size_t mask = ks->cap - 1;
+    for (size_t j = (size_t)key_hash(k) & mask; ks->slot[j]; j = (j + 1) & mask)
+        if (key_eq(m->keys[ks->slot[j] - 1], k)) return true;
     return false;
 }
 
@@ -149,9 +216,11 @@ static ynode *parse_node(loader *L, yaml_event_t *ev, int depth, uint64_t *weigh
         char *anchor_name = anc ? xstrdup((const char *)anc) : NULL;
         yaml_event_delete(ev);
         uint64_t total = 1;
+        keyset ks = {0};
+        ynode *done = NULL;
         for (;;) {
             yaml_event_t e;
-            if (next_event(L, &e)) { free(anchor_name); return NULL; }
+            if (next_event(L, &e)) goto fail;
             if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT) {
                 yaml_event_delete(&e);
                 break;
@@ -159,36 +228,36 @@ static ynode *parse_node(loader *L, yaml_event_t *ev, int depth, uint64_t *weigh
             uint64_t w = 0;
             yaml_mark_t km = e.start_mark;
             ynode *child = parse_node(L, &e, depth + 1, &w);
-            if (!child) { free(anchor_name); return NULL; }
+            if (!child) goto fail;
             total += w;
             ynode *val = NULL;
             if (is_map) {
-                if (has_key(n, child)) {
+                if (has_key(&ks, n, child)) {
                     errat(L, km, "duplicate key '%s'", child->str);
-                    free(anchor_name);
-                    return NULL;
+                    goto fail;
                 }
                 yaml_event_t e2;
-                if (next_event(L, &e2)) { free(anchor_name); return NULL; }
+                if (next_event(L, &e2)) goto fail;
                 val = parse_node(L, &e2, depth + 1, &w);
-                if (!val) { free(anchor_name); return NULL; }
+                if (!val) goto fail;
                 total += w;
                 add_child(&L->f->a, n, child, val);
+                if (ks.cap && child->kind == YN_SCALAR) keyset_put(&ks, n, n->n - 1);
             } else {
                 add_child(&L->f->a, n, NULL, child);
             }
             if (total > YAML_MAX_EXPANDED) {
                 errat(L, km, "document too large once aliases are expanded");
-                free(anchor_name);
-                return NULL;
+                goto fail;
             }
         }
         *weight = total;
-        if (anchor_name) {
-            remember_anchor(L, (const yaml_char_t *)anchor_name, n, total);
-            free(anchor_name);
-        }
-        return n;
+        if (anchor_name) remember_anchor(L, (const yaml_char_t *)anchor_name, n, total);
+        done = n;
+    fail:
+        free(anchor_name);
+        free(ks.slot);
+        return done;
     }
     default:
         errat(L, m, "unexpected YAML event");
@@ -230,7 +299,7 @@ static int load(loader *L) {
 int yfile_load_mem(const char *name, const char *data, size_t len, yfile *out, strbuf *err) {
     memset(out, 0, sizeof *out);
     out->name = arena_strndup(&out->a, name, strlen(name));
-    loader L = {.f = out, .err = err};
+    loader L = {.f = out, .err = err, .input = (const unsigned char *)data, .input_len = len};
     if (!yaml_parser_initialize(&L.parser)) {
         sb_clear(err);
         sb_printf(err, "%s: cannot initialise the YAML parser", name);

@@ -19,56 +19,54 @@ int csv_parse(const char *name, const char *data, size_t len, csv_table *out, st
     size_t ncols = 0, fields_in_row = 0;
     int line = 1, col = 1, row_line = 1;
     size_t i = 0;
-    bool at_row_start = true;
     if (len >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB && (unsigned char)data[2] == 0xBF)
         i = 3;   /* UTF-8 byte order mark */
-    while (i < len) {
-        if (at_row_start) {
-            row_line = line;
-            at_row_start = false;
-        }
-        /* one field */
-        if (noffs == capoffs) { capoffs = capoffs ? capoffs * 2 : 256; offs = xrealloc(offs, capoffs * sizeof *offs); }
-        offs[noffs++] = store.len;
-        if (data[i] == '"') {
-            int qline = line, qcol = col;
-            i++; col++;
-            for (;;) {
-                if (i >= len) {
-                    sb_clear(err);
-                    sb_printf(err, "%s:%d:%d: unterminated quoted field", name, qline, qcol);
-                    goto fail;
-                }
-                char c = data[i];
-                if (c == '"') {
-                    if (i + 1 < len && data[i + 1] == '"') { sb_putc(&store, '"'); i += 2; col += 2; continue; }
-                    i++; col++;
-                    break;
-                }
-                if (c == '\n') { line++; col = 1; } else col++;
-                sb_putc(&store, c);
-                i++;
-            }
-            if (i < len && data[i] != ',' && data[i] != '\n' && data[i] != '\r') {
-                sb_clear(err);
-                sb_printf(err, "%s:%d:%d: unexpected character after a quoted field", name, line, col);
-                goto fail;
-            }
-        } else {
-            while (i < len && data[i] != ',' && data[i] != '\n' && data[i] != '\r') {
-                if (data[i] == '"') {
-                    sb_clear(err);
-                    sb_printf(err, "%s:%d:%d: quote inside an unquoted field", name, line, col);
-                    goto fail;
-                }
-                sb_putc(&store, data[i]);
+    while (i < len) {   /* one row per iteration */
+        row_line = line;
+        for (;;) {      /* one field per iteration; a ',' always opens one more (maybe empty, maybe at EOF) */
+            if (noffs == capoffs) { capoffs = capoffs ? capoffs * 2 : 256; offs = xrealloc(offs, capoffs * sizeof *offs); }
+            offs[noffs++] = store.len;
+            if (i < len && data[i] == '"') {
+                int qline = line, qcol = col;
                 i++; col++;
+                for (;;) {
+                    if (i >= len) {
+                        sb_clear(err);
+                        sb_printf(err, "%s:%d:%d: unterminated quoted field", name, qline, qcol);
+                        goto fail;
+                    }
+                    char c = data[i];
+                    if (c == '"') {
+                        if (i + 1 < len && data[i + 1] == '"') { sb_putc(&store, '"'); i += 2; col += 2; continue; }
+                        i++; col++;
+                        break;
+                    }
+                    if (c == '\n') { line++; col = 1; } else col++;
+                    sb_putc(&store, c);
+                    i++;
+                }
+                if (i < len && data[i] != ',' && data[i] != '\n' && data[i] != '\r') {
+                    sb_clear(err);
+                    sb_printf(err, "%s:%d:%d: unexpected character after a quoted field", name, line, col);
+                    goto fail;
+                }
+            } else {
+                while (i < len && data[i] != ',' && data[i] != '\n' && data[i] != '\r') {
+                    if (data[i] == '"') {
+                        sb_clear(err);
+                        sb_printf(err, "%s:%d:%d: quote inside an unquoted field", name, line, col);
+                        goto fail;
+                    }
+                    sb_putc(&store, data[i]);
+                    i++; col++;
+                }
             }
+            sb_putc(&store, 0);
+            fields_in_row++;
+            if (i < len && data[i] == ',') { i++; col++; continue; }
+            break;
         }
-        sb_putc(&store, 0);
-        fields_in_row++;
-        if (i < len && data[i] == ',') { i++; col++; continue; }
-        /* end of row */
+        /* end of row: CRLF, LF, a lone CR, or the end of the data */
         if (i < len && data[i] == '\r') i++;
         if (i < len && data[i] == '\n') i++;
         if (nlines == 0) ncols = fields_in_row;
@@ -81,7 +79,6 @@ int csv_parse(const char *name, const char *data, size_t len, csv_table *out, st
         lines[nlines++] = row_line;
         fields_in_row = 0;
         line++; col = 1;
-        at_row_start = true;
     }
     if (nlines == 0) {
         sb_clear(err);

@@ -27,6 +27,7 @@
 
 #include "workload/lua_internal.h"
 #include "workload/lua_source.h"
+#include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -338,16 +339,13 @@ const char *lua_library_dir(void) {
 
 int luaw_load_file(luaw *w, const char *path) {
     lua_State *L = w->L;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        lua_pushfstring(L, "%s: cannot open the Lua script", path);
+    strbuf text = {0}, err = {0};
+    if (file_read_all(path, &text, &err)) {   /* size limit; directories and devices refused */
+        lua_pushstring(L, sb_str(&err));
+        sb_free(&err);
+        sb_free(&text);
         return -1;
     }
-    strbuf text = {0};
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) sb_append(&text, chunk, n);
-    fclose(f);
     const char *s = sb_str(&text);
     size_t len = text.len;
     if (len && s[0] == '#') {   /* skip a "#!" first line, as lua does (keep the newline for line numbers) */

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -251,6 +252,42 @@ static void test_quantities_canonical(void **state) {
     k8s_objects_free(&o);
 }
 
+/* Regression (issue 10): a recorded Node allocatable "1.5" GPUs became 2 and
+ * "-2" was accepted. The API server's ValidateResourceQuantityValue: never
+ * negative; extended resources (and pods) whole numbers. */
+static void test_resource_values_as_api_server(void **state) {
+    const char *node = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus:\n  allocatable:\n    %s: \"%s\"\n";
+    char src[512];
+    snprintf(src, sizeof src, node, "nvidia.com/gpu", "1.5");
+    expect_error(src, "in.yaml:6:21: Node n1: status.allocatable.nvidia.com/gpu: invalid value '1.5': must be an integer", NULL);
+    snprintf(src, sizeof src, node, "nvidia.com/gpu", "-2");
+    expect_error(src, "in.yaml:6:21: Node n1: status.allocatable.nvidia.com/gpu: invalid value '-2': must be greater than or equal to 0", NULL);
+    snprintf(src, sizeof src, node, "cpu", "-1");
+    expect_error(src, "status.allocatable.cpu: invalid value '-1': must be greater than or equal to 0", NULL);
+    snprintf(src, sizeof src, node, "pods", "110.5");
+    expect_error(src, "status.allocatable.pods: invalid value '110.5': must be an integer", NULL);
+    snprintf(src, sizeof src, node, "example.com/foo", "1001m");
+    expect_error(src, "must be an integer", NULL);
+    /* fine: fractional cpu and memory (native), whole GPUs written any way, hugepages */
+    const char *ok[][2] = {{"cpu", "1.5"}, {"memory", "1.5Gi"}, {"nvidia.com/gpu", "2000m"}, {"nvidia.com/gpu", "8"},
+                           {"nvidia.com/mig-1g.10gb", "7"}, {"hugepages-2Mi", "1.5Gi"}, {"kubernetes.io/foo", "0.5"},
+                           {"nvidia.com/gpu", "0"}};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        snprintf(src, sizeof src, node, ok[i][0], ok[i][1]);
+        k8s_objects o;
+        strbuf err = {0};
+        if (decode(&o, src, &err)) fail_msg("%s: %s refused: %s", ok[i][0], ok[i][1], sb_str(&err));
+        sb_free(&err);
+        k8s_objects_free(&o);
+    }
+    /* capacity and pod requests follow the same rule */
+    expect_error("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus:\n  capacity: {nvidia.com/gpu: 0.5}\n",
+                 "status.capacity.nvidia.com/gpu: invalid value '0.5': must be an integer", NULL);
+    expect_error("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
+                 "    resources: {requests: {nvidia.com/gpu: 1.5}}\n",
+                 "in.yaml:7:44: Pod p: spec.containers[0].resources.requests.nvidia.com/gpu: invalid value '1.5': must be an integer", NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slice_fields),
@@ -260,6 +297,7 @@ int main(void) {
         cmocka_unit_test(test_errors_name_position_object_field),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_quantities_canonical),
+        cmocka_unit_test(test_resource_values_as_api_server),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,7 +139,7 @@ static void test_error_names_script_line_and_traceback(void **state) {
     expect_failure("error_line.lua", NULL,
                    (const char *const[]){"lua error in a drasim.at/after callback", "error_line.lua:4: attempt to index a nil value",
                                          "stack traceback:", "in upvalue 'broken'", "error_line.lua:6:", NULL});
-    expect_failure("no_such_script.lua", NULL, (const char *const[]){"no_such_script.lua: cannot open the Lua script", NULL});
+    expect_failure("no_such_script.lua", NULL, (const char *const[]){"no_such_script.lua: cannot open: No such file or directory", NULL});
 }
 
 static void test_timers_and_clock(void **state) {

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "model/yaml_tree.h"
@@ -51,6 +52,57 @@ static void test_duplicate_key(void **state) {
     strbuf err = {0};
     assert_int_equal(yfile_load_mem("d.yaml", src, strlen(src), &f, &err), -1);
     assert_non_null(strstr(sb_str(&err), "d.yaml:2:1: duplicate key 'a'"));
+    sb_free(&err);
+}
+
+
+/* Regression (issue 10): encoding errors were always reported at 1:1. */
+static void test_encoding_error_position(void **state) {
+    struct { const char *src; const char *want; } cases[] = {
+        {"a: 1\nb: 2\nc: \"x\xff\"\n", "enc.yaml:3:6: invalid YAML: invalid leading UTF-8 octet (byte 0xff at offset 15)"},
+        {"a: 1\r\nb: \x01\n", "enc.yaml:2:4: invalid YAML: control characters are not allowed"},
+        {"k: \xe2\x82\xac\n\xc2\x85x: \x7f\n", "enc.yaml:3:4: invalid YAML: control characters"},   /* NEL is a line break */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        yfile f;
+        strbuf err = {0};
+        assert_int_equal(yfile_load_mem("enc.yaml", cases[i].src, strlen(cases[i].src), &f, &err), -1);
+        if (!strstr(sb_str(&err), cases[i].want)) fail_msg("case %zu: got '%s'", i, sb_str(&err));
+        sb_free(&err);
+    }
+}
+
+/* Regression (issue 10): maps parsed in quadratic time (200k keys took 89 s).
+ * 200k keys must load in well under a few seconds even under sanitizers,
+ * keep their order, and a duplicate at the very end is still found. */
+static void test_big_map_linear(void **state) {
+    enum { N = 200000 };
+    strbuf src = {0};
+    for (int i = 0; i < N; i++) sb_printf(&src, "key-%d: %d\n", i, i);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    yfile f;
+    strbuf err = {0};
+    assert_int_equal(yfile_load_mem("big.yaml", sb_str(&src), src.len, &f, &err), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    assert_true(secs < 5.0);
+    assert_int_equal(f.docs[0]->n, N);
+    assert_string_equal(f.docs[0]->keys[0]->str, "key-0");
+    assert_string_equal(f.docs[0]->keys[N - 1]->str, "key-199999");
+    assert_string_equal(f.docs[0]->vals[12345]->str, "12345");
+    yfile_free(&f);
+    sb_printf(&src, "key-77777: again\n");
+    assert_int_equal(yfile_load_mem("big.yaml", sb_str(&src), src.len, &f, &err), -1);
+    assert_string_equal(sb_str(&err), "big.yaml:200001:1: duplicate key 'key-77777'");
+    /* keys that are not scalars never collide with scalars */
+    const char *odd = "? [a]\n: 1\n? {a: 1}\n: 2\n"
+                      "k0: 0\nk1: 1\nk2: 2\nk3: 3\nk4: 4\nk5: 5\nk6: 6\nk7: 7\nk8: 8\nk9: 9\n"
+                      "k10: 0\nk11: 1\nk12: 2\nk13: 3\nk14: 4\nk15: 5\nk16: 6\n\"\": e\na: x\n";
+    assert_int_equal(yfile_load_mem("odd.yaml", odd, strlen(odd), &f, &err), 0);
+    assert_int_equal(f.docs[0]->n, 21);
+    yfile_free(&f);
+    sb_free(&src);
     sb_free(&err);
 }
 
@@ -112,6 +164,7 @@ int main(void) {
         cmocka_unit_test(test_positions_and_lookup), cmocka_unit_test(test_syntax_error_has_position),
         cmocka_unit_test(test_duplicate_key),        cmocka_unit_test(test_multi_doc_and_alias),
         cmocka_unit_test(test_alias_bomb_refused),   cmocka_unit_test(test_dump_round_trip),
+        cmocka_unit_test(test_encoding_error_position), cmocka_unit_test(test_big_map_linear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
