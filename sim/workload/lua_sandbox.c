@@ -85,31 +85,38 @@ static double monotonic_s(void) {
 static void count_hook(lua_State *L, lua_Debug *ar);
 
 /* Raise the error of the tripped limit, and make every further instruction
- * of this thread come back here (pcall cannot swallow it). */
-static int raise_tripped(lua_State *L, luaw *w) {
+ * of this thread come back here (pcall cannot swallow it). The position is
+ * the running Lua function's (level 0 in the hook, level 1 in a C function
+ * charging work), else where the hook last saw the script. */
+static int raise_tripped(lua_State *L, luaw *w, int level) {
     if (lua_gethookcount(L) != 1) lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-    if (w->last_where[0]) lua_pushfstring(L, "%s: ", w->last_where);
-    else lua_pushliteral(L, "");
-    switch (w->tripped) {
-    case LUAW_TRIP_INTERRUPT: return luaL_error(L, "%sinterrupted", lua_tostring(L, -1));
-    case LUAW_TRIP_TIME:
-        return luaL_error(L, "%stime limit exceeded (%f s of wall time in one callback, mostly in C functions; raise "
-                             "workload.lua.timeLimit if this is not an endless loop)", lua_tostring(L, -1), w->time_limit);
-    default:
-        return luaL_error(L, "%sinstruction limit exceeded (%I instructions in one callback; raise "
-                             "workload.lua.instructionLimit if this is not an endless loop)",
-                          lua_tostring(L, -1), (lua_Integer)w->instr_limit);
+    luaL_where(L, level);
+    if (!*lua_tostring(L, -1) && w->last_where[0]) {
+        lua_pop(L, 1);
+        lua_pushfstring(L, "%s: ", w->last_where);
     }
+    const char *at = lua_tostring(L, -1);
+    switch (w->tripped) {
+    case LUAW_TRIP_INTERRUPT: lua_pushfstring(L, "%sinterrupted", at); break;
+    case LUAW_TRIP_TIME:
+        lua_pushfstring(L, "%stime limit exceeded (%f s of wall time in one callback; raise workload.lua.timeLimit "
+                           "if this is not an endless loop)", at, w->time_limit);
+        break;
+    default:
+        lua_pushfstring(L, "%sinstruction limit exceeded (%I instructions in one callback; raise "
+                           "workload.lua.instructionLimit if this is not an endless loop)", at, (lua_Integer)w->instr_limit);
+    }
+    return lua_error(L);
 }
 
 /* Trip a limit if one is reached: budget, wall clock, Ctrl-C. */
-static void check_limits(lua_State *L, luaw *w, bool clock) {
+static void check_limits(lua_State *L, luaw *w, bool in_hook) {
     if (!w->tripped) {
         if (w->instr_used > w->instr_limit) w->tripped = LUAW_TRIP_INSTRUCTIONS;
         else if (w->run && w->run->interrupt && *w->run->interrupt) w->tripped = LUAW_TRIP_INTERRUPT;
-        else if (clock && w->time_limit > 0 && monotonic_s() - w->started > w->time_limit) w->tripped = LUAW_TRIP_TIME;
+        else if (in_hook && w->time_limit > 0 && monotonic_s() - w->started > w->time_limit) w->tripped = LUAW_TRIP_TIME;
     }
-    if (w->tripped) raise_tripped(L, w);
+    if (w->tripped) raise_tripped(L, w, in_hook ? 0 : 1);
 }
 
 void luaw_charge_work(lua_State *L, int64_t units) {
@@ -124,7 +131,7 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     luaw *w = luaw_get(L);
     int step = lua_gethookcount(L);
-    w->instr_used += step;
+    if (w->instr_used < INT64_MAX - step) w->instr_used += step;   /* saturated by a huge charge */
     if (!w->tripped && step != LUAW_INSTR_STEP)   /* a coroutine still on the per-instruction hook of an earlier callback */
         lua_sethook(L, count_hook, LUA_MASKCOUNT, LUAW_INSTR_STEP);
     lua_Debug here;   /* remember where the script is: memory errors carry no position */
