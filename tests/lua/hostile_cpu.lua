@@ -33,4 +33,14 @@ elseif case == "plain_find" then
   return s:match(p)
 elseif case == "endless" then
   while true do end
+elseif case == "endless_coroutine" then
+  coroutine.wrap(function() pcall(function() while true do end end) while true do end end)()
+elseif case == "collect_loop" then
+  local keep = {}
+  for i = 1, 200000 do keep[i] = {i} end
+  for _ = 1, 1e9 do collectgarbage() end
+elseif case == "insert_front" then
+  local t = {}
+  for i = 1, 100000 do t[i] = i end
+  for _ = 1, 1e9 do table.insert(t, 1, 0) table.remove(t, 1) end
 end
