@@ -128,8 +128,11 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
 
 /* Replace the pod table at index 1 by a plain copy of its fields (POD_FIELDS
  * and `extra`), read with lua_getfield so __index metamethods still work:
- * the only place where this call runs Lua code. */
+ * the only place where this call runs Lua code. A table without metatable
+ * runs no Lua code when read and is used as it is. */
 static void snapshot_pod(lua_State *L, const char *extra) {
+    if (!lua_getmetatable(L, 1)) return;
+    lua_pop(L, 1);
     lua_createtable(L, 0, 8);
     for (int i = 0; POD_FIELDS[i] || extra; i++) {
         const char *f = POD_FIELDS[i] ? POD_FIELDS[i] : extra;
