@@ -54,7 +54,14 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         w->mem_used -= osize;
         return NULL;
     }
-    if (nsize > osize && w->mem_used + w->c_used + (nsize - osize) > w->mem_limit) return NULL;
+    if (nsize > osize && w->mem_used + w->c_used + (nsize - osize) > w->mem_limit) {
+        /* Lua answers a refusal with an emergency full collection: charge it
+         * (no error can be raised here; the next hook call trips the budget),
+         * so a pcall loop of failing allocations cannot run for free. */
+        int64_t gc = (int64_t)(w->mem_used / 32);
+        w->instr_used = w->instr_used > INT64_MAX - gc ? INT64_MAX : w->instr_used + gc;
+        return NULL;
+    }
     void *p = realloc(ptr, nsize);
     if (!p) return NULL;
     w->mem_used = w->mem_used - osize + nsize;

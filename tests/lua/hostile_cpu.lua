@@ -39,6 +39,10 @@ elseif case == "collect_loop" then
   local keep = {}
   for i = 1, 200000 do keep[i] = {i} end
   for _ = 1, 1e9 do collectgarbage() end
+elseif case == "alloc_fail_loop" then   -- every refused allocation costs Lua a full collection
+  local keep = {}
+  pcall(function() for i = 1, 1e9 do keep[i] = ("x"):rep(1000) .. i end end)
+  for _ = 1, 1e9 do pcall(string.rep, "y", 100000) end
 elseif case == "insert_front" then
   local t = {}
   for i = 1, 100000 do t[i] = i end

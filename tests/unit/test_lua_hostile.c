@@ -103,7 +103,7 @@ static void test_submit_reentered_from_index(void **state) {
 /* CPU-time bombs in C functions stop with a clear error (or, for an empty
  * string.rep, simply finish), each within a second or two. */
 static void test_cpu_bombs(void **state) {
-    static const struct { const char *c, *want; } fail[] = {
+    static const struct { const char *c, *want, *settings; } fail[] = {
         {"table_move", "hostile_cpu.lua:6: instruction limit exceeded (20000000"},
         {"gc_loop", "hostile_cpu.lua:8: setmetatable: __gc metamethods (finalizers) are not available"},
         {"pairs_loop", "hostile_cpu.lua:12: instruction limit exceeded"},
@@ -112,10 +112,12 @@ static void test_cpu_bombs(void **state) {
         {"endless_coroutine", "instruction limit exceeded"},
         {"collect_loop", "instruction limit exceeded"},
         {"insert_front", "instruction limit exceeded"},
+        {"alloc_fail_loop", "limit exceeded", ", memoryLimit: 32Mi"},
     };
     for (size_t i = 0; i < sizeof fail / sizeof *fail; i++) {
         char extra[128];
-        snprintf(extra, sizeof extra, ", instructionLimit: 20000000, args: {case: %s}", fail[i].c);
+        snprintf(extra, sizeof extra, ", instructionLimit: 20000000%s, args: {case: %s}",
+                 fail[i].settings ? fail[i].settings : "", fail[i].c);
         lrun t;
         lrun_start(&t, "hostile_cpu.lua", extra);
         if (t.rc != -2 || !strstr(sb_str(&t.run.error), fail[i].want))
