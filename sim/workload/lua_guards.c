@@ -155,6 +155,18 @@ static int guarded_rep(lua_State *L) {
 
 /* ---- tables ---- */
 
+/* Argument idx must be a table or have a metatable (Lua's table functions
+ * accept objects with __index/__newindex/__len); checked here so that the
+ * error names the wrapper ('table.insert') rather than '?'. */
+static void check_tab(lua_State *L, int idx) {
+    if (lua_type(L, idx) == LUA_TTABLE) return;
+    if (lua_getmetatable(L, idx)) {
+        lua_pop(L, 1);
+        return;
+    }
+    luaL_checktype(L, idx, LUA_TTABLE);
+}
+
 /* Elements from i to j (0 when j < i), saturated. */
 static int64_t span(lua_Integer i, lua_Integer j) {
     if (j < i) return 0;
@@ -164,7 +176,7 @@ static int64_t span(lua_Integer i, lua_Integer j) {
 
 /* table.move(a1, f, e, t [, a2]). */
 static int guarded_move(lua_State *L) {
-    luaL_checkany(L, 1);
+    check_tab(L, 1);
     lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
     luaL_checkinteger(L, 4);
     luaw_charge_work(L, span(f, e));
@@ -173,6 +185,7 @@ static int guarded_move(lua_State *L) {
 
 /* table.insert(t, [pos,] v): moves #t - pos + 1 elements up. */
 static int guarded_insert(lua_State *L) {
+    check_tab(L, 1);
     if (lua_gettop(L) == 3) {
         lua_Integer n = luaL_len(L, 1), pos = luaL_checkinteger(L, 2);
         luaw_charge_work(L, span(pos, n) + 1);
@@ -182,6 +195,7 @@ static int guarded_insert(lua_State *L) {
 
 /* table.remove(t [, pos]): moves #t - pos elements down. */
 static int guarded_remove(lua_State *L) {
+    check_tab(L, 1);
     if (lua_gettop(L) >= 2) {
         lua_Integer n = luaL_len(L, 1), pos = luaL_checkinteger(L, 2);
         luaw_charge_work(L, span(pos, n) + 1);
@@ -191,6 +205,7 @@ static int guarded_remove(lua_State *L) {
 
 /* table.concat(t [, sep [, i [, j]]]) and table.unpack(t [, i [, j]]): j - i + 1 elements. */
 static int guarded_range(lua_State *L) {
+    check_tab(L, 1);
     int first = lua_toboolean(L, lua_upvalueindex(2)) ? 3 : 2;   /* concat has sep before i */
     lua_Integer i = luaL_optinteger(L, first, 1);
     lua_Integer j = lua_isnoneornil(L, first + 1) ? luaL_len(L, 1) : luaL_checkinteger(L, first + 1);
@@ -202,6 +217,7 @@ static int guarded_range(lua_State *L) {
 
 /* table.sort(t [, comp]): about n log2 n comparisons. */
 static int guarded_sort(lua_State *L) {
+    check_tab(L, 1);
     lua_Integer n = luaL_len(L, 1);
     if (n > 1) luaw_charge_work(L, (int64_t)((double)n * log2((double)n)));
     return call_original(L);
@@ -211,6 +227,8 @@ static int guarded_sort(lua_State *L) {
 
 /* setmetatable(t, mt) refusing finalizers (see the file comment). */
 static int sandbox_setmetatable(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, lua_type(L, 2) == LUA_TNIL || lua_type(L, 2) == LUA_TTABLE, 2, "nil or table");
     lua_settop(L, 2);
     lua_pushliteral(L, "__gc");
     if (lua_type(L, 2) == LUA_TTABLE && lua_rawget(L, 2) != LUA_TNIL)   /* raw, as Lua's own check */

@@ -60,6 +60,8 @@ typedef struct luaw {
     VEC(luaw_timer) timers;
     VEC(luaw_arrival) arrivals;
     uint32_t free_timer, free_arrival;   /* free lists (index + 1, 0 = empty) */
+    sim_time instant;          /* simulated time of the last timer callback */
+    int64_t instant_calls;     /* timer callbacks run at that time */
     int shapes_ref;            /* registry table: shape key -> class index */
     int names_ref;             /* registry table: pod name -> true */
     int finish_ref;            /* registry table: pod name -> list of callbacks */
@@ -72,7 +74,8 @@ typedef struct luaw {
 #define LUAW_MAX_CLASSES 10000 /* distinct pod shapes a script may create */
 #define LUAW_QUEUED_COST 64    /* bytes charged to the memory limit per queued timer or arrival */
 #define LUAW_MAX_SCRIPT (64L << 20) /* bytes of a script or module file */
-#define LUAW_TIME_LIMIT 60.0   /* default wall seconds per callback (workload.lua.timeLimit) */
+#define LUAW_TIME_LIMIT 60.0
+#define LUAW_MAX_CALLS_PER_INSTANT 1000000 /* timer callbacks at one simulated time (after(0) chains) */   /* default wall seconds per callback (workload.lua.timeLimit) */
 
 enum { LUAW_TRIP_NONE, LUAW_TRIP_INSTRUCTIONS, LUAW_TRIP_TIME, LUAW_TRIP_INTERRUPT };
 

@@ -79,6 +79,19 @@ static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
         return 0;
     }
     bool every = w->timers.data[idx].interval > 0;
+    /* Each callback has its own budget, so a chain of drasim.after(0, f) would
+     * keep the clock at one instant forever: bound the callbacks per instant. */
+    if (t != w->instant) {
+        w->instant = t;
+        w->instant_calls = 0;
+    }
+    if (++w->instant_calls > LUAW_MAX_CALLS_PER_INSTANT) {
+        sb_clear(&r->error);
+        sb_printf(&r->error, "%s: more than %d timer callbacks at t = %.3f s: a chain of timers that never lets "
+                  "simulated time advance (drasim.after(0, f) calling itself?)", w->spec->script,
+                  LUAW_MAX_CALLS_PER_INSTANT, (double)t / 1000.0);
+        return -1;
+    }
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     if (luaw_call(w, 0, 1, where(w, every ? "a drasim.every callback" : "a drasim.at/after callback"),
                   &r->error))

@@ -17,6 +17,9 @@
  * tests/fuzz/corpus/lua_scripts/ include the issue-10 reproducers that way.
  */
 #include <lauxlib.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,19 +173,27 @@ static void block(gen *g, int depth, int nstmts) {
     }
 }
 
-/* The run's progress hook (called about every 0.5 s of wall time) stops a
- * run that takes more than 2 s: a script may legitimately keep thousands of
- * timers busy, which is slow but not a bug. */
+/* A watchdog thread stops (through the run's interrupt flag, which the
+ * engine and the Lua hook poll) an input that runs for more than 2 s: a
+ * script may legitimately keep the simulator busy with many timers, which is
+ * slow but not a bug; a hang inside one C call would still be caught by
+ * libFuzzer's -timeout. */
 static volatile sig_atomic_t stop_run;
-static double run_started;
+static _Atomic long run_generation;   /* bumped per input; odd while an input runs */
 
-static void stop_slow_runs(const sim_run *r, sim_time now, void *ud) {
-    (void)r;
-    (void)now;
-    (void)ud;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    if ((double)ts.tv_sec + ts.tv_nsec / 1e9 - run_started > 2.0) stop_run = 1;
+static void *watchdog(void *arg) {
+    (void)arg;
+    long seen = -1, ticks = 0;
+    for (;;) {
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        long g = run_generation;
+        if (g != seen) {
+            seen = g;
+            ticks = 0;
+        } else if ((g & 1) && ++ticks >= 20) stop_run = 1;
+    }
+    return NULL;
 }
 
 static gpu_catalog cat;
@@ -206,6 +217,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (fd < 0 || write(fd, "-- empty\n", 9) != 9) abort();
     close(fd);
     sb_free(&err);
+    pthread_t th;
+    if (pthread_create(&th, NULL, watchdog, NULL)) abort();
     return 0;
 }
 
@@ -234,11 +247,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (run.source.start(&run, run.source.ctx)) abort();
     run.source.start = NULL;   /* started here: sim_execute must not start it again */
     luaw *w = run.source.ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    run_started = (double)ts.tv_sec + ts.tv_nsec / 1e9;
     stop_run = 0;
-    run.progress = stop_slow_runs;
+    run_generation++;   /* odd: running */
     run.interrupt = &stop_run;   /* polled by the Lua hook while the main chunk runs */
     if (luaL_loadbufferx(w->L, g.out.s, g.out.len, "=fuzz", "t") == LUA_OK) {
         if (luaw_call(w, 0, 0, "fuzz", &err) == 0) sim_execute(&run, &stop_run);   /* errors are expected */
@@ -246,6 +256,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (getenv("DRASIM_FUZZ_PRINT")) fprintf(stderr, "syntax: %s\n", lua_tostring(w->L, -1));
         lua_pop(w->L, 1);
     }
+    run_generation++;   /* even: idle */
     sim_free(&run);
     inventory_free(&inv);
     scenario_free(&sc);

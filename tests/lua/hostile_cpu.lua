@@ -43,6 +43,9 @@ elseif case == "alloc_fail_loop" then   -- every refused allocation costs Lua a 
   local keep = {}
   pcall(function() for i = 1, 1e9 do keep[i] = ("x"):rep(1000) .. i end end)
   for _ = 1, 1e9 do pcall(string.rep, "y", 100000) end
+elseif case == "same_instant_chain" then   -- each callback is cheap, time never advances
+  local function again() drasim.after(0, again) end
+  again()
 elseif case == "insert_front" then
   local t = {}
   for i = 1, 100000 do t[i] = i end
