@@ -90,6 +90,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
         r->units_base[g + 1] = r->units_base[g] + (size_t)sc->groups[g].count * r->sched.classes[g].next;
     r->units = xcalloc(r->units_base[sc->ngroups] ? r->units_base[sc->ngroups] : 1, sizeof *r->units);
     r->class_reason = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->class_reason);
+    r->class_running = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->class_running);
     size_t total = 0;   /* every pod that can arrive, up to a sane up-front reservation */
     for (size_t g = 0; g < sc->ngroups; g++) total += (size_t)sc->groups[g].count;
     VEC_RESERVE(r->pods, total < (4u << 20) ? total : (4u << 20));
@@ -107,6 +108,7 @@ void sim_free(sim_run *r) {
     evq_free(&r->q);
     for (size_t g = 0; r->class_reason && g < nclasses; g++) free(r->class_reason[g]);
     free(r->class_reason);
+    free(r->class_running);
     free(r->groups);
     free(r->next_arrival);
     free(r->next_duration);
@@ -144,6 +146,8 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     VEC_PUSH(r->late, lc);
     r->class_reason = xrealloc(r->class_reason, r->sched.nclasses * sizeof *r->class_reason);
     r->class_reason[c] = NULL;
+    r->class_running = xrealloc(r->class_running, r->sched.nclasses * sizeof *r->class_running);
+    r->class_running[c] = 0;
     return c;
 }
 
@@ -190,6 +194,7 @@ static void advance(sim_run *r, sim_time t) {
 static void account(sim_run *r, uint32_t g, int sign) {
     const pod_class *c = &r->sched.classes[g];
     r->tot_used[RES_PODS] += sign;
+    r->class_running[g] += sign;
     for (size_t i = 0; i < c->ndemand; i++) r->tot_used[c->demand[i].res] += sign * c->demand[i].amount;
     double equiv = 0;
     for (size_t k = RES_PODS + 1; k < r->sched.nres; k++)
@@ -348,12 +353,14 @@ static void maybe_progress(sim_run *r, sim_time t, uint64_t *tick) {
 
 int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     const scenario *sc = r->sc;
+    r->interrupt = interrupt;
     if (sc->trace) return openb_execute(r, interrupt);
     for (size_t g = 0; g < sc->ngroups; g++) {
         workload_group_init(&r->groups[g], &sc->groups[g], sc->seed);
         announce(r, g);
     }
-    if (r->has_source && r->source.start && r->source.start(r, r->source.ctx)) return -2;
+    /* A source stopped by Ctrl-C (the Lua hook polls r->interrupt) was interrupted, not wrong. */
+    if (r->has_source && r->source.start && r->source.start(r, r->source.ctx)) return interrupt && *interrupt ? -1 : -2;
     evq_push(&r->q, 0, EV_SAMPLE, 0);
     bool stopped = false;
     uint64_t tick = 0;
@@ -377,11 +384,11 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             case EV_ARRIVAL: r->live_events--; on_arrival(r, (size_t)e.arg, t); break;
             case EV_COMPLETION:
                 r->live_events--;
-                if (on_completion(r, (uint32_t)e.arg, t)) return -2;
+                if (on_completion(r, (uint32_t)e.arg, t)) return interrupt && *interrupt ? -1 : -2;
                 break;
             case EV_SOURCE:
                 r->live_events--;
-                if (r->source.event(r, r->source.ctx, e.arg, t)) return -2;
+                if (r->source.event(r, r->source.ctx, e.arg, t)) return interrupt && *interrupt ? -1 : -2;
                 break;
             case EV_SAMPLE: sample = true; break;
             case EV_BACKOFF_RETRY: r->live_events--; sched_retry(&r->sched, (uint32_t)e.arg); break;

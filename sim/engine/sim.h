@@ -97,6 +97,7 @@ struct sim_run {
     int64_t running, live_events;
     uint64_t nevents;
     char **class_reason;                      /* FitError text per class for pods pending at the end */
+    int64_t *class_running;                   /* pods running per class (drasim.running reads it) */
     struct dra_state *dra;                    /* DRA mode: claims and allocations (sched/dra.h), owned */
     double dra_area;                          /* integral of the GPUs DRA allocations take */
     VEC(sim_metric) summary;
@@ -109,6 +110,7 @@ struct sim_run {
     bool has_source;
     VEC(sim_late_class) late;
     strbuf error;                             /* why a source stopped the run */
+    volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */

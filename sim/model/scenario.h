@@ -137,6 +137,7 @@ typedef struct lua_source_spec {
     const ynode *where;
     int64_t instruction_limit;       /* per callback (and for the main chunk); default 100,000,000 */
     int64_t memory_limit;            /* bytes for the whole Lua state; default 256 MiB */
+    sim_time time_limit;             /* wall-clock ms per callback; 0 = default (60 s) */
 } lua_source_spec;
 
 /* ---- scheduling ------------------------------------------------------------------ */

@@ -102,14 +102,29 @@ static int api_lognormal(lua_State *L) {
 
 /* ---- timers ---- */
 
+/* Timer ids: slot + 1 in the low 32 bits, the slot's generation above. */
 static int add_timer(lua_State *L, sim_time at, sim_time interval, int fn_idx) {
     luaw *w = luaw_get(L);
     luaw_charge(L, w, LUAW_QUEUED_COST);
+    if (!w->free_timer && w->timers.len >= UINT32_MAX - 1) return luaL_error(L, "too many timers");
     lua_pushvalue(L, fn_idx);
-    luaw_timer t = {.fn_ref = luaL_ref(L, LUA_REGISTRYINDEX), .interval = interval};
-    VEC_PUSH(w->timers, t);
-    luaw_schedule(w, at, ((uint64_t)(w->timers.len - 1) << 1) | LUAW_EV_TIMER);
-    lua_pushinteger(L, (lua_Integer)w->timers.len);   /* timer ids are 1-based */
+    int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    size_t slot;
+    if (w->free_timer) {   /* reuse a finished timer's slot: fired timers cost nothing */
+        slot = w->free_timer - 1;
+        w->free_timer = w->timers.data[slot].next_free;
+    } else {
+        luaw_timer fresh = {0};
+        VEC_PUSH(w->timers, fresh);
+        slot = w->timers.len - 1;
+    }
+    luaw_timer *t = &w->timers.data[slot];
+    t->fn_ref = ref;
+    t->interval = interval;
+    t->gen++;
+    t->next_free = 0;
+    luaw_schedule(w, at, ((uint64_t)slot << 1) | LUAW_EV_TIMER);
+    lua_pushinteger(L, (lua_Integer)(((uint64_t)t->gen - 1) << 32 | (slot + 1)));
     return 1;
 }
 
@@ -140,9 +155,11 @@ static int api_after(lua_State *L) {
 static int api_cancel(lua_State *L) {
     luaw *w = luaw_get(L);
     lua_Integer id = check_integer(L, 1, "drasim.cancel: timer");
-    if (id < 1 || (size_t)id > w->timers.len) return luaL_error(L, "drasim.cancel: no timer %I", id);
-    luaw_timer *t = &w->timers.data[id - 1];
-    if (t->fn_ref == LUA_NOREF) return 0;   /* already done */
+    uint64_t slot = ((uint64_t)id & 0xffffffffu) - 1, gen = ((uint64_t)id >> 32) + 1;
+    if (id < 1 || slot >= w->timers.len || gen > w->timers.data[slot].gen)
+        return luaL_error(L, "drasim.cancel: no timer %I", id);
+    luaw_timer *t = &w->timers.data[slot];
+    if (t->fn_ref == LUA_NOREF || gen != t->gen) return 0;   /* already done (the slot may serve another timer now) */
     luaL_unref(L, LUA_REGISTRYINDEX, t->fn_ref);
     t->fn_ref = LUA_NOREF;
     luaw_charge(L, w, -LUAW_QUEUED_COST);
@@ -171,30 +188,55 @@ static int api_on_finish(lua_State *L) {
 
 /* ---- cluster state (read-only) ---- */
 
-static int api_pending(lua_State *L) {
-    luaw *w = luaw_get(L);
-    const char *group = luaL_optstring(L, 1, NULL);
+void luaw_index_class(lua_State *L, luaw *w, uint32_t c) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->groups_ref);
+    if (lua_getfield(L, -1, w->run->sched.classes[c].name) == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, w->run->sched.classes[c].name);
+    }
+    lua_pushinteger(L, c);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    lua_pop(L, 2);
+}
+
+/* Sum per class over the classes of `group` (the group index), or over all
+ * classes; the classes visited are charged to the budget. */
+static int64_t sum_classes(lua_State *L, luaw *w, const char *group, int64_t (*per_class)(const sim_run *, uint32_t)) {
     int64_t n = 0;
-    const scheduler *s = &w->run->sched;
-    for (size_t c = 0; c < s->nclasses; c++)
-        if (!group || !strcmp(s->classes[c].name, group)) n += (int64_t)sched_waiting(s, (uint32_t)c);
-    lua_pushinteger(L, n);
+    if (!group) {
+        luaw_charge_work(L, (int64_t)w->run->sched.nclasses + 1);
+        for (size_t c = 0; c < w->run->sched.nclasses; c++) n += per_class(w->run, (uint32_t)c);
+        return n;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->groups_ref);
+    if (lua_getfield(L, -1, group) == LUA_TTABLE) {
+        lua_Integer k = (lua_Integer)lua_rawlen(L, -1);
+        luaw_charge_work(L, k + 1);
+        for (lua_Integer i = 1; i <= k; i++) {
+            lua_rawgeti(L, -1, i);
+            n += per_class(w->run, (uint32_t)lua_tointeger(L, -1));
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 2);
+    return n;
+}
+
+static int64_t class_waiting(const sim_run *r, uint32_t c) { return (int64_t)sched_waiting(&r->sched, c); }
+static int64_t class_running(const sim_run *r, uint32_t c) { return r->class_running[c]; }
+
+static int api_pending(lua_State *L) {
+    const char *group = luaL_optstring(L, 1, NULL);
+    lua_pushinteger(L, sum_classes(L, luaw_get(L), group, class_waiting));
     return 1;
 }
 
 static int api_running(lua_State *L) {
     luaw *w = luaw_get(L);
     const char *group = luaL_optstring(L, 1, NULL);
-    if (!group) {
-        lua_pushinteger(L, w->run->running);
-        return 1;
-    }
-    int64_t n = 0;
-    for (size_t i = 0; i < w->run->pods.len; i++) {
-        const sim_pod *p = &w->run->pods.data[i];
-        if (p->state == POD_RUNNING && !strcmp(w->run->sched.classes[p->group].name, group)) n++;
-    }
-    lua_pushinteger(L, n);
+    lua_pushinteger(L, group ? sum_classes(L, w, group, class_running) : w->run->running);
     return 1;
 }
 
@@ -224,6 +266,7 @@ static int api_free_gpus(lua_State *L) {
     int by = luaL_checkoption(L, 1, "resource", modes);
     const scheduler *s = &luaw_get(L)->run->sched;
     size_t R = s->nres;
+    luaw_charge_work(L, (int64_t)(s->nnodes * R) + 1);
     lua_newtable(L);
     for (size_t n = 0; n < s->nnodes; n++) {
         if (s->nodes[n].unschedulable) continue;
@@ -243,6 +286,7 @@ static int api_free_gpus(lua_State *L) {
 static int api_nodes(lua_State *L) {
     const scheduler *s = &luaw_get(L)->run->sched;
     size_t R = s->nres, sched = 0;
+    luaw_charge_work(L, (int64_t)(s->nnodes * (R + 1)) + 1);
     lua_newtable(L);
     lua_newtable(L);   /* allocatable */
     for (size_t r = 0; r < R; r++) {
@@ -330,40 +374,6 @@ static int api_csv(lua_State *L) {
     return 2;
 }
 
-/* sorted_keys(t): the keys of t in a fixed order (numbers first, then strings), so that
- * scripts can iterate deterministically (pairs() order is not). */
-static int api_sorted_keys(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
-    lua_newtable(L);
-    lua_Integer n = 0;
-    lua_pushnil(L);
-    while (lua_next(L, 1)) {
-        lua_pop(L, 1);
-        int kt = lua_type(L, -1);
-        if (kt != LUA_TNUMBER && kt != LUA_TSTRING)
-            return luaL_error(L, "drasim.sorted_keys: keys must be numbers or strings, found %s", luaL_typename(L, -1));
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, 2, ++n);
-    }
-    /* insertion sort with a total order: numbers < strings */
-    for (lua_Integer i = 2; i <= n; i++) {
-        for (lua_Integer j = i; j > 1; j--) {
-            lua_rawgeti(L, 2, j - 1);
-            lua_rawgeti(L, 2, j);
-            int ta = lua_type(L, -2), tb = lua_type(L, -1);
-            bool swap = ta != tb ? (ta == LUA_TSTRING) : lua_compare(L, -1, -2, LUA_OPLT);
-            if (!swap) {
-                lua_pop(L, 2);
-                break;
-            }
-            lua_rawseti(L, 2, j - 1);
-            lua_rawseti(L, 2, j);
-        }
-    }
-    return 1;
-}
-
 /* Push a scenario YAML node as a Lua value: plain true/false -> boolean,
  * numeric plain scalars -> numbers, null -> nil, lists and maps -> tables. */
 static void push_ynode(lua_State *L, const ynode *n) {
@@ -375,10 +385,14 @@ static void push_ynode(lua_State *L, const ynode *n) {
         return;
     }
     lua_createtable(L, n->kind == YN_SEQ ? (int)n->n : 0, n->kind == YN_MAP ? (int)n->n : 0);
-    for (size_t i = 0; i < n->n; i++) {
+    for (size_t i = 0; i < n->n; i++) {   /* map keys are scalars (checked by scenario_parse_lua_source) */
         push_ynode(L, n->vals[i]);
         if (n->kind == YN_SEQ) lua_rawseti(L, -2, (lua_Integer)i + 1);
-        else lua_setfield(L, -2, n->keys[i]->str);
+        else {
+            lua_pushlstring(L, n->keys[i]->str, n->keys[i]->len);
+            lua_insert(L, -2);
+            lua_rawset(L, -3);
+        }
     }
 }
 
@@ -390,7 +404,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
         {"after", api_after},       {"cancel", api_cancel},           {"on_finish", api_on_finish},
         {"submit", luaw_submit},    {"submit_gang", luaw_submit_gang}, {"pending", api_pending},
         {"running", api_running},   {"free_gpus", api_free_gpus},     {"nodes", api_nodes},
-        {"csv", api_csv},           {"sorted_keys", api_sorted_keys}, {NULL, NULL}};
+        {"csv", api_csv},           {"sorted_keys", luaw_sorted_keys}, {NULL, NULL}};
     lua_State *L = w->L;
     luaL_newlib(L, fns);
     if (args) push_ynode(L, args);
@@ -402,5 +416,16 @@ void luaw_open_api(luaw *w, const ynode *args) {
     lua_setfield(L, -2, "mode");
     lua_pushnumber(L, w->run ? (double)w->run->sc->stop_time / 1000.0 : 0);
     lua_setfield(L, -2, "stop_time");
+    /* In the loaded-modules table too, so that errors and tracebacks name
+     * C functions ("bad argument #2 to 'drasim.every'", not '?'). */
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "drasim");
+    lua_pop(L, 1);
     lua_setglobal(L, "drasim");
+    if (w->run) {
+        lua_newtable(L);
+        w->groups_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        for (size_t c = 0; c < w->run->sched.nclasses; c++) luaw_index_class(L, w, (uint32_t)c);
+    }
 }

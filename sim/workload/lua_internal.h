@@ -1,8 +1,9 @@
 /*
  * lua_internal.h -- shared state of the Lua workload source (lua_*.c):
- * the sandboxed state and its limits (lua_sandbox.c), the drasim API
- * (lua_api.c), pod submission and shape interning (lua_pods.c), timers and
- * the engine hooks (lua_source.c).
+ * the sandboxed state and its limits (lua_sandbox.c), guards on standard
+ * library functions that work in C (lua_guards.c), deterministic pairs and
+ * key sorting (lua_pairs.c), the drasim API (lua_api.c), pod submission and
+ * shape interning (lua_pods.c), timers and the engine hooks (lua_source.c).
  */
 #ifndef DRASIM_WORKLOAD_LUA_INTERNAL_H
 #define DRASIM_WORKLOAD_LUA_INTERNAL_H
@@ -17,15 +18,22 @@
 #include "util/strbuf.h"
 #include "util/vec.h"
 
-/* A timer: `every` (interval > 0) or one-shot (`at`, `after`). */
+/* A timer: `every` (interval > 0) or one-shot (`at`, `after`). A slot has
+ * exactly one queued event while in use and returns to the free list when
+ * that event finds it done (fired, stopped or cancelled); `gen` counts the
+ * slot's uses so the id of a finished timer never cancels a newer one. */
 typedef struct luaw_timer {
     int fn_ref;                /* registry reference of the callback, LUA_NOREF when done */
     sim_time interval;         /* 0 = one-shot */
+    uint32_t gen;
+    uint32_t next_free;        /* free list: index + 1 of the next free slot, 0 = none */
 } luaw_timer;
 
-/* A pod submitted for a later (or the current) instant. */
+/* A pod submitted for a later (or the current) instant; the slot is free
+ * again once the pod arrived. */
 typedef struct luaw_arrival {
     uint32_t cls;
+    uint32_t next_free;
     const char *name;
     sim_time duration;
 } luaw_arrival;
@@ -39,7 +47,9 @@ typedef struct luaw {
     size_t mem_used, mem_limit;
     size_t c_used;             /* C-side memory charged to the same limit: queued timers and arrivals */
     int64_t instr_limit, instr_used;
-    bool instr_exceeded;
+    int tripped;               /* LUAW_TRIP_*: once set, every further instruction of the callback fails */
+    double time_limit;         /* wall seconds per callback (0 = none) */
+    double started;            /* monotonic clock at the start of the callback */
     char last_where[256];      /* "script:line" seen by the count hook in this callback, "" if none */
     /* state */
     rng rng;
@@ -49,16 +59,25 @@ typedef struct luaw {
     strbuf buf;                /* per-submit text (shape keys, parser errors) */
     VEC(luaw_timer) timers;
     VEC(luaw_arrival) arrivals;
+    uint32_t free_timer, free_arrival;   /* free lists (index + 1, 0 = empty) */
+    sim_time instant;          /* simulated time of the last timer callback */
+    int64_t instant_calls;     /* timer callbacks run at that time */
     int shapes_ref;            /* registry table: shape key -> class index */
     int names_ref;             /* registry table: pod name -> true */
     int finish_ref;            /* registry table: pod name -> list of callbacks */
     int counters_ref;          /* registry table: group -> pods named automatically */
     int fields_ref;            /* registry set of the pod table's field names (0 until first use) */
+    int groups_ref;            /* registry table: group name -> list of its class indexes */
 } luaw;
 
 #define LUAW_INSTR_STEP 1000   /* the count hook runs every this many VM instructions */
 #define LUAW_MAX_CLASSES 10000 /* distinct pod shapes a script may create */
 #define LUAW_QUEUED_COST 64    /* bytes charged to the memory limit per queued timer or arrival */
+#define LUAW_MAX_SCRIPT (64L << 20) /* bytes of a script or module file */
+#define LUAW_TIME_LIMIT 60.0
+#define LUAW_MAX_CALLS_PER_INSTANT 1000000 /* timer callbacks at one simulated time (after(0) chains) */   /* default wall seconds per callback (workload.lua.timeLimit) */
+
+enum { LUAW_TRIP_NONE, LUAW_TRIP_INSTRUCTIONS, LUAW_TRIP_TIME, LUAW_TRIP_INTERRUPT };
 
 /* ---- lua_sandbox.c ---- */
 /* A sandboxed state with limits; w->L set. Returns 0 or -1 (out of memory). */
@@ -76,10 +95,28 @@ luaw *luaw_get(lua_State *L);
 /* Charge (+) or refund (-) C-side memory to the state's limit; charging
  * beyond it raises a Lua error. */
 void luaw_charge(lua_State *L, luaw *w, long bytes);
+/* Charge `units` VM-instruction equivalents of work done in C to the
+ * callback's instruction budget (before doing it); raises the
+ * instruction-limit error when the budget is spent. */
+void luaw_charge_work(lua_State *L, int64_t units);
+
+/* ---- lua_guards.c ---- */
+/* Replace standard functions that loop in C (string.rep, string.find/match/
+ * gmatch/gsub, table.move/insert/remove/concat/unpack/sort, setmetatable,
+ * collectgarbage) by guarded versions; the libraries must be open. */
+void luaw_open_guards(lua_State *L);
+
+/* ---- lua_pairs.c ---- */
+/* pairs() in a fixed order (numbers, strings bytewise, false, true, others). */
+int luaw_pairs(lua_State *L);
+/* drasim.sorted_keys(t). */
+int luaw_sorted_keys(lua_State *L);
 
 /* ---- lua_api.c ---- */
 /* Register the global table `drasim` (with `args` converted from the scenario). */
 void luaw_open_api(luaw *w, const ynode *args);
+/* Record class c under its group name (drasim.pending/running by group). */
+void luaw_index_class(lua_State *L, luaw *w, uint32_t c);
 /* A time or duration argument: a number of seconds or a string such as "5m"; in ms. */
 sim_time luaw_check_duration(lua_State *L, int idx, const char *what);
 

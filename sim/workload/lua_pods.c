@@ -9,6 +9,13 @@
  * class: a canonical text of the demand fields (map keys sorted) is the shape
  * key, interned in a Lua table, so thousands of pods with a few shapes make a
  * few classes and only a new shape pays for the tree and the parser.
+ *
+ * Re-entrancy: reading the pod table may run Lua code (an __index
+ * metamethod), which may call drasim.submit again. So the fields are first
+ * copied into a plain table (snapshot_pod) and everything after reads that
+ * copy and the nested tables with raw accesses only: no Lua code runs while
+ * the shared scratch state (w->buf, w->shape) is in use. (The sandbox has no
+ * __gc finalizers, the other way Lua code could run in the middle.)
  */
 #include <lauxlib.h>
 #include <math.h>
@@ -81,7 +88,8 @@ static ynode *to_ynode(lua_State *L, int idx, arena *a, int depth, const char *w
     qsort(keys, n, sizeof *keys, cmp_cstr);
     ynode *map = yb_map(a);
     for (size_t i = 0; i < n; i++) {
-        lua_getfield(L, idx, keys[i]);
+        lua_pushstring(L, keys[i]);
+        lua_rawget(L, idx);   /* raw: no metamethod runs in the middle (see the file comment) */
         yb_add(a, map, keys[i], to_ynode(L, -1, a, depth + 1, keys[i]));
         lua_pop(L, 1);
     }
@@ -116,6 +124,23 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
                        extra ? extra : "");
     }
     lua_pop(L, 1);
+}
+
+/* Replace the pod table at index 1 by a plain copy of its fields (POD_FIELDS
+ * and `extra`), read with lua_getfield so __index metamethods still work:
+ * the only place where this call runs Lua code. A table without metatable
+ * runs no Lua code when read and is used as it is. */
+static void snapshot_pod(lua_State *L, const char *extra) {
+    if (!lua_getmetatable(L, 1)) return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 8);
+    for (int i = 0; POD_FIELDS[i] || extra; i++) {
+        const char *f = POD_FIELDS[i] ? POD_FIELDS[i] : extra;
+        lua_getfield(L, 1, f);
+        lua_setfield(L, 2, f);   /* a fresh table without metatable: raw */
+        if (!POD_FIELDS[i]) break;
+    }
+    lua_replace(L, 1);
 }
 
 /* Push field k of the table at idx (absolute) and return true, unless it is
@@ -343,6 +368,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     lua_pushinteger(L, c);
     lua_rawset(L, -3);
     lua_pop(L, 2);
+    luaw_index_class(L, w, (uint32_t)c);
     return (uint32_t)c;
 }
 
@@ -406,8 +432,16 @@ static void times_of(lua_State *L, luaw *w, int idx, const char *fn, sim_time *a
 static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, sim_time at, sim_time dur) {
     luaw_charge(L, w, LUAW_QUEUED_COST);   /* refunded when the pod arrives */
     luaw_arrival a = {.cls = c, .name = name, .duration = dur};
-    VEC_PUSH(w->arrivals, a);
-    luaw_schedule(w, at, ((uint64_t)(w->arrivals.len - 1) << 1) | LUAW_EV_ARRIVAL);
+    size_t slot;
+    if (w->free_arrival) {   /* reuse the slot of a pod that arrived */
+        slot = w->free_arrival - 1;
+        w->free_arrival = w->arrivals.data[slot].next_free;
+        w->arrivals.data[slot] = a;
+    } else {
+        VEC_PUSH(w->arrivals, a);
+        slot = w->arrivals.len - 1;
+    }
+    luaw_schedule(w, at, ((uint64_t)slot << 1) | LUAW_EV_ARRIVAL);
 }
 
 int luaw_submit(lua_State *L) {
@@ -417,6 +451,7 @@ int luaw_submit(lua_State *L) {
                           luaL_typename(L, 1));
     lua_settop(L, 1);
     check_fields(L, w, 1, "drasim.submit", NULL);
+    snapshot_pod(L, NULL);
     sim_time at, dur;
     times_of(L, w, 1, "drasim.submit", &at, &dur);
     uint32_t c = class_of(L, w, 1, "drasim.submit");
@@ -436,6 +471,7 @@ int luaw_submit_gang(lua_State *L) {
         return luaL_error(L, "drasim.submit_gang: expected a pod table with size=N, found %s", luaL_typename(L, 1));
     lua_settop(L, 1);
     check_fields(L, w, 1, "drasim.submit_gang", "size");
+    snapshot_pod(L, "size");
     if (lua_getfield(L, 1, "size") == LUA_TNIL) return luaL_error(L, "drasim.submit_gang: missing field 'size'");
     if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 100000)
         return luaL_error(L, "drasim.submit_gang: size: expected an integer from 1 to 100000");

@@ -8,14 +8,18 @@
  * loads `NAME.lua` (dots = directories) from the script's directory or the
  * installed library (`<datadir>/lua`), text only.
  *
- * Pattern functions (find, match, gmatch, gsub) refuse patterns whose
- * backtracking could run for hours inside one C call (see guarded_pattern_fn).
+ * Standard functions that loop in C are guarded (lua_guards.c), pairs()
+ * has a fixed order (lua_pairs.c).
  *
  * Limits: a custom lua_Alloc refuses to grow the state beyond the memory
  * limit (Lua then raises "not enough memory"), and a count hook stops any
- * callback that runs more than the instruction limit. Once the budget is
- * spent the hook fires on every instruction, so a script cannot swallow the
- * error with pcall and keep looping.
+ * callback that runs more than the instruction limit (work done in C is
+ * charged to the same budget by luaw_charge_work), more than the wall-clock
+ * limit, or that is running when Ctrl-C arrives (the engine's interrupt
+ * flag). Once tripped the hook fires on every instruction and fails again,
+ * so a script cannot swallow the error with pcall and keep looping. Hooks
+ * are per thread in Lua; coroutines inherit the hook when created and catch
+ * up with the current step on their first hook call.
  */
 #include <lauxlib.h>
 #include <lualib.h>
@@ -24,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "workload/lua_internal.h"
 #include "workload/lua_source.h"
@@ -50,7 +55,14 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         w->mem_used -= osize;
         return NULL;
     }
-    if (nsize > osize && w->mem_used + w->c_used + (nsize - osize) > w->mem_limit) return NULL;
+    if (nsize > osize && w->mem_used + w->c_used + (nsize - osize) > w->mem_limit) {
+        /* Lua answers a refusal with an emergency full collection: charge it
+         * (no error can be raised here; the next hook call trips the budget),
+         * so a pcall loop of failing allocations cannot run for free. */
+        int64_t gc = (int64_t)(w->mem_used / 32);
+        w->instr_used = w->instr_used > INT64_MAX - gc ? INT64_MAX : w->instr_used + gc;
+        return NULL;
+    }
     void *p = realloc(ptr, nsize);
     if (!p) return NULL;
     w->mem_used = w->mem_used - osize + nsize;
@@ -68,122 +80,72 @@ void luaw_charge(lua_State *L, luaw *w, long bytes) {
     w->c_used += (size_t)bytes;
 }
 
-/* Count hook: charge LUAW_INSTR_STEP instructions (1 once the budget is spent). */
+static double monotonic_s(void) {
+    struct timespec ts;
+#ifdef CLOCK_MONOTONIC_COARSE
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);   /* a few ns: cheap enough for every hook call */
+#else
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#endif
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar);
+
+/* Raise the error of the tripped limit, and make every further instruction
+ * of this thread come back here (pcall cannot swallow it). The position is
+ * the running Lua function's (level 0 in the hook, level 1 in a C function
+ * charging work), else where the hook last saw the script. */
+static int raise_tripped(lua_State *L, luaw *w, int level) {
+    if (lua_gethookcount(L) != 1) lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    luaL_where(L, level);
+    if (!*lua_tostring(L, -1) && w->last_where[0]) {
+        lua_pop(L, 1);
+        lua_pushfstring(L, "%s: ", w->last_where);
+    }
+    const char *at = lua_tostring(L, -1);
+    switch (w->tripped) {
+    case LUAW_TRIP_INTERRUPT: lua_pushfstring(L, "%sinterrupted", at); break;
+    case LUAW_TRIP_TIME:
+        lua_pushfstring(L, "%stime limit exceeded (%f s of wall time in one callback; raise workload.lua.timeLimit "
+                           "if this is not an endless loop)", at, w->time_limit);
+        break;
+    default:
+        lua_pushfstring(L, "%sinstruction limit exceeded (%I instructions in one callback; raise "
+                           "workload.lua.instructionLimit if this is not an endless loop)", at, (lua_Integer)w->instr_limit);
+    }
+    return lua_error(L);
+}
+
+/* Trip a limit if one is reached: budget, wall clock, Ctrl-C. */
+static void check_limits(lua_State *L, luaw *w, bool in_hook) {
+    if (!w->tripped) {
+        if (w->instr_used > w->instr_limit) w->tripped = LUAW_TRIP_INSTRUCTIONS;
+        else if (w->run && w->run->interrupt && *w->run->interrupt) w->tripped = LUAW_TRIP_INTERRUPT;
+        else if (in_hook && w->time_limit > 0 && monotonic_s() - w->started > w->time_limit) w->tripped = LUAW_TRIP_TIME;
+    }
+    if (w->tripped) raise_tripped(L, w, in_hook ? 0 : 1);
+}
+
+void luaw_charge_work(lua_State *L, int64_t units) {
+    luaw *w = luaw_get(L);
+    w->instr_used = units > INT64_MAX - w->instr_used ? INT64_MAX : w->instr_used + units;
+    check_limits(L, w, false);
+}
+
+/* Count hook: charge the instructions since the last call (the thread's hook
+ * count: LUAW_INSTR_STEP, or 1 once tripped) and check the limits. */
 static void count_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     luaw *w = luaw_get(L);
-    w->instr_used += w->instr_exceeded ? 1 : LUAW_INSTR_STEP;
+    int step = lua_gethookcount(L);
+    if (w->instr_used < INT64_MAX - step) w->instr_used += step;   /* saturated by a huge charge */
+    if (!w->tripped && step != LUAW_INSTR_STEP)   /* a coroutine still on the per-instruction hook of an earlier callback */
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, LUAW_INSTR_STEP);
     lua_Debug here;   /* remember where the script is: memory errors carry no position */
     if (lua_getstack(L, 0, &here) && lua_getinfo(L, "Sl", &here) && here.currentline > 0)
         snprintf(w->last_where, sizeof w->last_where, "%s:%d", here.short_src, here.currentline);
-    if (w->instr_used > w->instr_limit) {
-        if (!w->instr_exceeded) {
-            w->instr_exceeded = true;
-            lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-        }
-        if (w->last_where[0]) lua_pushfstring(L, "%s: ", w->last_where);   /* set just above */
-        else lua_pushliteral(L, "");
-        luaL_error(L, "%sinstruction limit exceeded (%I instructions in one callback; "
-                      "raise workload.lua.instructionLimit if this is not an endless loop)",
-                   lua_tostring(L, -1), (lua_Integer)w->instr_limit);
-    }
-}
-
-/* ---- deterministic pairs ---------------------------------------------------
- * Lua seeds its string hashes per process, so the order of next()/pairs()
- * over string keys changes from run to run. The sandbox's pairs() visits
- * keys in a fixed order instead: numbers by value, then strings bytewise,
- * then false, true; keys of other types (tables, functions as keys) follow
- * in next() order. A __pairs metamethod is honoured as in Lua. */
-
-typedef struct pkey {
-    int type;
-    lua_Number num;
-    const char *str;
-    size_t len;
-    int slot;                         /* index in the collected-keys table */
-} pkey;
-
-static int pkey_rank(int type) {
-    switch (type) {
-    case LUA_TNUMBER: return 0;
-    case LUA_TSTRING: return 1;
-    case LUA_TBOOLEAN: return 2;
-    default: return 3;
-    }
-}
-
-static int pkey_cmp(const void *pa, const void *pb) {
-    const pkey *a = pa, *b = pb;
-    int ra = pkey_rank(a->type), rb = pkey_rank(b->type);
-    if (ra != rb) return ra - rb;
-    switch (ra) {
-    case 0: return a->num < b->num ? -1 : a->num > b->num ? 1 : a->slot - b->slot;
-    case 1: {
-        size_t n = a->len < b->len ? a->len : b->len;
-        int c = memcmp(a->str, b->str, n);
-        return c ? c : a->len < b->len ? -1 : a->len > b->len ? 1 : 0;
-    }
-    case 2: return (int)a->num - (int)b->num;
-    default: return a->slot - b->slot;
-    }
-}
-
-/* Iterator: upvalues (sorted keys table, next position); state = the table. */
-static int sorted_next(lua_State *L) {
-    lua_Integer i = lua_tointeger(L, lua_upvalueindex(2));
-    for (;;) {
-        if (lua_rawgeti(L, lua_upvalueindex(1), ++i) == LUA_TNIL) return 0;   /* done */
-        lua_pushinteger(L, i);
-        lua_replace(L, lua_upvalueindex(2));
-        lua_pushvalue(L, -1);
-        if (lua_rawget(L, 1) != LUA_TNIL) return 2;     /* key, value (raw, as next) */
-        lua_pop(L, 2);                                  /* removed while iterating: skip */
-    }
-}
-
-static int sandbox_pairs(lua_State *L) {
-    luaL_checkany(L, 1);
-    if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
-        lua_pushvalue(L, 1);
-        lua_call(L, 1, 3);
-        return 3;
-    }
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
-    lua_newtable(L);                                    /* 2: keys in next() order */
-    int n = 0;
-    lua_pushnil(L);
-    while (lua_next(L, 1)) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, 2, ++n);
-    }
-    pkey *keys = n ? lua_newuserdatauv(L, (size_t)n * sizeof *keys, 0) : NULL;   /* freed by the GC */
-    for (int i = 0; i < n; i++) {
-        lua_rawgeti(L, 2, i + 1);
-        pkey *k = &keys[i];
-        k->type = lua_type(L, -1);
-        k->slot = i + 1;
-        k->str = NULL;
-        k->len = 0;
-        k->num = 0;
-        if (k->type == LUA_TNUMBER) k->num = lua_tonumber(L, -1);
-        else if (k->type == LUA_TSTRING) k->str = lua_tolstring(L, -1, &k->len);   /* kept alive by table 2 */
-        else if (k->type == LUA_TBOOLEAN) k->num = lua_toboolean(L, -1);
-        lua_pop(L, 1);
-    }
-    if (n) qsort(keys, (size_t)n, sizeof *keys, pkey_cmp);
-    lua_createtable(L, n, 0);                           /* the sorted keys */
-    for (int i = 0; i < n; i++) {
-        lua_rawgeti(L, 2, keys[i].slot);
-        lua_rawseti(L, -2, i + 1);
-    }
-    lua_pushinteger(L, 0);
-    lua_pushcclosure(L, sorted_next, 2);
-    lua_pushvalue(L, 1);
-    lua_pushnil(L);
-    return 3;
+    check_limits(L, w, true);
 }
 
 /* print(...) writes to stderr, prefixed with the simulated time. */
@@ -260,61 +222,6 @@ static int sandbox_math_random(lua_State *L) {
 
 static int sandbox_no_randomseed(lua_State *L) {
     return luaL_error(L, "math.randomseed is not available: random numbers come from the scenario seed");
-}
-
-/* Repetition items (a single-character class followed by *, +, - or ?) in a
- * Lua pattern. Parentheses, anchors, %b and %f take no repetition. */
-static int pattern_items(const char *p, size_t n) {
-    int items = 0;
-    size_t i = p[0] == '^' ? 1 : 0;
-    while (i < n) {
-        char c = p[i];
-        if (c == '(' || c == ')' || (c == '$' && i + 1 == n)) { i++; continue; }
-        if (c == '%' && i + 1 < n && p[i + 1] == 'b') { i += 4; continue; }
-        if (c == '%' && i + 1 < n && p[i + 1] == 'f') i += 2;   /* the frontier's set follows */
-        if (p[i] == '%') i += 2;                                  /* %a, %%, ... */
-        else if (p[i] == '[') {                                   /* a set: [^]...] */
-            i++;
-            if (i < n && p[i] == '^') i++;
-            if (i < n && p[i] == ']') i++;
-            while (i < n && p[i] != ']') i += p[i] == '%' ? 2 : 1;
-            i++;
-        } else i++;                                               /* . or a literal */
-        if (i < n && (p[i] == '*' || p[i] == '+' || p[i] == '-' || p[i] == '?')) { items++; i++; }
-    }
-    return items;
-}
-
-/* Lua's pattern matcher backtracks without counting VM instructions, so a
- * pattern with many repetition items ("a?a?a?...") on a modest string could
- * run for hours inside one C call. With q items on a string of n bytes the
- * attempts are bounded by about n^(q+1) / q! (every start, every way to split
- * the text among the items); refuse patterns whose bound exceeds 1e9 (a few
- * seconds of matching at worst). */
-static int guarded_pattern_fn(lua_State *L) {
-    size_t n, plen;
-    const char *subject = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &n) : NULL;
-    const char *pat = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &plen) : NULL;
-    bool plain = lua_toboolean(L, lua_upvalueindex(2)) && lua_toboolean(L, 4);   /* string.find(s, p, init, true) */
-    if (subject && pat && !plain) {
-        int q = pattern_items(pat, plen);
-        if ((double)(q + 1) * log((double)n + 2) - lgamma((double)q + 1) > log(1e9))
-            return luaL_error(L, "pattern too complex for the sandbox (%d repetition items on a %d-byte string could "
-                                 "backtrack for hours; split the work or use a plain find)", q, (int)n);
-    }
-    int top = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, top, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
-/* Replace string.NAME by the guard above (method calls go through the same table). */
-static void guard_string_fn(lua_State *L, const char *name, bool has_plain) {
-    lua_getfield(L, -1, name);
-    lua_pushboolean(L, has_plain);
-    lua_pushcclosure(L, guarded_pattern_fn, 2);
-    lua_setfield(L, -2, name);
 }
 
 static bool is_file(const char *path) {
@@ -415,6 +322,7 @@ static int sandbox_require(lua_State *L) {
 int luaw_open(luaw *w, int64_t instr_limit, int64_t mem_limit) {
     w->mem_limit = (size_t)mem_limit;
     w->instr_limit = instr_limit;
+    if (w->time_limit <= 0) w->time_limit = LUAW_TIME_LIMIT;
     lua_State *L = lua_newstate(limited_alloc, w);
     if (!L) return -1;
     w->L = L;
@@ -435,16 +343,13 @@ int luaw_open(luaw *w, int64_t instr_limit, int64_t mem_limit) {
     }
     lua_register(L, "load", sandbox_load);
     lua_register(L, "print", sandbox_print);
-    lua_register(L, "pairs", sandbox_pairs);
+    lua_register(L, "pairs", luaw_pairs);
     lua_register(L, "require", sandbox_require);
     lua_getglobal(L, "string");
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
-    guard_string_fn(L, "find", true);
-    guard_string_fn(L, "match", false);
-    guard_string_fn(L, "gmatch", false);
-    guard_string_fn(L, "gsub", false);
     lua_pop(L, 1);
+    luaw_open_guards(L);
     lua_getglobal(L, "math");
     lua_pushcfunction(L, sandbox_math_random);
     lua_setfield(L, -2, "random");
@@ -482,10 +387,11 @@ int luaw_call(luaw *w, int nargs, int nres, const char *what, strbuf *err) {
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, traceback_handler);
     lua_insert(L, base);
-    w->instr_used = 0;
+    w->instr_used = 0;   /* a fresh budget for every callback */
     w->last_where[0] = 0;
-    if (w->instr_exceeded) {
-        w->instr_exceeded = false;
+    w->started = w->time_limit > 0 ? monotonic_s() : 0;
+    if (w->tripped) {
+        w->tripped = LUAW_TRIP_NONE;
         lua_sethook(L, count_hook, LUA_MASKCOUNT, LUAW_INSTR_STEP);
     }
     int st = lua_pcall(L, nargs, nres, base);

@@ -23,8 +23,26 @@ static const char *resolve(arena *a, const char *file, const char *rel) {
     return p;
 }
 
+/* workload.lua.args become Lua tables: map keys must be scalars (a YAML
+ * complex key such as `? [a, b]` has no Lua string form); depth bounded. */
+static int check_args(const ynode *n, int depth, strbuf *err) {
+    if (n->kind == YN_SCALAR) return 0;
+    if (depth > 64) {
+        yerr(err, n, "workload.lua.args: nested more than 64 levels deep");
+        return -1;
+    }
+    for (size_t i = 0; i < n->n; i++) {
+        if (n->kind == YN_MAP && n->keys[i]->kind != YN_SCALAR) {
+            yerr(err, n->keys[i], "workload.lua.args: map keys must be scalars (strings or numbers)");
+            return -1;
+        }
+        if (check_args(n->vals[i], depth + 1, err)) return -1;
+    }
+    return 0;
+}
+
 int scenario_parse_lua_source(const ynode *n, scenario *s, strbuf *err) {
-    static const char *const keys[] = {"script", "args", "instructionLimit", "memoryLimit", NULL};
+    static const char *const keys[] = {"script", "args", "instructionLimit", "memoryLimit", "timeLimit", NULL};
     const ynode *v;
     if (ymap_check_keys(n, keys, "workload.lua", err)) return -1;
     lua_source_spec *l = ARENA_NEW(&s->a, lua_source_spec, 1);
@@ -38,7 +56,7 @@ int scenario_parse_lua_source(const ynode *n, scenario *s, strbuf *err) {
     }
     l->path = resolve(&s->a, n->file, l->script);
     if ((v = ymap_get(n, "args"))) {
-        if (y_expect(v, YN_MAP, "workload.lua.args", err)) return -1;
+        if (y_expect(v, YN_MAP, "workload.lua.args", err) || check_args(v, 0, err)) return -1;
         l->args = v;
     }
     if ((v = ymap_get(n, "instructionLimit"))) {
@@ -59,6 +77,12 @@ int scenario_parse_lua_source(const ynode *n, scenario *s, strbuf *err) {
         l->memory_limit = quantity_value(&q);
         if (l->memory_limit < 1024 * 1024) {
             yerr(err, v, "workload.lua.memoryLimit: expected at least 1Mi");
+            return -1;
+        }
+    }
+    if ((v = ymap_get(n, "timeLimit"))) {
+        if (v->kind != YN_SCALAR || parse_duration_text(v->str, &l->time_limit) || l->time_limit < 1000) {
+            yerr(err, v, "workload.lua.timeLimit: expected a duration of at least 1s, such as 60s or 5m");
             return -1;
         }
     }

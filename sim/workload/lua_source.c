@@ -37,6 +37,7 @@ static const char *where(luaw *w, const char *what) {
 static int source_start(sim_run *r, void *ctx) {
     luaw *w = ctx;
     const lua_source_spec *spec = w->spec;
+    w->time_limit = spec->time_limit > 0 ? (double)spec->time_limit / 1000.0 : LUAW_TIME_LIMIT;
     if (luaw_open(w, spec->instruction_limit, spec->memory_limit)) {
         sb_printf(&r->error, "%s: cannot create the Lua state", spec->path);
         return -1;
@@ -64,11 +65,33 @@ static int source_start(sim_run *r, void *ctx) {
     return luaw_call(w, 0, 0, where(w, "the main chunk"), &r->error);
 }
 
+/* Return timer slot idx to the free list (its one queued event has fired). */
+static void free_timer(luaw *w, size_t idx) {
+    w->timers.data[idx].next_free = w->free_timer;
+    w->free_timer = (uint32_t)idx + 1;
+}
+
 static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
     lua_State *L = w->L;
     int ref = w->timers.data[idx].fn_ref;
-    if (ref == LUA_NOREF) return 0;   /* cancelled */
+    if (ref == LUA_NOREF) {   /* cancelled (and refunded) while queued */
+        free_timer(w, idx);
+        return 0;
+    }
     bool every = w->timers.data[idx].interval > 0;
+    /* Each callback has its own budget, so a chain of drasim.after(0, f) would
+     * keep the clock at one instant forever: bound the callbacks per instant. */
+    if (t != w->instant) {
+        w->instant = t;
+        w->instant_calls = 0;
+    }
+    if (++w->instant_calls > LUAW_MAX_CALLS_PER_INSTANT) {
+        sb_clear(&r->error);
+        sb_printf(&r->error, "%s: more than %d timer callbacks at t = %.3f s: a chain of timers that never lets "
+                  "simulated time advance (drasim.after(0, f) calling itself?)", w->spec->script,
+                  LUAW_MAX_CALLS_PER_INSTANT, (double)t / 1000.0);
+        return -1;
+    }
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     if (luaw_call(w, 0, 1, where(w, every ? "a drasim.every callback" : "a drasim.at/after callback"),
                   &r->error))
@@ -76,7 +99,10 @@ static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
     bool stop = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
     lua_pop(L, 1);
     luaw_timer *tm = &w->timers.data[idx];   /* the callback may have added timers */
-    if (tm->fn_ref == LUA_NOREF) return 0;   /* it cancelled itself (and was refunded) */
+    if (tm->fn_ref == LUA_NOREF) {           /* it cancelled itself (and was refunded) */
+        free_timer(w, idx);
+        return 0;
+    }
     if (every && !stop) {
         luaw_schedule(w, t + tm->interval, ((uint64_t)idx << 1) | LUAW_EV_TIMER);
         return 0;
@@ -84,6 +110,7 @@ static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
     luaL_unref(L, LUA_REGISTRYINDEX, tm->fn_ref);
     tm->fn_ref = LUA_NOREF;
     luaw_charge(L, w, -LUAW_QUEUED_COST);
+    free_timer(w, idx);
     return 0;
 }
 
@@ -91,8 +118,10 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     luaw *w = ctx;
     size_t idx = (size_t)(arg >> 1);
     if ((arg & 1) == LUAW_EV_TIMER) return fire_timer(r, w, idx, t);
-    const luaw_arrival *a = &w->arrivals.data[idx];
-    sim_arrive(r, a->cls, a->name, a->duration, t);
+    luaw_arrival a = w->arrivals.data[idx];
+    w->arrivals.data[idx].next_free = w->free_arrival;   /* the slot serves the next submitted pod */
+    w->free_arrival = (uint32_t)idx + 1;
+    sim_arrive(r, a.cls, a.name, a.duration, t);
     luaw_charge(w->L, w, -LUAW_QUEUED_COST);
     return 0;
 }
