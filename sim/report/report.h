@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report/escape.h"
 #include "report/rdb.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -40,10 +41,5 @@ int report_draw(report *rp, strbuf *err);
 /* Write DIR/index.html. 0 or -1 with err. */
 int report_html(const report *rp, strbuf *err);
 void report_free(report *rp);
-
-/* gnuplot string literal of s (double quotes, escaped). */
-void gp_quote(strbuf *b, const char *s);
-/* HTML text of s (escaped). */
-void html_escape(strbuf *b, const char *s);
 
 #endif

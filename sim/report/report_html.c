@@ -13,18 +13,6 @@
 #include "util/datadir.h"
 #include "util/xalloc.h"
 
-void html_escape(strbuf *b, const char *s) {
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': sb_puts(b, "&lt;"); break;
-        case '>': sb_puts(b, "&gt;"); break;
-        case '&': sb_puts(b, "&amp;"); break;
-        case '"': sb_puts(b, "&quot;"); break;
-        default: sb_putc(b, *s);
-        }
-    }
-}
-
 static void num(strbuf *b, double v) {
     if (isnan(v)) sb_puts(b, "–");
     else if (v == floor(v) && fabs(v) < 1e15) sb_printf(b, "%.0f", v);
