@@ -27,6 +27,7 @@
 
 #include "workload/lua_internal.h"
 #include "workload/lua_source.h"
+#include "util/input_files.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -343,6 +344,7 @@ int luaw_load_file(luaw *w, const char *path) {
         lua_pushfstring(L, "%s: cannot open the Lua script", path);
         return -1;
     }
+    input_files_note(path);   /* never an output of this run (sim/store/output_path.c) */
     strbuf text = {0};
     char chunk[8192];
     size_t n;
