@@ -126,3 +126,30 @@ configure_file(${CMAKE_SOURCE_DIR}/tests/check/quickstart-pass.yaml ${_o}/expect
 drasim_cli_test(NAME security/signals RAW
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/security/signal_cleanup.sh $<TARGET_FILE:drasim> ${_sec_qs} ${_sec}/signals
   EXPECT "all signals: ok" TIMEOUT 300)
+
+# ---- messages that say what is wrong
+set(_m ${_sec}/messages)
+file(MAKE_DIRECTORY ${_m})
+drasim_cli_test(NAME security/msg-corrupt-db-setup RAW
+  COMMAND sh -c "head -c 30000 $0 > trunc.db && echo 'just text' > text.db && cp $0 nosamples.db && sqlite3 nosamples.db 'DELETE FROM samples' && sqlite3 nosamples.db 'DELETE FROM sample_resources'"
+          ${_sec}/repro/s.db
+  WORKDIR ${_m} DEPENDS security/repro-sweep-backquote)
+drasim_cli_test(NAME security/msg-corrupt-db COMMAND report trunc.db -o r1 WORKDIR ${_m} EXIT 3
+  DEPENDS security/msg-corrupt-db-setup
+  EXPECT "trunc\\.db: the database is corrupt \\(damaged or truncated\\)" REJECT "not a drasim results database")
+drasim_cli_test(NAME security/msg-corrupt-db-compare COMMAND compare trunc.db trunc.db WORKDIR ${_m} EXIT 3
+  DEPENDS security/msg-corrupt-db-setup EXPECT "trunc\\.db: the database is corrupt")
+drasim_cli_test(NAME security/msg-not-sqlite COMMAND report text.db -o r2 WORKDIR ${_m} EXIT 3
+  DEPENDS security/msg-corrupt-db-setup EXPECT "text\\.db: not an SQLite database, so not a drasim results database")
+drasim_cli_test(NAME security/msg-db-directory COMMAND report ${_m} -o r3 WORKDIR ${_m} EXIT 3
+  EXPECT "messages: is a directory, not a results database")
+drasim_cli_test(NAME security/msg-scenario-directory COMMAND run ${_m} -o d.db WORKDIR ${_m} EXIT 3
+  EXPECT "messages: is a directory, not a file" REJECT "read error")
+drasim_cli_test(NAME security/msg-expect-set
+  COMMAND check ${_sec_qs} --expect ${CMAKE_SOURCE_DIR}/tests/security/expect-bad-set.yaml EXIT 3
+  EXPECT "expect-bad-set\\.yaml:7:3: set cluster\\.bogus\\.field:1:[0-9]+: unknown field 'bogus' in cluster")
+drasim_cli_test(NAME security/msg-no-samples COMMAND report nosamples.db -o r4 WORKDIR ${_m}
+  DEPENDS security/msg-corrupt-db-setup
+  EXPECT "nosamples\\.db: no time series plots: the database has no samples \\(table samples is empty\\)"
+         "r4/index\\.html: 2 runs"
+  REJECT "gnuplot failed" FILE_EXISTS r4/index.html)

@@ -55,7 +55,7 @@ int cmd_check(int argc, char **argv) {
     bool have_e = false;
     uint64_t *seeds = NULL;
     size_t nseeds = 0;
-    const char **sets = NULL;
+    const char **sets = NULL, **origins = NULL;
     char tmpdir[] = "/tmp/drasim-check-XXXXXX";
     bool have_tmp = false;
     strbuf dbpath = {0};
@@ -122,7 +122,11 @@ int cmd_check(int argc, char **argv) {
         goto done;
     }
     sets = xcalloc(e.nsets + ncli_sets + 1, sizeof *sets);
-    for (size_t i = 0; i < e.nsets; i++) sets[i] = e.sets[i];
+    origins = xcalloc(e.nsets + ncli_sets + 1, sizeof *origins);
+    for (size_t i = 0; i < e.nsets; i++) {
+        sets[i] = e.sets[i];
+        origins[i] = e.set_origins[i];   /* errors name the expect file's entry */
+    }
     for (size_t i = 0; i < ncli_sets; i++) sets[e.nsets + i] = cli_sets[i];
 
     double t0 = now_s();
@@ -139,7 +143,7 @@ int cmd_check(int argc, char **argv) {
     }
     volatile sig_atomic_t *interrupt = cli_catch_interrupts();
     store st = {0};
-    run_batch b = {.scenario_path = scenario, .sets = sets, .nsets = e.nsets + ncli_sets,
+    run_batch b = {.scenario_path = scenario, .sets = sets, .set_origins = origins, .nsets = e.nsets + ncli_sets,
                    .seeds = seeds ? seeds : e.seeds, .nseeds = seeds ? nseeds : e.nseeds,
                    .progress = !quiet && isatty(2), .interrupt = interrupt};
     int brc = store_open(&st, sb_str(&dbpath), &err) ? RUN_ERROR : run_batch_execute(&b, &st, &err);
@@ -194,6 +198,7 @@ done:
     if (have_e) expect_free(&e);
     free(seeds);
     free(sets);
+    free(origins);
     free(cli_sets);
     sb_free(&dbpath);
     sb_free(&err);

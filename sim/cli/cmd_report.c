@@ -80,7 +80,8 @@ int cmd_report(int argc, char **argv) {
         rc = EXIT_BAD_INPUT;
         goto done;
     }
-    int drawn = report_draw(&rp, &err);
+    if (rp.data_note.len) fprintf(stderr, "drasim report: %s\n", sb_str(&rp.data_note));
+    int drawn = rp.plots.len ? report_draw(&rp, &err) : 0;
     if (drawn < 0) {
         fprintf(stderr, "drasim report: %s\n", sb_str(&err));
         rc = EXIT_ERROR;

@@ -31,6 +31,7 @@ typedef struct report {
     VEC(rplot) plots;
     bool plotted;        /* gnuplot ran and drew them */
     char *gnuplot_note;  /* why plots are missing (HTML note), or NULL */
+    strbuf data_note;    /* plots left out for lack of data: sentences (stderr and HTML) */
 } report;
 
 /* Write DIR/data/NAME.dat and describe the plots. 0 or -1 with err. */

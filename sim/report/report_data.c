@@ -596,7 +596,15 @@ int report_collect(report *rp, strbuf *err) {
     if (!r->nruns) return 0;
     /* every plot is optional: a database may lack tables (hand-made, older,
      * or written by parts that do not fill them) */
-    bool samples = rdb_has_table(r, "samples"), pods = rdb_has_table(r, "pods"), nodes = rdb_has_table(r, "nodes");
+    bool samples = rdb_table_has_rows(r, "samples"), pods = rdb_table_has_rows(r, "pods"),
+         nodes = rdb_has_table(r, "nodes");
+    /* an empty table draws nothing (gnuplot would fail on an empty data file): say what is missing */
+    if (!samples)
+        sb_printf(&rp->data_note, "%s: no time series plots: the database has no samples (table samples is %s).",
+                  r->path, rdb_has_table(r, "samples") ? "empty" : "missing");
+    if (!pods)
+        sb_printf(&rp->data_note, "%s%s: no wait-time plot: the database has no pods (table pods is %s).",
+                  rp->data_note.len ? " " : "", r->path, rdb_has_table(r, "pods") ? "empty" : "missing");
     int rc = 0;
     if (samples) {
         strbuf ylabel = {0};
@@ -611,7 +619,7 @@ int report_collect(report *rp, strbuf *err) {
     }
     if (!rc && pods) rc = wait_cdf(rp, err);
     if (!rc && pods && nodes && rdb_has_table(r, "devices")) rc = alloc_by_model(rp, err);
-    if (!rc && rdb_has_table(r, "sample_resources")) rc = alloc_by_resource(rp, err);
+    if (!rc && rdb_table_has_rows(r, "sample_resources")) rc = alloc_by_resource(rp, err);
     if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);
     return rc;

@@ -99,7 +99,14 @@ int report_html(const report *rp, strbuf *err) {
               r->ngroups == 1 ? "" : "s");
     sb_puts(&b, "<nav><a href=\"#plots\">plots</a><a href=\"#summary\">summary</a><a href=\"#runs\">runs</a></nav>\n");
     sb_puts(&b, "<h2 id=\"plots\">Plots</h2>\n");
-    if (!rp->plotted) {
+    if (rp->data_note.len) {
+        sb_puts(&b, "<div class=\"note\">");
+        html_escape(&b, sb_str(&rp->data_note));
+        sb_puts(&b, "</div>\n");
+    }
+    if (!rp->plots.len) {
+        sb_puts(&b, "<div class=\"note\">The database holds nothing to plot.</div>\n");
+    } else if (!rp->plotted) {
         sb_puts(&b, "<div class=\"note\">No plots were drawn: ");
         html_escape(&b, rp->gnuplot_note ? rp->gnuplot_note : "gnuplot did not run");
         sb_puts(&b, ". Install gnuplot and run <code>drasim report</code> again (or run <code>gnuplot plots.gp</code>"
@@ -145,4 +152,5 @@ void report_free(report *rp) {
     VEC_FREE(rp->plots);
     free(rp->gnuplot_note);
     rp->gnuplot_note = NULL;
+    sb_free(&rp->data_note);
 }
