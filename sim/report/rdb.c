@@ -193,7 +193,13 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
         rdb_close(out);
         return -1;
     }
-    if (sqlite3_open_v2(path, &out->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK || probe(out, err)) {
+    if (sqlite3_open_v2(path, &out->db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+        /* someone else's file: no schema-defined functions or virtual tables
+         * with side effects, no writes to the schema (sqlite.org/security.html) */
+        sqlite3_db_config(out->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+        sqlite3_db_config(out->db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+    }
+    if (!out->db || sqlite3_errcode(out->db) != SQLITE_OK || probe(out, err)) {
         if (!err->len) fail(out, err, "cannot open");
         rdb_close(out);
         return -1;
