@@ -23,10 +23,16 @@ static void usage(FILE *out) {
                  "exit codes: 0 ok, 2 usage error or gnuplot failure, 3 unreadable database\n");
 }
 
+/* DIR and DIR/data, real directories (not symbolic links elsewhere). */
 static int make_dir(const char *dir) {
     strbuf d = {0};
     sb_printf(&d, "%s/data", dir);
     int rc = (mkdir(dir, 0755) && errno != EEXIST) || (mkdir(sb_str(&d), 0755) && errno != EEXIST) ? -1 : 0;
+    struct stat st;
+    if (!rc && (lstat(sb_str(&d), &st) || !S_ISDIR(st.st_mode))) {
+        errno = ENOTDIR;
+        rc = -1;
+    }
     sb_free(&d);
     return rc;
 }

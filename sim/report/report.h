@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "report/escape.h"
 #include "report/rdb.h"
@@ -42,5 +43,9 @@ int report_draw(report *rp, strbuf *err);
 /* Write DIR/index.html. 0 or -1 with err. */
 int report_html(const report *rp, strbuf *err);
 void report_free(report *rp);
+/* Create or truncate a file of the report for writing, never through a
+ * symbolic link and only a regular file (a planted link in DIR cannot
+ * redirect a write). NULL with errno set on failure. */
+FILE *report_file_create(const char *path);
 
 #endif

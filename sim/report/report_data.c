@@ -63,7 +63,7 @@ static FILE *open_data(report *rp, const char *name, strbuf *err) {
     }
     strbuf path = {0};
     sb_printf(&path, "%s/data/%s.dat", rp->dir, name);
-    FILE *f = fopen(sb_str(&path), "w");
+    FILE *f = report_file_create(sb_str(&path));
     if (!f) {
         sb_clear(err);
         sb_printf(err, "%s: cannot write", sb_str(&path));

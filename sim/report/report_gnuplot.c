@@ -74,7 +74,7 @@ static int write_script(const report *rp, const char *tdir, strbuf *err) {
             sb_puts(&s, "\nunset output\n");
         }
     }
-    FILE *f = fopen(sb_str(&path), "w");
+    FILE *f = report_file_create(sb_str(&path));
     int rc = 0;
     if (!f || fwrite(s.s, 1, s.len, f) != s.len) {
         sb_clear(err);
@@ -100,7 +100,7 @@ static int run_gnuplot(const char *prog, const char *dir, strbuf *err) {
     }
     if (pid == 0) {
         if (chdir(dir)) _exit(126);
-        int out = open("/dev/null", O_WRONLY), log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int out = open("/dev/null", O_WRONLY), log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
         if (out >= 0) dup2(out, 1);
         if (log >= 0) dup2(log, 2);
         char *args[] = {(char *)prog, "plots.gp", NULL};

@@ -4,6 +4,9 @@
  * disk): every plot, a summary by configuration and a metrics table per run.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,7 +133,7 @@ int report_html(const report *rp, strbuf *err) {
     sb_puts(&b, "</div>\n</body>\n</html>\n");
 
     sb_printf(&path, "%s/index.html", rp->dir);
-    FILE *f = fopen(sb_str(&path), "w");
+    FILE *f = report_file_create(sb_str(&path));
     int rc = 0;
     if (!f || fwrite(b.s, 1, b.len, f) != b.len || fclose(f)) {
         sb_clear(err);
@@ -140,6 +143,20 @@ int report_html(const report *rp, strbuf *err) {
     sb_free(&b);
     sb_free(&path);
     return rc;
+}
+
+FILE *report_file_create(const char *path) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd < 0) return NULL;
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) close(fd);
+    return f;
 }
 
 void report_free(report *rp) {
