@@ -3,7 +3,7 @@
  * cli_signals_install() (every command, from main): SIGINT, SIGTERM, SIGHUP
  * and SIGQUIT remove the tracked temporary and lock files
  * (store/output_path.h) and then end the process with the same signal;
- * SIGABRT (xalloc on out-of-memory, assertions) does the same. SIGPIPE and
+ * SIGABRT (xalloc on out-of-memory, assertions) and exit() do the same. SIGPIPE and
  * SIGXFSZ are ignored: the write that raised them fails with EPIPE / EFBIG
  * and the command's ordinary error path removes what it was writing (a
  * closed standard output does not lose a results database).
@@ -14,6 +14,7 @@
  * once as above. SIGKILL cannot be caught: then PATH.tmp-<pid> stays (the
  * final PATH is never half-written) and PATH.lock stays without blocking. */
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,6 +58,7 @@ void cli_signals_install(void) {
         sigaction(stop_signals[i], &sa, NULL);
     }
     sigaction(SIGABRT, &sa, NULL);
+    atexit(output_tmp_remove_all);   /* exit() on an error path: nothing tracked is left */
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);
 }
