@@ -84,4 +84,15 @@ void xml_escape(strbuf *b, const char *s) {
     }
 }
 
+void terminal_text(strbuf *b, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    for (; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) sb_putc(b, '?');
+        else if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {   /* U+0080..U+009F: C1 controls (CSI...) */
+            sb_putc(b, '?');
+            p++;
+        } else sb_putc(b, (char)*p);
+    }
+}
+
 void html_escape(strbuf *b, const char *s) { xml_escape(b, s); }

@@ -29,6 +29,9 @@ bool plain_name(const char *s);
  * that XML 1.0 forbids (C0 controls, DEL is allowed) and invalid UTF-8
  * bytes replaced by U+FFFD. */
 void xml_escape(strbuf *b, const char *s);
+/* s for a terminal: C0 and C1 control characters and DEL become '?', so
+ * text from a database cannot move the cursor, recolour or forge lines. */
+void terminal_text(strbuf *b, const char *s);
 /* The same for HTML pages. */
 void html_escape(strbuf *b, const char *s);
 

@@ -14,6 +14,7 @@ rm -f "$out"
 sqlite3 "$out" <<'SQL'
 UPDATE runs SET mode = 'dra`touch PWNED_mode`' || char(10) || 'x' WHERE run_id = 1;
 UPDATE runs SET policy = 'p''`touch PWNED_policy`"' || char(10) || '@x' WHERE run_id = 2;
+UPDATE runs SET scenario = scenario || char(27) || '[2J' || char(27) || ']0;title' || char(7) WHERE run_id = 4;
 UPDATE sweep SET param = 'k`touch PWNED_param`' || char(10) || 'k' WHERE run_id = 3 AND param = 'scheduling.scoring';
 UPDATE nodes SET gpu_model = 'A100`touch PWNED_model`' || char(10) || '1 2 3' WHERE run_id = 1;
 UPDATE sample_resources SET resource = 'nvidia.com/gpu`touch PWNED_res`' || char(13) || char(10) || '"' WHERE run_id = 1 AND resource = 'nvidia.com/gpu';

@@ -96,6 +96,14 @@ static void test_xml_escape(void **state) {
     sb_free(&b);
 }
 
+static void test_terminal_text(void **state) {
+    (void)state;
+    strbuf b = {0};
+    terminal_text(&b, "a\x1b[2Jb\nc\x7f\xc2\x9b" "1m\xc3\xa9");
+    assert_string_equal(sb_str(&b), "a?[2Jb?c??1m\xc3\xa9");
+    sb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gp_quote_hostile),
@@ -103,6 +111,7 @@ int main(void) {
         cmocka_unit_test(test_comment_text),
         cmocka_unit_test(test_plain_name),
         cmocka_unit_test(test_xml_escape),
+        cmocka_unit_test(test_terminal_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
