@@ -1,6 +1,7 @@
 /* escape.c -- text to gnuplot, XML and HTML (see escape.h). */
 #include "report/escape.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when s does not
@@ -26,11 +27,11 @@ static size_t utf8_len(const unsigned char *s) {
     return n;
 }
 
-void gp_quote(strbuf *b, const char *s) {
+static void gp_literal(strbuf *b, const char *s, size_t max) {
     sb_putc(b, '\'');
     size_t len = strlen(s), cut = len;
-    if (len > GP_LABEL_MAX) {
-        cut = GP_LABEL_MAX;
+    if (len > max) {
+        cut = max;
         while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;   /* not inside a character */
     }
     for (size_t i = 0; i < cut; i++) {
@@ -42,6 +43,9 @@ void gp_quote(strbuf *b, const char *s) {
     if (cut < len) sb_puts(b, "...");
     sb_putc(b, '\'');
 }
+
+void gp_quote(strbuf *b, const char *s) { gp_literal(b, s, SIZE_MAX); }
+void gp_label(strbuf *b, const char *s) { gp_literal(b, s, GP_LABEL_MAX); }
 
 void gp_comment_text(strbuf *b, const char *s) {
     for (; *s; s++) sb_putc(b, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);

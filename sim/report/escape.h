@@ -11,14 +11,17 @@
 
 #include "util/strbuf.h"
 
-/* Longest label (bytes) written into a gnuplot script; longer ones are cut
- * at a UTF-8 character boundary and end in "...". */
+/* Longest label (bytes) written into a gnuplot script by gp_label(); longer
+ * ones are cut at a UTF-8 character boundary and end in "...". */
 enum { GP_LABEL_MAX = 400 };
 
 /* gnuplot string literal of s: single quotes, in which gnuplot does no
  * backquote (`cmd`), macro (@var) or backslash processing; a ' is written
- * ''. Control characters (a newline would end the command) become spaces. */
+ * ''. Control characters (a newline would end the command) become spaces.
+ * For file names: never shortened. */
 void gp_quote(strbuf *b, const char *s);
+/* The same for a label shown on a plot: at most GP_LABEL_MAX bytes. */
+void gp_label(strbuf *b, const char *s);
 /* s as the text of a one-line comment (control characters become spaces). */
 void gp_comment_text(strbuf *b, const char *s);
 /* True when s is a plain name, [A-Za-z0-9_]+ (at most 100 bytes): safe as a

@@ -17,7 +17,7 @@
 
 static void gp_var(strbuf *b, const char *name, const char *value) {
     sb_printf(b, "%s = ", name);
-    gp_quote(b, value);
+    gp_label(b, value);
     sb_putc(b, '\n');
 }
 
@@ -26,7 +26,7 @@ static void gp_array(strbuf *b, const char *name, char *const *items, size_t n) 
     sb_printf(b, "undefine %s\narray %s[%zu] = [", name, name, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         if (i) sb_puts(b, ", ");
-        gp_quote(b, items[i]);
+        gp_label(b, items[i]);
     }
     if (!n) sb_puts(b, "''");
     sb_puts(b, "]\n");

@@ -39,11 +39,15 @@ static void test_gp_quote_long_label_cut_on_character(void **state) {
     s[GP_LABEL_MAX] = '\xa9';
     s[sizeof s - 1] = 0;
     strbuf b = {0};
-    gp_quote(&b, s);
+    gp_label(&b, s);
     const char *q = sb_str(&b);
     assert_int_equal(b.len, 1 + (GP_LABEL_MAX - 1) + 3 + 1);
     assert_int_equal(strcmp(q + b.len - 4, "...'"), 0);
     assert_true((unsigned char)q[b.len - 5] == 'a');
+    /* a path is never shortened */
+    sb_clear(&b);
+    gp_quote(&b, s);
+    assert_int_equal(b.len, strlen(s) + 2);
     sb_free(&b);
 }
 
