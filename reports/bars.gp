@@ -1,5 +1,7 @@
-# bars.gp -- grouped bars with min..max whiskers. Each row: a quoted
-# category label, then for each series its mean, min and max.
+# bars.gp -- grouped bars with min..max whiskers. Each row: the category's
+# number k (1..), then for each series its mean, min and max; the label of
+# category k is categories[k], set by drasim (labels are never read from the
+# data file).
 set title plot_title font ",14"
 set xlabel xlabel_text offset 0,0.3
 set ylabel ylabel_text
@@ -12,4 +14,4 @@ set xtics rotate by -20 left
 set grid noxtics
 # one series: the title says it all
 if (|series| == 1) unset key
-plot for [i=1:|series|] datafile using (column(3*i-1)):(column(3*i)):(column(3*i+1)):xtic(1) lt i title series[i]
+plot for [i=1:|series|] datafile using (column(3*i)):(column(3*i+1)):(column(3*i+2)):xtic(categories[int(column(1))]) lt i title series[i]

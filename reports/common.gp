@@ -1,6 +1,8 @@
 # common.gp -- shared style of every drasim report plot (loaded first).
 # Variables set by drasim before a template: datafile, plot_title,
-# xlabel_text, ylabel_text, series (array of series titles).
+# xlabel_text, ylabel_text, series (array of series titles); bars.gp also
+# categories (array of category labels). Every string is a single-quoted
+# gnuplot literal written by sim/report/escape.c.
 set termoption noenhanced
 set border 3 lc rgb "#444444"
 set tics nomirror out

@@ -15,7 +15,11 @@
 
 enum { EXIT_OK = 0, EXIT_NEGATIVE = 1, EXIT_ERROR = 2, EXIT_BAD_INPUT = 3 };
 
-/* Install SIGINT/SIGTERM handlers; returns the flag they set (cli_signals.c). */
+/* Signal handlers that remove the temporary files being written (every
+ * command, called by main; cli_signals.c). */
+void cli_signals_install(void);
+/* From now on the first SIGINT/SIGTERM/SIGHUP/SIGQUIT only sets the returned
+ * flag, which the run polls; a second one ends the process. */
 volatile sig_atomic_t *cli_catch_interrupts(void);
 
 int cmd_run(int argc, char **argv);

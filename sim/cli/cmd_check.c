@@ -12,13 +12,14 @@
 #include "report/expect.h"
 #include "report/rdb.h"
 #include "report/runner.h"
+#include "store/output_path.h"
 #include "store/store.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim check SCENARIO --expect EXPECT.yaml [--junit FILE] [--seeds LIST]\n"
-                 "                    [--set KEY=VALUE]... [-o RESULTS.db] [--quiet]\n\n"
+                 "                    [--set KEY=VALUE]... [-o RESULTS.db] [--force] [--quiet]\n\n"
                  "Run the scenario (once per seed) and check the thresholds and baseline of\n"
                  "EXPECT.yaml (docs/CI.md) on its summary metrics. Prints a table; exits 1\n"
                  "when any check fails.\n\n"
@@ -27,6 +28,7 @@ static void usage(FILE *out) {
                  "  --seeds LIST       42..51 or 1,5,9 (overrides the expect file's seeds)\n"
                  "  --set KEY=VALUE    scenario override, after the expect file's `set`\n"
                  "  -o, --output FILE  keep the results database (default: a temporary one)\n"
+                 "  --force            replace FILE / the JUnit file even when drasim did not write it\n"
                  "  -q, --quiet        print only failures\n"
                  "exit codes: 0 all checks pass, 1 a check failed, 2 usage or processing error,\n"
                  "            3 invalid scenario, expect file or baseline\n");
@@ -38,17 +40,13 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int write_file(const char *path, const strbuf *b) {
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
-    int bad = fwrite(b->s, 1, b->len, f) != b->len;
-    return fclose(f) || bad ? -1 : 0;
-}
+/* First bytes of a JUnit file written by check_report_junit(). */
+static const char JUNIT_SIGNATURE[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"drasim check\"";
 
 int cmd_check(int argc, char **argv) {
     const char *scenario = NULL, *expect_path = NULL, *junit = NULL, *keep = NULL;
     const char *seeds_text = NULL;
-    bool quiet = false;
+    bool quiet = false, force = false;
     const char **cli_sets = xcalloc((size_t)argc, sizeof *cli_sets);
     size_t ncli_sets = 0;
     int rc = EXIT_OK;
@@ -57,7 +55,7 @@ int cmd_check(int argc, char **argv) {
     bool have_e = false;
     uint64_t *seeds = NULL;
     size_t nseeds = 0;
-    const char **sets = NULL;
+    const char **sets = NULL, **origins = NULL;
     char tmpdir[] = "/tmp/drasim-check-XXXXXX";
     bool have_tmp = false;
     strbuf dbpath = {0};
@@ -78,6 +76,8 @@ int cmd_check(int argc, char **argv) {
             keep = argv[++i];
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
+        } else if (!strcmp(a, "--force")) {
+            force = true;
         } else if (a[0] == '-' || scenario) {
             fprintf(stderr, "drasim check: unexpected argument '%s'\n", a);
             usage(stderr);
@@ -99,13 +99,34 @@ int cmd_check(int argc, char **argv) {
         goto done;
     }
     have_e = true;
+    /* both outputs are checked before the run (docs/SECURITY.md) */
+    const char *inputs[] = {scenario, expect_path, e.baseline_file};
+    output_target targets[2] = {
+        {.path = keep, .kind = OUTPUT_DATABASE, .force = force, .inputs = inputs, .ninputs = 3, .option = "-o"},
+        {.path = junit, .kind = OUTPUT_FILE, .signature = JUNIT_SIGNATURE, .force = force, .inputs = inputs,
+         .ninputs = 3, .option = "--junit"}};
+    for (int k = 0; k < 2; k++)
+        if (targets[k].path && output_check(&targets[k], &err)) {
+            fprintf(stderr, "drasim check: %s\n", sb_str(&err));
+            rc = EXIT_ERROR;
+            goto done;
+        }
+    if (keep && junit && !strcmp(keep, junit)) {
+        fprintf(stderr, "drasim check: -o and --junit name the same file %s\n", keep);
+        rc = EXIT_ERROR;
+        goto done;
+    }
     if (seeds_text && parse_seed_list(seeds_text, &seeds, &nseeds, &err)) {
         fprintf(stderr, "drasim check: %s\n", sb_str(&err));
         rc = EXIT_ERROR;
         goto done;
     }
     sets = xcalloc(e.nsets + ncli_sets + 1, sizeof *sets);
-    for (size_t i = 0; i < e.nsets; i++) sets[i] = e.sets[i];
+    origins = xcalloc(e.nsets + ncli_sets + 1, sizeof *origins);
+    for (size_t i = 0; i < e.nsets; i++) {
+        sets[i] = e.sets[i];
+        origins[i] = e.set_origins[i];   /* errors name the expect file's entry */
+    }
     for (size_t i = 0; i < ncli_sets; i++) sets[e.nsets + i] = cli_sets[i];
 
     double t0 = now_s();
@@ -122,7 +143,7 @@ int cmd_check(int argc, char **argv) {
     }
     volatile sig_atomic_t *interrupt = cli_catch_interrupts();
     store st = {0};
-    run_batch b = {.scenario_path = scenario, .sets = sets, .nsets = e.nsets + ncli_sets,
+    run_batch b = {.scenario_path = scenario, .sets = sets, .set_origins = origins, .nsets = e.nsets + ncli_sets,
                    .seeds = seeds ? seeds : e.seeds, .nseeds = seeds ? nseeds : e.nseeds,
                    .progress = !quiet && isatty(2), .interrupt = interrupt};
     int brc = store_open(&st, sb_str(&dbpath), &err) ? RUN_ERROR : run_batch_execute(&b, &st, &err);
@@ -159,8 +180,8 @@ int cmd_check(int argc, char **argv) {
         sb_clear(&out);
         const char *suite = res.nruns ? res.runs[0].scenario : "scenario";
         check_report_junit(&cr, suite, now_s() - t0, &out);
-        if (write_file(junit, &out)) {
-            fprintf(stderr, "drasim check: cannot write %s: %s\n", junit, strerror(errno));
+        if (output_write_file(junit, out.s, out.len, &err)) {
+            fprintf(stderr, "drasim check: %s\n", sb_str(&err));
             rc = EXIT_ERROR;
         }
     }
@@ -177,6 +198,7 @@ done:
     if (have_e) expect_free(&e);
     free(seeds);
     free(sets);
+    free(origins);
     free(cli_sets);
     sb_free(&dbpath);
     sb_free(&err);

@@ -7,35 +7,47 @@
 #include "cli/cli.h"
 #include "report/rdb.h"
 #include "report/report.h"
+#include "store/output_path.h"
 
 static void usage(FILE *out) {
-    fprintf(out, "usage: drasim report RESULTS.db [-o DIR]\n\n"
+    fprintf(out, "usage: drasim report RESULTS.db [-o DIR] [--force]\n\n"
                  "Draw plots (PNG and SVG, through gnuplot) and write DIR/index.html, a\n"
                  "self-contained page with every plot and a metrics table per run\n"
                  "(docs/REPORTS.md). Several runs are grouped by configuration (scenario,\n"
                  "mode, policy, sweep point) and drawn as mean with a min-max band over seeds.\n\n"
-                 "  -o, --output DIR   output directory (default report), created if needed\n"
+                 "  -o, --output DIR   output directory (default report), created if needed; an\n"
+                 "                     existing one must be empty or hold a drasim report\n"
+                 "  --force            write into DIR even when it holds other files\n"
                  "Without gnuplot (or $DRASIM_GNUPLOT) the page is written with the tables only\n"
                  "and a message on stderr; the exit code is still 0.\n"
                  "exit codes: 0 ok, 2 usage error or gnuplot failure, 3 unreadable database\n");
 }
 
+/* DIR and DIR/data, real directories (not symbolic links elsewhere). */
 static int make_dir(const char *dir) {
     strbuf d = {0};
     sb_printf(&d, "%s/data", dir);
     int rc = (mkdir(dir, 0755) && errno != EEXIST) || (mkdir(sb_str(&d), 0755) && errno != EEXIST) ? -1 : 0;
+    struct stat st;
+    if (!rc && (lstat(sb_str(&d), &st) || !S_ISDIR(st.st_mode))) {
+        errno = ENOTDIR;
+        rc = -1;
+    }
     sb_free(&d);
     return rc;
 }
 
 int cmd_report(int argc, char **argv) {
     const char *db = NULL, *dir = "report";
+    bool force = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return EXIT_OK;
         } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
             dir = argv[++i];
+        } else if (!strcmp(argv[i], "--force")) {
+            force = true;
         } else if (argv[i][0] == '-' || db) {
             fprintf(stderr, "drasim report: unexpected argument '%s'\n", argv[i]);
             usage(stderr);
@@ -49,6 +61,13 @@ int cmd_report(int argc, char **argv) {
         return EXIT_ERROR;
     }
     strbuf err = {0};
+    const char *inputs[] = {db};
+    output_target target = {.path = dir, .kind = OUTPUT_DIRECTORY, .force = force, .inputs = inputs, .ninputs = 1};
+    if (output_check(&target, &err)) {
+        fprintf(stderr, "drasim report: %s\n", sb_str(&err));
+        sb_free(&err);
+        return EXIT_ERROR;
+    }
     rdb r;
     if (rdb_open(db, &r, &err)) {
         fprintf(stderr, "drasim report: %s\n", sb_str(&err));
@@ -67,7 +86,8 @@ int cmd_report(int argc, char **argv) {
         rc = EXIT_BAD_INPUT;
         goto done;
     }
-    int drawn = report_draw(&rp, &err);
+    if (rp.data_note.len) fprintf(stderr, "drasim report: %s\n", sb_str(&rp.data_note));
+    int drawn = rp.plots.len ? report_draw(&rp, &err) : 0;
     if (drawn < 0) {
         fprintf(stderr, "drasim report: %s\n", sb_str(&err));
         rc = EXIT_ERROR;

@@ -10,17 +10,20 @@
 #include "engine/sim.h"
 #include "report/runner.h"
 #include "sched/policy.h"
+#include "store/output_path.h"
 #include "store/store.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim run SCENARIO [-o RESULTS.db] [--seed N | --seeds LIST] [--set KEY=VALUE]... [--policy NAME]\n"
-                 "                  [--quiet]\n\n"
+                 "                  [--force] [--quiet]\n\n"
                  "Simulate the scenario (docs/SCENARIOS.md) and write the results database\n"
                  "(docs/SCHEMA.md). The database is replaced atomically: an error or Ctrl-C\n"
                  "leaves an existing RESULTS.db untouched.\n\n"
-                 "  -o, --output FILE  results database (default results.db)\n"
+                 "  -o, --output FILE  results database (default results.db): a new path or a drasim\n"
+                 "                     database (docs/SECURITY.md)\n"
+                 "  --force            replace FILE even when it is not a drasim results database\n"
                  "  --seed N           override the scenario's seed\n"
                  "  --seeds LIST       one run per seed into the same database: 42..51, 1,5,9\n"
                  "  --set KEY=VALUE    override a scenario field before validation, e.g.\n"
@@ -61,7 +64,7 @@ static void print_run(const sim_run *run, size_t nnodes, int64_t run_id, void *u
 
 int cmd_run(int argc, char **argv) {
     const char *path = NULL, *out = "results.db", *policy = NULL;
-    bool quiet = false;
+    bool quiet = false, force = false;
     uint64_t *seeds = NULL;
     size_t nseeds = 0;
     const char **sets = xcalloc((size_t)argc, sizeof *sets);
@@ -95,6 +98,8 @@ int cmd_run(int argc, char **argv) {
             }
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
+        } else if (!strcmp(a, "--force")) {
+            force = true;
         } else if (a[0] == '-' || path) {
             fprintf(stderr, "drasim run: unexpected argument '%s'\n", a);
             usage(stderr);
@@ -110,6 +115,13 @@ int cmd_run(int argc, char **argv) {
         goto done;
     }
 
+    const char *inputs[] = {path};
+    output_target target = {.path = out, .kind = OUTPUT_DATABASE, .force = force, .inputs = inputs, .ninputs = 1};
+    if (output_check(&target, &err)) {
+        fprintf(stderr, "drasim run: %s\n", sb_str(&err));
+        rc = EXIT_ERROR;
+        goto done;
+    }
     double t0 = now_s();
     volatile sig_atomic_t *interrupt = cli_catch_interrupts();
 

@@ -12,18 +12,20 @@
 
 #include "cli/cli.h"
 #include "report/runner.h"
+#include "store/output_path.h"
 #include "store/store.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim sweep SCENARIO --param KEY=V1,V2,... [--param ...] [--seeds LIST]\n"
-                 "                    [--set KEY=VALUE]... -o OUT [--split] [--quiet]\n\n"
+                 "                    [--set KEY=VALUE]... -o OUT [--split] [--force] [--quiet]\n\n"
                  "Run the scenario at every point of the grid (the cartesian product of the\n"
                  "--param values; each value is applied like --set KEY=VALUE), once per seed.\n"
                  "Default: one database OUT with every run and a table sweep(run_id, param,\n"
                  "value). --split: OUT is a directory with one database per point, named\n"
-                 "KEY=VALUE,KEY=VALUE.db.\n"
+                 "KEY=VALUE,KEY=VALUE.db. OUT and every point's database must be new paths or\n"
+                 "drasim databases (--force: replace other files; docs/SECURITY.md).\n"
                  "exit codes: 0 ok, 2 usage or processing error, 3 invalid scenario\n");
 }
 
@@ -88,9 +90,38 @@ static void point_name(const param *ps, size_t np, const size_t *pt, strbuf *out
     sb_puts(out, ".db");
 }
 
+/* Before any run: OUT (a database, or with --split a directory) and every
+ * point's database may be written (store/output_path.h). */
+static int check_outputs(const char *scenario, const char *out, bool split, bool force, const param *params,
+                         size_t nparams, strbuf *err) {
+    const char *inputs[] = {scenario};
+    output_target t = {.path = out, .kind = split ? OUTPUT_DIRECTORY : OUTPUT_DATABASE, .force = force || split,
+                       .inputs = inputs, .ninputs = 1};
+    if (output_check(&t, err)) return -1;
+    struct stat st;
+    if (!split || stat(out, &st)) return 0;   /* a new directory holds no old file */
+    size_t *pt = xcalloc(nparams, sizeof *pt);
+    strbuf path = {0};
+    int rc = 0;
+    while (!rc) {
+        sb_clear(&path);
+        sb_printf(&path, "%s/", out);
+        point_name(params, nparams, pt, &path);
+        output_target p = {.path = sb_str(&path), .kind = OUTPUT_DATABASE, .force = force, .inputs = inputs,
+                           .ninputs = 1};
+        rc = output_check(&p, err);
+        size_t k = nparams;
+        while (k > 0 && ++pt[k - 1] == params[k - 1].n) pt[--k] = 0;
+        if (k == 0) break;
+    }
+    sb_free(&path);
+    free(pt);
+    return rc;
+}
+
 int cmd_sweep(int argc, char **argv) {
     const char *scenario = NULL, *out = NULL;
-    bool split = false, quiet = false;
+    bool split = false, quiet = false, force = false;
     param *params = xcalloc((size_t)argc, sizeof *params);
     size_t nparams = 0, nbase = 0;
     const char **sets = xcalloc((size_t)argc * 2 + 1, sizeof *sets);
@@ -122,6 +153,8 @@ int cmd_sweep(int argc, char **argv) {
             out = argv[++i];
         } else if (!strcmp(a, "--split")) {
             split = true;
+        } else if (!strcmp(a, "--force")) {
+            force = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
         } else if (a[0] == '-' || scenario) {
@@ -136,6 +169,11 @@ int cmd_sweep(int argc, char **argv) {
     if (!scenario || !out || !nparams) {
         if (scenario) fprintf(stderr, "drasim sweep: %s\n", !out ? "-o OUT is required" : "give at least one --param");
         usage(stderr);
+        rc = EXIT_ERROR;
+        goto done;
+    }
+    if (check_outputs(scenario, out, split, force, params, nparams, &err)) {
+        fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
         rc = EXIT_ERROR;
         goto done;
     }

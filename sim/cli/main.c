@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/input_files.h"
 
 typedef struct command {
     const char *name;
@@ -45,9 +46,12 @@ int main(int argc, char **argv) {
         printf("drasim %s\n", DRASIM_VERSION);
         return EXIT_OK;
     }
+    cli_signals_install();
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (strcmp(argv[1], commands[i].name) != 0) continue;
-        return commands[i].fn(argc - 1, argv + 1);
+        int rc = commands[i].fn(argc - 1, argv + 1);
+        input_files_reset();
+        return rc;
     }
     fprintf(stderr, "drasim: unknown command '%s' (see drasim --help)\n", argv[1]);
     return EXIT_ERROR;

@@ -124,8 +124,8 @@ void check_report_table(const check_report *c, strbuf *out) {
     sb_free(&v);
 }
 
-/* XML attribute/text escaping (html_escape also escapes quotes). */
-static void x(strbuf *b, const char *s) { html_escape(b, s); }
+/* XML attribute/text: well-formed whatever the names and messages hold. */
+static void x(strbuf *b, const char *s) { xml_escape(b, s); }
 
 void check_report_junit(const check_report *c, const char *suite, double seconds, strbuf *out) {
     sb_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/escape.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
 
@@ -166,8 +167,13 @@ void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
     for (size_t i = 0; i < rs.len; i++) {
         const row *r = &rs.data[i];
         char **line = &cell[(i + 1) * ncol];
-        line[0] = xstrdup(r->key);
-        line[1] = xstrdup(r->metric);
+        if (csv) {   /* quoted by csv_field, kept as they are */
+            line[0] = xstrdup(r->key);
+            line[1] = xstrdup(r->metric);
+        } else {     /* for a terminal: no control characters from a database */
+            sb_clear(&t), terminal_text(&t, r->key), line[0] = xstrdup(sb_str(&t));
+            sb_clear(&t), terminal_text(&t, r->metric), line[1] = xstrdup(sb_str(&t));
+        }
         sb_clear(&t), num(&t, r->a), line[2] = xstrdup(sb_str(&t));
         sb_clear(&t), num(&t, r->b), line[3] = xstrdup(sb_str(&t));
         sb_clear(&t);

@@ -184,6 +184,7 @@ static int parse_root(const ynode *root, const char *path, expect_spec *e, strbu
     if (set) {
         if (y_expect(set, YN_SEQ, "set", err)) return -1;
         e->sets = xcalloc(set->n + 1, sizeof *e->sets);
+        e->set_origins = xcalloc(set->n + 1, sizeof *e->set_origins);
         for (size_t i = 0; i < set->n; i++) {
             const char *s;
             if (y_str(set->vals[i], "set", &s, err)) return -1;
@@ -191,6 +192,10 @@ static int parse_root(const ynode *root, const char *path, expect_spec *e, strbu
                 yerr(err, set->vals[i], "set: expected KEY=VALUE, found '%s'", s);
                 return -1;
             }
+            strbuf o = {0};
+            sb_printf(&o, "%s:%d:%d: set", set->vals[i]->file, set->vals[i]->line, set->vals[i]->col);
+            e->set_origins[e->nsets] = xstrdup(sb_str(&o));
+            sb_free(&o);
             e->sets[e->nsets++] = xstrdup(s);
         }
     }
@@ -254,7 +259,11 @@ void expect_free(expect_spec *e) {
         free(e->thresholds[i].metric);
     }
     for (size_t i = 0; i < e->nbaseline; i++) free(e->baseline[i].metric);
-    for (size_t i = 0; i < e->nsets; i++) free(e->sets[i]);
+    for (size_t i = 0; i < e->nsets; i++) {
+        free(e->sets[i]);
+        free(e->set_origins[i]);
+    }
+    free(e->set_origins);
     free(e->thresholds);
     free(e->baseline);
     free(e->sets);

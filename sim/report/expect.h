@@ -52,6 +52,7 @@ typedef struct expect_spec {
     uint64_t *seeds;
     size_t nseeds;
     char **sets;
+    char **set_origins;  /* "FILE:LINE:COL: set" of each entry: how errors name it */
     size_t nsets;
     expect_threshold *thresholds;
     size_t nthresholds;

@@ -67,10 +67,15 @@ static ynode **child_slot(arena *a, ynode *parent, const char *seg, int n, bool 
 }
 
 int override_apply(ynode *root, const char *assignment, override_set *keep, strbuf *err) {
+    return override_apply_from(root, assignment, NULL, keep, err);
+}
+
+int override_apply_from(ynode *root, const char *assignment, const char *origin, override_set *keep, strbuf *err) {
+    const char *by = origin ? origin : "--set";
     const char *eq = strchr(assignment, '=');
     if (!eq || eq == assignment) {
         sb_clear(err);
-        sb_printf(err, "--set %s: expected KEY=VALUE", assignment);
+        sb_printf(err, "%s %s: expected KEY=VALUE", by, assignment);
         return -1;
     }
     char *key = xstrndup(assignment, (size_t)(eq - assignment));
@@ -84,7 +89,7 @@ int override_apply(ynode *root, const char *assignment, override_set *keep, strb
             break;
         }
     strbuf name = {0};
-    sb_printf(&name, "--set %s", key);
+    sb_printf(&name, "%s %s", by, key);
     keep->files = xrealloc(keep->files, (keep->n + 1) * sizeof *keep->files);
     yfile *vf = &keep->files[keep->n];
     int rc = -1;
@@ -97,7 +102,7 @@ int override_apply(ynode *root, const char *assignment, override_set *keep, strb
     value->line = 1;
     value->col = (int)(eq - assignment) + 2 + 6;   /* column in "--set KEY=VALUE" */
     if (root->kind != YN_MAP) {
-        yerr(err, root, "--set %s: the scenario is not a map", key);
+        yerr(err, root, "%s %s: the scenario is not a map", by, key);
         goto out;
     }
     ynode *cur = root;
@@ -109,7 +114,7 @@ int override_apply(ynode *root, const char *assignment, override_set *keep, strb
         int n = next_segment(&p, &seg, &bracket);
         if (n < 0) {
             sb_clear(err);
-            sb_printf(err, "--set %s: malformed key (expected a.b[0].c or a.b[name.with.dots])", key);
+            sb_printf(err, "%s %s: malformed key (expected a.b[0].c or a.b[name.with.dots])", by, key);
             goto out;
         }
         if (cur->kind == YN_SCALAR && y_is_null(cur) && slot) {
@@ -118,19 +123,19 @@ int override_apply(ynode *root, const char *assignment, override_set *keep, strb
             cur->file = value->file;
         }
         if (cur->kind == YN_SCALAR) {
-            yerr(err, cur, "--set %s: '%.*s' is inside a scalar, not a map or list", key, n, seg);
+            yerr(err, cur, "%s %s: '%.*s' is inside a scalar, not a map or list", by, key, n, seg);
             goto out;
         }
         slot = child_slot(&vf->a, cur, seg, n, bracket, value);
         if (!slot) {
-            yerr(err, cur, "--set %s: no list item '%.*s' (use an index in brackets or a `name`)", key, n, seg);
+            yerr(err, cur, "%s %s: no list item '%.*s' (use an index in brackets or a `name`)", by, key, n, seg);
             goto out;
         }
         cur = *slot;
     }
     if (!slot) {
         sb_clear(err);
-        sb_printf(err, "--set %s: empty key", assignment);
+        sb_printf(err, "%s %s: empty key", by, assignment);
         goto out;
     }
     *slot = value;

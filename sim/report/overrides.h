@@ -24,6 +24,9 @@ typedef struct override_set {
  * ("--set KEY: ..."). The parsed value is kept in `keep` (free with
  * overrides_free after the scenario is no longer used). */
 int override_apply(ynode *root, const char *assignment, override_set *keep, strbuf *err);
+/* The same, with `origin` instead of "--set" naming the override in messages
+ * (an expect file's entry: "expect.yaml:5:3: set"); origin may be NULL. */
+int override_apply_from(ynode *root, const char *assignment, const char *origin, override_set *keep, strbuf *err);
 void overrides_free(override_set *keep);
 
 #endif

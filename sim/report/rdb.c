@@ -1,17 +1,27 @@
 /* rdb.c -- reading results databases (see rdb.h). */
 #include "report/rdb.h"
 
+#include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/xalloc.h"
 
 static char *col_text(sqlite3_stmt *s, int i) {
     const unsigned char *t = sqlite3_column_text(s, i);
     return xstrdup(t ? (const char *)t : "");
+}
+
+/* The end of a result loop: SQLITE_DONE, else the database is damaged. */
+static int finished(rdb *r, int step_rc, strbuf *err, const char *what) {
+    if (step_rc == SQLITE_DONE) return 0;
+    sb_clear(err);
+    sb_printf(err, "%s: %s: the database is corrupt (damaged or truncated): %s", r->path, what, sqlite3_errmsg(r->db));
+    return -1;
 }
 
 static int fail(rdb *r, strbuf *err, const char *what) {
@@ -70,24 +80,47 @@ static int find_run(const rdb *r, int64_t id) {
 }
 
 /* Sweep points: "param=value param2=value2" per run, from the sweep table. */
-static int load_sweep(rdb *r) {
+static int load_sweep(rdb *r, strbuf *err) {
     if (!rdb_has_table(r, "sweep")) return 0;
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db, "SELECT run_id, param, value FROM sweep ORDER BY run_id, rowid", -1, &s, NULL) !=
         SQLITE_OK)
-        return -1;
-    while (sqlite3_step(s) == SQLITE_ROW) {
+        return fail(r, err, "cannot read sweep");
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         int i = find_run(r, sqlite3_column_int64(s, 0));
         if (i < 0) continue;
         strbuf b = {0};
         if (r->runs[i].point) sb_printf(&b, "%s ", r->runs[i].point);
-        sb_printf(&b, "%s=%s", (const char *)sqlite3_column_text(s, 1), (const char *)sqlite3_column_text(s, 2));
+        const char *k = (const char *)sqlite3_column_text(s, 1), *v = (const char *)sqlite3_column_text(s, 2);
+        sb_printf(&b, "%s=%s", k ? k : "", v ? v : "");
         free(r->runs[i].point);
         r->runs[i].point = xstrdup(sb_str(&b));
         sb_free(&b);
     }
     sqlite3_finalize(s);
-    return 0;
+    return finished(r, rc, err, "sweep");
+}
+
+/* Before any table is read: a missing file, a directory, a file that is not
+ * SQLite and a damaged database each get their own message. */
+static int probe(rdb *r, strbuf *err) {
+    sqlite3_stmt *s = NULL;
+    int rc = sqlite3_prepare_v2(r->db, "SELECT count(*) FROM sqlite_master", -1, &s, NULL);
+    if (rc == SQLITE_OK) {
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {}
+        if (rc == SQLITE_DONE) rc = SQLITE_OK;
+    }
+    sqlite3_finalize(s);
+    if (rc == SQLITE_OK) return 0;
+    sb_clear(err);
+    if ((rc & 0xff) == SQLITE_NOTADB)
+        sb_printf(err, "%s: not an SQLite database, so not a drasim results database", r->path);
+    else if ((rc & 0xff) == SQLITE_CORRUPT)
+        sb_printf(err, "%s: the database is corrupt (damaged or truncated): %s", r->path, sqlite3_errmsg(r->db));
+    else
+        sb_printf(err, "%s: cannot read the database: %s", r->path, sqlite3_errmsg(r->db));
+    return -1;
 }
 
 /* Sweep point with each key shortened to its last path segment:
@@ -151,8 +184,23 @@ static void make_groups(rdb *r) {
 int rdb_open(const char *path, rdb *out, strbuf *err) {
     memset(out, 0, sizeof *out);
     out->path = xstrdup(path);
-    if (sqlite3_open_v2(path, &out->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        fail(out, err, "cannot open");
+    struct stat st;
+    int bad = stat(path, &st) ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (bad) {
+        sb_clear(err);
+        if (bad == EISDIR) sb_printf(err, "%s: is a directory, not a results database", path);
+        else sb_printf(err, "%s: cannot open: %s", path, strerror(bad));
+        rdb_close(out);
+        return -1;
+    }
+    if (sqlite3_open_v2(path, &out->db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+        /* someone else's file: no schema-defined functions or virtual tables
+         * with side effects, no writes to the schema (sqlite.org/security.html) */
+        sqlite3_db_config(out->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+        sqlite3_db_config(out->db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+    }
+    if (!out->db || sqlite3_errcode(out->db) != SQLITE_OK || probe(out, err)) {
+        if (!err->len) fail(out, err, "cannot open");
         rdb_close(out);
         return -1;
     }
@@ -169,7 +217,8 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
         rdb_close(out);
         return -1;
     }
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
         out->runs = xrealloc(out->runs, (out->nruns + 1) * sizeof *out->runs);
         rdb_run *u = &out->runs[out->nruns++];
         memset(u, 0, sizeof *u);
@@ -181,8 +230,7 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
         u->end_ms = sqlite3_column_int64(s, 5);
     }
     sqlite3_finalize(s);
-    if (load_sweep(out)) {
-        fail(out, err, "cannot read sweep");
+    if (finished(out, step, err, "runs") || load_sweep(out, err)) {
         rdb_close(out);
         return -1;
     }
@@ -194,23 +242,32 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
         rdb_close(out);
         return -1;
     }
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
         const char *m = (const char *)sqlite3_column_text(s, 1);
         if (m && rdb_metric_index(out, m) < 0) {
             out->metrics = xrealloc(out->metrics, (out->nmetrics + 1) * sizeof *out->metrics);
             out->metrics[out->nmetrics++] = xstrdup(m);
         }
     }
+    if (finished(out, step, err, "summary")) {
+        sqlite3_finalize(s);
+        rdb_close(out);
+        return -1;
+    }
     sqlite3_reset(s);
     out->values = xmalloc((out->nruns * out->nmetrics + 1) * sizeof *out->values);
     for (size_t i = 0; i < out->nruns * out->nmetrics; i++) out->values[i] = NAN;
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
         int run = find_run(out, sqlite3_column_int64(s, 0));
         const char *m = (const char *)sqlite3_column_text(s, 1);
         if (run < 0 || !m || sqlite3_column_type(s, 2) == SQLITE_NULL) continue;
         out->values[(size_t)run * out->nmetrics + (size_t)rdb_metric_index(out, m)] = sqlite3_column_double(s, 2);
     }
     sqlite3_finalize(s);
+    if (finished(out, step, err, "summary")) {
+        rdb_close(out);
+        return -1;
+    }
     return 0;
 }
 

@@ -12,7 +12,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "report/escape.h"
 #include "report/rdb.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -30,6 +32,7 @@ typedef struct report {
     VEC(rplot) plots;
     bool plotted;        /* gnuplot ran and drew them */
     char *gnuplot_note;  /* why plots are missing (HTML note), or NULL */
+    strbuf data_note;    /* plots left out for lack of data: sentences (stderr and HTML) */
 } report;
 
 /* Write DIR/data/NAME.dat and describe the plots. 0 or -1 with err. */
@@ -40,10 +43,9 @@ int report_draw(report *rp, strbuf *err);
 /* Write DIR/index.html. 0 or -1 with err. */
 int report_html(const report *rp, strbuf *err);
 void report_free(report *rp);
-
-/* gnuplot string literal of s (double quotes, escaped). */
-void gp_quote(strbuf *b, const char *s);
-/* HTML text of s (escaped). */
-void html_escape(strbuf *b, const char *s);
+/* Create or truncate a file of the report for writing, never through a
+ * symbolic link and only a regular file (a planted link in DIR cannot
+ * redirect a write). NULL with errno set on failure. */
+FILE *report_file_create(const char *path);
 
 #endif

@@ -15,34 +15,32 @@
 #include "report/report.h"
 #include "util/xalloc.h"
 
-void gp_quote(strbuf *b, const char *s) {
-    sb_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') sb_putc(b, '\\');
-        if (*s == '\n') {
-            sb_puts(b, "\\n");
-            continue;
-        }
-        sb_putc(b, *s);
-    }
-    sb_putc(b, '"');
-}
-
 static void gp_var(strbuf *b, const char *name, const char *value) {
     sb_printf(b, "%s = ", name);
-    gp_quote(b, value);
+    gp_label(b, value);
     sb_putc(b, '\n');
 }
 
-/* `undefine NAME; array NAME[n] = ["a", "b"]` */
+/* `undefine NAME; array NAME[n] = ['a', 'b']` */
 static void gp_array(strbuf *b, const char *name, char *const *items, size_t n) {
     sb_printf(b, "undefine %s\narray %s[%zu] = [", name, name, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         if (i) sb_puts(b, ", ");
-        gp_quote(b, items[i]);
+        gp_label(b, items[i]);
     }
-    if (!n) sb_puts(b, "\"\"");
+    if (!n) sb_puts(b, "''");
     sb_puts(b, "]\n");
+}
+
+/* "# TEXT SUFFIX" as one line of a data file, whatever TEXT holds. */
+static void data_comment(FILE *f, const char *text, const char *suffix) {
+    strbuf b = {0};
+    sb_puts(&b, "# ");
+    gp_comment_text(&b, text);
+    sb_puts(&b, suffix);
+    sb_putc(&b, '\n');
+    fputs(sb_str(&b), f);
+    sb_free(&b);
 }
 
 static rplot *new_plot(report *rp, const char *name, const char *tmpl, const char *title) {
@@ -58,9 +56,14 @@ static rplot *new_plot(report *rp, const char *name, const char *tmpl, const cha
 }
 
 static FILE *open_data(report *rp, const char *name, strbuf *err) {
+    if (!plain_name(name)) {   /* callers skip such names; never a path outside DIR/data */
+        sb_clear(err);
+        sb_printf(err, "internal error: plot name '%s' is not a plain name", name);
+        return NULL;
+    }
     strbuf path = {0};
     sb_printf(&path, "%s/data/%s.dat", rp->dir, name);
-    FILE *f = fopen(sb_str(&path), "w");
+    FILE *f = report_file_create(sb_str(&path));
     if (!f) {
         sb_clear(err);
         sb_printf(err, "%s: cannot write", sb_str(&path));
@@ -155,7 +158,7 @@ static int curve_per_group(report *rp, const char *name, const char *title, cons
                   x->column, expr, x->table, sb_str(&ids));
         sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
         if (!s) rc = -1;
-        fprintf(f, "# %s\n", r->groups[g]);
+        data_comment(f, r->groups[g], "");
         while (s && sqlite3_step(s) == SQLITE_ROW) {
             double mean = sqlite3_column_double(s, 1), half = ci95_half_width(mean, sqlite3_column_double(s, 2),
                                                                              sqlite3_column_int64(s, 3));
@@ -241,7 +244,9 @@ static int wait_cdf(report *rp, strbuf *err) {
         VEC(int64_t) w = {0};
         while (sqlite3_step(s) == SQLITE_ROW) VEC_PUSH(w, sqlite3_column_int64(s, 0));
         sqlite3_finalize(s);
-        fprintf(f, "# %s: %zu scheduled pods\n", r->groups[g], w.len);
+        char n[48];
+        snprintf(n, sizeof n, ": %zu scheduled pods", w.len);
+        data_comment(f, r->groups[g], n);
         /* one point per distinct wait: fraction of pods that waited at most that long */
         for (size_t k = 0; k < w.len; k++)
             if (k + 1 == w.len || w.data[k + 1] != w.data[k]) {
@@ -270,17 +275,16 @@ static int wait_cdf(report *rp, strbuf *err) {
 }
 
 /* A bar chart: categories x groups, mean/min/max over each group's runs.
- * values[run * ncat + c] (NAN = not present in that run). */
-static void write_bars(report *rp, FILE *f, char **cats, size_t ncat, const double *values) {
+ * values[run * ncat + c] (NAN = not present in that run). Each row starts
+ * with the category's number (1..): its name is in the script's array
+ * `categories`, never in the data file. */
+static void write_bars(report *rp, FILE *f, size_t ncat, const double *values) {
     const rdb *r = rp->r;
     fputs("# category", f);
-    for (size_t g = 0; g < r->ngroups; g++) fprintf(f, " \"%s\" min max", r->groups[g]);
+    for (size_t g = 0; g < r->ngroups; g++) fprintf(f, " mean%zu min max", g + 1);
     fputc('\n', f);
     for (size_t c = 0; c < ncat; c++) {
-        strbuf q = {0};
-        gp_quote(&q, cats[c]);
-        fputs(sb_str(&q), f);
-        sb_free(&q);
+        fprintf(f, "%zu", c + 1);
         for (size_t g = 0; g < r->ngroups; g++) {
             double sum = 0, lo = NAN, hi = NAN;
             size_t n = 0;
@@ -311,9 +315,10 @@ static int add_bar_plot(report *rp, const char *name, const char *title, const c
                         size_t ncat, const double *values, strbuf *err) {
     FILE *f = open_data(rp, name, err);
     if (!f) return -1;
-    write_bars(rp, f, cats, ncat, values);
+    write_bars(rp, f, ncat, values);
     fclose(f);
     rplot *p = new_plot(rp, name, "bars.gp", title);
+    gp_array(&p->vars, "categories", cats, ncat);
     char **t = group_titles(rp->r);
     gp_array(&p->vars, "series", t, rp->r->ngroups);
     free_strings(t, rp->r->ngroups);
@@ -491,22 +496,21 @@ static int compare_metrics(report *rp, strbuf *err) {
         if (strcmp(name, "gpu_alloc_pct") && strcmp(name, "wait_mean_s") && strcmp(name, "wait_p99_s") &&
             strcmp(name, "pods_pending_at_end") && strncmp(name, "frag", 4))
             continue;
+        if (!plain_name(name)) continue;   /* a stem, never a path */
         strbuf stem = {0}, title = {0}, file = {0};
         sb_printf(&stem, "compare_%s", name);
         sb_printf(&title, "%s by configuration (bar: mean over seeds, whiskers: min-max)", name);
         FILE *f = open_data(rp, sb_str(&stem), err);
         if (!f) return -1;
-        fputs("# group mean min max\n", f);
+        fputs("# group mean min max (group names: the array categories in plots.gp)\n", f);
         for (size_t g = 0; g < r->ngroups; g++) {
             rdb_stats st = rdb_group_stats(r, g, (int)m);
-            strbuf q = {0};
-            gp_quote(&q, r->groups[g]);
-            if (st.n) fprintf(f, "%s %.6g %.6g %.6g\n", sb_str(&q), st.mean, st.min, st.max);
-            else fprintf(f, "%s 0 0 0\n", sb_str(&q));
-            sb_free(&q);
+            if (st.n) fprintf(f, "%zu %.6g %.6g %.6g\n", g + 1, st.mean, st.min, st.max);
+            else fprintf(f, "%zu 0 0 0\n", g + 1);
         }
         fclose(f);
         rplot *p = new_plot(rp, sb_str(&stem), "bars.gp", sb_str(&title));
+        gp_array(&p->vars, "categories", r->groups, r->ngroups);
         char *series[] = {(char *)name};
         gp_array(&p->vars, "series", series, 1);
         const char *unit = strstr(name, "_pct") ? "%" : strstr(name, "_s") ? "s" : "pods";
@@ -531,7 +535,7 @@ static int arrival_curves(report *rp, strbuf *err) {
     char *xcol = NULL;
     while (sqlite3_step(cols) == SQLITE_ROW) {
         const char *c = (const char *)sqlite3_column_text(cols, 0);
-        if (!strcmp(c, "run_id")) continue;
+        if (!c || !plain_name(c) || !strcmp(c, "run_id")) continue;   /* a stem and an SQL name, never code */
         if (!xcol && (!strcmp(c, "arrived_pct") || !strcmp(c, "time_ms"))) xcol = xstrdup(c);
         else VEC_PUSH(names, xstrdup(c));
     }
@@ -571,6 +575,7 @@ static int fragmentation(report *rp, strbuf *err) {
     int rc = 0;
     while (!rc && sqlite3_step(cols) == SQLITE_ROW) {
         const char *c = (const char *)sqlite3_column_text(cols, 0);
+        if (!c || !plain_name(c)) continue;   /* a stem and an SQL name, never code */
         strbuf stem = {0}, title = {0}, expr = {0}, ylabel = {0};
         sb_printf(&stem, "fragmentation_%s", c);
         sb_printf(&title, "Fragmentation over time (%s)", c);
@@ -591,7 +596,15 @@ int report_collect(report *rp, strbuf *err) {
     if (!r->nruns) return 0;
     /* every plot is optional: a database may lack tables (hand-made, older,
      * or written by parts that do not fill them) */
-    bool samples = rdb_has_table(r, "samples"), pods = rdb_has_table(r, "pods"), nodes = rdb_has_table(r, "nodes");
+    bool samples = rdb_table_has_rows(r, "samples"), pods = rdb_table_has_rows(r, "pods"),
+         nodes = rdb_has_table(r, "nodes");
+    /* an empty table draws nothing (gnuplot would fail on an empty data file): say what is missing */
+    if (!samples)
+        sb_printf(&rp->data_note, "%s: no time series plots: the database has no samples (table samples is %s).",
+                  r->path, rdb_has_table(r, "samples") ? "empty" : "missing");
+    if (!pods)
+        sb_printf(&rp->data_note, "%s%s: no wait-time plot: the database has no pods (table pods is %s).",
+                  rp->data_note.len ? " " : "", r->path, rdb_has_table(r, "pods") ? "empty" : "missing");
     int rc = 0;
     if (samples) {
         strbuf ylabel = {0};
@@ -606,7 +619,7 @@ int report_collect(report *rp, strbuf *err) {
     }
     if (!rc && pods) rc = wait_cdf(rp, err);
     if (!rc && pods && nodes && rdb_has_table(r, "devices")) rc = alloc_by_model(rp, err);
-    if (!rc && rdb_has_table(r, "sample_resources")) rc = alloc_by_resource(rp, err);
+    if (!rc && rdb_table_has_rows(r, "sample_resources")) rc = alloc_by_resource(rp, err);
     if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);
     return rc;

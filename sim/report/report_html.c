@@ -4,6 +4,9 @@
  * disk): every plot, a summary by configuration and a metrics table per run.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,18 +15,6 @@
 #include "report/report.h"
 #include "util/datadir.h"
 #include "util/xalloc.h"
-
-void html_escape(strbuf *b, const char *s) {
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': sb_puts(b, "&lt;"); break;
-        case '>': sb_puts(b, "&gt;"); break;
-        case '&': sb_puts(b, "&amp;"); break;
-        case '"': sb_puts(b, "&quot;"); break;
-        default: sb_putc(b, *s);
-        }
-    }
-}
 
 static void num(strbuf *b, double v) {
     if (isnan(v)) sb_puts(b, "–");
@@ -111,7 +102,14 @@ int report_html(const report *rp, strbuf *err) {
               r->ngroups == 1 ? "" : "s");
     sb_puts(&b, "<nav><a href=\"#plots\">plots</a><a href=\"#summary\">summary</a><a href=\"#runs\">runs</a></nav>\n");
     sb_puts(&b, "<h2 id=\"plots\">Plots</h2>\n");
-    if (!rp->plotted) {
+    if (rp->data_note.len) {
+        sb_puts(&b, "<div class=\"note\">");
+        html_escape(&b, sb_str(&rp->data_note));
+        sb_puts(&b, "</div>\n");
+    }
+    if (!rp->plots.len) {
+        sb_puts(&b, "<div class=\"note\">The database holds nothing to plot.</div>\n");
+    } else if (!rp->plotted) {
         sb_puts(&b, "<div class=\"note\">No plots were drawn: ");
         html_escape(&b, rp->gnuplot_note ? rp->gnuplot_note : "gnuplot did not run");
         sb_puts(&b, ". Install gnuplot and run <code>drasim report</code> again (or run <code>gnuplot plots.gp</code>"
@@ -135,7 +133,7 @@ int report_html(const report *rp, strbuf *err) {
     sb_puts(&b, "</div>\n</body>\n</html>\n");
 
     sb_printf(&path, "%s/index.html", rp->dir);
-    FILE *f = fopen(sb_str(&path), "w");
+    FILE *f = report_file_create(sb_str(&path));
     int rc = 0;
     if (!f || fwrite(b.s, 1, b.len, f) != b.len || fclose(f)) {
         sb_clear(err);
@@ -145,6 +143,20 @@ int report_html(const report *rp, strbuf *err) {
     sb_free(&b);
     sb_free(&path);
     return rc;
+}
+
+FILE *report_file_create(const char *path) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd < 0) return NULL;
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) close(fd);
+    return f;
 }
 
 void report_free(report *rp) {
@@ -157,4 +169,5 @@ void report_free(report *rp) {
     VEC_FREE(rp->plots);
     free(rp->gnuplot_note);
     rp->gnuplot_note = NULL;
+    sb_free(&rp->data_note);
 }

@@ -101,7 +101,8 @@ static int load_scenario(const run_batch *b, scenario *sc, override_set *keep, s
         return -1;
     }
     for (size_t i = 0; i < b->nsets; i++)
-        if (override_apply(sc->file.docs[0], b->sets[i], keep, err)) return -1;
+        if (override_apply_from(sc->file.docs[0], b->sets[i], b->set_origins ? b->set_origins[i] : NULL, keep, err))
+            return -1;
     return scenario_from_tree(sc->file.docs[0], sc, err);
 }
 

@@ -20,6 +20,7 @@ enum { RUN_OK = 0, RUN_ERROR = -1, RUN_BAD_INPUT = -2, RUN_INTERRUPTED = -3 };
 typedef struct run_batch {
     const char *scenario_path;
     const char *const *sets;          /* "KEY=VALUE" overrides, in order */
+    const char *const *set_origins;   /* NULL, or per override its name in errors (NULL entry: "--set") */
     size_t nsets;
     const uint64_t *seeds;            /* none: the scenario's own seed */
     size_t nseeds;

@@ -1,6 +1,7 @@
 /* store.c -- SQLite results: schema, bulk inserts, atomic publish (see store.h). */
 #include "store/store.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "store/output_path.h"
 #include "store/store_dra.h"
 #include "util/xalloc.h"
 
@@ -47,12 +49,19 @@ static int fail(store *st, strbuf *err, const char *what) {
 
 int store_open(store *st, const char *path, strbuf *err) {
     memset(st, 0, sizeof *st);
+    st->lock = -1;
     st->path = xstrdup(path);
+    if ((st->lock = output_lock(path, err)) < 0) {
+        free(st->path);
+        st->path = NULL;
+        return -1;
+    }
     strbuf t = {0};
     sb_printf(&t, "%s.tmp-%ld", path, (long)getpid());
     st->tmp = xstrdup(sb_str(&t));
     sb_free(&t);
     unlink(st->tmp);
+    output_tmp_track(st->tmp);
     st->next_run_id = 1;
     if (sqlite3_open_v2(st->tmp, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
         return fail(st, err, "cannot create database");
@@ -360,12 +369,19 @@ int store_commit(store *st, strbuf *err) {
         fsync(fd);
         close(fd);
     }
-    if (rename(st->tmp, st->path) != 0) {
-        sb_clear(err);
-        sb_printf(err, "cannot rename %s to %s", st->tmp, st->path);
+    if (output_not_input(st->path, err)) {
         store_abort(st);
         return -1;
     }
+    if (rename(st->tmp, st->path) != 0) {
+        sb_clear(err);
+        sb_printf(err, "cannot rename %s to %s: %s", st->tmp, st->path, strerror(errno));
+        store_abort(st);
+        return -1;
+    }
+    output_tmp_untrack(st->tmp);
+    output_unlock(st->lock);
+    st->lock = -1;
     free(st->tmp);
     free(st->path);
     st->tmp = st->path = NULL;
@@ -375,7 +391,12 @@ int store_commit(store *st, strbuf *err) {
 void store_abort(store *st) {
     if (st->db) sqlite3_close(st->db);
     st->db = NULL;
-    if (st->tmp) unlink(st->tmp);
+    if (st->tmp) {
+        unlink(st->tmp);
+        output_tmp_untrack(st->tmp);
+    }
+    if (st->path) output_unlock(st->lock);
+    st->lock = -1;
     free(st->tmp);
     free(st->path);
     st->tmp = st->path = NULL;

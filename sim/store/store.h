@@ -23,15 +23,19 @@ typedef struct store {
     char *path;       /* final name */
     char *tmp;        /* name while writing */
     int64_t next_run_id;
+    int lock;         /* output_lock handle while writing, else -1 */
 } store;
 
-/* Create the temporary database with the schema and open its transaction. */
+/* Lock OUT (another process writing it: error at once), create the
+ * temporary database with the schema and open its transaction. The caller
+ * checks the path first (output_check in store/output_path.h). */
 int store_open(store *st, const char *path, strbuf *err);
 /* Write one run (runs, nodes, devices, pods, samples, summary). Returns its
  * run id (> 0), or -1 with err set; `interrupt` is polled between rows. */
 int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, const char *scenario_file,
                         strbuf *err, volatile sig_atomic_t *interrupt);
-/* Commit, close, fsync, rename over the final name. */
+/* Commit, close, fsync, rename over the final name (refused when the final
+ * name is a file read as input during the run). */
 int store_commit(store *st, strbuf *err);
 /* Roll back and remove the temporary file (safe after any failure). */
 void store_abort(store *st);

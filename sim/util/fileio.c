@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/input_files.h"
+
 size_t file_max_input_bytes(void) {
     size_t mib = FILE_MAX_INPUT_MIB_DEFAULT;
     const char *env = getenv("DRASIM_MAX_INPUT_MIB");
@@ -57,6 +59,7 @@ int file_read_all(const char *path, strbuf *out, strbuf *err) {
     }
     size_t limit = file_max_input_bytes();
     if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > limit) return too_large(path, limit, err);
+    input_files_note(path);   /* never an output of this run (store/output_path.c) */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         sb_clear(err);

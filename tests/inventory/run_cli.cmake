@@ -15,7 +15,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/small.yaml ${di
 if(NOT diff EQUAL 0)
   message(FATAL_ERROR "${OUT}/small.yaml differs from ${dir}/small-expected.yaml")
 endif()
-file(GLOB leftovers ${OUT}/small.yaml.tmp.*)
+file(GLOB leftovers ${OUT}/small.yaml.tmp*)
 if(leftovers)
   message(FATAL_ERROR "temporary files left behind: ${leftovers}")
 endif()

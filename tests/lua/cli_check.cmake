@@ -17,7 +17,7 @@ workload:
   lua: {script: ${SCRIPT}}
 ")
 file(WRITE ${OUT} "sentinel: a good earlier result\n")
-execute_process(COMMAND ${DRASIM} run ${scenario} -o ${OUT} --quiet
+execute_process(COMMAND ${DRASIM} run ${scenario} -o ${OUT} --quiet --force
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out TIMEOUT 60)
 if(NOT rc EQUAL 3)
   message(FATAL_ERROR "expected exit code 3, got ${rc}: ${err}")

@@ -176,7 +176,8 @@ static const char *xml_attr(const xml_el *e, const char *name) {
     return NULL;
 }
 
-/* Text and attribute values may only use the five predefined entities. */
+/* Text and attribute values may only use the five predefined entities and
+ * decimal references to characters XML 1.0 allows (tab, LF, CR, >= 0x20). */
 static bool entities_ok(const char *s, const char *end) {
     for (; s < end; s++) {
         if (*s == '<') return false;
@@ -184,7 +185,39 @@ static bool entities_ok(const char *s, const char *end) {
         static const char *const ents[] = {"&lt;", "&gt;", "&amp;", "&quot;", "&apos;"};
         bool ok = false;
         for (int k = 0; k < 5; k++) ok |= !strncmp(s, ents[k], strlen(ents[k]));
+        if (!ok && s[1] == '#') {
+            char *e;
+            long c = strtol(s + 2, &e, 10);
+            ok = e > s + 2 && *e == ';' && (c == 9 || c == 10 || c == 13 || (c >= 0x20 && c <= 0xD7FF) ||
+                                            (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF));
+        }
         if (!ok) return false;
+    }
+    return true;
+}
+
+/* Every byte is a character XML 1.0 allows, in valid UTF-8 (Char production:
+ * tab, LF, CR, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF). */
+static bool chars_ok(const char *text) {
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p) {
+        unsigned long c;
+        int n;
+        if (*p < 0x80) c = *p, n = 1;
+        else if ((*p & 0xE0) == 0xC0) c = *p & 0x1F, n = 2;
+        else if ((*p & 0xF0) == 0xE0) c = *p & 0x0F, n = 3;
+        else if ((*p & 0xF8) == 0xF0) c = *p & 0x07, n = 4;
+        else return false;
+        for (int i = 1; i < n; i++) {
+            if ((p[i] & 0xC0) != 0x80) return false;
+            c = c << 6 | (p[i] & 0x3F);
+        }
+        static const unsigned long min[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (c < min[n]) return false;   /* overlong */
+        if (!(c == 9 || c == 10 || c == 13 || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) ||
+              (c >= 0x10000 && c <= 0x10FFFF)))
+            return false;
+        p += n;
     }
     return true;
 }
@@ -193,6 +226,7 @@ static bool entities_ok(const char *s, const char *end) {
 static int xml_parse(const char *s, xml_doc *d) {
     int stack[64], depth = 0;
     d->n = 0;
+    if (!chars_ok(s)) return -1;
     if (strncmp(s, "<?xml ", 6)) return -1;
     s = strstr(s, "?>");
     if (!s) return -1;
@@ -305,12 +339,39 @@ static void test_junit_shape(void **state) {
     sb_free(&x);
 }
 
+/* Names and messages with control characters, invalid UTF-8 and markup
+ * (an expect file's metric name reaches both): still well-formed XML 1.0. */
+static void test_junit_control_chars(void **state) {
+    (void)state;
+    check_report c = {0};
+    check_result items[] = {
+        {"gpu\x01alloc\x1b[31m >= 93", 95, ">= 93", false, "metric 'gpu\x01alloc\x1b[31m' is not in the results"},
+        {"bad \xff\xfe utf-8 \xc0\xaf\xed\xa0\x80", 1, "<= \x7f\x0b\x0c", false, "line1\nline2\r\ttab ]]> <![CDATA["},
+    };
+    c.items = items;
+    c.n = 2;
+    c.failures = 2;
+    strbuf x = {0};
+    check_report_junit(&c, "suite\x02\nname", 0.5, &x);
+    xml_doc *d = calloc(1, sizeof *d);
+    if (xml_parse(sb_str(&x), d)) fail_msg("not well-formed XML:\n%s", sb_str(&x));
+    assert_string_equal(xml_attr(&d->el[1], "name"), "suite\xEF\xBF\xBD&#10;name");
+    assert_non_null(strstr(sb_str(&x), "line1&#10;line2&#13;&#9;tab ]]&gt; &lt;![CDATA["));
+    /* the checker itself rejects what the old escaping let through */
+    assert_int_equal(xml_parse("<?xml version=\"1.0\"?>\n<a x=\"\x01\"/>\n", d), -1);
+    assert_int_equal(xml_parse("<?xml version=\"1.0\"?>\n<a x=\"\xff\"/>\n", d), -1);
+    assert_int_equal(xml_parse("<?xml version=\"1.0\"?>\n<a x=\"&#1;\"/>\n", d), -1);
+    free(d);
+    sb_free(&x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_ok),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_evaluate),
         cmocka_unit_test(test_junit_shape),
+        cmocka_unit_test(test_junit_control_chars),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     intern_reset();

@@ -1,0 +1,21 @@
+/*
+ * input_files.h -- the files this process has read as input (scenario, Lua
+ * script, trace, inventory, catalog, expect file...), by device and inode,
+ * so that an output path can be refused when it names one of them
+ * (sim/store/output_path.c). file_read_all() and the Lua loader note every
+ * file they read; commands note inputs they open otherwise (a database).
+ */
+#ifndef DRASIM_UTIL_INPUT_FILES_H
+#define DRASIM_UTIL_INPUT_FILES_H
+
+#include <stdbool.h>
+
+/* Remember `path` (if it exists) as an input. */
+void input_files_note(const char *path);
+/* True when `path` exists and is the same file as a noted input; `which`
+ * (may be NULL) gets the path under which it was noted. */
+bool input_files_has(const char *path, const char **which);
+/* Forget every input (tests; commands that run several times). */
+void input_files_reset(void);
+
+#endif
