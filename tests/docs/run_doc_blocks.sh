@@ -1,0 +1,86 @@
+#!/bin/sh
+# run_doc_blocks.sh -- run the shell blocks of one Markdown document the way a
+# reader would: in order, in a scratch copy of the checkout, with the drasim
+# under test. The convention (which fences run, `no-test`, `exit=N`,
+# `file=NAME`) is in docs/TESTING.md; extract_blocks.awk does the parsing.
+#
+#   tests/docs/run_doc_blocks.sh DOC.md SRCDIR DRASIM WORKDIR
+#
+# WORKDIR is emptied and filled with symbolic links to every top-level entry
+# of SRCDIR, except:
+#   build/drasim, bin/drasim   the binary under test (so `build/drasim` and a
+#                              bare `drasim` both work)
+#   tools/setup                a no-op: the checkout is already built
+#   cmake -S . -B build ..., cmake --build build ...
+#                              no-ops for the same reason (a wrapper in bin/);
+#                              any other cmake command runs the real cmake
+# Exits 0 when every block exits with its expected code (0 unless exit=N) and
+# the document's fences follow the convention; otherwise prints each failing
+# block with its output and exits 1.
+set -u
+doc=$1 src=$2 drasim=$3 work=$4
+here=$(cd "$(dirname "$0")" && pwd)
+name=$(basename "$doc")
+real_cmake=$(command -v cmake || echo cmake)
+
+rm -rf "$work"
+mkdir -p "$work/.blocks" "$work/build" "$work/bin" "$work/tools" "$work/tmp" || exit 2
+for entry in "$src"/* "$src"/.ci; do
+  base=$(basename "$entry")
+  case $base in
+    build|build-*|tools|'*') ;;
+    *) [ -e "$entry" ] && ln -s "$entry" "$work/$base" ;;
+  esac
+done
+for entry in "$src"/tools/*; do
+  [ "$(basename "$entry")" = setup ] || ln -s "$entry" "$work/tools/$(basename "$entry")"
+done
+cat > "$work/tools/setup" <<'EOF'
+#!/bin/sh
+echo "tools/setup: (docs test) the checkout is already built" >&2
+EOF
+ln -s "$drasim" "$work/build/drasim"
+ln -s "$drasim" "$work/bin/drasim"
+cat > "$work/bin/cmake" <<EOF
+#!/bin/sh
+case "\$*" in
+  "-S . -B build"|"-S . -B build "*|"--build build"|"--build build "*)
+    echo "cmake \$*: (docs test) the checkout is already built" >&2; exit 0 ;;
+esac
+exec "$real_cmake" "\$@"
+EOF
+chmod +x "$work/tools/setup" "$work/bin/cmake"
+
+manifest=$(awk -v doc="$name" -v out="$work/.blocks" -f "$here/extract_blocks.awk" "$doc") || exit 2
+failed=0 ran=0
+lint=$(printf '%s\n' "$manifest" | awk '$1 == "lint"')
+if [ -n "$lint" ]; then
+  printf '%s\n' "$lint" | while read -r _ line msg; do echo "$doc:$line: $msg"; done
+  failed=1
+fi
+
+# one manifest line at a time (a here-document keeps the loop in this shell)
+while read -r kind id line arg; do
+  case $kind in
+    file)
+      mkdir -p "$work/$(dirname "$arg")" && cp "$work/.blocks/$id" "$work/$arg" || failed=1 ;;
+    sh)
+      ran=$((ran + 1))
+      (cd "$work" && env -u DRASIM_DATADIR PATH="$work/bin:$PATH" TMPDIR="$work/tmp" \
+         sh "$work/.blocks/$id") > "$work/.blocks/$id.log" 2>&1
+      rc=$?
+      if [ "$rc" -ne "$arg" ]; then
+        failed=1
+        echo "---- $doc:$line: block exited $rc, expected $arg; the block:"
+        grep -v '^__st=' "$work/.blocks/$id"
+        echo "---- its output (last 40 lines):"
+        tail -n 40 "$work/.blocks/$id.log"
+        echo "----"
+      fi ;;
+  esac
+done <<EOF
+$(printf '%s\n' "$manifest" | awk '$1 != "lint"')
+EOF
+
+echo "$doc: $ran shell block(s) run, $( [ $failed -eq 0 ] && echo ok || echo FAILED)"
+exit $failed
