@@ -7,6 +7,8 @@
 # manifest on stdout, one line per block in document order:
 #   sh    NNN LINE EXIT        run DIR/NNN (a script) and expect EXIT
 #   file  NNN LINE NAME        copy DIR/NNN to NAME in the scratch directory
+#   output NNN LINE -          every line of DIR/NNN must be a line of the
+#                              output of the last block run
 # and one line "lint LINE MESSAGE" per fence that breaks the convention.
 #
 # A runnable script gets a status check after every complete command line, so
@@ -28,19 +30,21 @@ function continues(s, c) {
 function start_block(info, n, i, w, a) {
     inblock = 1; startline = NR; nlines = 0
     n = split(info, w, /[ \t]+/)
-    lang = w[1]; kind = "skip"; expect = 0; fname = ""; notest = 0
+    lang = w[1]; kind = "skip"; expect = 0; fname = ""; notest = 0; output = 0
     for (i = 2; i <= n; i++) {
         a = w[i]
         if (a == "no-test") notest = 1
+        else if (a == "output") output = 1
         else if (a ~ /^exit=[0-9]+$/) expect = substr(a, 6) + 0
         else if (a ~ /^file=[A-Za-z0-9._\/-]+$/ && a !~ /\.\./ && a !~ /^file=\//) fname = substr(a, 6)
-        else printf "lint %d unknown fence attribute '%s' (known: no-test, exit=N, file=NAME)\n", NR, a
+        else printf "lint %d unknown fence attribute '%s' (known: no-test, exit=N, file=NAME, output)\n", NR, a
     }
     if (lang == "")
         printf "lint %d fence without a language: write sh (run), sh no-test, console or text (not run), yaml, ...\n", NR
     else if (lang ~ /^(bash|shell|zsh|shell-session|sh-session)$/)
         printf "lint %d fence language '%s': write sh (run by the docs test) or console (an illustration)\n", NR, lang
-    if (fname != "") kind = "file"
+    if (output) kind = "output"
+    else if (fname != "") kind = "file"
     else if (lang == "sh" && !notest) kind = "sh"
     else if (!notest) kind = "lines"      # other blocks: their build/drasim lines run
     else if (expect) printf "lint %d exit=N on a block that is not run\n", NR
@@ -50,12 +54,12 @@ function end_block(i, f, line, at, n, cmd) {
     inblock = 0
     if (kind == "skip") return
     f = sprintf("%s/%03d", out, nblocks + 1)
-    if (kind == "file") {
+    if (kind == "file" || kind == "output") {
         nblocks++
         printf "" > f
         for (i = 1; i <= nlines; i++) print body[i] > f
         close(f)
-        printf "file %03d %d %s\n", nblocks, startline, fname
+        printf "%s %03d %d %s\n", kind, nblocks, startline, kind == "file" ? fname : "-"
         return
     }
     n = 0

@@ -64,8 +64,22 @@ while read -r kind id line arg; do
   case $kind in
     file)
       mkdir -p "$work/$(dirname "$arg")" && cp "$work/.blocks/$id" "$work/$arg" || failed=1 ;;
+    output)
+      if [ -z "${last:-}" ]; then
+        echo "$doc:$line: an output block must follow a block that runs"; failed=1
+      else
+        while IFS= read -r want; do
+          [ -z "$want" ] && continue
+          grep -qxF -- "$want" "$work/.blocks/$last.log" || {
+            echo "---- $doc:$line: the output of the block above lacks the line"
+            echo "$want"
+            echo "---- it printed:"; cat "$work/.blocks/$last.log"; echo "----"
+            failed=1
+          }
+        done < "$work/.blocks/$id"
+      fi ;;
     sh)
-      ran=$((ran + 1))
+      ran=$((ran + 1)) last=$id
       (cd "$work" && env -u DRASIM_DATADIR PATH="$work/bin:$PATH" TMPDIR="$work/tmp" \
          sh "$work/.blocks/$id") > "$work/.blocks/$id.log" 2>&1
       rc=$?
