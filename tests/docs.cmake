@@ -6,6 +6,8 @@
 #   docs/scenario-fields   docs/SCENARIOS.md's fields <-> scenarios drasim loads and the loader's keys
 #   docs/schema            docs/SCHEMA.md <-> tables, columns, metrics and values of real databases
 #   docs/report-plots      docs/REPORTS.md's plot files <-> what drasim report draws
+#   docs/paths             the files and folders the docs name exist
+#   docs/flags             the options the docs pass to drasim are in its --help
 set(_docs_out ${CMAKE_BINARY_DIR}/docs-tests)
 set(_docs_sh ${CMAKE_SOURCE_DIR}/tests/docs)
 
@@ -32,6 +34,12 @@ drasim_cli_test(NAME docs/readme-ci-command RAW
 drasim_cli_test(NAME docs/readme-docs-table RAW
   COMMAND sh ${_docs_sh}/check_docs_table.sh ${CMAKE_SOURCE_DIR}
   EXPECT "README.md lists all [0-9]+ documents" LABELS docs)
+drasim_cli_test(NAME docs/paths RAW
+  COMMAND sh ${_docs_sh}/check_doc_paths.sh ${CMAKE_SOURCE_DIR}
+  EXPECT "all [0-9]+ paths the docs name exist" LABELS docs)
+drasim_cli_test(NAME docs/flags RAW
+  COMMAND sh ${_docs_sh}/check_doc_flags.sh ${CMAKE_SOURCE_DIR} $<TARGET_FILE:drasim>
+  EXPECT "all [0-9]+ options the docs pass to drasim are in its --help" LABELS docs)
 drasim_cli_test(NAME docs/scenario-fields RAW
   COMMAND sh ${_docs_sh}/check_scenario_fields.sh ${CMAKE_SOURCE_DIR} $<TARGET_FILE:drasim> ${_docs_out}/fields
   EXPECT "all [0-9]+ keys the loader accepts are in docs/SCENARIOS.md; all [0-9]+ fields documented"
