@@ -25,12 +25,20 @@ real_cmake=$(command -v cmake || echo cmake)
 
 rm -rf "$work"
 mkdir -p "$work/.blocks" "$work/build" "$work/bin" "$work/tools" "$work/tmp" || exit 2
+# top-level entries the checkout ignores (/build*/, /results.db, /report/ in
+# .gitignore) are outputs of an earlier run: not linked, so that a block
+# writing report/ cannot write into the source tree
+ignored=$(sed -n 's|^/\([^/]*\)/*$|\1|p' "$src/.gitignore" 2>/dev/null)
 for entry in "$src"/* "$src"/.ci; do
   base=$(basename "$entry")
-  case $base in
-    build|build-*|tools|'*') ;;
-    *) [ -e "$entry" ] && ln -s "$entry" "$work/$base" ;;
-  esac
+  [ -e "$entry" ] || continue
+  [ "$base" = tools ] && continue
+  skip=0
+  for pat in $ignored build; do
+    # shellcheck disable=SC2254
+    case $base in $pat) skip=1 ;; esac
+  done
+  [ $skip -eq 0 ] && ln -s "$entry" "$work/$base"
 done
 for entry in "$src"/tools/*; do
   [ "$(basename "$entry")" = setup ] || ln -s "$entry" "$work/tools/$(basename "$entry")"
