@@ -2,7 +2,7 @@
 # check_schema.sh -- docs/SCHEMA.md against real results databases: the
 # tables and their columns (in order), the summary metrics (every run's, and
 # all of them), and the values it lists for runs.mode, runs.policy and
-# pods.state. The databases: the quickstart (device plugin), its DRA twin, a
+# pods.state, and that its example SQL queries run. The databases: the quickstart (device plugin), its DRA twin, a
 # sweep, the OpenB trace in both modes, and tests/docs/fields-*.yaml (RTCR
 # scoring, a shared DRA claim, dynamic MIG with `policy: fgd`).
 #   tests/docs/check_schema.sh SRCDIR DRASIM WORKDIR
@@ -105,6 +105,19 @@ check_values() {  # TABLE COLUMN (documented in the "## TABLE" section)
 }
 bad=$( { check_values runs mode; check_values runs policy; check_values pods state; } )
 [ -n "$bad" ] && { printf 'docs/SCHEMA.md: %s\n' "$bad"; rc=1; }
+
+# ---- the example queries: each runs on every database and answers on one ---------------
+awk '/^```sql/ { on = 1; next } on && /^```/ { on = 0; next }
+     on && !/^--/ && NF { q = q " " $0; if ($0 ~ /;[ \t]*$/) { print q; q = "" } }' "$doc" > queries
+[ -s queries ] || fail "no example queries (\`\`\`sql blocks) found"
+while IFS= read -r q; do
+  answered=0
+  for db in $dbs; do
+    out=$(sqlite3 -bail "$db" "$q" 2>&1) || { fail "example query fails on $db: $q: $out"; continue; }
+    [ -n "$out" ] && answered=1
+  done
+  [ $answered -eq 1 ] || fail "example query answers nothing on any database: $q"
+done < queries
 
 [ $rc -eq 0 ] && echo "docs/SCHEMA.md matches $(wc -l < actual_tables) table definitions and $(wc -l < actual_metrics) metrics of $(echo $dbs | wc -w) databases"
 exit $rc
