@@ -3,8 +3,9 @@
 # tables and their columns (in order), the summary metrics (every run's, and
 # all of them), and the values it lists for runs.mode, runs.policy and
 # pods.state, and that its example SQL queries run. The databases: the
-# quickstart (device plugin), its DRA twin, a sweep, the OpenB trace in both modes, and tests/docs/fields-*.yaml (RTCR
-# scoring, a shared DRA claim, dynamic MIG with `policy: fgd`).
+# quickstart (device plugin), its DRA twin, a sweep, the OpenB trace in both
+# modes, and tests/docs/fields-*.yaml (RTCR scoring, a shared DRA claim,
+# dynamic MIG with `policy: fgd`).
 #   tests/docs/check_schema.sh SRCDIR DRASIM WORKDIR
 src=$1 drasim=$2 work=$3
 doc=$src/docs/SCHEMA.md
