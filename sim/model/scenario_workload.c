@@ -70,11 +70,11 @@ static int parse_arrival(const ynode *m, arena *a, pod_group_spec *g, strbuf *er
         ar->times = ARENA_NEW(a, sim_time, t->n);
         for (size_t i = 0; i < t->n; i++) {
             if (scenario_parse_duration(t->vals[i], "arrival time", &ar->times[i], err)) return -1;
-            if (ar->times[i] < 0 || (i && ar->times[i] < ar->times[i - 1])) {
+            ar->times[i] += ar->start;   /* the times count from `start`; compare after the shift */
+            if (ar->times[i] < ar->start || (i && ar->times[i] < ar->times[i - 1])) {
                 yerr(err, t->vals[i], "arrival time: expected non-negative times in ascending order");
                 return -1;
             }
-            ar->times[i] += ar->start;
         }
         if (g->count == 0) g->count = (int64_t)t->n;
         if ((size_t)g->count != t->n) {

@@ -325,6 +325,20 @@ static int write_arrival_curve(store *st, int64_t id, const sim_run *run) {
     return rc;
 }
 
+/* runs.policy (docs/SCHEMA.md): the placement policy when one decides (trace
+ * workloads: fgd unless set; DRA dynamic MIG: `policy: fgd`), else the
+ * NodeResourcesFit scoring strategy. */
+static const char *run_policy_name(const scenario *sc) {
+    if (sc->sched.policy) return sc->sched.policy;
+    if (sc->trace) return "fgd";
+    switch (sc->sched.strategy) {
+    case SCORE_MOST_ALLOCATED: return "MostAllocated";
+    case SCORE_REQUESTED_TO_CAPACITY_RATIO: return "RequestedToCapacityRatio";
+    case SCORE_LEAST_ALLOCATED: break;
+    }
+    return "LeastAllocated";
+}
+
 int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, const char *scenario_file,
                         strbuf *err, volatile sig_atomic_t *interrupt) {
     const scenario *sc = run->sc;
@@ -335,8 +349,7 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     bind_text(r, 2, sc->name);
     bind_text(r, 3, scenario_file);
     bind_text(r, 4, sc->sched.mode == SCHED_MODE_DRA ? "dra" : "device-plugin");
-    bind_text(r, 5, sc->trace ? (sc->sched.policy ? sc->sched.policy : "fgd")
-                    : sc->sched.strategy == SCORE_MOST_ALLOCATED ? "MostAllocated" : "LeastAllocated");
+    bind_text(r, 5, run_policy_name(sc));
     sqlite3_bind_int64(r, 6, (int64_t)sc->seed);
     bind_opt_int(r, 7, sc->stop_time == SIM_TIME_NEVER ? -1 : sc->stop_time);
     sqlite3_bind_int64(r, 8, run->end_time);

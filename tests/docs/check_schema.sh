@@ -1,0 +1,124 @@
+#!/bin/sh
+# check_schema.sh -- docs/SCHEMA.md against real results databases: the
+# tables and their columns (in order), the summary metrics (every run's, and
+# all of them), and the values it lists for runs.mode, runs.policy and
+# pods.state, and that its example SQL queries run. The databases: the
+# quickstart (device plugin), its DRA twin, a sweep, the OpenB trace in both
+# modes, and tests/docs/fields-*.yaml (RTCR scoring, a shared DRA claim,
+# dynamic MIG with `policy: fgd`).
+#   tests/docs/check_schema.sh SRCDIR DRASIM WORKDIR
+src=$1 drasim=$2 work=$3
+doc=$src/docs/SCHEMA.md
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 2
+unset DRASIM_DATADIR
+
+run() { out=$1; shift; "$drasim" "$@" -q -o "$out" > "$out.log" 2>&1 || { echo "drasim $*: failed"; cat "$out.log"; exit 1; }; }
+run qs.db run "$src/scenarios/quickstart.yaml" --seeds 1..2
+run dra.db run "$src/scenarios/examples/dra-quickstart.yaml"
+run sweep.db sweep "$src/scenarios/quickstart.yaml" --param scheduling.scoring=LeastAllocated,MostAllocated --seeds 1
+run openb.db run "$src/scenarios/openb/default.yaml" --policy bestfit
+run openb-dra.db run "$src/scenarios/openb/default-dra.yaml"
+run fields-dp.db run "$src/tests/docs/fields-device-plugin.yaml"
+run fields-dra.db run "$src/tests/docs/fields-dra.yaml"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db"
+rc=0
+fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
+
+# ---- documented tables: "table col,col,..." per line -----------------------
+# from `name(col, ...)` signatures (may wrap lines) and from "| column |"
+# tables under a "## name" heading
+awk '
+  /^```/ { fence = !fence; next }
+  fence { next }
+  /^## / { heading = substr($0, 4); intable = 0 }
+  /^\| column \|/ { if (heading ~ /^[a-z_]+$/) { intable = 1; cols[heading] = "" } next }
+  intable && /^\|---/ { next }
+  intable && /^\|/ {
+    split($0, cell, "|"); c = cell[2]; gsub(/[` ]/, "", c)
+    cols[heading] = cols[heading] (cols[heading] == "" ? "" : ",") c; next }
+  { intable = 0; text = text " " $0 }
+  END {
+    for (t in cols) print t, cols[t]
+    while (match(text, /`[a-z_]+\([a-z_, ]+\)`/)) {
+      sig = substr(text, RSTART + 1, RLENGTH - 2); text = substr(text, RSTART + RLENGTH)
+      name = sig; sub(/\(.*/, "", name); c = sig; sub(/^[^(]*\(/, "", c); sub(/\)$/, "", c); gsub(/ /, "", c)
+      print name, c
+    }
+  }' "$doc" | sort -u > documented_tables
+
+# ---- actual tables ------------------------------------------------------------
+for db in $dbs; do
+  for t in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"); do
+    echo "$t $(sqlite3 "$db" "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('$t') ORDER BY cid)")"
+  done
+done | sort -u > actual_tables
+
+while read -r t cols; do
+  want=$(awk -v t="$t" '$1 == t { print $2 }' documented_tables)
+  if [ -z "$want" ]; then fail "table $t ($cols) is not documented"
+  elif ! printf '%s\n' "$want" | grep -qxF "$cols"; then fail "table $t has columns $cols, documented: $want"
+  fi
+done < actual_tables
+while read -r t cols; do
+  awk -v t="$t" '$1 == t { found = 1 } END { exit !found }' actual_tables || fail "documents table $t, which no database has"
+done < documented_tables
+
+# ---- summary metrics -----------------------------------------------------------
+# the "| metric |" tables of the "## summary" section; the first lists the
+# metrics of every run, the others those of some kinds of run
+awk '
+  /^## / { insum = ($0 == "## summary") }
+  insum && /^\| metric \|/ { ntab++; intab = 1; next }
+  insum && intab && /^\|---/ { next }
+  insum && intab && /^\|/ {
+    split($0, cell, "|"); n = split(cell[2], m, ",")
+    for (i = 1; i <= n; i++) { x = m[i]; gsub(/[` ]/, "", x); print (ntab == 1 ? "all" : "some"), x }
+    next }
+  { intab = 0 }' "$doc" | sort -u > documented_metrics
+[ -s documented_metrics ] || fail "found no '| metric |' table under '## summary'"
+for db in $dbs; do
+  sqlite3 "$db" "SELECT DISTINCT metric FROM summary" | sort > "$db.metrics"
+  for m in $(awk '$1 == "all" { print $2 }' documented_metrics); do
+    grep -qxF "$m" "$db.metrics" || fail "metric $m is documented for every run, $db lacks it"
+  done
+done
+sort -u ./*.db.metrics > actual_metrics
+awk '{ print $2 }' documented_metrics | sort -u > documented_metric_names
+for m in $(comm -23 actual_metrics documented_metric_names); do fail "summary metric $m is not documented"; done
+for m in $(comm -13 actual_metrics documented_metric_names); do fail "documents summary metric $m, which no run writes"; done
+
+# ---- listed values -----------------------------------------------------------------
+# the backticked words in a column's row of a "| column |" table
+values() {
+  awk -v h="## $1" -v c="$2" '
+    /^## / { on = ($0 == h) }
+    on && index($0, "| " c " |") == 1 {
+      s = $0; sub(/^\|[^|]*\|[^|]*\|/, "", s)
+      while (match(s, /`[^`]+`/)) { print substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }' "$doc"
+}
+check_values() {  # TABLE COLUMN (documented in the "## TABLE" section)
+  values "$1" "$2" > "values.$1.$2"
+  for db in $dbs; do
+    sqlite3 "$db" "SELECT DISTINCT $2 FROM $1" | while read -r v; do
+      grep -qxF "$v" "values.$1.$2" || echo "$1.$2 = '$v' in $db is not among the documented values: $(tr '\n' ' ' < "values.$1.$2")"
+    done
+  done
+}
+bad=$( { check_values runs mode; check_values runs policy; check_values pods state; } )
+[ -n "$bad" ] && { printf 'docs/SCHEMA.md: %s\n' "$bad"; rc=1; }
+
+# ---- the example queries: each runs on every database and answers on one ---------------
+awk '/^```sql/ { on = 1; next } on && /^```/ { on = 0; next }
+     on && !/^--/ && NF { q = q " " $0; if ($0 ~ /;[ \t]*$/) { print q; q = "" } }' "$doc" > queries
+[ -s queries ] || fail "no example queries (\`\`\`sql blocks) found"
+while IFS= read -r q; do
+  answered=0
+  for db in $dbs; do
+    out=$(sqlite3 -bail "$db" "$q" 2>&1) || { fail "example query fails on $db: $q: $out"; continue; }
+    [ -n "$out" ] && answered=1
+  done
+  [ $answered -eq 1 ] || fail "example query answers nothing on any database: $q"
+done < queries
+
+[ $rc -eq 0 ] && echo "docs/SCHEMA.md matches $(wc -l < actual_tables) table definitions and $(wc -l < actual_metrics) metrics of $(echo $dbs | wc -w) databases"
+exit $rc
