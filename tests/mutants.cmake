@@ -1,0 +1,80 @@
+# Tests written to kill mutants of tools/mutate (docs/MUTATION.md): small
+# scenarios in tests/mutants/ whose every checked number is computed by hand
+# in the scenario's header comment (never taken from drasim's output), with
+# fractional values where a truncation would hide.
+set(_mut_src ${CMAKE_SOURCE_DIR}/tests/mutants)
+set(_mut_out ${CMAKE_CURRENT_BINARY_DIR}/mutants)
+file(MAKE_DIRECTORY ${_mut_out})
+
+# _mut_metrics(<out-var> <db> <metric> <regex> ...): SQL checks of summary values.
+function(_mut_metrics out db)
+  set(sql)
+  set(args ${ARGN})
+  list(LENGTH args n)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE 0 ${last} 2)
+    math(EXPR j "${i} + 1")
+    list(GET args ${i} metric)
+    list(GET args ${j} regex)
+    list(APPEND sql ${db} "SELECT value FROM summary WHERE metric = '${metric}'" "${regex}")
+  endforeach()
+  set(${out} ${sql} PARENT_SCOPE)
+endfunction()
+
+# Waits, nearest-rank percentiles, utilization (tests/mutants/waits.yaml).
+_mut_metrics(_sql ${_mut_out}/waits.db
+  pods_scheduled "^100\\.0$" wait_mean_s "^49\\.5495$" wait_p50_s "^49\\.049$" wait_p99_s "^98\\.098$"
+  wait_max_s "^99\\.099$" sim_end_s "^100\\.2$" gpu_alloc_pct "^100\\.0$" gpu_alloc_peak_pct "^100\\.0$"
+  cpu_alloc_pct "^12\\.5$")
+drasim_cli_test(NAME mutants/waits-percentiles
+  COMMAND run ${_mut_src}/waits.yaml -o ${_mut_out}/waits.db
+  EXPECT "100 pods arrived, 100 scheduled"
+  SQL ${_sql}
+      ${_mut_out}/waits.db "SELECT wait_ms FROM pods WHERE pod_id IN (0, 1, 99) ORDER BY pod_id" "^0\n1001\n99099$"
+      ${_mut_out}/waits.db "SELECT typeof(value) FROM summary WHERE metric = 'wait_mean_s'" "^real$")
+
+# The same run stopped at an event instant (tests/mutants/waits-stop.yaml).
+_mut_metrics(_sql ${_mut_out}/waits-stop.db
+  pods_scheduled "^50\\.0$" pods_succeeded "^49\\.0$" pods_running_at_end "^1\\.0$" pods_pending_at_end "^50\\.0$"
+  unschedulable "^50\\.0$" wait_mean_s "^24\\.5245$" wait_p50_s "^24\\.024$" sim_end_s "^50\\.1$"
+  gpu_alloc_pct "^100\\.0$")
+drasim_cli_test(NAME mutants/waits-stop-instant
+  COMMAND run ${_mut_src}/waits-stop.yaml -o ${_mut_out}/waits-stop.db
+  SQL ${_sql}
+      ${_mut_out}/waits-stop.db "SELECT count(*) FROM pods WHERE scheduled_ms = 0" "^1$")
+
+# Back-off doubling and its restart per head pod (tests/mutants/backoff.yaml).
+_mut_metrics(_sql ${_mut_out}/backoff.db
+  wait_mean_s "^5\\.0$" wait_max_s "^10\\.0$" sim_end_s "^11\\.0$" gpu_alloc_pct "^27\\.27")
+drasim_cli_test(NAME mutants/backoff-by-hand
+  COMMAND run ${_mut_src}/backoff.yaml -o ${_mut_out}/backoff.db
+  SQL ${_sql}
+      ${_mut_out}/backoff.db "SELECT group_concat(scheduled_ms, ' ') FROM pods" "^0 5000 10000$"
+      ${_mut_out}/backoff.db "SELECT attempts, failed_attempts FROM pod_groups" "^5\\|2$")
+_mut_metrics(_sql ${_mut_out}/backoff-stop.db
+  pods_pending_at_end "^2\\.0$" unschedulable "^0\\.0$" gpu_alloc_pct "^33\\.33")
+drasim_cli_test(NAME mutants/backoff-pending-not-unschedulable
+  COMMAND run ${_mut_src}/backoff-stop.yaml -o ${_mut_out}/backoff-stop.db
+  SQL ${_sql})
+
+# NoExecute taints and toleration effects (tests/mutants/taints.yaml).
+_mut_metrics(_sql ${_mut_out}/taints.db pods_scheduled "^1\\.0$" unschedulable "^2\\.0$")
+drasim_cli_test(NAME mutants/noexecute-taint
+  COMMAND run ${_mut_src}/taints.yaml -o ${_mut_out}/taints.db
+  SQL ${_sql}
+      ${_mut_out}/taints.db "SELECT group_concat(name || '=' || state, ' ') FROM pods"
+      "^none-0=Pending wrong-effect-0=Pending ok-0=Succeeded$"
+      ${_mut_out}/taints.db "SELECT count(*) FROM pods WHERE reason LIKE '%untolerated taint {k: v}%'" "^2$")
+
+# Random tie-breaking spreads equal pods over equal nodes (tests/mutants/ties.yaml).
+drasim_cli_test(NAME mutants/ties-spread
+  COMMAND run ${_mut_src}/ties.yaml -o ${_mut_out}/ties.db
+  SQL ${_mut_out}/ties.db "SELECT count(DISTINCT node_id) FROM pods" "^4$")
+
+# Pod capacity: default 110 and an explicit maxPods (tests/mutants/maxpods.yaml).
+drasim_cli_test(NAME mutants/max-pods
+  COMMAND run ${_mut_src}/maxpods.yaml -o ${_mut_out}/maxpods.db
+  SQL ${_mut_out}/maxpods.db "SELECT max_pods FROM nodes ORDER BY node_id" "^110\n2$"
+      ${_mut_out}/maxpods.db
+      "SELECT g.name, count(*) FROM pods p JOIN pod_groups g USING(run_id, group_id) WHERE p.wait_ms = 0 GROUP BY g.name ORDER BY g.name"
+      "^d\\|110\nm\\|2$")
