@@ -78,3 +78,14 @@ drasim_cli_test(NAME mutants/max-pods
       ${_mut_out}/maxpods.db
       "SELECT g.name, count(*) FROM pods p JOIN pod_groups g USING(run_id, group_id) WHERE p.wait_ms = 0 GROUP BY g.name ORDER BY g.name"
       "^d\\|110\nm\\|2$")
+
+# CEL cost limit (cel-go CostTracker: cancelled when the cost is > the limit,
+# so exactly 1,000,000 passes). Costs: lists.range(n) = n/10 + 1,
+# .map(x, x) over n elements = 4n + 1, size() = 1, + = 1: 4.1 * 243900 + 0.1 * 40 + 6.
+drasim_cli_test(NAME mutants/cel-cost-at-limit
+  COMMAND cel eval --cost "lists.range(243900).map(x, x).size() + lists.range(40).size()"
+  EXPECT "243940" "cost: 1000000")
+drasim_cli_test(NAME mutants/cel-cost-over-limit
+  COMMAND cel eval --cost "lists.range(243900).map(x, x).size() + lists.range(50).size()"
+  EXIT 1
+  EXPECT "cost limit exceeded" "cost: 1000001")
