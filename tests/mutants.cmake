@@ -89,3 +89,11 @@ drasim_cli_test(NAME mutants/cel-cost-over-limit
   COMMAND cel eval --cost "lists.range(243900).map(x, x).size() + lists.range(50).size()"
   EXIT 1
   EXPECT "cost limit exceeded" "cost: 1000001")
+
+# The Lua instruction budget is per callback (tests/mutants/lua-budget.lua).
+drasim_cli_test(NAME mutants/lua-budget-per-callback
+  COMMAND run ${_mut_src}/lua-budget.yaml -o ${_mut_out}/lua-budget.db
+  EXPECT "10 pods arrived, 10 scheduled"
+  REJECT "instruction limit"
+  SQL ${_mut_out}/lua-budget.db "SELECT group_concat(arrival_ms, ' ') FROM pods"
+      "^0 1000 2000 3000 4000 5000 6000 7000 8000 9000$")
