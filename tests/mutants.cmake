@@ -31,7 +31,8 @@ drasim_cli_test(NAME mutants/waits-percentiles
   EXPECT "100 pods arrived, 100 scheduled"
   SQL ${_sql}
       ${_mut_out}/waits.db "SELECT wait_ms FROM pods WHERE pod_id IN (0, 1, 99) ORDER BY pod_id" "^0\n1001\n99099$"
-      ${_mut_out}/waits.db "SELECT typeof(value) FROM summary WHERE metric = 'wait_mean_s'" "^real$")
+      ${_mut_out}/waits.db "SELECT typeof(value) FROM summary WHERE metric = 'wait_mean_s'" "^real$"
+      ${_mut_out}/waits.db "SELECT gpu_alloc_pct FROM samples WHERE time_ms = 0" "^100\\.0$")
 
 # The same run stopped at an event instant (tests/mutants/waits-stop.yaml).
 _mut_metrics(_sql ${_mut_out}/waits-stop.db
@@ -97,3 +98,22 @@ drasim_cli_test(NAME mutants/lua-budget-per-callback
   REJECT "instruction limit"
   SQL ${_mut_out}/lua-budget.db "SELECT group_concat(arrival_ms, ' ') FROM pods"
       "^0 1000 2000 3000 4000 5000 6000 7000 8000 9000$")
+
+# MIG and time-sliced GPU units, their GPU equivalents and the sample columns
+# (tests/mutants/gpu-units.yaml).
+_mut_metrics(_sql ${_mut_out}/gpu-units.db
+  gpu_total "^4\\.0$" gpu_alloc_pct "^7\\.142857" gpu_alloc_peak_pct "^7\\.142857" sim_end_s "^120\\.0$")
+drasim_cli_test(NAME mutants/gpu-units
+  COMMAND run ${_mut_src}/gpu-units.yaml -o ${_mut_out}/gpu-units.db
+  SQL ${_sql}
+      ${_mut_out}/gpu-units.db "SELECT node_id, resource, allocatable FROM node_resources WHERE resource LIKE 'nvidia.com/%' ORDER BY node_id"
+      "^0\\|nvidia.com/mig-1g.5gb\\|56\n1\\|nvidia.com/gpu\\|8$"
+      ${_mut_out}/gpu-units.db "SELECT gpus_alloc, mig_alloc, round(gpu_equiv_alloc, 6), round(gpu_alloc_pct, 6) FROM samples WHERE time_ms = 0"
+      "^1\\|1\\|0\\.285714\\|7\\.142857$")
+
+# A pool quantity of 0 is refused, naming the place (tests/mutants/zero-cpu.yaml).
+drasim_cli_test(NAME mutants/zero-cpu-refused
+  COMMAND run ${_mut_src}/zero-cpu.yaml -o ${_mut_out}/zero-cpu.db
+  EXIT 3
+  EXPECT "zero-cpu.yaml:9:44: cpu: must be greater than zero"
+  FILE_ABSENT ${_mut_out}/zero-cpu.db)
