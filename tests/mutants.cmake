@@ -117,3 +117,31 @@ drasim_cli_test(NAME mutants/zero-cpu-refused
   EXIT 3
   EXPECT "zero-cpu.yaml:9:44: cpu: must be greater than zero"
   FILE_ABSENT ${_mut_out}/zero-cpu.db)
+
+# drasim check and compare on a metric whose value per seed is known:
+# sim_end_s = seed (tests/mutants/seed-duration.yaml).
+drasim_cli_test(NAME mutants/check-bounds-and-extremes
+  COMMAND check ${_mut_src}/seed-duration.yaml --expect ${_mut_src}/seed-check.yaml -o ${_mut_out}/seeds-1-3.db
+  EXPECT "6 checks, 0 failed \\(3 runs\\)"
+  SQL ${_mut_out}/seeds-1-3.db "SELECT group_concat(value, ' ') FROM summary WHERE metric = 'sim_end_s'" "^1\\.0 2\\.0 3\\.0$")
+# Baseline = seeds 1..3 (mean 2); now seeds 2..4 (mean 3), lower is better.
+# 50 % of 2 allows up to 3.0 (passes at the bound); 40 % allows 2.8 (fails).
+foreach(_tol 50 40)
+  file(WRITE ${_mut_out}/baseline-${_tol}.yaml
+       "apiVersion: drasim/v1\nkind: Expect\nseeds: 2..4\nbaseline:\n  file: seeds-1-3.db\n"
+       "  metrics:\n    sim_end_s: {tolerance: ${_tol}%, better: lower}\n")
+endforeach()
+drasim_cli_test(NAME mutants/check-baseline-relative-at-bound
+  COMMAND check ${_mut_src}/seed-duration.yaml --expect ${_mut_out}/baseline-50.yaml -o ${_mut_out}/seeds-2-4.db
+  EXPECT "<= 3 \\(baseline 2 \\+ 1\\) +pass" "1 check, 0 failed \\(3 runs\\)"
+  DEPENDS mutants/check-bounds-and-extremes)
+drasim_cli_test(NAME mutants/check-baseline-relative-exceeded
+  COMMAND check ${_mut_src}/seed-duration.yaml --expect ${_mut_out}/baseline-40.yaml
+  EXIT 1
+  EXPECT "<= 2\\.8 \\(baseline 2 \\+ 0\\.8\\) +FAIL" "1 check, 1 failed \\(3 runs\\)"
+  DEPENDS mutants/check-bounds-and-extremes)
+# compare: mean sim_end_s 2 (seeds 1..3) -> 3 (seeds 2..4): +1, +50 % (B relative to A).
+drasim_cli_test(NAME mutants/compare-delta-sign
+  COMMAND compare ${_mut_out}/seeds-1-3.db ${_mut_out}/seeds-2-4.db --format csv
+  EXPECT ",sim_end_s,2,3,\\+1,\\+50\\.00%"
+  DEPENDS mutants/check-bounds-and-extremes mutants/check-baseline-relative-at-bound)
