@@ -145,3 +145,15 @@ drasim_cli_test(NAME mutants/compare-delta-sign
   COMMAND compare ${_mut_out}/seeds-1-3.db ${_mut_out}/seeds-2-4.db --format csv
   EXPECT ",sim_end_s,2,3,\\+1,\\+50\\.00%"
   DEPENDS mutants/check-bounds-and-extremes mutants/check-baseline-relative-at-bound)
+# report: pending pods at 0 are 1, 2, 3 over seeds 1..3: mean 2, sample
+# standard deviation 1, 95 % CI half width t(0.975, 2) * 1 / sqrt(3) =
+# 4.303 / 1.7320508 = 2.484338 -> lo -0.484338, hi 4.48434 (no gnuplot needed).
+drasim_cli_test(NAME mutants/report-confidence-interval
+  COMMAND report ${_mut_out}/seeds-1-3.db -o ${_mut_out}/report
+  ENV DRASIM_GNUPLOT=${_mut_out}/no-such-gnuplot
+  FILE_EXISTS ${_mut_out}/report/data/pending.dat
+  DEPENDS mutants/check-bounds-and-extremes)
+drasim_cli_test(NAME mutants/report-confidence-interval-data
+  RAW COMMAND ${CMAKE_COMMAND} -E cat ${_mut_out}/report/data/pending.dat
+  EXPECT "\n0\\.000000 2 -0\\.484338 4\\.48434\n"
+  DEPENDS mutants/report-confidence-interval)
