@@ -157,3 +157,9 @@ drasim_cli_test(NAME mutants/report-confidence-interval-data
   RAW COMMAND ${CMAKE_COMMAND} -E cat ${_mut_out}/report/data/pending.dat
   EXPECT "\n0\\.000000 2 -0\\.484338 4\\.48434\n"
   DEPENDS mutants/report-confidence-interval)
+
+# drasim.free_gpus skips cordoned nodes (tests/mutants/cordoned.lua asserts it).
+drasim_cli_test(NAME mutants/lua-free-gpus-cordoned
+  COMMAND run ${_mut_src}/cordoned.yaml -o ${_mut_out}/cordoned.db
+  EXPECT "2 pods arrived, 2 scheduled"
+  SQL ${_mut_out}/cordoned.db "SELECT group_concat(name || '@' || node_id, ' ') FROM pods" "^one@0 checked@0$")

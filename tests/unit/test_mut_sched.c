@@ -153,11 +153,29 @@ static void test_duration_rounding(void **state) {
     assert_true(rounded_up > 0);   /* the case a truncation gets wrong did occur */
 }
 
+/* NodeAffinity Gt / Lt (v1 NodeSelectorRequirement): strict comparisons of
+ * the integer label value; equal is neither greater nor less. */
+static void test_affinity_gt_lt_strict(void **state) {
+    (void)state;
+    k8s_kv label = {intern("gen"), intern("5")};
+    k8s_node n = {.meta = {.name = intern("n"), .labels = &label, .nlabels = 1}};
+    static const struct { k8s_selector_op op; const char *v; bool want; } v[] = {
+        {SEL_OP_GT, "4", true}, {SEL_OP_GT, "5", false}, {SEL_OP_LT, "6", true}, {SEL_OP_LT, "5", false}};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        const char *vals[] = {intern(v[i].v)};
+        k8s_selector_req r = {.key = intern("gen"), .op = v[i].op, .values = vals, .nvalues = 1};
+        k8s_selector_term term = {.match_expressions = &r, .nmatch_expressions = 1};
+        k8s_node_selector sel = {.terms = &term, .nterms = 1};
+        if (node_selector_matches(&sel, &n) != v[i].want) fail_msg("case %zu: gen=5 %s %s", i, v[i].op == SEL_OP_GT ? "Gt" : "Lt", v[i].v);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_least_allocated_score), cmocka_unit_test(test_balanced_allocation_score),
         cmocka_unit_test(test_nodes_to_find),         cmocka_unit_test(test_frag_boundary),
         cmocka_unit_test(test_openb_inflate_stop_rule), cmocka_unit_test(test_duration_rounding),
+        cmocka_unit_test(test_affinity_gt_lt_strict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
