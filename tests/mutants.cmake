@@ -163,3 +163,10 @@ drasim_cli_test(NAME mutants/lua-free-gpus-cordoned
   COMMAND run ${_mut_src}/cordoned.yaml -o ${_mut_out}/cordoned.db
   EXPECT "2 pods arrived, 2 scheduled"
   SQL ${_mut_out}/cordoned.db "SELECT group_concat(name || '@' || node_id, ' ') FROM pods" "^one@0 checked@0$")
+
+# Queued timers count against the Lua memory limit (tests/mutants/lua-memory.lua).
+drasim_cli_test(NAME mutants/lua-memory-counts-queued-timers
+  COMMAND run ${_mut_src}/lua-memory.yaml -o ${_mut_out}/lua-memory.db
+  EXIT 3
+  EXPECT "lua-memory.lua: lua error in the main chunk: memory limit exceeded"
+  FILE_ABSENT ${_mut_out}/lua-memory.db)
