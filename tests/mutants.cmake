@@ -170,3 +170,11 @@ drasim_cli_test(NAME mutants/lua-memory-counts-queued-timers
   EXIT 3
   EXPECT "lua-memory.lua: lua error in the main chunk: memory limit exceeded"
   FILE_ABSENT ${_mut_out}/lua-memory.db)
+
+# A recorded Node without `pods` allocatable gets the kubelet default 110
+# (tests/mutants/nopods.yaml).
+drasim_cli_test(NAME mutants/default-max-pods-recorded
+  COMMAND run ${_mut_src}/nopods.yaml -o ${_mut_out}/nopods.db
+  SQL ${_mut_out}/nopods.db "SELECT max_pods FROM nodes" "^110$"
+      ${_mut_out}/nopods.db "SELECT count(*), max(wait_ms) FROM pods WHERE wait_ms = 0 OR wait_ms = 3599890" "^111\\|3599890$"
+      ${_mut_out}/nopods.db "SELECT count(*) FROM pods WHERE wait_ms = 0" "^110$")
