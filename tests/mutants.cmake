@@ -1,7 +1,9 @@
 # Tests written to kill mutants of tools/mutate (docs/MUTATION.md): small
 # scenarios in tests/mutants/ whose every checked number is computed by hand
 # in the scenario's header comment (never taken from drasim's output), with
-# fractional values where a truncation would hide.
+# fractional values where a truncation would hide. No FILE_ABSENT checks on
+# outputs: a mutated build may have left one in the build tree, and the
+# mutation tool would then blame every later mutant on that test.
 set(_mut_src ${CMAKE_SOURCE_DIR}/tests/mutants)
 set(_mut_out ${CMAKE_CURRENT_BINARY_DIR}/mutants)
 file(MAKE_DIRECTORY ${_mut_out})
@@ -115,8 +117,7 @@ drasim_cli_test(NAME mutants/gpu-units
 drasim_cli_test(NAME mutants/zero-cpu-refused
   COMMAND run ${_mut_src}/zero-cpu.yaml -o ${_mut_out}/zero-cpu.db
   EXIT 3
-  EXPECT "zero-cpu.yaml:9:44: cpu: must be greater than zero"
-  FILE_ABSENT ${_mut_out}/zero-cpu.db)
+  EXPECT "zero-cpu.yaml:9:44: cpu: must be greater than zero")
 
 # drasim check and compare on a metric whose value per seed is known:
 # sim_end_s = seed (tests/mutants/seed-duration.yaml).
@@ -168,8 +169,7 @@ drasim_cli_test(NAME mutants/lua-free-gpus-cordoned
 drasim_cli_test(NAME mutants/lua-memory-counts-queued-timers
   COMMAND run ${_mut_src}/lua-memory.yaml -o ${_mut_out}/lua-memory.db
   EXIT 3
-  EXPECT "lua-memory.lua: lua error in the main chunk: memory limit exceeded"
-  FILE_ABSENT ${_mut_out}/lua-memory.db)
+  EXPECT "lua-memory.lua: lua error in the main chunk: memory limit exceeded")
 
 # A recorded Node without `pods` allocatable gets the kubelet default 110
 # (tests/mutants/nopods.yaml).
