@@ -143,6 +143,7 @@ static const uint16_t *counter_indices(acall *c, ccounters *cc, const adev *ad, 
             }
         }
     }
+    if (*n == 0) return NULL;   /* consumesCounters entries without counters: nothing to index */
     return A->ctr_idx.data + A->dev_ctr[di];
 }
 

@@ -2,6 +2,7 @@
 # (cluster.inventory), must give exactly the same results as the original.
 #   cmake -DDRASIM=... -DSCENARIO=... -DWORK=... -P same_run.cmake
 file(MAKE_DIRECTORY ${WORK})
+file(REMOVE ${WORK}/inventory.yaml)   # a leftover of an earlier build's run
 execute_process(COMMAND ${DRASIM} inventory ${SCENARIO} -o ${WORK}/inventory.yaml RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "drasim inventory failed: ${rc}")
