@@ -38,39 +38,14 @@
 
 enum { NSCENARIOS = 150, NDOUBLED = 60 };
 
-typedef struct fixture {
-    yfile f;
-    scenario sc;
-    gpu_catalog cat;
-    inventory inv;
-    sim_run run;
-    strbuf err;
-} fixture;
+#include "scenario_fixture.h"
 
 /* Parse, build and run one scenario text; fails the test (printing it) on error. */
 static void run_text(fixture *x, const char *text) {
-    memset(x, 0, sizeof *x);
-    int rc = yfile_load_mem("prop.yaml", text, strlen(text), &x->f, &x->err);
-    if (!rc) rc = scenario_from_tree(x->f.docs[0], &x->sc, &x->err);
-    if (!rc) rc = catalog_load(NULL, &x->cat, &x->err);
-    bool dra = x->sc.sched.mode == SCHED_MODE_DRA;
-    if (!rc)
-        rc = inventory_build_ex(&x->sc.cluster, &x->cat, dra ? NULL : &x->sc.sched.dp, dra ? 0 : INV_NO_SLICES,
-                                &x->inv, &x->err);
-    if (!rc) rc = sim_init_inv(&x->run, &x->sc, &x->inv, &x->err);
+    int rc = fixture_load(x, "prop.yaml", text);
     if (!rc) rc = sim_execute(&x->run, NULL);
     if (rc) fprintf(stderr, "%s\n--- scenario ---\n%s\n", sb_str(&x->err), text);
     assert_int_equal(rc, 0);
-}
-
-static void done(fixture *x) {
-    sim_free(&x->run);
-    inventory_free(&x->inv);
-    catalog_free(&x->cat);
-    x->sc.has_file = false;
-    scenario_free(&x->sc);
-    yfile_free(&x->f);
-    sb_free(&x->err);
 }
 
 /* ---- random scenarios ------------------------------------------------------------ */
@@ -332,7 +307,7 @@ static void test_random_scenarios(void **state) {
         assert_float_equal(sim_metric_get(&y.run, "gpu_alloc_pct"), sim_metric_get(&x.run, "gpu_alloc_pct"), 1e-9);
         assert_float_equal(sim_metric_get(&y.run, "gpu_alloc_peak_pct"), sim_metric_get(&x.run, "gpu_alloc_peak_pct"), 1e-9);
         check_accounting(&y.run);
-        done(&y);
+        teardown(&y);
 
         /* other pool names: nothing changes but the names */
         gen_opts orn = {.mode = "device-plugin", .pool_prefix = "renamed-zz"};
@@ -343,8 +318,8 @@ static void test_random_scenarios(void **state) {
         assert_int_equal(x.run.summary.len, z.run.summary.len);
         for (size_t m = 0; m < x.run.summary.len; m++)
             assert_memory_equal(&x.run.summary.data[m].value, &z.run.summary.data[m].value, sizeof(double));
-        done(&z);
-        done(&x);
+        teardown(&z);
+        teardown(&x);
     }
     /* the generator is not degenerate: most pods run, some wait until the end,
      * tolerating pods do run on tainted nodes */
@@ -410,8 +385,8 @@ static void test_doubling_keeps_utilization(void **state) {
         }
         assert_float_equal(2 * sim_metric_get(&x.run, "pods_scheduled"), sim_metric_get(&y.run, "pods_scheduled"), 0);
         waited += sim_metric_get(&x.run, "wait_max_s") > 0;
-        done(&x);
-        done(&y);
+        teardown(&x);
+        teardown(&y);
     }
     assert_true(waited > 0);   /* some scenarios queue, so the waits are compared too */
     sb_free(&a);

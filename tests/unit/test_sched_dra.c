@@ -20,48 +20,7 @@
 
 #define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 
-typedef struct fixture {
-    yfile f;
-    scenario sc;
-    gpu_catalog cat;
-    inventory inv;
-    sim_run run;
-    strbuf err;
-} fixture;
-
-static const char *const head =
-    "apiVersion: drasim/v1\nkind: Scenario\nmetadata: {name: t}\nseed: 1\nstop: {allPodsDone: true}\n";
-
-/* Load `body` (cluster, scheduling, workload) into f; returns the init status. */
-static int setup_rc(fixture *x, const char *body) {
-    memset(x, 0, sizeof *x);
-    char *text = malloc(strlen(head) + strlen(body) + 1);
-    strcpy(text, head);
-    strcat(text, body);
-    int rc = yfile_load_mem("s.yaml", text, strlen(text), &x->f, &x->err);
-    free(text);
-    if (rc) return rc;
-    if (scenario_from_tree(x->f.docs[0], &x->sc, &x->err)) return -1;
-    assert_int_equal(catalog_load(NULL, &x->cat, &x->err), 0);
-    assert_int_equal(inventory_build_ex(&x->sc.cluster, &x->cat, NULL, 0, &x->inv, &x->err), 0);
-    return sim_init_inv(&x->run, &x->sc, &x->inv, &x->err);
-}
-
-static void setup(fixture *x, const char *body) {
-    int rc = setup_rc(x, body);
-    if (rc) fprintf(stderr, "%s\n", sb_str(&x->err));
-    assert_int_equal(rc, 0);
-}
-
-static void teardown(fixture *x) {
-    sim_free(&x->run);
-    inventory_free(&x->inv);
-    catalog_free(&x->cat);
-    x->sc.has_file = false;
-    scenario_free(&x->sc);
-    yfile_free(&x->f);
-    sb_free(&x->err);
-}
+#include "scenario_fixture.h"
 
 /* Enqueue pod `pod` of class c and run one cycle; returns the node or -1. */
 static int schedule(fixture *x, uint32_t c, uint32_t pod, placement *p) {
@@ -263,8 +222,8 @@ static void test_prioritized_list_score(void **state) {
 static void expect_scenario_error(const char *body, const char *want) {
     fixture x;
     memset(&x, 0, sizeof x);
-    char *text = malloc(strlen(head) + strlen(body) + 1);
-    strcpy(text, head);
+    char *text = malloc(strlen(fixture_head) + strlen(body) + 1);
+    strcpy(text, fixture_head);
     strcat(text, body);
     assert_int_equal(yfile_load_mem("s.yaml", text, strlen(text), &x.f, &x.err), 0);
     free(text);
