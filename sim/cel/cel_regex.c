@@ -327,7 +327,7 @@ void *cel_regex_compile(const char *pat, size_t n, strbuf *err) {
      * optimizations (the interpreter finds them). Both found by fuzz_regex. */
     pcre2_code *code = pcre2_compile((PCRE2_SPTR)(t.s ? t.s : ""), t.len,
                                      PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C | PCRE2_ALT_CIRCUMFLEX |
-                                         PCRE2_NO_START_OPTIMIZE,
+                                         PCRE2_NO_START_OPTIMIZE | PCRE2_NO_AUTO_POSSESS,
                                      &ec, &eo, NULL);
     if (!code) {
         sb_free(&t);
