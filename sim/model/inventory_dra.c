@@ -216,7 +216,7 @@ static const char *counter_set_name(int gpu) {
  * Equal arrays are stored once: a hash table maps contents to the first copy.
  * Arrays in an inventory are therefore shared and read-only. */
 
-enum { DD_ATTRS, DD_CAPS, DD_COUNTERS };
+enum { DD_ATTRS, DD_CAPS, DD_COUNTERS, DD_CSETS };
 
 struct dra_dedup {
     struct dd_entry { uint64_t h; int kind; size_t n; const void *p; } *e;
@@ -245,9 +245,12 @@ static uint64_t dd_hash(int kind, const void *p, size_t n) {
         } else if (kind == DD_CAPS) {
             const k8s_capacity *c = (const k8s_capacity *)p + i;
             h = q_hash(mix(mix(h, (uintptr_t)c->domain), (uintptr_t)c->id), &c->value);
-        } else {
+        } else if (kind == DD_COUNTERS) {
             const k8s_counter *c = (const k8s_counter *)p + i;
             h = q_hash(mix(h, (uintptr_t)c->name), &c->value);
+        } else {   /* counter sets whose counter arrays are already shared */
+            const k8s_counter_set *c = (const k8s_counter_set *)p + i;
+            h = mix(mix(mix(h, (uintptr_t)c->name), (uintptr_t)c->counters), c->ncounters);
         }
     }
     return h;
@@ -264,9 +267,12 @@ static bool dd_equal(int kind, const void *x, const void *y, size_t n) {
         } else if (kind == DD_CAPS) {
             const k8s_capacity *a = (const k8s_capacity *)x + i, *b = (const k8s_capacity *)y + i;
             if (a->domain != b->domain || a->id != b->id || !q_same(&a->value, &b->value)) return false;
-        } else {
+        } else if (kind == DD_COUNTERS) {
             const k8s_counter *a = (const k8s_counter *)x + i, *b = (const k8s_counter *)y + i;
             if (a->name != b->name || !q_same(&a->value, &b->value)) return false;
+        } else {
+            const k8s_counter_set *a = (const k8s_counter_set *)x + i, *b = (const k8s_counter_set *)y + i;
+            if (a->name != b->name || a->counters != b->counters || a->ncounters != b->ncounters) return false;
         }
     }
     return true;
@@ -316,28 +322,32 @@ typedef struct dra_ctx {
     dra_dedup *dd;
 } dra_ctx;
 
-/* Move the temporary vectors into device d (shared, arena-owned copies). */
-static void finish_device(dra_ctx *x, k8s_device *d, attr_vec *av, cap_vec *cv, counter_vec *consumes, int gpu) {
+/* Move the temporary vectors into device d (shared, arena-owned copies):
+ * av holds the attributes devices share (same on every node), own the
+ * per-GPU identity ones that follow them (uuid, parentUUID). */
+static void finish_device(dra_ctx *x, k8s_device *d, attr_vec *av, attr_vec *own, cap_vec *cv, counter_vec *consumes,
+                          int gpu) {
     d->attrs = (k8s_attribute *)dd_share(x->dd, x->a, DD_ATTRS, av->data, av->len, sizeof *av->data);
     d->nattrs = av->len;
+    d->attrs_own = dd_share(x->dd, x->a, DD_ATTRS, own->data, own->len, sizeof *own->data);
+    d->nattrs_own = own->len;
     d->caps = (k8s_capacity *)dd_share(x->dd, x->a, DD_CAPS, cv->data, cv->len, sizeof *cv->data);
     d->ncaps = cv->len;
     if (consumes) {
-        d->consumes = ARENA_NEW(x->a, k8s_counter_set, 1);
-        d->consumes->name = counter_set_name(gpu);
-        d->consumes->counters =
+        k8s_counter_set cs = {counter_set_name(gpu), NULL, consumes->len};
+        cs.counters =
             (k8s_counter *)dd_share(x->dd, x->a, DD_COUNTERS, consumes->data, consumes->len, sizeof *consumes->data);
-        d->consumes->ncounters = consumes->len;
+        d->consumes = (k8s_counter_set *)dd_share(x->dd, x->a, DD_CSETS, &cs, 1, sizeof cs);
         d->nconsumes = 1;
         consumes->len = 0;
     }
-    av->len = cv->len = 0;
+    av->len = own->len = cv->len = 0;
 }
 
 /* gpu-N: legacy (memory = physical total) or dynamic MIG (max-over-profiles, consumes everything). */
 static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
                             bool dynamic, device_vec *out) {
-    attr_vec av = {0};
+    attr_vec av = {0}, own = {0};
     cap_vec cv = {0};
     counter_vec cons = {0};
     k8s_device d = {0};
@@ -346,7 +356,7 @@ static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model 
     d.name = intern(name);
     common_attrs(&av, cat, m, id);
     attr_str(&av, DRIVER, "type", "gpu");
-    attr_str(&av, DRIVER, "uuid", id->uuid);
+    attr_str(&own, DRIVER, "uuid", id->uuid);
     if (dynamic) {
         engine_values mv = max_values(m);
         engine_caps(&cv, &mv);
@@ -354,9 +364,10 @@ static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model 
     } else {
         cap_add(&cv, "memory", q_mib(m->memory_mib));
     }
-    finish_device(x, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
+    finish_device(x, &d, &av, &own, &cv, dynamic ? &cons : NULL, gpu);
     VEC_PUSH(*out, d);
     VEC_FREE(av);
+    VEC_FREE(own);
     VEC_FREE(cv);
     VEC_FREE(cons);
 }
@@ -364,7 +375,7 @@ static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model 
 /* A MIG device: static (uuid, memorySlice<i> capacities) or abstract (consumes counters). */
 static void mig_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
                        const mig_profile *p, int start, bool dynamic, device_vec *out) {
-    attr_vec av = {0};
+    attr_vec av = {0}, own = {0};
     cap_vec cv = {0};
     counter_vec cons = {0};
     k8s_device d = {0};
@@ -372,11 +383,11 @@ static void mig_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, i
     common_attrs(&av, cat, m, id);
     attr_str(&av, DRIVER, "type", "mig");
     attr_str(&av, DRIVER, "profile", p->name);
-    attr_str(&av, DRIVER, "parentUUID", id->uuid);
+    attr_str(&own, DRIVER, "parentUUID", id->uuid);
     if (!dynamic) {
         char seed[200];
         snprintf(seed, sizeof seed, "%s/%s", id->uuid, d.name);
-        attr_str(&av, DRIVER, "uuid", fake_uuid("MIG", seed));
+        attr_str(&own, DRIVER, "uuid", fake_uuid("MIG", seed));
     }
     engine_values v = profile_values(p);
     engine_caps(&cv, &v);
@@ -389,9 +400,10 @@ static void mig_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, i
             cap_add(&cv, nm, q_int(1));
         }
     }
-    finish_device(x, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
+    finish_device(x, &d, &av, &own, &cv, dynamic ? &cons : NULL, gpu);
     VEC_PUSH(*out, d);
     VEC_FREE(av);
+    VEC_FREE(own);
     VEC_FREE(cv);
     VEC_FREE(cons);
 }

@@ -77,8 +77,10 @@ static const k8s_device *find_device(const k8s_resource_slice *s, const char *na
 }
 
 static const k8s_attribute *attr(const k8s_device *d, const char *domain, const char *id) {
-    for (size_t i = 0; i < d->nattrs; i++)
-        if (!strcmp(d->attrs[i].domain, domain) && !strcmp(d->attrs[i].id, id)) return &d->attrs[i];
+    for (size_t i = 0; i < k8s_dev_nattrs(d); i++) {
+        const k8s_attribute *a = k8s_dev_attr(d, i);
+        if (!strcmp(a->domain, domain) && !strcmp(a->id, id)) return a;
+    }
     return NULL;
 }
 
@@ -201,7 +203,12 @@ static void test_dynamic_mig_slice_counts(void **state) {
     const k8s_device *b0 = find_device(&b.inv.slices[2], "gpu-1-mig-1g18gb-19-0");
     assert_ptr_equal(a0->caps, b0->caps);
     assert_ptr_equal(a0->attrs, a3->attrs);
-    assert_ptr_not_equal(a0->attrs, b0->attrs);   /* parentUUID differs */
+    assert_ptr_not_equal(a0->attrs, b0->attrs);   /* pciBusID differs */
+    /* the per-GPU identity is a run of its own, shared by the GPU's MIG devices */
+    assert_int_equal(a0->nattrs_own, 1);
+    assert_string_equal(a0->attrs_own[0].id, "parentUUID");
+    assert_ptr_equal(a0->attrs_own, a3->attrs_own);
+    assert_ptr_not_equal(a0->attrs_own, b0->attrs_own);   /* parentUUID differs */
     assert_ptr_not_equal(a0->consumes[0].counters, a3->consumes[0].counters);   /* memory-slice-0 vs -3 */
     assert_ptr_equal(a0->consumes[0].counters, b0->consumes[0].counters);
     assert_int_equal(b.inv.info[0].first_slice, 0);
