@@ -218,9 +218,21 @@ static const char *counter_set_name(int gpu) {
 
 enum { DD_ATTRS, DD_CAPS, DD_COUNTERS, DD_CSETS };
 
+/* A node's slices depend on the node only through its name and its GPUs'
+ * identity (uuid, parentUUID): the first node of each GPU shape is built in
+ * full and kept as a template; the others copy it (see dra_node_slices). */
+enum { OWN_NONE, OWN_FULL, OWN_DYNAMIC_MIG, OWN_STATIC_MIG };
+typedef struct node_template {
+    node_gpus g;
+    k8s_resource_slice *slices;   /* as built for the first node */
+    size_t nslices;
+    uint8_t *dev_gpu, *dev_own;   /* per device of the slices in order: GPU index, OWN_* */
+} node_template;
+
 struct dra_dedup {
     struct dd_entry { uint64_t h; int kind; size_t n; const void *p; } *e;
     size_t cap, len;
+    VEC(node_template) tmpl;
 };
 
 static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ULL; }
@@ -282,6 +294,12 @@ dra_dedup *dra_dedup_new(void) { return xcalloc(1, sizeof(dra_dedup)); }
 
 void dra_dedup_free(dra_dedup *dd) {
     if (!dd) return;
+    for (size_t i = 0; i < dd->tmpl.len; i++) {
+        free(dd->tmpl.data[i].slices);
+        free(dd->tmpl.data[i].dev_gpu);
+        free(dd->tmpl.data[i].dev_own);
+    }
+    VEC_FREE(dd->tmpl);
     free(dd->e);
     free(dd);
 }
@@ -438,8 +456,8 @@ static void push_device_slices(arena *a, const char *node, device_vec *devs, sli
     }
 }
 
-void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
-                     slice_vec *out) {
+static void build_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
+                              slice_vec *out) {
     const gpu_model *m = g->model;
     dra_ctx x = {a, dd};
     slice_vec mine = {0};
@@ -520,4 +538,111 @@ k8s_device_class *dra_device_classes(arena *a, size_t *n) {
     device_class(a, &c[1], "mig.nvidia.com", "mig", NULL, 2);
     *n = 2;
     return c;
+}
+
+/* ---- node templates -------------------------------------------------------------------------- */
+
+static bool same_shape(const node_gpus *x, const node_gpus *y) {
+    return x->model == y->model && x->count == y->count && x->mig == y->mig && x->layout == y->layout &&
+           x->placements == y->placements;
+}
+
+/* GPU index of a device name "gpu-<i>..." (every device this driver model publishes). */
+static int device_gpu(const char *name) { return atoi(name + 4); }
+
+/* The own-attribute kind (OWN_*) of a template device. */
+static uint8_t device_own(const k8s_device *d) {
+    if (d->nattrs_own == 0) return OWN_NONE;
+    if (d->attrs_own[0].id == intern("uuid")) return OWN_FULL;
+    return d->nattrs_own == 2 ? OWN_STATIC_MIG : OWN_DYNAMIC_MIG;
+}
+
+/* The identity attributes of device d (template kind `own`) on GPU `id`. */
+static void own_attrs(dra_ctx *x, k8s_device *d, uint8_t own, const gpu_identity *id, const k8s_attribute *full_own,
+                      const k8s_attribute *mig_own) {
+    if (own == OWN_NONE) {
+        d->attrs_own = NULL;
+        d->nattrs_own = 0;
+    } else if (own == OWN_FULL) {
+        d->attrs_own = full_own;
+        d->nattrs_own = 1;
+    } else if (own == OWN_DYNAMIC_MIG) {
+        d->attrs_own = mig_own;
+        d->nattrs_own = 1;
+    } else {
+        attr_vec v = {0};
+        char seed[200];
+        attr_str(&v, DRIVER, "parentUUID", id->uuid);
+        snprintf(seed, sizeof seed, "%s/%s", id->uuid, d->name);
+        attr_str(&v, DRIVER, "uuid", fake_uuid("MIG", seed));
+        d->attrs_own = dd_share(x->dd, x->a, DD_ATTRS, v.data, v.len, sizeof *v.data);
+        d->nattrs_own = v.len;
+        VEC_FREE(v);
+    }
+}
+
+/* Node `node` as a copy of template t: its own slice names, pool and identity. */
+static void copy_template(arena *a, dra_dedup *dd, const node_template *t, const char *node, slice_vec *out) {
+    dra_ctx x = {a, dd};
+    int n = t->g.count;
+    gpu_identity *ids = xcalloc((size_t)n, sizeof *ids);
+    const k8s_attribute **full_own = xcalloc((size_t)n, sizeof *full_own), **mig_own = xcalloc((size_t)n, sizeof *mig_own);
+    for (int i = 0; i < n; i++) {
+        ids[i] = identity(node, i, n);
+        attr_vec v = {0};
+        attr_str(&v, DRIVER, "uuid", ids[i].uuid);
+        full_own[i] = dd_share(dd, a, DD_ATTRS, v.data, 1, sizeof *v.data);
+        v.len = 0;
+        attr_str(&v, DRIVER, "parentUUID", ids[i].uuid);
+        mig_own[i] = dd_share(dd, a, DD_ATTRS, v.data, 1, sizeof *v.data);
+        VEC_FREE(v);
+    }
+    size_t k = 0;
+    for (size_t si = 0; si < t->nslices; si++) {
+        const k8s_resource_slice *ts = &t->slices[si];
+        k8s_resource_slice s = new_slice(node, si);
+        s.slice_count = ts->slice_count;
+        if (ts->nshared_counters) {
+            s.shared_counters = arena_memdup(a, ts->shared_counters, ts->nshared_counters * sizeof *ts->shared_counters);
+            s.nshared_counters = ts->nshared_counters;
+        }
+        if (ts->ndevices) {
+            s.devices = arena_memdup(a, ts->devices, ts->ndevices * sizeof *ts->devices);
+            s.ndevices = ts->ndevices;
+            for (size_t d = 0; d < s.ndevices; d++, k++) {
+                int gi = t->dev_gpu[k];
+                own_attrs(&x, &s.devices[d], t->dev_own[k], &ids[gi], full_own[gi], mig_own[gi]);
+            }
+        }
+        VEC_PUSH(*out, s);
+    }
+    free(ids);
+    free(full_own);
+    free(mig_own);
+}
+
+void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
+                     slice_vec *out) {
+    for (size_t i = 0; i < dd->tmpl.len; i++)
+        if (same_shape(&dd->tmpl.data[i].g, g)) {
+            copy_template(a, dd, &dd->tmpl.data[i], node, out);
+            return;
+        }
+    size_t first = out->len;
+    build_node_slices(a, dd, cat, node, g, out);
+    if (g->count > 256) return;   /* GPU index must fit the template's bytes */
+    node_template t = {.g = *g, .nslices = out->len - first};
+    t.slices = xmalloc((t.nslices ? t.nslices : 1) * sizeof *t.slices);
+    memcpy(t.slices, out->data + first, t.nslices * sizeof *t.slices);
+    size_t ndev = 0;
+    for (size_t i = 0; i < t.nslices; i++) ndev += t.slices[i].ndevices;
+    t.dev_gpu = xmalloc(ndev ? ndev : 1);
+    t.dev_own = xmalloc(ndev ? ndev : 1);
+    size_t k = 0;
+    for (size_t i = 0; i < t.nslices; i++)
+        for (size_t d = 0; d < t.slices[i].ndevices; d++, k++) {
+            t.dev_gpu[k] = (uint8_t)device_gpu(t.slices[i].devices[d].name);
+            t.dev_own[k] = device_own(&t.slices[i].devices[d]);
+        }
+    VEC_PUSH(dd->tmpl, t);
 }

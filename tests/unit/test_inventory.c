@@ -499,10 +499,47 @@ static void test_catalog_errors_have_positions(void **state) {
                        "c.yaml:7:63: gpu.migLayout: GPU model H100-80GB has no MIG layout 'all-1g.5gb' (known: ");
 }
 
+/* Nodes after the first of a GPU shape are copies of its template: same
+ * devices, shared attribute arrays, but their own slice names, pool and GPU
+ * identity (uuid, parentUUID; static MIG uuids). */
+static void test_nodes_share_a_template(void **state) {
+    built b;
+    build_ok("cluster:\n  nodePools:\n  - {name: d, count: 3, cpu: '96', memory: 1Ti, gpu: {model: H100-80GB, count: 8, "
+             "mig: dynamic}}\n  - {name: s, count: 2, cpu: '96', memory: 1Ti, gpu: {model: A100-40GB, count: 2, mig: "
+             "static, migLayout: all-balanced}}\n",
+             false, &b);
+    const inv_node *n0 = &b.inv.info[0], *n2 = &b.inv.info[2];
+    assert_int_equal(n0->nslices, n2->nslices);
+    const k8s_resource_slice *s0 = &b.inv.slices[n0->first_slice + 6], *s2 = &b.inv.slices[n2->first_slice + 6];
+    assert_ptr_equal(s2->pool, s2->node_name);
+    assert_ptr_not_equal(s0->pool, s2->pool);
+    assert_non_null(strstr(s2->meta.name, s2->node_name));
+    assert_int_equal(s2->slice_count, 9);
+    const k8s_device *g2 = find_device(s2, "gpu-5");
+    const k8s_device *m0 = find_device(s0, "gpu-5-mig-1g10gb-19-3"), *m2 = find_device(s2, "gpu-5-mig-1g10gb-19-3");
+    assert_non_null(g2);
+    assert_non_null(m2);
+    assert_ptr_equal(m0->attrs, m2->attrs);   /* shared across nodes */
+    assert_ptr_equal(m0->caps, m2->caps);
+    assert_ptr_equal(attr(m2, "gpu.nvidia.com", "parentUUID")->s, attr(g2, "gpu.nvidia.com", "uuid")->s);
+    assert_ptr_not_equal(attr(m0, "gpu.nvidia.com", "parentUUID")->s, attr(m2, "gpu.nvidia.com", "parentUUID")->s);
+    assert_string_equal(attr(m2, "resource.kubernetes.io", "pciBusID")->s, "0000:ab:00.0");
+    /* static MIG: a MIG device of the second node has its own uuid */
+    const inv_node *t0 = &b.inv.info[3], *t1 = &b.inv.info[4];
+    const k8s_device *a = &b.inv.slices[t0->first_slice].devices[0], *c = &b.inv.slices[t1->first_slice].devices[0];
+    assert_ptr_equal(a->name, c->name);
+    assert_int_equal(a->nattrs_own, 2);
+    assert_int_equal(c->nattrs_own, 2);
+    assert_true(!strncmp(attr(c, "gpu.nvidia.com", "uuid")->s, "MIG-", 4));
+    assert_ptr_not_equal(attr(a, "gpu.nvidia.com", "uuid")->s, attr(c, "gpu.nvidia.com", "uuid")->s);
+    built_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h100_dynamic_mig_split_layout),
         cmocka_unit_test(test_dynamic_mig_slice_counts),
+        cmocka_unit_test(test_nodes_share_a_template),
         cmocka_unit_test(test_static_mig_layouts),
         cmocka_unit_test(test_full_gpus),
         cmocka_unit_test(test_nodes_from_pools),
