@@ -633,7 +633,7 @@ void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char
     if (g->count > 256) return;   /* GPU index must fit the template's bytes */
     node_template t = {.g = *g, .nslices = out->len - first};
     t.slices = xmalloc((t.nslices ? t.nslices : 1) * sizeof *t.slices);
-    memcpy(t.slices, out->data + first, t.nslices * sizeof *t.slices);
+    if (t.nslices) memcpy(t.slices, out->data + first, t.nslices * sizeof *t.slices);
     size_t ndev = 0;
     for (size_t i = 0; i < t.nslices; i++) ndev += t.slices[i].ndevices;
     t.dev_gpu = xmalloc(ndev ? ndev : 1);
