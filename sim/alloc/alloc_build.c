@@ -54,29 +54,67 @@ void pmap_free(pmap *m) {
 
 /* ---- snapshot ---------------------------------------------------------------------- */
 
-static uint32_t uid_of(allocator *A, const char *driver, const char *pool, const char *dev) {
-    uint32_t u;
-    if (pmap_get(&A->uid_map, driver, pool, dev, &u)) return u;
-    u = (uint32_t)A->uids.len;
-    VEC_PUSH(A->uids, ((alloc_device_id){driver, pool, dev}));
-    pmap_put(&A->uid_map, driver, pool, dev, u);
+/* Device uids are numbered in order of first sight of (driver, pool, name).
+ * The name -> uid tables are per pool (a few hundred devices each) rather
+ * than one table over every device of the cluster: smaller, and lookups stay
+ * in cache. */
+static size_t name_hash(const char *name) {
+    uint64_t h = (uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h ^ h >> 29);
+}
+
+/* Slot of interned name `dev` in pool g's table: its uid + 1, or 0 where it would go. */
+static uint32_t *utab_slot(const allocator *A, const agpool *g, const char *dev) {
+    for (size_t i = name_hash(dev) & (g->ucap - 1);; i = (i + 1) & (g->ucap - 1)) {
+        uint32_t *e = &g->utab[i];
+        if (!*e || A->uids.data[*e - 1].device == dev) return e;
+    }
+}
+
+bool alloc_uid_find(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid) {
+    uint32_t gp;
+    if (!pmap_get(&A->gpool_map, driver, pool, NULL, &gp)) return false;
+    const agpool *g = &A->gpools.data[gp];
+    if (!g->ucap) return false;
+    uint32_t e = *utab_slot(A, g, dev);
+    if (!e) return false;
+    *uid = e - 1;
+    return true;
+}
+
+static uint32_t uid_of(allocator *A, agpool *g, const char *dev) {
+    if (2 * (g->ulen + 1) > g->ucap) {   /* load factor under 1/2 */
+        uint32_t *old = g->utab, oldcap = g->ucap;
+        g->ucap = oldcap ? oldcap * 2 : 16;
+        g->utab = xcalloc(g->ucap, sizeof *g->utab);
+        for (uint32_t i = 0; i < oldcap; i++)
+            if (old[i]) *utab_slot(A, g, A->uids.data[old[i] - 1].device) = old[i];
+        free(old);
+    }
+    uint32_t *e = utab_slot(A, g, dev);
+    if (*e) return *e - 1;
+    uint32_t u = (uint32_t)A->uids.len;
+    VEC_PUSH(A->uids, ((alloc_device_id){g->driver, g->pool, dev}));
+    *e = u + 1;
+    g->ulen++;
     return u;
 }
 
 static void index_slice(allocator *A, k8s_resource_slice *s) {
     uint32_t si = (uint32_t)A->slices.len;
     aslice as = {.s = s, .first = (uint32_t)A->devs.len, .n = (uint32_t)s->ndevices};
-    for (size_t i = 0; i < s->ndevices; i++) {
-        const k8s_device *d = &s->devices[i];
-        VEC_PUSH(A->devs, ((adev){d, si, uid_of(A, s->driver, s->pool, d->name)}));
-        if (d->nbinding_conditions) as.binding = true;
-    }
     uint32_t gp;
     if (!pmap_get(&A->gpool_map, s->driver, s->pool, NULL, &gp)) {
         gp = (uint32_t)A->gpools.len;
         agpool p = {.driver = s->driver, .pool = s->pool};
         VEC_PUSH(A->gpools, p);
         pmap_put(&A->gpool_map, s->driver, s->pool, NULL, gp);
+    }
+    VEC_RESERVE(A->devs, A->devs.len + s->ndevices);
+    for (size_t i = 0; i < s->ndevices; i++) {
+        const k8s_device *d = &s->devices[i];
+        VEC_PUSH(A->devs, ((adev){d, si, uid_of(A, &A->gpools.data[gp], d->name)}));
+        if (d->nbinding_conditions) as.binding = true;
     }
     VEC_PUSH(A->gpools.data[gp].slices, si);
     as.gpool = gp;
@@ -103,7 +141,7 @@ static void add_consumed(allocator *A, const alloc_consumed *c);
 
 static void mark_uid(allocator *A, const alloc_device_id *id, uint8_t *set) {
     uint32_t u;
-    if (pmap_get(&A->uid_map, intern(id->driver), intern(id->pool), intern(id->device), &u)) set[u] = 1;
+    if (alloc_uid_find(A, intern(id->driver), intern(id->pool), intern(id->device), &u)) set[u] = 1;
 }
 
 allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *slices, size_t nslices,
@@ -154,7 +192,7 @@ void allocator_commit(allocator *A, const k8s_allocation *al) {
 /* Sum capacity consumed by shares into the per-(device, capacity) aggregate. */
 static void add_consumed(allocator *A, const alloc_consumed *c) {
     uint32_t u;
-    if (!pmap_get(&A->uid_map, intern(c->id.driver), intern(c->id.pool), intern(c->id.device), &u)) return;
+    if (!alloc_uid_find(A, intern(c->id.driver), intern(c->id.pool), intern(c->id.device), &u)) return;
     A->uid_shared[u] |= 2;
     const char *cap = intern(c->capacity);
     uint32_t k;
@@ -180,6 +218,7 @@ void allocator_free(allocator *A) {
     for (size_t i = 0; i < A->gpools.len; i++) {
         VEC_FREE(A->gpools.data[i].slices);
         VEC_FREE(A->gpools.data[i].vc_key);
+        free(A->gpools.data[i].utab);
     }
     VEC_FREE(A->gpools);
     for (size_t i = 0; i < A->cel.len; i++) {
@@ -213,7 +252,6 @@ void allocator_free(allocator *A) {
     free(A->uid_first);
     free(A->dev_ctr);
     VEC_FREE(A->ctr_idx);
-    pmap_free(&A->uid_map);
     pmap_free(&A->node_map);
     pmap_free(&A->gpool_map);
     pmap_free(&A->class_map);
@@ -227,7 +265,7 @@ void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = st
 
 const k8s_device *allocator_find_device(const allocator *A, const char *driver, const char *pool, const char *device) {
     uint32_t u;
-    if (!pmap_get(&A->uid_map, intern(driver), intern(pool), intern(device), &u)) return NULL;
+    if (!alloc_uid_find(A, intern(driver), intern(pool), intern(device), &u)) return NULL;
     return A->devs.data[A->uid_first[u]].d;
 }
 

@@ -63,8 +63,10 @@ static bool applies(const k8s_device_constraint *k, const rdata *rd) {
 
 /* Fully-qualified lookup; bare names were resolved to the driver's domain when decoding. */
 static const k8s_attribute *lookup(const struct constraint_state *s, const k8s_device *d) {
-    for (size_t i = 0; i < d->nattrs; i++)
-        if (d->attrs[i].domain == s->domain && d->attrs[i].id == s->id) return &d->attrs[i];
+    for (size_t i = 0, n = k8s_dev_nattrs(d); i < n; i++) {
+        const k8s_attribute *a = k8s_dev_attr(d, i);
+        if (a->domain == s->domain && a->id == s->id) return a;
+    }
     return NULL;
 }
 

@@ -59,6 +59,9 @@ typedef struct aslice {
 typedef struct agpool {             /* all slices of one (driver, pool), input order */
     const char *driver, *pool;
     u32vec slices;
+    /* its devices by name: open addressing, uid + 1 per slot (0 = free) */
+    uint32_t *utab;
+    uint32_t ucap, ulen;
     /* validation of the last slice combination seen (relevant, then other) */
     bool vc_ok, vc_invalid;
     const char *vc_reason;
@@ -101,7 +104,7 @@ struct allocator {
     VEC(alloc_consumed) consumed;   /* aggregated capacity, one entry per (uid, capacity) */
     VEC(uint32_t) consumed_uid;
     pmap consumed_map;              /* (uid, capacity name) -> index into consumed */
-    pmap uid_map;                   /* (driver, pool, device) -> uid */
+    /* (driver, pool, device) -> uid: gpool_map, then the pool's utab (see alloc_uid_find) */
     pmap node_map;                  /* node name -> index into node_slices */
     VEC(u32vec *) node_slices;
     VEC(uint32_t) shared_slices;    /* slices without nodeName, or with counters and devices */
@@ -247,6 +250,8 @@ static inline void aq_sub(quantity *acc, const quantity *b) {
 
 /* alloc_build.c */
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name);
+/* The uid of device (driver, pool, dev) (interned strings); false if unknown. */
+bool alloc_uid_find(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid);
 /* The verdict cache of "class cls's and these request selectors all match"
  * per device: CEL is pure, so it holds for the allocator's lifetime. */
 uint8_t *alloc_selector_combo(allocator *A, const k8s_device_class *cls, const char *const *sel, size_t nsel);

@@ -24,7 +24,7 @@ void allocator_release(allocator *A, const k8s_allocation *al) {
         const k8s_device_result *r = &al->results[i];
         if (r->admin_access) continue;
         uint32_t u;
-        if (!pmap_get(&A->uid_map, intern(r->driver), intern(r->pool), intern(r->device), &u)) continue;
+        if (!alloc_uid_find(A, intern(r->driver), intern(r->pool), intern(r->device), &u)) continue;
         bool shared = r->share_id && A->f.consumable_capacity;
         if (!shared) {
             A->uid_allocated[u] = 0;

@@ -387,7 +387,9 @@ static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool 
     allocator *A = c->A;
     bool admin = rd->spec->admin_access;
     for (uint32_t k = start; k < c->cands.len; k++) {
-        const adev *d = &A->devs.data[c->cands.data[k].dev];
+        uint32_t dev = c->cands.data[k].dev;
+        if (rd->combo[dev] == 1) continue;   /* known not to match the selectors: is_selectable says no */
+        const adev *d = &A->devs.data[dev];
         if (admin ? taking_for_claim(c, ci, d->uid) : in_use(c, d->uid)) continue;
         bool ok;
         if (is_selectable(c, ci, rd, k, &ok)) return R_ERR;

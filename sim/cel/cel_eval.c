@@ -157,9 +157,8 @@ static cel_val ev_dev_attr(cel_ctx *c, const cnode *n) {
     const k8s_device *d = c->dev;
     if (!d) return cel_err_static("no such attribute: device (no device given)");
     const char *dom = n->name, *id = n->name2;
-    const k8s_attribute *a = d->attrs;
-    for (size_t i = 0, e = d->nattrs; i < e; i++)
-        if (a[i].id == id && a[i].domain == dom) return cel_dev_attr_value(c, &a[i]);
+    const k8s_attribute *a = cel_dev_find_attr(d, dom, id);
+    if (a) return cel_dev_attr_value(c, a);
     return cel_err(c, "no such key: %s", id);
 }
 
@@ -282,15 +281,14 @@ static cel_val ev_attr_eq_const(cel_ctx *c, const cnode *n) {
     c->cost += an->cost + kn->cost + 1;
     if (!d) return cel_err_static("no such attribute: device (no device given)");
     const char *dom = an->name, *id = an->name2;
-    const k8s_attribute *a = d->attrs;
-    for (size_t i = 0, e = d->nattrs; i < e; i++) {
-        if (a[i].id != id || a[i].domain != dom) continue;
+    const k8s_attribute *a = cel_dev_find_attr(d, dom, id);
+    if (a) {
         cel_val k = kn->cv;
-        if (a[i].kind == ATTR_STRING && k.k == CV_STRING && k.x) {
+        if (a->kind == ATTR_STRING && k.k == CV_STRING && k.x) {
             if (k.n > 10) c->cost += c01(k.n) - 1;
-            return cv_bool((a[i].s == k.s) != n->sub);
+            return cv_bool((a->s == k.s) != n->sub);
         }
-        cel_val v = cel_dev_attr_value(c, &a[i]);
+        cel_val v = cel_dev_attr_value(c, a);
         if (v.k == CV_ERROR) return v;
         cel_val r = swapped ? cel_equal(c, k, v) : cel_equal(c, v, k);
         if (r.k == CV_BOOL && n->sub) r.b = !r.b;

@@ -225,6 +225,17 @@ cel_val cel_val_copy(arena *a, cel_val v);
 
 /* Device views. */
 cel_val cel_dev_attr_value(cel_ctx *c, const k8s_attribute *a);
+
+/* Attribute (dom, id) of d (interned strings), in either run, or NULL. */
+static inline const k8s_attribute *cel_dev_find_attr(const k8s_device *d, const char *dom, const char *id) {
+    const k8s_attribute *a = d->attrs;
+    for (size_t i = 0, e = d->nattrs; i < e; i++)
+        if (a[i].id == id && a[i].domain == dom) return &a[i];
+    a = d->attrs_own;
+    for (size_t i = 0, e = d->nattrs_own; i < e; i++)
+        if (a[i].id == id && a[i].domain == dom) return &a[i];
+    return NULL;
+}
 cel_val cel_dev_lookup(cel_ctx *c, bool cap, const char *dom, const char *id, size_t idlen, bool *found);
 cel_val cel_dev_check_attrs(cel_ctx *c);   /* error value for unusable attributes, or CV_NULL */
 

@@ -252,8 +252,8 @@ static cel_val f_in(cel_ctx *c, const cnode *n, const cel_val *a, int na) {
         const k8s_device *d = c->dev;
         if (!d) return cv_bool(false);
         if (cont.k == CV_DATTRS) {
-            for (size_t i = 0; i < d->nattrs; i++) {
-                const char *dm = d->attrs[i].domain;
+            for (size_t i = 0, na = k8s_dev_nattrs(d); i < na; i++) {
+                const char *dm = k8s_dev_attr(d, i)->domain;
                 if (dm && strlen(dm) == x.n && !memcmp(dm, x.s, x.n)) return cv_bool(true);
             }
         } else {

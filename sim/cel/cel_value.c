@@ -234,8 +234,8 @@ cel_val cel_dev_lookup(cel_ctx *c, bool cap, const char *dom, const char *id, si
             }
         }
     } else {
-        for (size_t i = 0; i < d->nattrs; i++) {
-            const k8s_attribute *a = &d->attrs[i];
+        for (size_t i = 0, na = k8s_dev_nattrs(d); i < na; i++) {
+            const k8s_attribute *a = k8s_dev_attr(d, i);
             if (a->domain == dom && id_eq(a->id, id, idlen)) {
                 *found = true;
                 return cel_dev_attr_value(c, a);
@@ -259,11 +259,9 @@ void cel_devices_changed(void) {
     s_ok_n = 0;
 }
 
-cel_val cel_dev_check_attrs(cel_ctx *c) {
-    const k8s_device *d = c->dev;
-    if (!d || !d->nattrs || (d->attrs == s_ok_attrs && d->nattrs == s_ok_n)) return CV_MK(CV_NULL);
-    for (size_t i = 0; i < d->nattrs; i++) {
-        const k8s_attribute *a = &d->attrs[i];
+/* The first unusable attribute of a[0..n), as upstream's conversion error, or NULL. */
+static cel_val check_run(cel_ctx *c, const k8s_attribute *a, size_t n) {
+    for (size_t i = 0; i < n; i++, a++) {
         if (a->kind < ATTR_VERSION || (a->kind == ATTR_VERSION && a->v_ok)) continue;
         const char *qn = a->id;
         char buf[160];
@@ -280,16 +278,27 @@ cel_val cel_dev_check_attrs(cel_ctx *c) {
         }
         return cel_err(c, "attribute %s: unsupported attribute value", qn);
     }
-    s_ok_attrs = d->attrs;
-    s_ok_n = d->nattrs;
     return CV_MK(CV_NULL);
+}
+
+/* Both runs in order; the shared run is remembered when clean. */
+cel_val cel_dev_check_attrs(cel_ctx *c) {
+    const k8s_device *d = c->dev;
+    if (!d) return CV_MK(CV_NULL);
+    if (d->nattrs && !(d->attrs == s_ok_attrs && d->nattrs == s_ok_n)) {
+        cel_val e = check_run(c, d->attrs, d->nattrs);
+        if (e.k == CV_ERROR) return e;
+        s_ok_attrs = d->attrs;
+        s_ok_n = d->nattrs;
+    }
+    return check_run(c, d->attrs_own, d->nattrs_own);
 }
 
 static cel_val mat_domain(cel_ctx *c, bool cap, const char *dom) {
     const k8s_device *d = c->dev;
-    size_t cnt = 0, tot = d ? (cap ? d->ncaps : d->nattrs) : 0;
+    size_t cnt = 0, tot = d ? (cap ? d->ncaps : k8s_dev_nattrs(d)) : 0;
     for (size_t i = 0; i < tot; i++)
-        if ((cap ? d->caps[i].domain : d->attrs[i].domain) == dom) cnt++;
+        if ((cap ? d->caps[i].domain : k8s_dev_attr(d, i)->domain) == dom) cnt++;
     cel_map *m = cel_scratch(c, sizeof *m);
     cel_val *ks = cel_scratch(c, sizeof *ks * (cnt + 1));
     cel_val *vs = cel_scratch(c, sizeof *vs * (cnt + 1));
@@ -305,7 +314,7 @@ static cel_val mat_domain(cel_ctx *c, bool cap, const char *dom) {
             v.q = &k->value;
             vs[o++] = v;
         } else {
-            const k8s_attribute *a = &d->attrs[i];
+            const k8s_attribute *a = k8s_dev_attr(d, i);
             if (a->domain != dom) continue;
             ks[o] = cv_str(a->id, strlen(a->id));
             ks[o].x = 1;
@@ -322,12 +331,12 @@ static cel_val mat_domain(cel_ctx *c, bool cap, const char *dom) {
 
 static cel_val mat_root(cel_ctx *c, bool cap) {
     const k8s_device *d = c->dev;
-    size_t tot = d ? (cap ? d->ncaps : d->nattrs) : 0;
+    size_t tot = d ? (cap ? d->ncaps : k8s_dev_nattrs(d)) : 0;
     const char **doms = cel_scratch(c, sizeof *doms * (tot + 1));
     if (!doms) return cel_oom();
     size_t nd = 0;
     for (size_t i = 0; i < tot; i++) {
-        const char *dm = cap ? d->caps[i].domain : d->attrs[i].domain;
+        const char *dm = cap ? d->caps[i].domain : k8s_dev_attr(d, i)->domain;
         size_t j = 0;
         while (j < nd && doms[j] != dm) j++;
         if (j == nd) doms[nd++] = dm;

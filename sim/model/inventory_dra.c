@@ -216,11 +216,23 @@ static const char *counter_set_name(int gpu) {
  * Equal arrays are stored once: a hash table maps contents to the first copy.
  * Arrays in an inventory are therefore shared and read-only. */
 
-enum { DD_ATTRS, DD_CAPS, DD_COUNTERS };
+enum { DD_ATTRS, DD_CAPS, DD_COUNTERS, DD_CSETS };
+
+/* A node's slices depend on the node only through its name and its GPUs'
+ * identity (uuid, parentUUID): the first node of each GPU shape is built in
+ * full and kept as a template; the others copy it (see dra_node_slices). */
+enum { OWN_NONE, OWN_FULL, OWN_DYNAMIC_MIG, OWN_STATIC_MIG };
+typedef struct node_template {
+    node_gpus g;
+    k8s_resource_slice *slices;   /* as built for the first node */
+    size_t nslices;
+    uint8_t *dev_gpu, *dev_own;   /* per device of the slices in order: GPU index, OWN_* */
+} node_template;
 
 struct dra_dedup {
     struct dd_entry { uint64_t h; int kind; size_t n; const void *p; } *e;
     size_t cap, len;
+    VEC(node_template) tmpl;
 };
 
 static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ULL; }
@@ -245,9 +257,12 @@ static uint64_t dd_hash(int kind, const void *p, size_t n) {
         } else if (kind == DD_CAPS) {
             const k8s_capacity *c = (const k8s_capacity *)p + i;
             h = q_hash(mix(mix(h, (uintptr_t)c->domain), (uintptr_t)c->id), &c->value);
-        } else {
+        } else if (kind == DD_COUNTERS) {
             const k8s_counter *c = (const k8s_counter *)p + i;
             h = q_hash(mix(h, (uintptr_t)c->name), &c->value);
+        } else {   /* counter sets whose counter arrays are already shared */
+            const k8s_counter_set *c = (const k8s_counter_set *)p + i;
+            h = mix(mix(mix(h, (uintptr_t)c->name), (uintptr_t)c->counters), c->ncounters);
         }
     }
     return h;
@@ -264,9 +279,12 @@ static bool dd_equal(int kind, const void *x, const void *y, size_t n) {
         } else if (kind == DD_CAPS) {
             const k8s_capacity *a = (const k8s_capacity *)x + i, *b = (const k8s_capacity *)y + i;
             if (a->domain != b->domain || a->id != b->id || !q_same(&a->value, &b->value)) return false;
-        } else {
+        } else if (kind == DD_COUNTERS) {
             const k8s_counter *a = (const k8s_counter *)x + i, *b = (const k8s_counter *)y + i;
             if (a->name != b->name || !q_same(&a->value, &b->value)) return false;
+        } else {
+            const k8s_counter_set *a = (const k8s_counter_set *)x + i, *b = (const k8s_counter_set *)y + i;
+            if (a->name != b->name || a->counters != b->counters || a->ncounters != b->ncounters) return false;
         }
     }
     return true;
@@ -276,6 +294,12 @@ dra_dedup *dra_dedup_new(void) { return xcalloc(1, sizeof(dra_dedup)); }
 
 void dra_dedup_free(dra_dedup *dd) {
     if (!dd) return;
+    for (size_t i = 0; i < dd->tmpl.len; i++) {
+        free(dd->tmpl.data[i].slices);
+        free(dd->tmpl.data[i].dev_gpu);
+        free(dd->tmpl.data[i].dev_own);
+    }
+    VEC_FREE(dd->tmpl);
     free(dd->e);
     free(dd);
 }
@@ -316,28 +340,32 @@ typedef struct dra_ctx {
     dra_dedup *dd;
 } dra_ctx;
 
-/* Move the temporary vectors into device d (shared, arena-owned copies). */
-static void finish_device(dra_ctx *x, k8s_device *d, attr_vec *av, cap_vec *cv, counter_vec *consumes, int gpu) {
+/* Move the temporary vectors into device d (shared, arena-owned copies):
+ * av holds the attributes devices share (same on every node), own the
+ * per-GPU identity ones that follow them (uuid, parentUUID). */
+static void finish_device(dra_ctx *x, k8s_device *d, attr_vec *av, attr_vec *own, cap_vec *cv, counter_vec *consumes,
+                          int gpu) {
     d->attrs = (k8s_attribute *)dd_share(x->dd, x->a, DD_ATTRS, av->data, av->len, sizeof *av->data);
     d->nattrs = av->len;
+    d->attrs_own = dd_share(x->dd, x->a, DD_ATTRS, own->data, own->len, sizeof *own->data);
+    d->nattrs_own = own->len;
     d->caps = (k8s_capacity *)dd_share(x->dd, x->a, DD_CAPS, cv->data, cv->len, sizeof *cv->data);
     d->ncaps = cv->len;
     if (consumes) {
-        d->consumes = ARENA_NEW(x->a, k8s_counter_set, 1);
-        d->consumes->name = counter_set_name(gpu);
-        d->consumes->counters =
+        k8s_counter_set cs = {counter_set_name(gpu), NULL, consumes->len};
+        cs.counters =
             (k8s_counter *)dd_share(x->dd, x->a, DD_COUNTERS, consumes->data, consumes->len, sizeof *consumes->data);
-        d->consumes->ncounters = consumes->len;
+        d->consumes = (k8s_counter_set *)dd_share(x->dd, x->a, DD_CSETS, &cs, 1, sizeof cs);
         d->nconsumes = 1;
         consumes->len = 0;
     }
-    av->len = cv->len = 0;
+    av->len = own->len = cv->len = 0;
 }
 
 /* gpu-N: legacy (memory = physical total) or dynamic MIG (max-over-profiles, consumes everything). */
 static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
                             bool dynamic, device_vec *out) {
-    attr_vec av = {0};
+    attr_vec av = {0}, own = {0};
     cap_vec cv = {0};
     counter_vec cons = {0};
     k8s_device d = {0};
@@ -346,7 +374,7 @@ static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model 
     d.name = intern(name);
     common_attrs(&av, cat, m, id);
     attr_str(&av, DRIVER, "type", "gpu");
-    attr_str(&av, DRIVER, "uuid", id->uuid);
+    attr_str(&own, DRIVER, "uuid", id->uuid);
     if (dynamic) {
         engine_values mv = max_values(m);
         engine_caps(&cv, &mv);
@@ -354,9 +382,10 @@ static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model 
     } else {
         cap_add(&cv, "memory", q_mib(m->memory_mib));
     }
-    finish_device(x, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
+    finish_device(x, &d, &av, &own, &cv, dynamic ? &cons : NULL, gpu);
     VEC_PUSH(*out, d);
     VEC_FREE(av);
+    VEC_FREE(own);
     VEC_FREE(cv);
     VEC_FREE(cons);
 }
@@ -364,7 +393,7 @@ static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model 
 /* A MIG device: static (uuid, memorySlice<i> capacities) or abstract (consumes counters). */
 static void mig_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
                        const mig_profile *p, int start, bool dynamic, device_vec *out) {
-    attr_vec av = {0};
+    attr_vec av = {0}, own = {0};
     cap_vec cv = {0};
     counter_vec cons = {0};
     k8s_device d = {0};
@@ -372,11 +401,11 @@ static void mig_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, i
     common_attrs(&av, cat, m, id);
     attr_str(&av, DRIVER, "type", "mig");
     attr_str(&av, DRIVER, "profile", p->name);
-    attr_str(&av, DRIVER, "parentUUID", id->uuid);
+    attr_str(&own, DRIVER, "parentUUID", id->uuid);
     if (!dynamic) {
         char seed[200];
         snprintf(seed, sizeof seed, "%s/%s", id->uuid, d.name);
-        attr_str(&av, DRIVER, "uuid", fake_uuid("MIG", seed));
+        attr_str(&own, DRIVER, "uuid", fake_uuid("MIG", seed));
     }
     engine_values v = profile_values(p);
     engine_caps(&cv, &v);
@@ -389,9 +418,10 @@ static void mig_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, i
             cap_add(&cv, nm, q_int(1));
         }
     }
-    finish_device(x, &d, &av, &cv, dynamic ? &cons : NULL, gpu);
+    finish_device(x, &d, &av, &own, &cv, dynamic ? &cons : NULL, gpu);
     VEC_PUSH(*out, d);
     VEC_FREE(av);
+    VEC_FREE(own);
     VEC_FREE(cv);
     VEC_FREE(cons);
 }
@@ -426,8 +456,8 @@ static void push_device_slices(arena *a, const char *node, device_vec *devs, sli
     }
 }
 
-void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
-                     slice_vec *out) {
+static void build_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
+                              slice_vec *out) {
     const gpu_model *m = g->model;
     dra_ctx x = {a, dd};
     slice_vec mine = {0};
@@ -508,4 +538,111 @@ k8s_device_class *dra_device_classes(arena *a, size_t *n) {
     device_class(a, &c[1], "mig.nvidia.com", "mig", NULL, 2);
     *n = 2;
     return c;
+}
+
+/* ---- node templates -------------------------------------------------------------------------- */
+
+static bool same_shape(const node_gpus *x, const node_gpus *y) {
+    return x->model == y->model && x->count == y->count && x->mig == y->mig && x->layout == y->layout &&
+           x->placements == y->placements;
+}
+
+/* GPU index of a device name "gpu-<i>..." (every device this driver model publishes). */
+static int device_gpu(const char *name) { return atoi(name + 4); }
+
+/* The own-attribute kind (OWN_*) of a template device. */
+static uint8_t device_own(const k8s_device *d) {
+    if (d->nattrs_own == 0) return OWN_NONE;
+    if (d->attrs_own[0].id == intern("uuid")) return OWN_FULL;
+    return d->nattrs_own == 2 ? OWN_STATIC_MIG : OWN_DYNAMIC_MIG;
+}
+
+/* The identity attributes of device d (template kind `own`) on GPU `id`. */
+static void own_attrs(dra_ctx *x, k8s_device *d, uint8_t own, const gpu_identity *id, const k8s_attribute *full_own,
+                      const k8s_attribute *mig_own) {
+    if (own == OWN_NONE) {
+        d->attrs_own = NULL;
+        d->nattrs_own = 0;
+    } else if (own == OWN_FULL) {
+        d->attrs_own = full_own;
+        d->nattrs_own = 1;
+    } else if (own == OWN_DYNAMIC_MIG) {
+        d->attrs_own = mig_own;
+        d->nattrs_own = 1;
+    } else {
+        attr_vec v = {0};
+        char seed[200];
+        attr_str(&v, DRIVER, "parentUUID", id->uuid);
+        snprintf(seed, sizeof seed, "%s/%s", id->uuid, d->name);
+        attr_str(&v, DRIVER, "uuid", fake_uuid("MIG", seed));
+        d->attrs_own = dd_share(x->dd, x->a, DD_ATTRS, v.data, v.len, sizeof *v.data);
+        d->nattrs_own = v.len;
+        VEC_FREE(v);
+    }
+}
+
+/* Node `node` as a copy of template t: its own slice names, pool and identity. */
+static void copy_template(arena *a, dra_dedup *dd, const node_template *t, const char *node, slice_vec *out) {
+    dra_ctx x = {a, dd};
+    int n = t->g.count;
+    gpu_identity *ids = xcalloc((size_t)n, sizeof *ids);
+    const k8s_attribute **full_own = xcalloc((size_t)n, sizeof *full_own), **mig_own = xcalloc((size_t)n, sizeof *mig_own);
+    for (int i = 0; i < n; i++) {
+        ids[i] = identity(node, i, n);
+        attr_vec v = {0};
+        attr_str(&v, DRIVER, "uuid", ids[i].uuid);
+        full_own[i] = dd_share(dd, a, DD_ATTRS, v.data, 1, sizeof *v.data);
+        v.len = 0;
+        attr_str(&v, DRIVER, "parentUUID", ids[i].uuid);
+        mig_own[i] = dd_share(dd, a, DD_ATTRS, v.data, 1, sizeof *v.data);
+        VEC_FREE(v);
+    }
+    size_t k = 0;
+    for (size_t si = 0; si < t->nslices; si++) {
+        const k8s_resource_slice *ts = &t->slices[si];
+        k8s_resource_slice s = new_slice(node, si);
+        s.slice_count = ts->slice_count;
+        if (ts->nshared_counters) {
+            s.shared_counters = arena_memdup(a, ts->shared_counters, ts->nshared_counters * sizeof *ts->shared_counters);
+            s.nshared_counters = ts->nshared_counters;
+        }
+        if (ts->ndevices) {
+            s.devices = arena_memdup(a, ts->devices, ts->ndevices * sizeof *ts->devices);
+            s.ndevices = ts->ndevices;
+            for (size_t d = 0; d < s.ndevices; d++, k++) {
+                int gi = t->dev_gpu[k];
+                own_attrs(&x, &s.devices[d], t->dev_own[k], &ids[gi], full_own[gi], mig_own[gi]);
+            }
+        }
+        VEC_PUSH(*out, s);
+    }
+    free(ids);
+    free(full_own);
+    free(mig_own);
+}
+
+void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
+                     slice_vec *out) {
+    for (size_t i = 0; i < dd->tmpl.len; i++)
+        if (same_shape(&dd->tmpl.data[i].g, g)) {
+            copy_template(a, dd, &dd->tmpl.data[i], node, out);
+            return;
+        }
+    size_t first = out->len;
+    build_node_slices(a, dd, cat, node, g, out);
+    if (g->count > 256) return;   /* GPU index must fit the template's bytes */
+    node_template t = {.g = *g, .nslices = out->len - first};
+    t.slices = xmalloc((t.nslices ? t.nslices : 1) * sizeof *t.slices);
+    if (t.nslices) memcpy(t.slices, out->data + first, t.nslices * sizeof *t.slices);
+    size_t ndev = 0;
+    for (size_t i = 0; i < t.nslices; i++) ndev += t.slices[i].ndevices;
+    t.dev_gpu = xmalloc(ndev ? ndev : 1);
+    t.dev_own = xmalloc(ndev ? ndev : 1);
+    size_t k = 0;
+    for (size_t i = 0; i < t.nslices; i++)
+        for (size_t d = 0; d < t.slices[i].ndevices; d++, k++) {
+            t.dev_gpu[k] = (uint8_t)device_gpu(t.slices[i].devices[d].name);
+            t.dev_own[k] = device_own(&t.slices[i].devices[d]);
+        }
+    VEC_PUSH(dd->tmpl, t);
 }

@@ -47,8 +47,10 @@ static int count_gpu_devices(const inventory *inv, const inv_node *info) {
     for (size_t s = info->first_slice; s < info->first_slice + info->nslices; s++)
         for (size_t d = 0; d < inv->slices[s].ndevices; d++) {
             const k8s_device *dev = &inv->slices[s].devices[d];
-            for (size_t a = 0; a < dev->nattrs; a++)
-                if (dev->attrs[a].id == type && dev->attrs[a].kind == ATTR_STRING && dev->attrs[a].s == gpu) n++;
+            for (size_t a = 0; a < k8s_dev_nattrs(dev); a++) {
+                const k8s_attribute *at = k8s_dev_attr(dev, a);
+                if (at->id == type && at->kind == ATTR_STRING && at->s == gpu) n++;
+            }
         }
     return n;
 }

@@ -130,11 +130,14 @@ static ynode *counters_yaml(arena *a, const k8s_counter *c, size_t n) {
 static ynode *device_yaml(arena *a, const char *driver, const k8s_device *d) {
     ynode *o = yb_map(a);
     yb_add(a, o, "name", yb_str(a, d->name));
-    if (d->nattrs) {
-        named_node *items = calloc(d->nattrs, sizeof *items);
-        for (size_t i = 0; i < d->nattrs; i++)
-            items[i] = (named_node){qualified(a, driver, d->attrs[i].domain, d->attrs[i].id), attr_value(a, &d->attrs[i])};
-        yb_add(a, o, "attributes", sorted_map(a, items, d->nattrs));
+    size_t na = k8s_dev_nattrs(d);
+    if (na) {
+        named_node *items = calloc(na, sizeof *items);
+        for (size_t i = 0; i < na; i++) {
+            const k8s_attribute *at = k8s_dev_attr(d, i);
+            items[i] = (named_node){qualified(a, driver, at->domain, at->id), attr_value(a, at)};
+        }
+        yb_add(a, o, "attributes", sorted_map(a, items, na));
         free(items);
     }
     if (d->ncaps) {

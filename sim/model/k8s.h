@@ -166,10 +166,17 @@ typedef struct k8s_counter_set {
     size_t ncounters;
 } k8s_counter_set;
 
+/* A device's attributes are two runs, in this order: attrs[0..nattrs) and
+ * attrs_own[0..nattrs_own). Builders put attributes many devices share in
+ * `attrs` (one stored array for all of them) and the few that identify the
+ * device (uuid, parentUUID) in `attrs_own`; decoded devices use `attrs` only.
+ * Read them with k8s_dev_nattrs/k8s_dev_attr. */
 typedef struct k8s_device {
     const char *name;
     k8s_attribute *attrs;
     size_t nattrs;
+    const k8s_attribute *attrs_own;
+    size_t nattrs_own;
     k8s_capacity *caps;
     size_t ncaps;
     k8s_counter_set *consumes;  /* consumesCounters: counterSet name + counters */
@@ -190,6 +197,14 @@ typedef struct k8s_device {
     k8s_node_selector node_selector;
     bool all_nodes;
 } k8s_device;
+
+/* Number of attributes of d, both runs. */
+static inline size_t k8s_dev_nattrs(const k8s_device *d) { return d->nattrs + d->nattrs_own; }
+
+/* Attribute i (< k8s_dev_nattrs(d)) of d. */
+static inline const k8s_attribute *k8s_dev_attr(const k8s_device *d, size_t i) {
+    return i < d->nattrs ? &d->attrs[i] : &d->attrs_own[i - d->nattrs];
+}
 
 typedef struct k8s_resource_slice {
     k8s_meta meta;

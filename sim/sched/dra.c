@@ -237,8 +237,8 @@ static const k8s_device *find_device(const dra_state *d, const k8s_device_result
 }
 
 static const k8s_attribute *attr(const k8s_device *dev, const char *id) {
-    for (size_t i = 0; i < dev->nattrs; i++)
-        if (!strcmp(dev->attrs[i].id, id)) return &dev->attrs[i];
+    for (size_t i = 0, n = k8s_dev_nattrs(dev); i < n; i++)
+        if (!strcmp(k8s_dev_attr(dev, i)->id, id)) return k8s_dev_attr(dev, i);
     return NULL;
 }
 

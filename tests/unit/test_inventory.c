@@ -77,8 +77,10 @@ static const k8s_device *find_device(const k8s_resource_slice *s, const char *na
 }
 
 static const k8s_attribute *attr(const k8s_device *d, const char *domain, const char *id) {
-    for (size_t i = 0; i < d->nattrs; i++)
-        if (!strcmp(d->attrs[i].domain, domain) && !strcmp(d->attrs[i].id, id)) return &d->attrs[i];
+    for (size_t i = 0; i < k8s_dev_nattrs(d); i++) {
+        const k8s_attribute *a = k8s_dev_attr(d, i);
+        if (!strcmp(a->domain, domain) && !strcmp(a->id, id)) return a;
+    }
     return NULL;
 }
 
@@ -201,7 +203,12 @@ static void test_dynamic_mig_slice_counts(void **state) {
     const k8s_device *b0 = find_device(&b.inv.slices[2], "gpu-1-mig-1g18gb-19-0");
     assert_ptr_equal(a0->caps, b0->caps);
     assert_ptr_equal(a0->attrs, a3->attrs);
-    assert_ptr_not_equal(a0->attrs, b0->attrs);   /* parentUUID differs */
+    assert_ptr_not_equal(a0->attrs, b0->attrs);   /* pciBusID differs */
+    /* the per-GPU identity is a run of its own, shared by the GPU's MIG devices */
+    assert_int_equal(a0->nattrs_own, 1);
+    assert_string_equal(a0->attrs_own[0].id, "parentUUID");
+    assert_ptr_equal(a0->attrs_own, a3->attrs_own);
+    assert_ptr_not_equal(a0->attrs_own, b0->attrs_own);   /* parentUUID differs */
     assert_ptr_not_equal(a0->consumes[0].counters, a3->consumes[0].counters);   /* memory-slice-0 vs -3 */
     assert_ptr_equal(a0->consumes[0].counters, b0->consumes[0].counters);
     assert_int_equal(b.inv.info[0].first_slice, 0);
@@ -492,10 +499,47 @@ static void test_catalog_errors_have_positions(void **state) {
                        "c.yaml:7:63: gpu.migLayout: GPU model H100-80GB has no MIG layout 'all-1g.5gb' (known: ");
 }
 
+/* Nodes after the first of a GPU shape are copies of its template: same
+ * devices, shared attribute arrays, but their own slice names, pool and GPU
+ * identity (uuid, parentUUID; static MIG uuids). */
+static void test_nodes_share_a_template(void **state) {
+    built b;
+    build_ok("cluster:\n  nodePools:\n  - {name: d, count: 3, cpu: '96', memory: 1Ti, gpu: {model: H100-80GB, count: 8, "
+             "mig: dynamic}}\n  - {name: s, count: 2, cpu: '96', memory: 1Ti, gpu: {model: A100-40GB, count: 2, mig: "
+             "static, migLayout: all-balanced}}\n",
+             false, &b);
+    const inv_node *n0 = &b.inv.info[0], *n2 = &b.inv.info[2];
+    assert_int_equal(n0->nslices, n2->nslices);
+    const k8s_resource_slice *s0 = &b.inv.slices[n0->first_slice + 6], *s2 = &b.inv.slices[n2->first_slice + 6];
+    assert_ptr_equal(s2->pool, s2->node_name);
+    assert_ptr_not_equal(s0->pool, s2->pool);
+    assert_non_null(strstr(s2->meta.name, s2->node_name));
+    assert_int_equal(s2->slice_count, 9);
+    const k8s_device *g2 = find_device(s2, "gpu-5");
+    const k8s_device *m0 = find_device(s0, "gpu-5-mig-1g10gb-19-3"), *m2 = find_device(s2, "gpu-5-mig-1g10gb-19-3");
+    assert_non_null(g2);
+    assert_non_null(m2);
+    assert_ptr_equal(m0->attrs, m2->attrs);   /* shared across nodes */
+    assert_ptr_equal(m0->caps, m2->caps);
+    assert_ptr_equal(attr(m2, "gpu.nvidia.com", "parentUUID")->s, attr(g2, "gpu.nvidia.com", "uuid")->s);
+    assert_ptr_not_equal(attr(m0, "gpu.nvidia.com", "parentUUID")->s, attr(m2, "gpu.nvidia.com", "parentUUID")->s);
+    assert_string_equal(attr(m2, "resource.kubernetes.io", "pciBusID")->s, "0000:ab:00.0");
+    /* static MIG: a MIG device of the second node has its own uuid */
+    const inv_node *t0 = &b.inv.info[3], *t1 = &b.inv.info[4];
+    const k8s_device *a = &b.inv.slices[t0->first_slice].devices[0], *c = &b.inv.slices[t1->first_slice].devices[0];
+    assert_ptr_equal(a->name, c->name);
+    assert_int_equal(a->nattrs_own, 2);
+    assert_int_equal(c->nattrs_own, 2);
+    assert_true(!strncmp(attr(c, "gpu.nvidia.com", "uuid")->s, "MIG-", 4));
+    assert_ptr_not_equal(attr(a, "gpu.nvidia.com", "uuid")->s, attr(c, "gpu.nvidia.com", "uuid")->s);
+    built_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h100_dynamic_mig_split_layout),
         cmocka_unit_test(test_dynamic_mig_slice_counts),
+        cmocka_unit_test(test_nodes_share_a_template),
         cmocka_unit_test(test_static_mig_layouts),
         cmocka_unit_test(test_full_gpus),
         cmocka_unit_test(test_nodes_from_pools),

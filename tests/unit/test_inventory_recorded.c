@@ -95,7 +95,15 @@ static void test_round_trip(void **state) {
             assert_int_equal(p->nshared_counters, q->nshared_counters);
             for (size_t d = 0; d < p->ndevices; d++) {
                 assert_ptr_equal(p->devices[d].name, q->devices[d].name);
-                assert_int_equal(p->devices[d].nattrs, q->devices[d].nattrs);
+                assert_int_equal(k8s_dev_nattrs(&p->devices[d]), k8s_dev_nattrs(&q->devices[d]));
+                for (size_t a = 0; a < k8s_dev_nattrs(&p->devices[d]); a++) {   /* both runs come back */
+                    const k8s_attribute *x = k8s_dev_attr(&p->devices[d], a), *y = NULL;
+                    for (size_t b = 0; b < k8s_dev_nattrs(&q->devices[d]) && !y; b++)
+                        if (k8s_dev_attr(&q->devices[d], b)->id == x->id) y = k8s_dev_attr(&q->devices[d], b);
+                    assert_non_null(y);
+                    assert_ptr_equal(x->domain, y->domain);
+                    assert_ptr_equal(x->s, y->s);
+                }
                 assert_int_equal(p->devices[d].ncaps, q->devices[d].ncaps);
                 assert_int_equal(p->devices[d].nconsumes, q->devices[d].nconsumes);
             }
