@@ -20,6 +20,7 @@
 
 #include "engine/event_queue.h"
 #include "model/scenario.h"
+#include "sched/gpu_metrics.h"
 #include "sched/sched.h"
 #include "util/vec.h"
 #include "workload/workload.h"
@@ -88,6 +89,7 @@ struct sim_run {
     size_t *units_base;                       /* per group, into `units`, sized count * class.next */
     VEC(sim_sample) samples;
     VEC(int64_t) sample_used;                 /* [sample * nres + r] */
+    VEC(gpu_metrics) sample_gpu;              /* placement quality per sample (parallel to samples; empty = not measured) */
     double *res_equiv;                        /* GPU equivalents of one unit of each resource */
     int64_t *tot_used;                        /* cluster-wide requested, per resource */
     int64_t *tot_alloc;                       /* cluster-wide allocatable, per resource */
