@@ -6,11 +6,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "sched/place_mig.h"
 #include "sched/dra.h"
+#include "sched/dra_openb.h"
+#include "sched/place_mig.h"
+#include "sched/policy.h"
+#include "util/gorand.h"
 #include "util/intern.h"
-#include "workload/openb_run.h"
-#include "workload/lua_source.h"
 #include "util/xalloc.h"
 
 double sim_gpu_equiv(const char *res, int replicas) {
@@ -27,11 +28,15 @@ double sim_gpu_equiv(const char *res, int replicas) {
 /* Retry of a pod class whose head pod's back-off ends (scheduler back-off). */
 enum { EV_BACKOFF_RETRY = EV_KIND_USER + 8 };
 
-static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes,
-                          struct dra_state *dra);
+static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, const inv_node *info,
+                          size_t nnodes, struct dra_state *dra);
 
 void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes) {
-    sim_init_with(r, sc, nodes, nnodes, NULL);
+    sim_init_with(r, sc, nodes, NULL, nnodes, NULL);
+}
+
+void sim_init_info(sim_run *r, const scenario *sc, const k8s_node *nodes, const inv_node *info, size_t nnodes) {
+    sim_init_with(r, sc, nodes, info, nnodes, NULL);
 }
 
 int sim_init_inv(sim_run *r, const scenario *sc, const inventory *inv, strbuf *err) {
@@ -40,12 +45,75 @@ int sim_init_inv(sim_run *r, const scenario *sc, const inventory *inv, strbuf *e
         memset(r, 0, sizeof *r);
         return -1;
     }
-    sim_init_with(r, sc, inv->nodes, inv->nnodes, dra);
+    sim_init_with(r, sc, inv->nodes, inv->info, inv->nnodes, dra);
     return 0;
 }
 
-static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes,
-                          struct dra_state *dra) {
+static const k8s_node *rank_nodes;
+static int cmp_node_name(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int c = strcmp(rank_nodes[x].meta.name, rank_nodes[y].meta.name);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* Per node, its position in name order (ties to the name that sorts first). */
+static uint32_t *name_ranks(const k8s_node *nodes, size_t n) {
+    uint32_t *order = xmalloc((n ? n : 1) * sizeof *order), *rank = xmalloc((n ? n : 1) * sizeof *rank);
+    for (size_t i = 0; i < n; i++) order[i] = (uint32_t)i;
+    rank_nodes = nodes;
+    qsort(order, n, sizeof *order, cmp_node_name);
+    rank_nodes = NULL;
+    for (size_t i = 0; i < n; i++) rank[order[i]] = (uint32_t)i;
+    free(order);
+    return rank;
+}
+
+/* The scheduler's placement settings: the scenario's policy and profile;
+ * a trace workload runs the FGD artifact's scheduler (sched.h,
+ * docs/PLACEMENT.md): the Open-Gpu-Share filter, the policy as the only
+ * score (weight 1000), every node scored, ties to the name that sorts
+ * first, no back-off; with profile openb-artifact also Go's draws, the
+ * artifact's node ranks and pods dropped when they fit nowhere. */
+static void placement_config(sim_run *r, sched_config *cfg, const k8s_node *nodes, const inv_node *info,
+                             size_t nnodes, gpu_view_node **gpu_nodes) {
+    const scenario *sc = r->sc;
+    const char *pname = sc->sched.policy;
+    if (sc->trace && !pname) pname = "fgd";   /* the artifact's default run */
+    cfg->policy = pname ? policy_find(pname) : NULL;
+    cfg->policy_weight = sc->sched.policy_weight > 0 ? sc->sched.policy_weight : 1000;
+    cfg->time_slicing_replicas = sc->sched.dp.time_slicing_replicas;
+    cfg->typical_pct = sc->trace ? sc->trace->typical_pct : 95;
+    bool artifact = sc->sched.openb_profile || (sc->trace && sc->trace->artifact);
+    if (sc->trace || artifact) {
+        cfg->openb_filter = true;
+        cfg->trace_norm = true;
+        cfg->percentage_of_nodes_to_score = 100;
+        cfg->fit_weight = cfg->balanced_weight = cfg->dra_weight = 0;
+        cfg->balanced_allocation = false;
+        cfg->backoff_initial_ms = 0;
+        r->tie_rank = name_ranks(nodes, nnodes);
+        cfg->tie_rank = r->tie_rank;
+        cfg->drop_unschedulable = artifact;
+    }
+    if (sc->trace && sc->trace->artifact && sc->trace->node_rank) {
+        memcpy(r->tie_rank, sc->trace->node_rank, nnodes * sizeof *r->tie_rank);
+        r->go = xmalloc(sizeof *r->go);
+        *r->go = *sc->trace->go_after;   /* the run consumes its own copy */
+        cfg->go = r->go;
+        cfg->typical_artifact = true;
+    }
+    if (info) {
+        *gpu_nodes = xcalloc(nnodes ? nnodes : 1, sizeof **gpu_nodes);
+        for (size_t i = 0; i < nnodes; i++) {
+            (*gpu_nodes)[i].ngpu = info[i].gpus;
+            (*gpu_nodes)[i].model = info[i].gpu && info[i].gpu->key ? intern(info[i].gpu->key) : NULL;
+        }
+        cfg->gpu_nodes = *gpu_nodes;
+    }
+}
+
+static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, const inv_node *info,
+                          size_t nnodes, struct dra_state *dra) {
     memset(r, 0, sizeof *r);
     r->dra = dra;
     r->sc = sc;
@@ -65,10 +133,22 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
                         .backoff_initial_ms = sc->sched.backoff_initial_ms,
                         .backoff_max_ms = sc->sched.backoff_max_ms,
                         .dra = dra};
+    gpu_view_node *gpu_nodes = NULL;
+    placement_config(r, &cfg, nodes, info, nnodes, &gpu_nodes);
     sched_init(&r->sched, nodes, nnodes, &cfg, sc->seed);
     bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN || sc->trace;   /* trace shapes: milli-GPU accounting in both modes */
     for (size_t i = 0; i < sc->ngroups; i++) sched_add_class(&r->sched, &sc->groups[i], dp);
     sched_prepare(&r->sched);
+    free(gpu_nodes);
+    r->sched.cfg.gpu_nodes = NULL;
+    if (sc->trace && sc->sched.mode == SCHED_MODE_DRA) {   /* the trace's GPUs as DRA devices (dra_openb.h) */
+        gs_pod *shapes = xmalloc((r->sched.nclasses ? r->sched.nclasses : 1) * sizeof *shapes);
+        for (size_t c = 0; c < r->sched.nclasses; c++) shapes[c] = r->sched.classes[c].shape;
+        r->sched.cfg.trace_dra = dra_openb_new(sc->trace, nodes, shapes, r->sched.nclasses, r->sched.gv.models,
+                                               r->sched.gv.nmodels, sc->seed);
+        r->sched.cfg.device_by_allocator = sc->sched.device_by_allocator;
+        free(shapes);
+    }
 
     size_t R = r->sched.nres;
     r->res_equiv = xcalloc(R, sizeof *r->res_equiv);
@@ -82,9 +162,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     if (dra) r->total_gpu_equiv += dra->total_gpus;
 
     evq_init(&r->q);
-    r->groups = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->groups);
-    r->next_arrival = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->next_arrival);
-    r->next_duration = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->next_duration);
+    r->class_arrived = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->class_arrived);
     r->units_base = xcalloc(sc->ngroups + 1, sizeof *r->units_base);
     for (size_t g = 0; g < sc->ngroups; g++)
         r->units_base[g + 1] = r->units_base[g] + (size_t)sc->groups[g].count * r->sched.classes[g].next;
@@ -94,24 +172,25 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     size_t total = 0;   /* every pod that can arrive, up to a sane up-front reservation */
     for (size_t g = 0; g < sc->ngroups; g++) total += (size_t)sc->groups[g].count;
     VEC_RESERVE(r->pods, total < (4u << 20) ? total : (4u << 20));
-    if (sc->lua) lua_source_attach(r, sc->lua);
 }
 
 void sim_free(sim_run *r) {
-    if (r->has_source && r->source.free) r->source.free(r->source.ctx);
+    for (size_t k = 0; k < r->nsources; k++)
+        if (r->sources[k].free) r->sources[k].free(r->sources[k].ctx);
+    free(r->tie_rank);
+    free(r->go);
     for (size_t k = 0; k < r->late.len; k++) VEC_FREE(r->late.data[k].units);
     VEC_FREE(r->late);
     sb_free(&r->error);
     size_t nclasses = r->sched.nclasses;
+    dra_openb_free(r->sched.cfg.trace_dra);
     sched_free(&r->sched);
     dra_free(r->dra);
     evq_free(&r->q);
     for (size_t g = 0; r->class_reason && g < nclasses; g++) free(r->class_reason[g]);
     free(r->class_reason);
     free(r->class_running);
-    free(r->groups);
-    free(r->next_arrival);
-    free(r->next_duration);
+    free(r->class_arrived);
     free(r->units_base);
     free(r->units);
     free(r->res_equiv);
@@ -152,29 +231,35 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     return c;
 }
 
-uint32_t sim_arrive(sim_run *r, uint32_t c, const char *name, sim_time duration, sim_time t) {
-    sim_late_class *lc = &r->late.data[c - r->sc->ngroups];
-    size_t next = r->sched.classes[c].next;
+int sim_add_source(sim_run *r, const sim_source *src) {
+    if (r->nsources == SIM_MAX_SOURCES) return -1;
+    r->sources[r->nsources] = *src;
+    return (int)r->nsources++;
+}
+
+uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time duration, sim_time t) {
+    uint32_t ordinal;
+    if (c < r->sc->ngroups) {
+        ordinal = (uint32_t)r->class_arrived[c]++;
+    } else {
+        sim_late_class *lc = &r->late.data[c - r->sc->ngroups];
+        size_t next = r->sched.classes[c].next;
+        ordinal = (uint32_t)lc->spec->count++;
+        VEC_RESERVE(lc->units, (size_t)(ordinal + 1) * next);
+        for (size_t k = 0; k < next; k++) lc->units.data[lc->units.len++] = 0;
+    }
     sim_pod p = {.arrival = t, .start = -1, .end = -1, .duration = duration, .node = -1, .group = c,
-                 .ordinal = (uint32_t)lc->spec->count++, .state = POD_PENDING, .name = name};
-    VEC_RESERVE(lc->units, (size_t)(p.ordinal + 1) * next);
-    for (size_t k = 0; k < next; k++) lc->units.data[lc->units.len++] = 0;
+                 .ordinal = ordinal, .state = POD_PENDING, .source = (uint8_t)src, .name = name};
     VEC_PUSH(r->pods, p);
     sched_enqueue(&r->sched, c, (uint32_t)(r->pods.len - 1));
     return (uint32_t)(r->pods.len - 1);
 }
 
-void sim_schedule_source(sim_run *r, sim_time t, uint64_t arg) {
-    evq_push(&r->q, t, EV_SOURCE, arg);
-    r->live_events++;
-}
+#define SRC_SHIFT 56
 
-/* Announce group g's next pod with an arrival event, if it has one. */
-static void announce(sim_run *r, size_t g) {
-    if (workload_next(&r->groups[g], &r->next_arrival[g], &r->next_duration[g])) {
-        evq_push(&r->q, r->next_arrival[g], EV_ARRIVAL, g);
-        r->live_events++;
-    }
+void sim_schedule_source(sim_run *r, int src, sim_time t, uint64_t arg) {
+    evq_push(&r->q, t, EV_SOURCE, ((uint64_t)src << SRC_SHIFT) | arg);
+    r->live_events++;
 }
 
 /* Accumulate the time integrals up to t. */
@@ -204,18 +289,10 @@ static void account(sim_run *r, uint32_t g, int sign) {
     if (r->cur_gpu_equiv > r->peak_gpu_equiv) r->peak_gpu_equiv = r->cur_gpu_equiv;
 }
 
-static void on_arrival(sim_run *r, size_t g, sim_time t) {
-    sim_pod p = {.arrival = t, .start = -1, .end = -1, .duration = r->next_duration[g], .node = -1,
-                 .group = (uint32_t)g, .ordinal = (uint32_t)(r->groups[g].emitted - 1), .state = POD_PENDING};
-    VEC_PUSH(r->pods, p);
-    sched_enqueue(&r->sched, (uint32_t)g, (uint32_t)(r->pods.len - 1));
-    announce(r, g);
-}
-
 static int on_completion(sim_run *r, uint32_t id, sim_time t) {
     sim_pod *p = &r->pods.data[id];
     const pod_class *c = &r->sched.classes[p->group];
-    placement pl = {.node = p->node, .pod = id};
+    placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
     uint64_t *u = sim_pod_units(r, p);
     for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
     p->state = POD_SUCCEEDED;
@@ -224,7 +301,8 @@ static int on_completion(sim_run *r, uint32_t id, sim_time t) {
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
-    if (r->has_source && p->name && r->source.finished) return r->source.finished(r, r->source.ctx, id, t);
+    const sim_source *src = p->source < r->nsources ? &r->sources[p->source] : NULL;
+    if (src && src->finished) return src->finished(r, src->ctx, id, t);
     return 0;
 }
 
@@ -243,29 +321,40 @@ static void schedule_pass(sim_run *r, sim_time t) {
     uint32_t c, id;
     placement pl;
     while (sched_next(&r->sched, &c, &id)) {
-        if (!sched_schedule_head(&r->sched, c, &pl)) continue;
+        if (!sched_schedule_head(&r->sched, c, &pl)) {
+            if (r->sched.cfg.drop_unschedulable) r->pods.data[pl.pod].dropped = true;
+            continue;
+        }
         sim_pod *p = &r->pods.data[id];
         const pod_class *cl = &r->sched.classes[c];
         uint64_t *u = sim_pod_units(r, p);
         for (size_t k = 0; k < cl->next && k < 8; k++) u[k] = pl.units[k];
+        p->gpus = (uint8_t)pl.gpus;
         p->node = pl.node;
         p->start = t;
         p->state = POD_RUNNING;
         r->running++;
         account(r, c, +1);
         if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
-        evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
-        r->live_events++;
+        if (p->duration != SIM_TIME_NEVER) {
+            evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
+            r->live_events++;
+        }
     }
     time_retries(r);
 }
 
+void sim_schedule_now(sim_run *r, sim_time t) { schedule_pass(r, t); }
+
 static void take_sample(sim_run *r, sim_time t) {
-    int64_t pending = 0;
+    int64_t pending = (int64_t)r->sched.dropped;   /* dropped pods stay pending */
     for (size_t c = 0; c < r->sched.nclasses; c++) pending += (int64_t)sched_waiting(&r->sched, (uint32_t)c);
     sim_sample s = {.t = t, .pending = pending, .running = r->running, .gpu_equiv = r->cur_gpu_equiv};
     VEC_PUSH(r->samples, s);
     for (size_t k = 0; k < r->sched.nres; k++) VEC_PUSH(r->sample_used, r->tot_used[k]);
+    gpu_metrics m;
+    gpu_view_metrics(&r->sched.gv, &m);
+    VEC_PUSH(r->sample_gpu, m);
 }
 
 static void metric(sim_run *r, const char *name, double v) {
@@ -291,7 +380,7 @@ static void summarize(sim_run *r) {
         if (p->state == POD_SUCCEEDED) succeeded++;
         if (p->state == POD_PENDING) {
             pending++;
-            if (r->sched.classes[p->group].blocked) unschedulable++;
+            if (r->sched.classes[p->group].blocked || p->dropped) unschedulable++;
         }
     }
     qsort(waits, (size_t)scheduled, sizeof *waits, cmp_i64);
@@ -327,6 +416,10 @@ static void summarize(sim_run *r) {
     metric(r, "sim_end_s", span / 1000.0);
     metric(r, "events", (double)r->nevents);
     metric(r, "scheduling_cycles", (double)r->sched.cycles);
+    if (r->sched.cfg.trace_dra) {
+        metric(r, "dra_allocate_calls", (double)dra_openb_calls(r->sched.cfg.trace_dra));
+        metric(r, "dra_device_choice_differs", (double)r->sched.dra_moved);
+    }
     if (r->dra) {
         metric(r, "dra_claims_created", (double)r->dra->claims_created);
         metric(r, "dra_claims_deleted", (double)r->dra->claims_deleted);
@@ -355,13 +448,9 @@ static void maybe_progress(sim_run *r, sim_time t, uint64_t *tick) {
 int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     const scenario *sc = r->sc;
     r->interrupt = interrupt;
-    if (sc->trace) return openb_execute(r, interrupt);
-    for (size_t g = 0; g < sc->ngroups; g++) {
-        workload_group_init(&r->groups[g], &sc->groups[g], sc->seed);
-        announce(r, g);
-    }
     /* A source stopped by Ctrl-C (the Lua hook polls r->interrupt) was interrupted, not wrong. */
-    if (r->has_source && r->source.start && r->source.start(r, r->source.ctx)) return interrupt && *interrupt ? -1 : -2;
+    for (size_t k = 0; k < r->nsources; k++)
+        if (r->sources[k].start && r->sources[k].start(r, r->sources[k].ctx)) return interrupt && *interrupt ? -1 : -2;
     evq_push(&r->q, 0, EV_SAMPLE, 0);
     bool stopped = false;
     uint64_t tick = 0;
@@ -382,15 +471,16 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             event e = evq_pop(&r->q);
             r->nevents++;
             switch (e.kind) {
-            case EV_ARRIVAL: r->live_events--; on_arrival(r, (size_t)e.arg, t); break;
             case EV_COMPLETION:
                 r->live_events--;
                 if (on_completion(r, (uint32_t)e.arg, t)) return interrupt && *interrupt ? -1 : -2;
                 break;
-            case EV_SOURCE:
+            case EV_SOURCE: {
                 r->live_events--;
-                if (r->source.event(r, r->source.ctx, e.arg, t)) return interrupt && *interrupt ? -1 : -2;
+                const sim_source *src = &r->sources[e.arg >> SRC_SHIFT];
+                if (src->event(r, src->ctx, e.arg & (((uint64_t)1 << SRC_SHIFT) - 1), t)) return interrupt && *interrupt ? -1 : -2;
                 break;
+            }
             case EV_SAMPLE: sample = true; break;
             case EV_BACKOFF_RETRY: r->live_events--; sched_retry(&r->sched, (uint32_t)e.arg); break;
             default: break;
@@ -412,7 +502,18 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             r->class_reason[c] = b.len ? xstrdup(sb_str(&b)) : NULL;
             sb_free(&b);
         }
+    for (size_t i = 0; r->sched.dropped && i < r->pods.len; i++) {   /* profile openb-artifact: why pods were dropped */
+        const sim_pod *p = &r->pods.data[i];
+        if (!p->dropped || r->class_reason[p->group]) continue;
+        strbuf b = {0};
+        sb_printf(&b, "0/%zu nodes are available: no node had the CPU, memory and GPU room (model, free "
+                  "milli-GPU) for this pod when it arrived (profile openb-artifact does not retry)", r->nnodes);
+        r->class_reason[p->group] = xstrdup(sb_str(&b));
+        sb_free(&b);
+    }
     summarize(r);
+    for (size_t k = 0; k < r->nsources; k++)
+        if (r->sources[k].summarize) r->sources[k].summarize(r, r->sources[k].ctx);
     return 0;
 }
 
@@ -422,7 +523,4 @@ double sim_metric_get(const sim_run *r, const char *name) {
     return NAN;
 }
 
-void sim_account(sim_run *r, uint32_t g, int sign) { account(r, g, sign); }
-void sim_advance(sim_run *r, sim_time t) { advance(r, t); }
-void sim_summarize(sim_run *r) { summarize(r); }
 void sim_metric_add(sim_run *r, const char *name, double value) { metric(r, name, value); }

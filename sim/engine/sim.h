@@ -23,7 +23,6 @@
 #include "sched/gpu_metrics.h"
 #include "sched/sched.h"
 #include "util/vec.h"
-#include "workload/workload.h"
 
 typedef enum { POD_PENDING, POD_RUNNING, POD_SUCCEEDED } sim_pod_state;
 
@@ -33,7 +32,10 @@ typedef struct sim_pod {
     uint32_t group;
     uint32_t ordinal;                         /* index within its group */
     uint8_t state;
-    const char *name;                         /* NULL: "<group>-<ordinal>"; set for pods of a workload source */
+    uint8_t source;                           /* the workload source that submitted it */
+    uint8_t gpus;                             /* the GPUs it took on its node (mask over the GPU view's GPUs) */
+    bool dropped;                             /* never tried again (profile openb-artifact) */
+    const char *name;                         /* NULL: "<group>-<ordinal>"; set by sources that name their pods */
 } sim_pod;
 
 typedef struct sim_sample {
@@ -49,16 +51,24 @@ typedef struct sim_metric {
 
 typedef struct sim_run sim_run;
 
-/* A workload source that submits pods while the run goes (the Lua
- * generators, workload/lua_source.h). Each hook returns 0, or -1 with
- * r->error set, which stops the run (sim_execute returns -2). */
+/* A workload source: pod groups, a Lua generator or a trace registers with
+ * the engine through this interface (workload/), so the engine does not
+ * know its workloads. Each hook is optional and returns 0, or -1 with
+ * r->error set, which stops the run (sim_execute returns -2).
+ *  start     at time 0, before the first event (sources in attach order);
+ *  event     an EV_SOURCE event it scheduled (sim_schedule_source);
+ *  finished  one of its pods ended (after the scheduler released it);
+ *  summarize after the run's own summary: add the source's metrics. */
 typedef struct sim_source {
     void *ctx;
-    int (*start)(sim_run *r, void *ctx);                              /* at time 0, before the first event */
-    int (*event)(sim_run *r, void *ctx, uint64_t arg, sim_time t);    /* an EV_SOURCE event it scheduled */
-    int (*finished)(sim_run *r, void *ctx, uint32_t pod, sim_time t); /* one of its pods (name set) ended */
+    int (*start)(sim_run *r, void *ctx);
+    int (*event)(sim_run *r, void *ctx, uint64_t arg, sim_time t);
+    int (*finished)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
+    void (*summarize)(sim_run *r, void *ctx);
     void (*free)(void *ctx);
 } sim_source;
+
+#define SIM_MAX_SOURCES 8
 
 /* A pod class added while the run goes: its spec (owned by the source;
  * `count` grows with every pod) and the device units its pods took. */
@@ -82,8 +92,7 @@ struct sim_run {
     size_t nnodes;
     scheduler sched;
     event_queue q;
-    workload_group *groups;
-    sim_time *next_arrival, *next_duration;   /* per group: the pod announced by its pending event */
+    int64_t *class_arrived;                   /* pods arrived per scenario pod group (their ordinals) */
     VEC(sim_pod) pods;
     uint64_t *units;                          /* device units taken, per pod: [pod_units_base + k] */
     size_t *units_base;                       /* per group, into `units`, sized count * class.next */
@@ -107,16 +116,20 @@ struct sim_run {
     void *progress_ud;
     double progress_last;                     /* wall clock of the last call */
     VEC(sim_curve_point) curve;               /* trace runs: per integer % of arrived GPU demand */
-    /* workload source (Lua): classes index sc->ngroups + k are late[k] */
-    sim_source source;
-    bool has_source;
+    /* workload sources; classes index sc->ngroups + k are late[k] (added while the run goes) */
+    sim_source sources[SIM_MAX_SOURCES];
+    size_t nsources;
     VEC(sim_late_class) late;
+    uint32_t *tie_rank;                       /* per node, when ties go to name order (trace runs); owned */
+    struct gorand *go;                        /* the artifact's random stream for the run (trace runs); owned */
     strbuf error;                             /* why a source stopped the run */
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
 void sim_init(sim_run *r, const scenario *sc, const k8s_node *nodes, size_t nnodes);
+/* The same with the nodes' GPU count and model (inventory info, parallel to nodes; NULL = from allocatable). */
+void sim_init_info(sim_run *r, const scenario *sc, const k8s_node *nodes, const inv_node *info, size_t nnodes);
 /* The same from an inventory; in DRA mode also sets up the DynamicResources
  * plugin over its ResourceSlices and DeviceClasses. Returns 0, or -1 with err
  * set ("FILE:LINE:COL: ...") when the scenario cannot run on it. */
@@ -132,23 +145,24 @@ void sim_free(sim_run *r);
 double sim_gpu_equiv(const char *resource, int time_slicing_replicas);
 double sim_metric_get(const sim_run *r, const char *name);   /* NAN if absent */
 
-/* Building blocks for drivers other than sim_execute's loop (trace runs,
- * workload/openb_run.c): account a bound (+1) or finished (-1) pod of group
- * g, advance the time integrals to t, fill the summary, add a metric. */
-void sim_account(sim_run *r, uint32_t g, int sign);
-void sim_advance(sim_run *r, sim_time t);
-void sim_summarize(sim_run *r);
+/* Add a summary metric (sources' summarize hooks). */
 void sim_metric_add(sim_run *r, const char *name, double value);
 
 /* ---- for workload sources ---- */
+/* Register a source (copied); returns its id, or -1 when there are too many. */
+int sim_add_source(sim_run *r, const sim_source *src);
 /* Add a pod class for `spec` (which must outlive the run); returns its index,
  * or -1 when it asks for a resource no node offers. */
 int sim_add_class(sim_run *r, pod_group_spec *spec);
-/* A pod of class c (named `name`, which must outlive the run) arrives now,
- * at time t; returns its pod id. */
-uint32_t sim_arrive(sim_run *r, uint32_t c, const char *name, sim_time duration, sim_time t);
-/* Schedule an EV_SOURCE event with `arg` at time t (>= the current time). */
-void sim_schedule_source(sim_run *r, sim_time t, uint64_t arg);
+/* A pod of class c (a scenario pod group or an added class) from source
+ * `src` arrives now, at time t; `name` (may be NULL) must outlive the run.
+ * Returns its pod id. */
+uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time duration, sim_time t);
+/* Run the scheduling cycles due now (a source that needs each pod tried at
+ * its arrival, before the next one arrives: trace replays). */
+void sim_schedule_now(sim_run *r, sim_time t);
+/* Schedule an EV_SOURCE event for source `src` with `arg` (< 2^56) at time t (>= now). */
+void sim_schedule_source(sim_run *r, int src, sim_time t, uint64_t arg);
 /* The spec of class c: a scenario pod group or a source's class. */
 const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c);
 /* The device unit masks of pod p (class.next of them). */

@@ -92,6 +92,10 @@ typedef struct pod_group_spec {
     const ynode *dra;
     dra_pod_claim *dra_claims;       /* decoded gpu.dra.claims */
     size_t ndra_claims;
+    /* typical pods (sched/frag.h): the shape's GPU-model constraint text and its
+     * weight (0 = count); set for trace shapes */
+    const char *gpu_spec;
+    int64_t typical_count;
     const ynode *where;
 } pod_group_spec;
 
@@ -169,6 +173,8 @@ typedef struct scheduling_spec {
     size_t nshape;
     int64_t fit_weight, balanced_weight, dra_weight;   /* score plugin weights (profile); 0 = disabled */
     const char *policy;              /* placement policy (sched/policy.h), NULL = none */
+    int64_t policy_weight;           /* its Score weight (0 = 1000: the policy decides, other scores break ties) */
+    bool openb_profile;              /* profile: openb-artifact (the FGD artifact's scheduler, docs/PLACEMENT.md) */
     bool device_by_allocator;        /* devicePlacement: allocator (DRA: first fit, not the policy's choice) */
     bool has_search_budget;          /* searchBudget given; else the allocator's default (alloc.h) */
     uint64_t search_budget;          /* searchBudget: allocator search steps per Filter call (0 = no limit) */

@@ -47,6 +47,7 @@ static void build_shapes(scenario *s, trace_spec *t) {
     }
     s->ngroups = ng;
     s->groups = ARENA_NEW(&s->a, pod_group_spec, ng ? ng : 1);
+    for (size_t i = 0; i < t->npods; i++) s->groups[t->pod_group[i]].typical_count++;   /* typical pods: the trace's pods */
     char buf[256];
     const char *qerr;
     for (size_t g = 0; g < ng; g++) {
@@ -67,6 +68,7 @@ static void build_shapes(scenario *s, trace_spec *t) {
         snprintf(buf, sizeof buf, "%lldMi", (long long)p->memory_mib);
         quantity_parse(buf, strlen(buf), &pg->requests[1].value, &qerr);
         pg->has_dp = true;
+        pg->gpu_spec = p->gpu_spec;
         pg->dp_resources = ARENA_NEW(&s->a, k8s_resource_amount, 1);
         if (p->num_gpu > 0) {
             pg->ndp_resources = 1;

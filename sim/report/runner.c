@@ -1,5 +1,6 @@
 /* runner.c -- one scenario, several seeds, one database (see runner.h). */
 #include "report/runner.h"
+#include "workload/attach.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -120,13 +121,6 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
     }
     if (b->nseeds) sc.seed = b->seeds[i];
     if (b->policy) {
-        if (!sc.trace && !(sc.sched.mode == SCHED_MODE_DRA && !strcmp(b->policy, "fgd"))) {
-            sb_clear(err);
-            sb_printf(err, "%s: --policy needs a trace workload (workload.trace), or fgd in dra mode "
-                      "(dynamic-MIG placement)", b->scenario_path);
-            rc = RUN_BAD_INPUT;
-            goto done;
-        }
         sc.sched.policy = intern(b->policy);
     }
     /* a trace's inflated sample depends on the seed: draw it again for an overridden seed */
@@ -162,7 +156,7 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         goto done;
     }
     if (sc.trace) {
-        sim_init(&run, &sc, nodes, nnodes);
+        sim_init_info(&run, &sc, nodes, info, nnodes);
     } else if (sim_init_inv(&run, &sc, &inv, err)) {
         rc = RUN_BAD_INPUT;
         goto done;
@@ -180,7 +174,7 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         run.progress = print_progress;
         run.progress_ud = &ps;
     }
-    int ex = sim_execute(&run, b->interrupt);
+    int ex = workload_execute(&run, b->interrupt);
     if (b->progress) fputs("\r\033[K", stderr);
     if (ex == -2) {   /* the workload source (Lua) failed: script, line and traceback in run.error */
         sb_clear(err);

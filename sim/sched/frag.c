@@ -14,7 +14,6 @@ static int shape_cmp(const frag_pod_in *a, const frag_pod_in *b) {
     return strcmp(a->spec ? a->spec : "", b->spec ? b->spec : "");
 }
 
-static int cmp_in(const void *x, const void *y) { return shape_cmp(*(const frag_pod_in *const *)x, *(const frag_pod_in *const *)y); }
 
 typedef struct group { const frag_pod_in *key; int64_t count; } group;
 
@@ -28,27 +27,40 @@ static int cmp_group(const void *x, const void *y) {
 
 void frag_typical_build(const frag_pod_in *in, size_t n, double threshold_pct, bool include_cpu_pods,
                         frag_typical *out) {
+    frag_typical_build_counted(in, NULL, n, threshold_pct, include_cpu_pods, out);
+}
+
+/* Sort pointers to the inputs with their counts alongside (qsort over pairs). */
+typedef struct counted { const frag_pod_in *in; int64_t count; } counted;
+static int cmp_counted(const void *x, const void *y) { return shape_cmp(((const counted *)x)->in, ((const counted *)y)->in); }
+
+void frag_typical_build_counted(const frag_pod_in *in, const int64_t *count, size_t n, double threshold_pct,
+                                bool include_cpu_pods, frag_typical *out) {
     memset(out, 0, sizeof *out);
-    const frag_pod_in **sorted = xmalloc((n ? n : 1) * sizeof *sorted);
+    counted *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
     size_t m = 0;
+    int64_t pods = 0;
     for (size_t i = 0; i < n; i++)
-        if (include_cpu_pods || in[i].ngpu > 0) sorted[m++] = &in[i];
-    qsort(sorted, m, sizeof *sorted, cmp_in);
+        if ((include_cpu_pods || in[i].ngpu > 0) && (!count || count[i] > 0)) {
+            sorted[m++] = (counted){&in[i], count ? count[i] : 1};
+            pods += count ? count[i] : 1;
+        }
+    qsort(sorted, m, sizeof *sorted, cmp_counted);
     group *g = xmalloc((m ? m : 1) * sizeof *g);
     size_t ng = 0;
     for (size_t i = 0; i < m; i++) {
-        if (ng && shape_cmp(g[ng - 1].key, sorted[i]) == 0) g[ng - 1].count++;
-        else g[ng++] = (group){sorted[i], 1};
+        if (ng && shape_cmp(g[ng - 1].key, sorted[i].in) == 0) g[ng - 1].count += sorted[i].count;
+        else g[ng++] = (group){sorted[i].in, sorted[i].count};
     }
     qsort(g, ng, sizeof *g, cmp_group);
-    double expected = threshold_pct * (double)m / 100.0, cum = 0;
+    double expected = threshold_pct * (double)pods / 100.0, cum = 0;
     size_t keep = 0;
     while (cum < expected && keep < ng) cum += (double)g[keep++].count;
     out->pods = xcalloc(keep ? keep : 1, sizeof *out->pods);
     out->n = keep;
     out->ndistinct = ng;
-    out->coverage_pct = m ? 100.0 * cum / (double)m : 0;
-    out->total = (int64_t)m;
+    out->coverage_pct = pods ? 100.0 * cum / (double)pods : 0;
+    out->total = pods;
     out->covered = (int64_t)cum;
     for (size_t i = 0; i < keep; i++) {
         frag_typical_pod *t = &out->pods[i];

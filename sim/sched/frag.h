@@ -50,6 +50,9 @@ typedef struct frag_typical {
 /* Build the typical pods of `in` (n pods). `threshold_pct` e.g. 95. */
 void frag_typical_build(const frag_pod_in *in, size_t n, double threshold_pct, bool include_cpu_pods,
                         frag_typical *out);
+/* The same with a pod count per input (count NULL = 1 each; 0 = skipped). */
+void frag_typical_build_counted(const frag_pod_in *in, const int64_t *count, size_t n, double threshold_pct,
+                                bool include_cpu_pods, frag_typical *out);
 void frag_typical_free(frag_typical *t);
 /* Switch t to the FGD artifact's floating-point order (profile openb-artifact):
  * weights (count/total)/(covered/total) as GetTypicalPods (pkg/utils/frag.go

@@ -39,6 +39,8 @@ extern const sched_plugin plugin_taint_toleration;
 extern const sched_plugin plugin_node_affinity;
 extern const sched_plugin plugin_node_resources_fit;
 extern const sched_plugin plugin_balanced_allocation;
+/* Placement policies over the GPU view (sched/plugin_policy.c). */
+extern const sched_plugin plugin_placement_policy;
 /* DRA mode (sched/plugin_dra.c). */
 extern const sched_plugin plugin_dynamic_resources;
 

@@ -92,3 +92,21 @@ void gs_give(gs_node *n, const gs_pod *p, uint32_t gpus) {
         if ((gpus >> g) & 1) n->free[g] = (int16_t)(n->free[g] + p->milli);
     affinity_add(n, p, -1);
 }
+
+bool gs_spec_allows(const char *spec, const char *model) {
+    if (!spec || !*spec) return true;
+    if (!model || !*model) return false;   /* a CPU node cannot serve a typed GPU request */
+    size_t ml = strlen(model);
+    int named = 0;
+    for (const char *p = spec;;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len) {
+            named++;
+            if (len == ml && !memcmp(p, model, ml)) return true;
+        }
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return named == 0;   /* only separators: no real constraint */
+}

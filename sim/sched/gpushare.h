@@ -64,5 +64,8 @@ uint32_t gs_default_gpus(const gs_node *n, const gs_pod *p);
 /* Reserve / release: the pod's requests on the node and `gpus` (mask). */
 void gs_take(gs_node *n, const gs_pod *p, uint32_t gpus);
 void gs_give(gs_node *n, const gs_pod *p, uint32_t gpus);
+/* A GPU-model constraint as OpenB writes it ("A|B": one of the models, "" or
+ * only separators: any) against a node's model (NULL/"" = no GPUs). */
+bool gs_spec_allows(const char *spec, const char *model);
 
 #endif

@@ -22,8 +22,9 @@
  * room; every other policy the "best" rule (least free GPU that fits);
  * whole GPUs: the lowest free indexes.
  *
- * The functions see one node's device-level state, so the same code can
- * choose among DRA devices once a DRA adapter presents them as a gs_node.
+ * The functions see one node's device-level state (the scheduler's GPU
+ * view, gpu_view.h), so the same code scores device-plugin and DRA nodes;
+ * plugin_policy.c makes them Score plugins of the one scheduler (sched.h).
  */
 #ifndef DRASIM_SCHED_POLICY_H
 #define DRASIM_SCHED_POLICY_H
@@ -43,6 +44,8 @@
 typedef struct policy_ctx {
     const frag_typical *typical;     /* typical pods (fgd) */
     const double *node_frag;         /* current F_n per node (fgd) */
+    int64_t max_cpu, max_gpu;        /* normalisation (dotprod, bestfit, gpu-clustering): the largest node's
+                                        CPU and GPU milli; OpenB traces: the artifact's 128 CPUs, 8 GPUs */
 } policy_ctx;
 
 typedef struct policy {
@@ -62,67 +65,13 @@ extern const policy policy_random, policy_dotprod, policy_gpu_clustering, policy
 const policy *policy_find(const char *name);
 /* "random, dotprod, ..." for messages. */
 const char *policy_names(void);
+/* By Score-plugin name (FGDScore, BestFitScore, DotProductScore, GpuClusteringScore,
+ * GpuPackingScore, RandomScore: the artifact's names); NULL if not a policy. */
+const policy *policy_find_plugin(const char *plugin);
+const char *policy_plugin_name(const policy *p);
 
-/* ---- the scheduling cycle -------------------------------------------------------- */
-
-/* Pods come in SHAPES (equal requests and constraints); scores are cached per
- * (shape, node) and recomputed lazily for nodes that changed since. */
-typedef struct policy_sched {
-    const policy *pol;
-    policy_ctx ctx;
-    gs_node *nodes;
-    size_t nnodes;
-    uint32_t *order;                 /* node indexes by name (tie-break order) */
-    const gs_pod *shapes;
-    size_t nshapes;
-    const frag_typical *typical;
-    double *frag;                    /* F_n */
-    double frag_total;               /* sum of F_n (recomputed exactly now and then) */
-    int64_t idle_milli, used_milli;
-    uint32_t *version;               /* per node, bumped on every change */
-    uint32_t *cache_ver;             /* [shape * nnodes + node] */
-    int16_t *cache_score;            /* -1 = does not fit */
-    uint8_t *cache_gpus;
-    uint32_t *scratch;
-    rng rng;
-    gorand *go;                      /* profile openb-artifact: Go's stream for the cycle's draws, else NULL */
-    uint64_t cycles, score_calls;
-} policy_sched;
-
-/* Set up over `nodes` (copied) whose names are `names` (for tie-breaks).
- * `shapes` and `typical` must outlive the scheduler. */
-void policy_sched_init(policy_sched *s, const policy *pol, const gs_node *nodes, const char *const *names,
-                       size_t nnodes, const gs_pod *shapes, size_t nshapes, const frag_typical *typical,
-                       uint64_t seed);
-void policy_sched_free(policy_sched *s);
-/* One cycle for a pod of shape `k`: Filter every node, Score the feasible
- * ones, pick the best (ties: name order), Reserve. False if nothing fits. */
-bool policy_sched_place(policy_sched *s, size_t k, int32_t *node, uint32_t *gpus);
-/* A pod of shape k placed on (node, gpus) leaves. */
-void policy_sched_release(policy_sched *s, size_t k, int32_t node, uint32_t gpus);
-/* A pod of shape k placed on `node` with GPUs `from` holds GPUs `to` instead
- * (DRA mode: the allocator chose the devices). */
-void policy_sched_move(policy_sched *s, size_t k, int32_t node, uint32_t from, uint32_t to);
-/* Break ties by rank instead of name: node i sorts as rank[i] (the FGD
- * artifact renames node i "%04d-" + name with rank[i], selectHost keeps the
- * smallest name among equal scores). */
-void policy_sched_set_tie_order(policy_sched *s, const uint32_t *rank);
-/* Draw from Go's math/rand stream `g` (not owned) as the artifact's scheduler
- * does, in this order per cycle: rand.Intn(100) (plugin-metrics sampling,
- * vendored scheduler.go:464); Random's PreScore rand.Intn(feasible nodes)
- * when more than one node is feasible (one feasible node is taken without
- * scoring, generic_scheduler.go:158), indexing the feasible nodes in the
- * trace's node order (the artifact's list holds them in the order its
- * parallel filter goroutines finish, over nodes in creation order: not
- * reproducible, so Random matches in distribution); its GPU by reservoir sampling with
- * rand.Intn (open_gpu_share.go:316); on failure DefaultPreemption's
- * rand.Int31n(nodes) (default_preemption.go:183). Only Random's placements
- * depend on these draws. */
-void policy_sched_use_gorand(policy_sched *s, gorand *g);
 /* A random GPU with room for p on n, drawn as the artifact's "random" GPU
  * selection (allocateGpuIdBasedOnRandomFit); whole GPUs: the lowest free. */
 uint32_t policy_random_gpus_go(const gs_node *n, const gs_pod *p, gorand *g);
-/* Cluster fragmentation (milli-GPU), exact sum of F_n. */
-double policy_sched_frag(const policy_sched *s);
 
 #endif

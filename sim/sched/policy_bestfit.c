@@ -12,7 +12,7 @@ static int bestfit_score(const policy_ctx *ctx, size_t idx, const gs_node *n, co
     double free_cpu = (double)n->cpu_left, free_gpu = (double)gs_free_total(n);
     double req_cpu = (double)p->cpu, req_gpu = (double)p->milli * p->ngpu;
     if (free_cpu < req_cpu || free_gpu < req_gpu) return 0;
-    double s = (free_cpu - req_cpu) / POLICY_MAX_SPEC_CPU * 0.5 + (free_gpu - req_gpu) / POLICY_MAX_SPEC_GPU * 0.5;
+    double s = (free_cpu - req_cpu) / ctx->max_cpu * 0.5 + (free_gpu - req_gpu) / ctx->max_gpu * 0.5;
     return (int)(int64_t)((1.0 - s) * 100.0);
 }
 

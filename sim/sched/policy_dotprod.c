@@ -9,8 +9,8 @@ static int dotprod_score(const policy_ctx *ctx, size_t idx, const gs_node *n, co
     (void)idx;
     *gpus = gs_default_gpus(n, p);
     if (n->cpu_left < p->cpu) return 0;
-    double node_cpu = (double)n->cpu_left / POLICY_MAX_SPEC_CPU, node_gpu = (double)gs_free_total(n) / POLICY_MAX_SPEC_GPU;
-    double pod_cpu = (double)p->cpu / POLICY_MAX_SPEC_CPU, pod_gpu = (double)p->milli * p->ngpu / POLICY_MAX_SPEC_GPU;
+    double node_cpu = (double)n->cpu_left / ctx->max_cpu, node_gpu = (double)gs_free_total(n) / ctx->max_gpu;
+    double pod_cpu = (double)p->cpu / ctx->max_cpu, pod_gpu = (double)p->milli * p->ngpu / ctx->max_gpu;
     double s = 1.0 - (node_cpu * pod_cpu + node_gpu * pod_gpu) / 2.0;
     return (int)(int64_t)(100.0 * s);
 }

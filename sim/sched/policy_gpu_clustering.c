@@ -11,7 +11,7 @@ static int clustering_score(const policy_ctx *ctx, size_t idx, const gs_node *n,
     *gpus = gs_default_gpus(n, p);
     int a = gs_affinity(p);
     if (a < 0) return 0;
-    int64_t base = 25 * (POLICY_MAX_SPEC_GPU - gs_free_total(n)) / POLICY_MAX_SPEC_GPU;
+    int64_t base = 25 * (ctx->max_gpu - gs_free_total(n)) / ctx->max_gpu;
     if (n->aff[a] > 0) return (int)(base + (n->naff == 1 ? 75 : 50));
     return (int)(base + (n->naff == 0 ? 25 : 0));
 }

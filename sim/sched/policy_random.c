@@ -1,5 +1,5 @@
 /* policy_random.c -- Random: PreScore draws one feasible node uniformly; it
- * alone gets the maximum score (the cycle does the draw, see policy_sched.c).
+ * alone gets the maximum score (the cycle does the draw, sched.c pick_ranked).
  * Inside the node a sharing pod also gets a uniformly drawn GPU among those
  * with room (the artifact's "random" GPU selection, allocateGpuIdBasedOnRandomFit):
  * with it the reproduction matches the published Random curve at 90 % and

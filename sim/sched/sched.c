@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/dra_openb.h"
 #include "sched/framework.h"
+#include "sched/policy.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -53,9 +55,15 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
     static const sched_plugin *const all[] = {&plugin_node_unschedulable, &plugin_taint_toleration,
                                               &plugin_node_affinity, &plugin_node_resources_fit,
                                               &plugin_balanced_allocation};
-    s->plugins = xmalloc(sizeof all + sizeof *all);
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+    s->plugins = xmalloc(sizeof all + 2 * sizeof *all);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         if (all[i] != &plugin_balanced_allocation || cfg->balanced_allocation) s->plugins[s->nplugins++] = all[i];
+        /* the policy filters right after NodeResourcesFit: cheap, before the allocator runs */
+        if (all[i] == &plugin_node_resources_fit && (cfg->policy || cfg->openb_filter))
+            s->plugins[s->nplugins++] = &plugin_placement_policy;
+    }
+    gpu_view_init(&s->gv, nnodes);
+    s->gv.replicas = cfg->time_slicing_replicas > 1 ? cfg->time_slicing_replicas : 1;
     s->dra = cfg->dra;
     if (s->dra) s->plugins[s->nplugins++] = &plugin_dynamic_resources;
     for (size_t i = 0; i < s->nplugins; i++) {
@@ -66,6 +74,8 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
         if (pl == &plugin_balanced_allocation) s->weights[i] = cfg->balanced_weight;
         if (pl == &plugin_dynamic_resources) s->weights[i] = cfg->dra_weight;
     }
+    for (size_t i = 0; i < s->nplugins; i++)   /* a policy scores with its own weight; a bare filter does not score */
+        if (s->plugins[i] == &plugin_placement_policy) s->weights[i] = cfg->policy ? cfg->policy_weight : 0;
     if (cfg->score_resources) {
         for (size_t i = 0; i < cfg->nscore_resources; i++) {
             int r = res_register(s, cfg->score_resources[i].name);
@@ -84,6 +94,40 @@ static void add_demand(scheduler *s, pod_class *c, const char *name, const quant
     for (size_t i = 0; i < c->ndemand; i++)
         if (c->demand[i].res == r) { c->demand[i].amount += v; return; }
     c->demand[c->ndemand++] = (res_demand){.res = (uint16_t)r, .amount = v};
+}
+
+/* The GPU resources the view tracks: whole (or time-sliced) GPUs, and OpenB's milli-GPU. */
+static bool is_gpu_units(const char *name) {
+    return name == intern("nvidia.com/gpu") || name == intern("nvidia.com/gpu.shared");
+}
+static bool is_gpu_milli(const char *name) { return name == intern("alibabacloud.com/gpu-milli"); }
+
+/* Class c's demand as the GPU view sees it (c->shape; models are set once
+ * the nodes it may use are known, prepare_static). */
+static void class_gpu_shape(scheduler *s, pod_class *c, const pod_group_spec *g) {
+    int R = s->gv.replicas;
+    c->gpu_res = -1;
+    c->typical_count = g->typical_count ? g->typical_count : g->count;
+    c->gpu_spec = g->gpu_spec;
+    c->shape = (gs_pod){.cpu = c->nz_cpu, .models = ~(uint64_t)0};
+    for (size_t i = 0; i < c->ndemand; i++) {
+        const char *name = s->res_names[c->demand[i].res];
+        int64_t v = c->demand[i].amount;
+        if (c->demand[i].res == RES_MEMORY) c->shape.mem = (v + (1 << 20) - 1) >> 20;
+        if (is_gpu_units(name) && v > 0) {
+            c->gpu_res = c->demand[i].res;
+            c->gpu_units = (int)(v < 64 * 8 ? v : 64 * 8);
+            if (v % R == 0 || v > R) c->shape = (gs_pod){c->shape.cpu, c->shape.mem, (int)((v + R - 1) / R), GS_MILLI, c->shape.models};
+            else c->shape = (gs_pod){c->shape.cpu, c->shape.mem, 1, (int)(v * GS_MILLI / R), c->shape.models};
+        }
+        if (is_gpu_milli(name) && v > 0) {
+            c->gpu_res = c->demand[i].res;
+            c->gpu_units = (int)(v < 8 * GS_MILLI ? v : 8 * GS_MILLI);
+            if (v < GS_MILLI) c->shape = (gs_pod){c->shape.cpu, c->shape.mem, 1, (int)v, c->shape.models};
+            else c->shape = (gs_pod){c->shape.cpu, c->shape.mem, (int)(v / GS_MILLI), GS_MILLI, c->shape.models};
+        }
+    }
+    if (c->shape.ngpu > GS_MAX_GPUS) c->shape.ngpu = GS_MAX_GPUS + 1;   /* never fits a node of the view */
 }
 
 int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mode) {
@@ -119,6 +163,7 @@ int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mo
     c->affinity = g->has_affinity ? &g->required_affinity : NULL;
     c->tolerations = g->tolerations;
     c->ntolerations = g->ntolerations;
+    class_gpu_shape(s, c, g);
     return (int)s->nclasses++;
 }
 
@@ -140,7 +185,48 @@ static bool refresh(scheduler *s, pod_class *c, size_t node) {
     return now && !was;
 }
 
-static void prepare_class(scheduler *s, size_t ci);
+static void prepare_static(scheduler *s, size_t ci);
+static void prepare_scores(scheduler *s, size_t ci);
+
+/* The view's node i: CPU, memory, pods, and its GPUs from the inventory
+ * (cfg.gpu_nodes) or from the allocatable GPU resources. A node whose GPU
+ * resources do not add up to its GPUs (static MIG) has none in the view. */
+static void view_node(scheduler *s, size_t i) {
+    size_t R = s->nres;
+    const int64_t *al = &s->alloc[i * R];
+    int64_t units = 0, milli = 0;
+    for (size_t r = RES_PODS + 1; r < R; r++) {
+        if (is_gpu_units(s->res_names[r])) units += al[r];
+        if (is_gpu_milli(s->res_names[r])) milli += al[r];
+    }
+    int reps = s->gv.replicas, ngpu = (int)(milli ? milli / GS_MILLI : units / reps);
+    const char *model = NULL;
+    if (s->cfg.gpu_nodes) {
+        model = s->cfg.gpu_nodes[i].model;
+        if (s->cfg.dra || ngpu == s->cfg.gpu_nodes[i].ngpu) ngpu = s->cfg.gpu_nodes[i].ngpu;
+        else ngpu = 0;
+        if (s->cfg.dra) ngpu = 0;   /* DRA: the GPUs of its ResourceSlices (gpu_view_set_node by dra) */
+    }
+    gpu_view_set_node(&s->gv, i, al[RES_CPU], al[RES_MEMORY] >> 20, (int32_t)al[RES_PODS], ngpu, model);
+}
+
+/* Typical pods of the classes registered so far, each counted by its pod group's
+ * count (frag.h; the 95 % popularity rule, CPU-only shapes included). */
+static void typical_from_classes(scheduler *s) {
+    frag_pod_in *in = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof *in);
+    int64_t *count = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof *count);
+    for (size_t ci = 0; ci < s->nclasses; ci++) {
+        const pod_class *c = &s->classes[ci];
+        in[ci] = (frag_pod_in){c->shape.cpu, c->shape.milli, c->shape.ngpu, c->gpu_spec, c->shape.models};
+        count[ci] = c->typical_count;
+    }
+    frag_typical_free(&s->typical);
+    frag_typical_build_counted(in, count, s->nclasses, s->cfg.typical_pct > 0 ? s->cfg.typical_pct : 95, true,
+                               &s->typical);
+    if (s->cfg.typical_artifact) frag_typical_artifact(&s->typical);
+    free(in);
+    free(count);
+}
 
 void sched_prepare(scheduler *s) {
     size_t n = s->nnodes, R = s->nres;
@@ -160,10 +246,21 @@ void sched_prepare(scheduler *s) {
             int64_t v = s->alloc[i * R + r];
             if (v > 0 && v <= 64) s->units_free[i * R + r] = v == 64 ? ~(uint64_t)0 : (((uint64_t)1 << v) - 1);
         }
+        view_node(s, i);
     }
     s->scratch = xmalloc((n ? n : 1) * sizeof *s->scratch);
     s->heap = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof *s->heap);
-    for (size_t ci = 0; ci < s->nclasses; ci++) prepare_class(s, ci);
+    for (size_t ci = 0; ci < s->nclasses; ci++) prepare_static(s, ci);
+    typical_from_classes(s);
+    s->typical_in = &s->typical;
+    gpu_view_set_typical(&s->gv, s->typical_in);
+    for (size_t ci = 0; ci < s->nclasses; ci++) prepare_scores(s, ci);
+}
+
+void sched_set_typical(scheduler *s, const frag_typical *t) {
+    s->typical_in = t ? t : &s->typical;
+    gpu_view_set_typical(&s->gv, s->typical_in);
+    for (size_t ci = 0; s->alloc && ci < s->nclasses; ci++) sched_refresh_class(s, (uint32_t)ci);
 }
 
 int sched_add_class_late(scheduler *s, const pod_group_spec *g, bool device_plugin_mode) {
@@ -173,27 +270,47 @@ int sched_add_class_late(scheduler *s, const pod_group_spec *g, bool device_plug
         if (sched_res_index(s, g->dp_resources[i].name) < 0) return -1;
     int ci = sched_add_class(s, g, device_plugin_mode);
     s->heap = xrealloc(s->heap, s->nclasses * sizeof *s->heap);
-    prepare_class(s, (size_t)ci);
+    prepare_static(s, (size_t)ci);
+    prepare_scores(s, (size_t)ci);
     return ci;
 }
 
-/* Fill class ci's caches against the current node state. */
-static void prepare_class(scheduler *s, size_t ci) {
+/* Class ci's state-independent part: eligible nodes, the GPU models it may use. */
+static void prepare_static(scheduler *s, size_t ci) {
     size_t n = s->nnodes;
     pod_class *c = &s->classes[ci];
     c->eligible = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->eligible);
     c->fits = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->fits);
     c->score = xcalloc(n ? n : 1, sizeof *c->score);
+    if (s->cfg.policy) c->choice = xcalloc(n ? n : 1, 1);
     bool pre = true;
     for (size_t p = 0; p < s->nplugins && pre; p++)
         if (s->plugins[p]->pre_filter) pre = s->plugins[p]->pre_filter(s, c, NULL);
+    c->prefiltered = pre;
+    uint64_t models = 0;
     for (size_t i = 0; i < n && pre; i++) {
         bool ok = true;
         for (size_t p = 0; p < s->nplugins && ok; p++)
             if (s->plugins[p]->filter_static) ok = s->plugins[p]->filter_static(s, c, i, NULL);
-        if (ok) BIT_SET(c->eligible, i);
-        refresh(s, c, i);
+        if (ok) {
+            BIT_SET(c->eligible, i);
+            if (s->gv.nodes[i].model >= 0) models |= (uint64_t)1 << s->gv.nodes[i].model;
+        }
     }
+    /* a GPU pod may use the models of the nodes it is eligible for; all of them: no constraint */
+    uint64_t all = s->gv.nmodels >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << s->gv.nmodels) - 1);
+    c->shape.models = (models & all) == all ? ~(uint64_t)0 : models;
+    if (c->gpu_spec && *c->gpu_spec) {   /* a trace shape's model constraint: the models it names */
+        c->shape.models = 0;
+        for (int m = 0; m < s->gv.nmodels; m++)
+            if (gs_spec_allows(c->gpu_spec, s->gv.models[m])) c->shape.models |= (uint64_t)1 << m;
+    }
+}
+
+/* Class ci's Filter/Score caches against the current node state. */
+static void prepare_scores(scheduler *s, size_t ci) {
+    pod_class *c = &s->classes[ci];
+    for (size_t i = 0; i < s->nnodes && c->prefiltered; i++) refresh(s, c, i);
 }
 
 void sched_free(scheduler *s) {
@@ -204,6 +321,7 @@ void sched_free(scheduler *s) {
         free(c->eligible);
         free(c->fits);
         free(c->score);
+        free(c->choice);
         free(c->pending);
     }
     free(s->classes);
@@ -215,6 +333,8 @@ void sched_free(scheduler *s) {
     free(s->scratch);
     free(s->heap);
     free(s->retry);
+    gpu_view_free(&s->gv);
+    frag_typical_free(&s->typical);
     memset(s, 0, sizeof *s);
 }
 
@@ -379,31 +499,138 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
     return last >= start ? last - start + 1 : n - start + last + 1;
 }
 
+/* The GPUs the placement policy chose for class c on `node` (its Score's
+ * choice; Random draws at Reserve); false when no policy decides. */
+static bool policy_gpus(scheduler *s, const pod_class *c, size_t node, uint32_t *gpus) {
+    if (!s->cfg.policy || c->shape.milli <= 0 || c->gpu_res < 0) return false;
+    const gs_node *n = &s->gv.nodes[node];
+    if (s->cfg.policy->reserve_gpus)
+        *gpus = s->cfg.go ? policy_random_gpus_go(n, &c->shape, s->cfg.go)
+                          : s->cfg.policy->reserve_gpus(n, &c->shape, &s->rng);
+    else *gpus = c->choice[node];
+    return true;
+}
+
+/* Take `amount` units of GPU resource r on `node` from the GPUs in `gpus`
+ * (unit u belongs to GPU u / replicas), lowest free units first. */
+static uint64_t take_units_on(uint64_t *freem, int64_t amount, uint32_t gpus, int reps) {
+    int ng = __builtin_popcount(gpus);
+    int64_t per = ng ? amount / ng : 0, extra = ng ? amount % ng : 0;
+    uint64_t take = 0;
+    for (int g = 0; g < GS_MAX_GPUS; g++) {
+        if (!((gpus >> g) & 1)) continue;
+        int64_t want = per + (extra-- > 0);
+        for (int u = g * reps; u < (g + 1) * reps && u < 64 && want > 0; u++)
+            if ((*freem >> u) & 1) {
+                take |= (uint64_t)1 << u;
+                *freem &= ~((uint64_t)1 << u);
+                want--;
+            }
+    }
+    return take;
+}
+
+/* Per-GPU milli that placement p of class c holds on its node (from its units
+ * when the GPU resource's units are tracked, else the shape on p->gpus). */
+static void placement_milli(const scheduler *s, const pod_class *c, const placement *p, int16_t milli[GS_MAX_GPUS]) {
+    memset(milli, 0, GS_MAX_GPUS * sizeof *milli);
+    if (c->gpu_res < 0) return;
+    size_t e = 0;
+    for (size_t i = 0; i < c->ndemand; i++) {
+        size_t r = c->demand[i].res;
+        if (r <= RES_PODS) continue;
+        if ((int)r == c->gpu_res && e < 8 && p->units[e]) {
+            int reps = s->gv.replicas;
+            for (uint64_t bits = p->units[e]; bits; bits &= bits - 1) {
+                int u = __builtin_ctzll(bits);
+                if (u / reps < GS_MAX_GPUS) milli[u / reps] = (int16_t)(milli[u / reps] + GS_MILLI / reps);
+            }
+            for (int g = 0; g < GS_MAX_GPUS; g++)   /* all replicas of a GPU: the whole GPU (R need not divide 1000) */
+                if (milli[g] == (GS_MILLI / reps) * reps) milli[g] = GS_MILLI;
+            return;
+        }
+        e++;
+    }
+    for (int g = 0; g < GS_MAX_GPUS; g++)
+        if ((p->gpus >> g) & 1) milli[g] = (int16_t)c->shape.milli;
+}
+
 static void bind(scheduler *s, uint32_t ci, size_t node, placement *p) {
     pod_class *c = &s->classes[ci];
     size_t R = s->nres;
     int64_t *used = &s->used[node * R];
     size_t e = 0;
+    uint32_t gpus = 0;
+    bool chosen = policy_gpus(s, c, node, &gpus);
+    if (!chosen && c->gpu_res >= 0 && !s->units_free[node * R + (size_t)c->gpu_res])   /* untracked units (milli-GPU) */
+        gpus = gs_default_gpus(&s->gv.nodes[node], &c->shape);
     used[RES_PODS]++;
     for (size_t i = 0; i < c->ndemand; i++) {
         size_t r = c->demand[i].res;
         used[r] += c->demand[i].amount;
         if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) {
             uint64_t take = 0, *freem = &s->units_free[node * R + r];
-            for (int64_t k = 0; k < c->demand[i].amount && *freem; k++) {   /* lowest free units first */
-                uint64_t bit = *freem & -*freem;
-                take |= bit;
-                *freem &= ~bit;
+            if (chosen && (int)r == c->gpu_res && *freem) {
+                take = take_units_on(freem, c->demand[i].amount, gpus, s->gv.replicas);
+            } else {
+                for (int64_t k = 0; k < c->demand[i].amount && *freem; k++) {   /* lowest free units first */
+                    uint64_t bit = *freem & -*freem;
+                    take |= bit;
+                    *freem &= ~bit;
+                }
             }
             p->units[e++] = take;
         }
     }
     s->nz_used[node * 2] += c->nz_cpu;
     s->nz_used[node * 2 + 1] += c->nz_mem;
+    if (s->cfg.trace_dra) {   /* the allocator allocates on the node: the policy's GPUs, or its own first fit */
+        uint32_t dev;
+        uint32_t prefer = s->cfg.device_by_allocator ? 0 : gpus;
+        if (dra_openb_allocate(s->cfg.trace_dra, p->pod, ci, node, prefer, &dev) && dev != gpus) {
+            gpus = dev;
+            s->dra_moved++;
+        }
+    }
     p->node = (int32_t)node;
+    p->gpus = gpus;
+    int16_t milli[GS_MAX_GPUS];
+    placement_milli(s, c, p, milli);
+    if (c->gpu_res >= 0 && !chosen) {   /* the GPUs its units landed on */
+        p->gpus = 0;
+        for (int g = 0; g < GS_MAX_GPUS; g++)
+            if (milli[g]) p->gpus |= 1u << g;
+    }
+    gpu_view_take_milli(&s->gv, node, &c->shape, milli, +1);
     for (size_t pi = 0; pi < s->nplugins; pi++)
         if (s->plugins[pi]->reserve) s->plugins[pi]->reserve(s, c, node, p);
     for (size_t k = 0; k < s->nclasses; k++) refresh(s, &s->classes[k], node);
+}
+
+/* Profile openb-artifact: the feasible node with the best score, ties to the
+ * smallest tie rank (the name that sorts first); Random's policy: one
+ * feasible node drawn uniformly (Go's stream when the artifact's draws are
+ * modelled: rand.Intn over the feasible nodes in node order). */
+static size_t pick_ranked(scheduler *s, const pod_class *c) {
+    size_t best = SIZE_MAX;
+    int32_t best_score = INT32_MIN;
+    if (s->cfg.policy && s->cfg.policy->random_pick) {
+        int64_t k = 0;
+        if (c->nfit > 1) k = s->cfg.go ? gorand_intn(s->cfg.go, (int64_t)c->nfit) : (int64_t)rng_below(&s->rng, c->nfit);
+        for (size_t w = 0; w < s->nwords; w++)
+            for (uint64_t bits = c->fits[w]; bits; bits &= bits - 1)
+                if (k-- == 0) return (w << 6) + (size_t)__builtin_ctzll(bits);
+    }
+    for (size_t w = 0; w < s->nwords; w++)
+        for (uint64_t bits = c->fits[w]; bits; bits &= bits - 1) {
+            size_t i = (w << 6) + (size_t)__builtin_ctzll(bits);
+            int32_t sc = c->score[i];
+            if (sc > best_score || (sc == best_score && s->cfg.tie_rank[i] < s->cfg.tie_rank[best])) {
+                best = i;
+                best_score = sc;
+            }
+        }
+    return best;
 }
 
 bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
@@ -412,7 +639,17 @@ bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
     p->node = -1;
     s->cycles++;
     c->attempts++;
+    if (s->cfg.go) (void)gorand_intn(s->cfg.go, 100);   /* plugin-metrics sampling (policy.h: the artifact's draws) */
+    if (c->nfit == 0 && s->cfg.drop_unschedulable) {      /* the artifact: no retry, the pod stays pending */
+        if (s->cfg.go) (void)gorand_int31n(s->cfg.go, (int32_t)s->nnodes);   /* DefaultPreemption's draw */
+        c->failures++;
+        s->dropped++;
+        p->pod = c->pending[c->head++];
+        if (sched_waiting(s, ci) && !c->in_heap) heap_push(s, ci);
+        return false;
+    }
     if (c->nfit == 0) {
+        if (s->cfg.go) (void)gorand_int31n(s->cfg.go, (int32_t)s->nnodes);
         c->failures++;
         c->blocked = true;   /* every node was filtered: nextStartNodeIndex does not move */
         c->head_failures++;
@@ -423,9 +660,24 @@ bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
         }
         return false;
     }
-    size_t node, start = s->next_start;
-    size_t processed = find_best(s, c, start, sched_num_nodes_to_find(s), &node);
-    s->next_start = (start + processed) % s->nnodes;
+    size_t node;
+    if (s->cfg.tie_rank) {
+        node = pick_ranked(s, c);
+    } else if (s->cfg.policy && s->cfg.policy->random_pick) {   /* Random: one feasible node, uniformly */
+        size_t k = c->nfit > 1 ? (size_t)rng_below(&s->rng, c->nfit) : 0;
+        node = 0;
+        for (size_t w = 0; w < s->nwords && k != SIZE_MAX; w++)
+            for (uint64_t bits = c->fits[w]; bits; bits &= bits - 1)
+                if (k-- == 0) {
+                    node = (w << 6) + (size_t)__builtin_ctzll(bits);
+                    k = SIZE_MAX;
+                    break;
+                }
+    } else {
+        size_t start = s->next_start;
+        size_t processed = find_best(s, c, start, sched_num_nodes_to_find(s), &node);
+        s->next_start = (start + processed) % s->nnodes;
+    }
     p->pod = c->pending[c->head];
     c->head++;
     c->head_failures = 0;   /* the next head pod has not failed yet */
@@ -470,6 +722,10 @@ void sched_release(scheduler *s, uint32_t ci, const placement *p) {
     int64_t *used = &s->used[node * R];
     for (size_t pi = 0; pi < s->nplugins; pi++)
         if (s->plugins[pi]->unreserve) s->plugins[pi]->unreserve(s, c, node, p);
+    int16_t milli[GS_MAX_GPUS];
+    placement_milli(s, c, p, milli);
+    gpu_view_take_milli(&s->gv, node, &c->shape, milli, -1);
+    if (s->cfg.trace_dra) dra_openb_release(s->cfg.trace_dra, p->pod);
     used[RES_PODS]--;
     for (size_t i = 0; i < c->ndemand; i++) {
         size_t r = c->demand[i].res;

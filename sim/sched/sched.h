@@ -28,6 +28,8 @@
 
 #include "model/k8s.h"
 #include "model/scenario.h"
+#include "sched/gpu_view.h"
+#include "util/gorand.h"
 #include "util/rng.h"
 
 #define SCHED_MAX_RESOURCES 64
@@ -53,10 +55,18 @@ typedef struct pod_class {
     const k8s_node_selector *affinity;/* required node affinity or NULL */
     const k8s_toleration *tolerations;
     size_t ntolerations;
+    /* GPU demand as the GPU view sees it (gpu_view.h); gpu_res < 0: none */
+    gs_pod shape;                     /* cpu (non-zero), memory MiB, GPUs, milli per GPU, allowed models */
+    int gpu_res;                      /* the resource that carries the GPU demand (device-plugin mode) */
+    int gpu_units;                    /* its amount */
+    int64_t typical_count;            /* pods of this class the typical pods count (the pod group's count) */
+    const char *gpu_spec;             /* GPU-model constraint text (trace shapes; part of a typical pod's identity) */
+    bool dra_gpus;                    /* DRA mode: the claims' allocation takes GPUs (shape from Filter) */
     /* caches, one bit / entry per node */
     uint64_t *eligible;               /* passes every state-independent filter */
     uint64_t *fits;                   /* eligible and fits now */
     int32_t *score;                   /* weighted score sum, valid where fits */
+    uint8_t *choice;                  /* placement policy: the GPUs (mask) it chose per node, NULL without */
     size_t nfit;
     /* queue state */
     uint32_t *pending;                /* pod ids in arrival order; [head, len) are waiting */
@@ -66,6 +76,7 @@ typedef struct pod_class {
     uint32_t head_failures;           /* failed attempts of the head pod */
     int64_t backoff_until;            /* the head pod's back-off end (ms) */
     bool in_heap;
+    bool prefiltered;                 /* PreFilter passed (else no node is ever eligible) */
     uint64_t attempts, failures;
 } pod_class;
 
@@ -85,6 +96,20 @@ typedef struct sched_config {
     int64_t backoff_initial_ms;              /* podInitialBackoffSeconds (0 = no back-off) */
     int64_t backoff_max_ms;                  /* podMaxBackoffSeconds */
     struct dra_state *dra;                   /* DRA mode: the DynamicResources plugin's state (sched/dra.h) */
+    /* GPU view and placement policy (gpu_view.h, policy.h) */
+    const gpu_view_node *gpu_nodes;          /* per node: GPUs and model (NULL: from allocatable) */
+    int time_slicing_replicas;               /* device-plugin mode: replicas per GPU */
+    const struct policy *policy;             /* Score plugin (plugin_policy.c) or NULL */
+    int64_t policy_weight;                   /* its weight */
+    bool openb_filter;                       /* the artifact's Open-Gpu-Share filter (plugin_policy.c) */
+    bool drop_unschedulable;                 /* profile openb-artifact: a pod that fits nowhere is dropped, not retried */
+    const uint32_t *tie_rank;                /* ties go to the smallest rank (name order), NULL = random (selectHost) */
+    gorand *go;                              /* artifact: Go's math/rand stream for the cycle's draws, NULL = none */
+    bool trace_norm;                         /* policies normalise by the artifact's 128 CPUs / 8 GPUs */
+    struct dra_openb *trace_dra;             /* DRA mode, trace shapes: the allocator binds the devices (dra_openb.h) */
+    bool device_by_allocator;                /* ... taking its own first fit, not the policy's GPUs */
+    double typical_pct;                      /* typical pods: popularity threshold, percent (95) */
+    bool typical_artifact;                   /* typical pods in the artifact's float order (frag.h) */
 } sched_config;
 
 typedef struct scheduler {
@@ -119,6 +144,12 @@ typedef struct scheduler {
     int64_t now;                      /* simulated time (ms), set by the engine before each step */
     uint32_t *retry;                  /* classes that started backing off, for the engine to time */
     size_t nretry;
+    gpu_view gv;                      /* per-GPU state of every node (gpu_view.h) */
+    frag_typical typical;             /* typical pods of the pod groups (owned; replaced by sched_set_typical) */
+    const frag_typical *typical_in;   /* the typical pods in use */
+    uint64_t policy_score_calls;
+    uint64_t dropped;                 /* pods dropped without retry (profile openb-artifact) */
+    uint64_t dra_moved;               /* trace DRA: placements whose devices differ from the policy's GPUs */
 } scheduler;
 
 /* Where a pod went: node index and the device units taken per extended
@@ -127,6 +158,7 @@ typedef struct placement {
     int32_t node;
     uint32_t pod;                     /* the pod's id (plugins keep per-pod state by it) */
     uint64_t units[8];
+    uint32_t gpus;                    /* the GPUs it took (mask over the node's GPUs in the view) */
 } placement;
 
 /* Set up over `nodes` (not copied: must outlive the scheduler). */
@@ -149,7 +181,9 @@ void sched_enqueue(scheduler *s, uint32_t c, uint32_t pod);
 bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod);
 /* One scheduling cycle for the head pod of class c. On success the pod is
  * removed from the queue, its resources reserved and bound on p->node, and
- * true returned. On failure the class is blocked and false returned. */
+ * true returned. On failure the class is blocked and false returned; under
+ * profile openb-artifact the pod is dropped instead (p->pod names it, p->node
+ * is -1: it stays pending and is never tried again, as in the artifact). */
 bool sched_schedule_head(scheduler *s, uint32_t c, placement *p);
 /* A bound pod of class c ends: free its resources and wake blocked classes. */
 void sched_release(scheduler *s, uint32_t c, const placement *p);
@@ -173,6 +207,10 @@ size_t sched_num_nodes_to_find(const scheduler *s);
  * "0/N nodes are available: 2 Insufficient nvidia.com/gpu, 1 node(s) ...". */
 void sched_explain(const scheduler *s, uint32_t c, strbuf *out);
 int sched_res_index(const scheduler *s, const char *name);   /* -1 if unknown */
+/* Use `t` (not copied; NULL = the pod groups' own) as the typical pods of
+ * the fragmentation measure and FGD: F_n is recomputed and every class
+ * re-scored. */
+void sched_set_typical(scheduler *s, const frag_typical *t);
 size_t sched_waiting(const scheduler *s, uint32_t c);
 
 #endif

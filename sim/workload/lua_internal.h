@@ -41,6 +41,7 @@ typedef struct luaw_arrival {
 typedef struct luaw {
     lua_State *L;
     sim_run *run;              /* NULL when used without an engine (tests, fuzzing) */
+    int source_id;             /* its id among the engine's sources */
     const lua_source_spec *spec;
     const char *script_dir;    /* directory of the main script ("" = cwd) */
     /* limits */

@@ -13,7 +13,7 @@
 
 sim_time luaw_now(const luaw *w) { return w->run ? w->run->last_t : 0; }
 
-void luaw_schedule(luaw *w, sim_time t, uint64_t arg) { sim_schedule_source(w->run, t, arg); }
+void luaw_schedule(luaw *w, sim_time t, uint64_t arg) { sim_schedule_source(w->run, w->source_id, t, arg); }
 
 static int open_api(lua_State *L) {
     luaw *w = luaw_get(L);
@@ -121,7 +121,7 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     luaw_arrival a = w->arrivals.data[idx];
     w->arrivals.data[idx].next_free = w->free_arrival;   /* the slot serves the next submitted pod */
     w->free_arrival = (uint32_t)idx + 1;
-    sim_arrive(r, a.cls, a.name, a.duration, t);
+    sim_arrive(r, w->source_id, a.cls, a.name, a.duration, t);
     luaw_charge(w->L, w, -LUAW_QUEUED_COST);
     return 0;
 }
@@ -168,7 +168,8 @@ void lua_source_attach(sim_run *r, const lua_source_spec *spec) {
     w->run = r;
     w->spec = spec;
     w->script_dir = "";
-    r->source = (sim_source){.ctx = w, .start = source_start, .event = source_event, .finished = source_finished,
-                             .free = source_free};
-    r->has_source = true;
+    sim_source src = {.ctx = w, .start = source_start, .event = source_event, .finished = source_finished,
+                      .free = source_free};
+    w->source_id = sim_add_source(r, &src);
+    if (w->source_id < 0) source_free(w);
 }

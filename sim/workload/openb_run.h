@@ -1,14 +1,13 @@
 /*
- * openb_run.h -- running a trace workload (scenario `workload.trace`): the
- * driver that feeds the trace's pods to the GPU-sharing policy scheduler
- * (sched/policy.h) and records pods, samples, the summary and the arrival
- * curve into a sim_run (engine/sim.h).
+ * openb_run.h -- a trace workload (scenario `workload.trace`) as a source of
+ * the one engine and scheduler (workload/openb_source.c): its nodes as
+ * Kubernetes Nodes, and the arrival curve of its runs.
  *
- * Events are pod arrivals (in the trace's order and times) and, in replay
- * mode, pod deletions; after a deletion the pods still waiting are retried
- * in arrival order before new arrivals (kube-scheduler moves unschedulable
- * pods back to the active queue on a pod delete). Inflated workloads have
- * no deletions, so a pod that fits nowhere stays pending.
+ * The trace source submits the pods in the trace's order and times; each
+ * is tried when it arrives, before the next one (sim_schedule_now). How the
+ * scheduler treats them (the artifact's filter, the policy as the only
+ * score, ties to the first name, pods dropped under profile openb-artifact)
+ * is the scheduler's placement configuration (engine/sim.c).
  *
  * Arrival curve (table arrival_curve), computed like the artifact's merge
  * scripts: every event gives the arrived GPU demand in % of the cluster's
@@ -27,8 +26,6 @@
 #include "model/k8s.h"
 #include "util/arena.h"
 
-/* Run r (prepared by sim_init over the trace's nodes). 0, or -1 if interrupted. */
-int openb_execute(sim_run *r, volatile sig_atomic_t *interrupt);
 /* The trace's nodes as Kubernetes Nodes (allocatable cpu, memory,
  * alibabacloud.com/gpu-milli; label alibabacloud.com/gpu-card-model). */
 void openb_k8s_nodes(const trace_spec *t, arena *a, k8s_node **out, size_t *n);

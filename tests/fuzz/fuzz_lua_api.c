@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "util/intern.h"
@@ -141,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         luaw_call(w, nargs, 0, "fuzz", &err);   /* errors are expected; crashes are not */
     }
     /* Executing the run fires timers, arrivals and completions (errors expected). */
-    sim_execute(&run, NULL);
+    workload_execute(&run, NULL);
     sim_free(&run);
     inventory_free(&inv);
     scenario_free(&sc);

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "util/intern.h"
@@ -251,7 +252,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     run_generation++;   /* odd: running */
     run.interrupt = &stop_run;   /* polled by the Lua hook while the main chunk runs */
     if (luaL_loadbufferx(w->L, g.out.s, g.out.len, "=fuzz", "t") == LUA_OK) {
-        if (luaw_call(w, 0, 0, "fuzz", &err) == 0) sim_execute(&run, &stop_run);   /* errors are expected */
+        if (luaw_call(w, 0, 0, "fuzz", &err) == 0) workload_execute(&run, &stop_run);   /* errors are expected */
     } else {
         if (getenv("DRASIM_FUZZ_PRINT")) fprintf(stderr, "syntax: %s\n", lua_tostring(w->L, -1));
         lua_pop(w->L, 1);

@@ -9,6 +9,7 @@
 
 #include "engine/event_queue.h"
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "util/intern.h"
 #include "util/rng.h"
 
@@ -111,7 +112,7 @@ static void small_run(small *t, uint64_t seed) {
     t->sc.groups = t->g;
     t->sc.ngroups = 2;
     sim_init(&t->run, &t->sc, t->nodes, 4);
-    assert_int_equal(sim_execute(&t->run, NULL), 0);
+    assert_int_equal(workload_execute(&t->run, NULL), 0);
 }
 
 /* Same seed, same run; every pod ran; never more GPUs in use than exist;
@@ -164,7 +165,7 @@ static void test_stop_time(void **state) {
     a->sc.stop_time = end / 2;
     a->sc.stop_all_pods_done = false;
     sim_init(&a->run, &a->sc, a->nodes, 4);
-    assert_int_equal(sim_execute(&a->run, NULL), 0);
+    assert_int_equal(workload_execute(&a->run, NULL), 0);
     assert_int_equal(a->run.end_time, end / 2);
     int running = 0;
     for (size_t i = 0; i < a->run.pods.len; i++) {

@@ -24,7 +24,7 @@ static gs_node node4(void) {
     return n;
 }
 
-/* frag(n, m) through frag_node, the function the simulator calls (policy_sched.c,
+/* frag(n, m) through frag_node, the function the simulator calls (gpu_view.c,
  * policy_fgd.c), with m as the only typical pod (p = 1). */
 static double frag_one(const gs_node *n, const gs_pod *m) {
     frag_typical_pod tp = {.shape = *m, .p = 1};

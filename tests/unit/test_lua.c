@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "util/intern.h"
@@ -45,7 +46,7 @@ static void lrun_start(lrun *t, const char *script, const char *extra, uint64_t 
     assert_int_equal(catalog_load(NULL, &t->cat, &t->err), 0);
     assert_int_equal(inventory_build_ex(&t->sc.cluster, &t->cat, &t->sc.sched.dp, INV_NO_SLICES, &t->inv, &t->err), 0);
     sim_init(&t->run, &t->sc, t->inv.nodes, t->inv.nnodes);
-    t->rc = sim_execute(&t->run, NULL);
+    t->rc = workload_execute(&t->run, NULL);
 }
 
 /* A run of a scenario file (path relative to the source tree) with seed `seed`. */
@@ -59,7 +60,7 @@ static void lrun_file(lrun *t, const char *rel, uint64_t seed) {
     assert_int_equal(catalog_load(NULL, &t->cat, &t->err), 0);
     assert_int_equal(inventory_build_ex(&t->sc.cluster, &t->cat, &t->sc.sched.dp, INV_NO_SLICES, &t->inv, &t->err), 0);
     sim_init(&t->run, &t->sc, t->inv.nodes, t->inv.nnodes);
-    t->rc = sim_execute(&t->run, NULL);
+    t->rc = workload_execute(&t->run, NULL);
 }
 
 static void lrun_free(lrun *t) {

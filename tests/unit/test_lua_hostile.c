@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "util/intern.h"
@@ -52,7 +53,7 @@ static void lrun_start(lrun *t, const char *script, const char *extra) {
     sim_init(&t->run, &t->sc, t->inv.nodes, t->inv.nnodes);
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
-    t->rc = sim_execute(&t->run, NULL);
+    t->rc = workload_execute(&t->run, NULL);
     clock_gettime(CLOCK_MONOTONIC, &b);
     t->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 }
@@ -160,7 +161,7 @@ static void test_finished_timers_are_freed(void **state) {
     lrun t;
     expect_success("hostile_timers.lua", ", memoryLimit: 16Mi", &t);
     assert_int_equal(pods_in_group(&t.run, "chain"), 20000);
-    const luaw *w = t.run.source.ctx;
+    const luaw *w = t.run.sources[t.run.nsources - 1].ctx;
     if (w->timers.len > 64 || w->arrivals.len > 4)
         fail_msg("timer slots %zu, arrival slots %zu: finished ones are not reused", w->timers.len, w->arrivals.len);
     assert_int_equal(w->c_used, 0);   /* every charge refunded */

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/scenario.h"
 #include "util/csv.h"
 #include "util/intern.h"
@@ -63,7 +64,7 @@ static void expect_published(const char *list, const char *policy, const char *l
     openb_k8s_nodes(sc.trace, &sc.a, &nodes, &n);
     sim_run r;
     sim_init(&r, &sc, nodes, n);
-    assert_int_equal(sim_execute(&r, NULL), 0);
+    assert_int_equal(workload_execute(&r, NULL), 0);
     double alloc[131], frag[131];
     published_row(DATA "expected/analysis_allo_discrete.csv", list, label, seed, alloc);
     published_row(DATA "expected/analysis_frag_discrete.csv", list, label, seed, frag);

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/scenario.h"
 #include "util/csv.h"
 #include "util/intern.h"
@@ -52,7 +53,7 @@ static double run_once(scenario *sc, const char *policy, uint64_t seed, double *
     assert_int_equal(n, 1213);
     sim_run r;
     sim_init(&r, sc, nodes, n);
-    assert_int_equal(sim_execute(&r, NULL), 0);
+    assert_int_equal(workload_execute(&r, NULL), 0);
     double alloc = NAN;
     for (size_t i = 0; i < r.curve.len; i++)
         if (r.curve.data[i].arrived_pct == 130) {

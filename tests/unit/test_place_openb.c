@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/scenario.h"
 #include "util/intern.h"
 #include "util/vec.h"
@@ -34,7 +35,7 @@ static void run_once(scenario *sc, const char *policy, uint64_t seed, outcome *o
     openb_k8s_nodes(sc->trace, &sc->a, &nodes, &n);
     sim_run r;
     sim_init(&r, sc, nodes, n);
-    assert_int_equal(sim_execute(&r, NULL), 0);
+    assert_int_equal(workload_execute(&r, NULL), 0);
     assert_int_equal(r.curve.len, 131);
     for (size_t i = 0; i < r.curve.len; i++) {
         o->alloc[i] = r.curve.data[i].gpu_alloc_pct;

@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "util/rng.h"
@@ -43,7 +44,7 @@ enum { NSCENARIOS = 150, NDOUBLED = 60 };
 /* Parse, build and run one scenario text; fails the test (printing it) on error. */
 static void run_text(fixture *x, const char *text) {
     int rc = fixture_load(x, "prop.yaml", text);
-    if (!rc) rc = sim_execute(&x->run, NULL);
+    if (!rc) rc = workload_execute(&x->run, NULL);
     if (rc) fprintf(stderr, "%s\n--- scenario ---\n%s\n", sb_str(&x->err), text);
     assert_int_equal(rc, 0);
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "sched/sched.h"
 #include "util/intern.h"
 
@@ -165,7 +166,7 @@ static int64_t start_of_b(const char *sched_extra) {
     node.nallocatable = 2;
     sim_run r;
     sim_init(&r, &sc, &node, 1);
-    assert_int_equal(sim_execute(&r, NULL), 0);
+    assert_int_equal(workload_execute(&r, NULL), 0);
     int64_t start = -2;
     for (size_t i = 0; i < r.pods.len; i++)
         if (r.pods.data[i].group == 1) start = r.pods.data[i].start;

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "sched/dra.h"
@@ -259,7 +260,7 @@ static void test_run_to_completion(void **state) {
     (void)state;
     fixture x;
     setup(&x, one_node_two_gpus);
-    assert_int_equal(sim_execute(&x.run, NULL), 0);
+    assert_int_equal(workload_execute(&x.run, NULL), 0);
     assert_close(sim_metric_get(&x.run, "pods_succeeded"), 3, 0);
     assert_close(sim_metric_get(&x.run, "dra_claims_created"), 3, 0);
     assert_close(sim_metric_get(&x.run, "dra_claims_deleted"), 3, 0);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "store/store.h"
+#include "workload/attach.h"
 #include "util/intern.h"
 
 static k8s_resource_amount amt(const char *name, int64_t v) {
@@ -57,7 +58,7 @@ static void tiny_run(tiny *t) {
     t->sc.groups = &t->g;
     t->sc.ngroups = 1;
     sim_init(&t->run, &t->sc, &t->node, 1);
-    assert_int_equal(sim_execute(&t->run, NULL), 0);
+    assert_int_equal(workload_execute(&t->run, NULL), 0);
 }
 
 static int64_t q_int(sqlite3 *db, const char *sql) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "store/store.h"
 #include "util/intern.h"
 #include "bench_util.h"
@@ -90,7 +91,7 @@ int main(int argc, char **argv) {
     double t0 = now_s(), c0 = cpu_s();
     sim_run run;
     sim_init(&run, &sc, nodes, nnodes);
-    if (sim_execute(&run, NULL)) return 2;
+    if (workload_execute(&run, NULL)) return 2;
     double t1 = now_s(), c1 = cpu_s();
     store st;
     strbuf err = {0};

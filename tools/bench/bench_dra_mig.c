@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "store/store.h"
@@ -90,7 +91,7 @@ static int run_child(long nodes, long pods) {
     }
     double t1 = now_s(), m1 = rss_mb();
     sim_run r;
-    if (sim_init_inv(&r, &sc, &inv, &err) || sim_execute(&r, NULL)) {
+    if (sim_init_inv(&r, &sc, &inv, &err) || workload_execute(&r, NULL)) {
         fprintf(stderr, "bench_dra_mig: %s\n", sb_str(&err));
         return 2;
     }

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "sched/dra.h"
@@ -35,7 +36,7 @@ static double run_once(const char *name, const char *text, bool print) {
     }
     sim_run r;
     double t0 = now_s();
-    if (sim_init_inv(&r, &sc, &inv, &err) || sim_execute(&r, NULL)) {
+    if (sim_init_inv(&r, &sc, &inv, &err) || workload_execute(&r, NULL)) {
         fprintf(stderr, "bench_dra_sched: %s\n", sb_str(&err));
         exit(2);
     }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/cluster.h"
 #include "util/intern.h"
 #include "bench_util.h"
@@ -55,7 +56,7 @@ static double run_once(const char *yaml, gpu_catalog *cat, size_t *npods) {
     sim_run run;
     double t0 = now_s();
     sim_init(&run, &sc, inv.nodes, inv.nnodes);
-    if (sim_execute(&run, NULL)) {
+    if (workload_execute(&run, NULL)) {
         sb_puts(&err, sb_str(&run.error));
         goto fail;
     }

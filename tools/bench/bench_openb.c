@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "engine/sim.h"
+#include "workload/attach.h"
 #include "model/scenario.h"
 #include "sched/policy.h"
 #include "util/intern.h"
@@ -32,7 +33,7 @@ static double run(scenario *sc, const char *policy, uint64_t seed, double *alloc
     openb_k8s_nodes(sc->trace, &sc->a, &nodes, &n);
     sim_run r;
     sim_init(&r, sc, nodes, n);
-    sim_execute(&r, NULL);
+    workload_execute(&r, NULL);
     *alloc = 0;
     for (size_t i = 0; i < r.curve.len; i++)
         if (r.curve.data[i].arrived_pct == 130) *alloc = r.curve.data[i].gpu_alloc_pct;
