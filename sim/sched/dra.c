@@ -152,6 +152,7 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
     allocator_set_step_limit(d->A, sc->sched.has_search_budget ? sc->sched.search_budget : ALLOC_SEARCH_BUDGET_DEFAULT);
 
     d->mig = place_mig_new(sc, inv);
+    dra_gpus_init(d);
     d->nshared = sc->nshared_claims;
     d->shared = xcalloc(d->nshared ? d->nshared : 1, sizeof *d->shared);
     for (size_t i = 0; i < d->nshared; i++) {
@@ -171,6 +172,7 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
 void dra_free(dra_state *d) {
     if (!d) return;
     place_mig_free(d->mig);
+    free(d->node_gpus);
     allocator_free(d->A);
     for (size_t i = 0; i < d->ncls; i++) {
         free(d->cls[i].shared);

@@ -27,6 +27,7 @@
 #include "alloc/alloc.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
+#include "sched/gpushare.h"
 #include "util/vec.h"
 
 /* One claim allocation a scheduled pod holds. */
@@ -40,6 +41,12 @@ typedef struct dra_record {
 } dra_record;
 
 typedef struct dra_class dra_class;
+
+/* A node's physical GPUs as the GPU view numbers them (dra_gpus.c): their uuids. */
+typedef struct dra_node_gpus {
+    const char *uuid[GS_MAX_GPUS];
+    uint8_t n;
+} dra_node_gpus;
 typedef struct dra_shared dra_shared;
 
 typedef struct dra_state {
@@ -62,6 +69,7 @@ typedef struct dra_state {
     double total_gpus;            /* physical GPUs of the inventory */
     double cur_gpu_equiv, peak_gpu_equiv;   /* GPUs taken by live allocations */
     struct place_mig *mig;        /* dynamic-MIG fragmentation and placement (place_mig.h); NULL = none */
+    dra_node_gpus *node_gpus;     /* per node: its GPUs in the scheduler's GPU view */
     uint64_t claims_created, claims_deleted, shared_allocated, shared_freed, allocate_calls, steps;
 } dra_state;
 
@@ -79,6 +87,13 @@ int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err);
 const dra_record *dra_pod_records(const dra_state *d, uint32_t pod, size_t *n);
 /* Does any pod currently hold device (driver, pool, device)? */
 bool dra_device_in_use(const dra_state *d, const char *driver, const char *pool, const char *device);
+struct scheduler;
+/* Class ci's GPU demand as the GPU view sees it, from a first allocation on
+ * an eligible node (not committed, not counted): GPUs and milli per GPU in
+ * shape; *mig when it took MIG devices. False when it takes no GPU. */
+bool dra_probe_shape(struct scheduler *s, uint32_t ci, gs_pod *shape, bool *mig);
+/* GPUs of `node` in the GPU view (devices of type gpu, and static-MIG parents). */
+int dra_node_gpu_count(const dra_state *d, size_t node);
 /* Number of claims class c uses (template + shared + extended-resource). */
 size_t dra_class_claims(const dra_state *d, size_t c);
 /* Pods currently reserving shared claim `name` (-1 if unknown) and whether it is allocated. */

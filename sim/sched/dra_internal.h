@@ -23,12 +23,25 @@ struct dra_shared {
     const char *name;
     k8s_resource_claim claim;
     int32_t users;                /* pods reserving it */
+    size_t node;                  /* where its allocation was made (the GPU view's node) */
     bool allocated;
     k8s_allocation al;
     double gpu_equiv;
     uint32_t *classes;            /* pod classes that use it */
     size_t nclasses;
 };
+
+/* The GPU view's GPUs of DRA nodes (dra_gpus.c). */
+void dra_gpus_init(dra_state *d);
+/* Milli of each GPU of `node` that allocation al takes (added to milli[]). */
+void dra_allocation_gpu_milli(const dra_state *d, size_t node, const k8s_allocation *al, int16_t milli[GS_MAX_GPUS]);
+typedef struct dra_gpu_pick {
+    const dra_state *d;
+    size_t node;
+    uint32_t mask;
+} dra_gpu_pick;
+/* allocator device filter (alloc.h) for a dra_gpu_pick context. */
+bool dra_gpu_filter(void *ctx, const alloc_device_id *id);
 
 /* GPUs an allocation takes (see dra.h). */
 double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al);

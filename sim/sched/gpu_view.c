@@ -120,6 +120,16 @@ void gpu_view_take_milli(gpu_view *v, size_t i, const gs_pod *p, const int16_t m
     changed(v, i, -sign * d);
 }
 
+void gpu_view_add_gpus(gpu_view *v, size_t i, const int16_t milli[GS_MAX_GPUS], int sign) {
+    gs_node *n = &v->nodes[i];
+    int64_t d = 0;
+    for (int g = 0; g < n->ngpu; g++) {
+        n->free[g] = (int16_t)(n->free[g] - sign * milli[g]);
+        d += milli[g];
+    }
+    if (d) changed(v, i, -sign * d);
+}
+
 void gpu_view_metrics(gpu_view *v, gpu_metrics *out) {
     gpu_view_sync(v);
     memset(out, 0, sizeof *out);

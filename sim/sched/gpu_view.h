@@ -69,6 +69,8 @@ void gpu_view_take(gpu_view *v, size_t i, const gs_pod *p, uint32_t gpus);
 void gpu_view_give(gpu_view *v, size_t i, const gs_pod *p, uint32_t gpus);
 /* The same with an explicit milli per GPU (DRA: each result's consumed share). */
 void gpu_view_take_milli(gpu_view *v, size_t i, const gs_pod *p, const int16_t milli[GS_MAX_GPUS], int sign);
+/* Only the GPUs: add (sign +1) or give back (-1) milli per GPU of node i (DRA allocations). */
+void gpu_view_add_gpus(gpu_view *v, size_t i, const int16_t milli[GS_MAX_GPUS], int sign);
 /* Bring F_n and frag_total up to date: every changed node, or node i only. */
 void gpu_view_sync(gpu_view *v);
 void gpu_view_sync_node(gpu_view *v, size_t i);

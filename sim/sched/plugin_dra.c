@@ -74,23 +74,46 @@ static int32_t list_score(const dra_class *c, size_t n) {
     return nfa ? (int32_t)(sum * 100 / (8 * nfa)) : 0;
 }
 
-/* The allocator on `node`; with fragmentation-aware MIG placement on
- * (place_mig.h) it chooses the MIG device and *mig_score gets its node score
- * (-1 = first fit was used). */
-static alloc_status run_allocator(const scheduler *s, dra_class *c, size_t node, size_t n, arena *into,
-                                  int *mig_score) {
+/* The allocator on `node` (see run_allocator); `gpus` (mask, 0 = any) admits
+ * only the devices of those GPUs of the node: the placement policy's device
+ * choice (dra_gpus.c). When that finds nothing the allocator's own choice is
+ * taken (the policy scored a view of the node, the allocator decides). */
+static alloc_status run_allocator_on(const scheduler *s, dra_class *c, size_t node, size_t n, arena *into,
+                                     int *mig_score, uint32_t gpus) {
     dra_state *d = s->dra;
     uint64_t steps = 0;
     sb_clear(&d->err);
     int ms = -1;
-    alloc_status st = d->mig ? place_mig_allocate(d->mig, d->A, &s->nodes[node], node, c->call, n, into, c->out,
-                                                  &steps, &d->err, &ms)
-                             : allocator_allocate(d->A, &s->nodes[node], c->call, n, into, c->out, &steps, &d->err);
+    alloc_status st = ALLOC_UNSATISFIABLE;
+    if (gpus && !d->mig) {
+        dra_gpu_pick pick = {d, node, gpus};
+        allocator_set_device_filter(d->A, dra_gpu_filter, &pick);
+        st = allocator_allocate(d->A, &s->nodes[node], c->call, n, into, c->out, &steps, &d->err);
+        allocator_set_device_filter(d->A, NULL, NULL);
+        d->allocate_calls++;
+        d->steps += steps;
+        if (st == ALLOC_OK) {
+            if (mig_score) *mig_score = -1;
+            return st;
+        }
+        sb_clear(&d->err);
+        steps = 0;
+    }
+    st = d->mig ? place_mig_allocate(d->mig, d->A, &s->nodes[node], node, c->call, n, into, c->out, &steps, &d->err, &ms)
+                : allocator_allocate(d->A, &s->nodes[node], c->call, n, into, c->out, &steps, &d->err);
     if (mig_score) *mig_score = ms;
     d->allocate_calls++;
     d->steps += steps;
     if (st == ALLOC_ERROR) c->error = intern(sb_str(&d->err));
     return st;
+}
+
+/* The allocator on `node`; with fragmentation-aware MIG placement on
+ * (place_mig.h) it chooses the MIG device and *mig_score gets its node score
+ * (-1 = first fit was used). */
+static alloc_status run_allocator(const scheduler *s, dra_class *c, size_t node, size_t n, arena *into,
+                                  int *mig_score) {
+    return run_allocator_on(s, c, node, n, into, mig_score, 0);
 }
 
 static bool dra_pre_filter(const scheduler *s, const pod_class *pc, sched_reasons *why) {
@@ -136,17 +159,31 @@ static void refresh_users(scheduler *s, const dra_shared *sh) {
     for (size_t i = 0; i < sh->nclasses; i++) sched_refresh_class(s, sh->classes[i]);
 }
 
+/* The GPUs of the view an allocation on `node` takes: +1 at commit, -1 at release. */
+static uint32_t view_gpus(scheduler *s, size_t node, const k8s_allocation *al, int sign) {
+    int16_t milli[GS_MAX_GPUS] = {0};
+    dra_allocation_gpu_milli(s->dra, node, al, milli);
+    if (sign) gpu_view_add_gpus(&s->gv, node, milli, sign);
+    uint32_t mask = 0;
+    for (int g = 0; g < GS_MAX_GPUS; g++)
+        if (milli[g]) mask |= 1u << g;
+    return mask;
+}
+
 static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placement *p) {
     dra_state *d = s->dra;
     dra_class *c = class_of(s, pc);
     if (!c->any) return;
     size_t n;
     if (!collect(s, c, node, &n)) return;   /* Filter said it fits: cannot happen */
-    if (n && run_allocator(s, c, node, n, &d->keep, NULL) != ALLOC_OK) return;
+    uint32_t prefer = s->cfg.policy && pc->dra_gpus && !pc->dra_mig ? p->gpus : 0;   /* the policy's GPUs */
+    if (n && run_allocator_on(s, c, node, n, &d->keep, NULL, prefer) != ALLOC_OK) return;
     bool changed_shared[64] = {0};
+    uint32_t gpus = 0;
     for (size_t i = 0; i < n; i++) {
         allocator_commit(d->A, &c->out[i]);
         if (d->mig) place_mig_commit(d->mig, &c->out[i], s->now);
+        gpus |= view_gpus(s, node, &c->out[i], +1);
         dra_record r = {.pod = p->pod, .al = c->out[i]};
         r.gpu_equiv = dra_allocation_gpu_equiv(d, &c->out[i]);
         d->cur_gpu_equiv += r.gpu_equiv;
@@ -159,6 +196,7 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
             sh->al = c->out[i];
             sh->gpu_equiv = r.gpu_equiv;
             sh->users = 1;
+            sh->node = node;
             r.claim = sh->name;
             r.shared = true;
             d->shared_allocated++;
@@ -173,16 +211,17 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
         for (size_t k = 0; k < n; k++) just |= c->call_shared[k] == (int32_t)c->shared[i];
         if (just) continue;
         sh->users++;
+        gpus |= view_gpus(s, node, &sh->al, 0);
         dra_record r = {.pod = p->pod, .claim = sh->name, .shared = true, .al = sh->al};
         dra_add_record(d, &r);
     }
+    p->gpus = gpus;
     if (d->cur_gpu_equiv > d->peak_gpu_equiv) d->peak_gpu_equiv = d->cur_gpu_equiv;
     for (size_t i = 0; i < n && i < 64; i++)
         if (changed_shared[i]) refresh_users(s, &d->shared[c->call_shared[i]]);
 }
 
 static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const placement *p) {
-    (void)node;
     dra_state *d = s->dra;
     if (!class_of(s, pc)->any) return;
     size_t n;
@@ -193,6 +232,7 @@ static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const 
         if (!r[i].shared) {
             allocator_release(d->A, &r[i].al);
             if (d->mig) place_mig_release(d->mig, &r[i].al, s->now);
+            view_gpus(s, node, &r[i].al, -1);
             d->cur_gpu_equiv -= r[i].gpu_equiv;
             d->claims_deleted++;
             continue;
@@ -203,11 +243,55 @@ static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const 
         if (!sh || --sh->users > 0) continue;
         allocator_release(d->A, &sh->al);
         if (d->mig) place_mig_release(d->mig, &sh->al, s->now);
+        view_gpus(s, sh->node, &sh->al, -1);
         d->cur_gpu_equiv -= sh->gpu_equiv;
         sh->allocated = false;
         d->shared_freed++;
         refresh_users(s, sh);
     }
+}
+
+bool dra_probe_shape(scheduler *s, uint32_t ci, gs_pod *shape, bool *mig) {
+    dra_state *d = s->dra;
+    pod_class *pc = &s->classes[ci];
+    dra_class *c = class_of(s, pc);
+    *mig = false;
+    if (!c->any || c->never) return false;
+    uint64_t calls = d->allocate_calls, steps = d->steps;   /* a look, not a scheduling step: not counted */
+    const char *error = c->error;
+    bool found = false;
+    for (size_t node = 0; node < s->nnodes && !found; node++) {
+        if (!((pc->eligible[node >> 6] >> (node & 63)) & 1)) continue;
+        size_t n;
+        if (!collect(s, c, node, &n) || n == 0) continue;
+        arena_free(&d->scratch);
+        if (run_allocator(s, c, node, n, &d->scratch, NULL) != ALLOC_OK) continue;
+        int16_t milli[GS_MAX_GPUS] = {0};
+        for (size_t i = 0; i < n; i++) {
+            dra_allocation_gpu_milli(d, node, &c->out[i], milli);
+            for (size_t k = 0; k < c->out[i].nresults; k++) {
+                const k8s_device *dev = allocator_find_device(d->A, c->out[i].results[k].driver,
+                                                              c->out[i].results[k].pool, c->out[i].results[k].device);
+                for (size_t a = 0; dev && a < k8s_dev_nattrs(dev); a++) {
+                    const k8s_attribute *at = k8s_dev_attr(dev, a);
+                    if (!strcmp(at->id, "type") && at->kind == ATTR_STRING && !strcmp(at->s, "mig")) *mig = true;
+                }
+            }
+        }
+        int ngpu = 0, top = 0;
+        for (int g = 0; g < GS_MAX_GPUS; g++)
+            if (milli[g]) {
+                ngpu++;
+                if (milli[g] > top) top = milli[g];
+            }
+        shape->ngpu = ngpu;
+        shape->milli = ngpu > 1 ? GS_MILLI : top;
+        found = true;
+    }
+    d->allocate_calls = calls;
+    d->steps = steps;
+    c->error = error;
+    return found && shape->ngpu > 0;
 }
 
 const sched_plugin plugin_dynamic_resources = {.name = "DynamicResources", .weight = 1,

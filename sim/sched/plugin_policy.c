@@ -41,7 +41,7 @@ static bool policy_filter(const scheduler *s, const pod_class *c, size_t node, s
         add_reason(why, "Insufficient GPU room (Open-Gpu-Share)");
         return false;
     }
-    if (c->dra_gpus || gpu_room(n, &c->shape)) return true;
+    if (gpu_room(n, &c->shape)) return true;
     add_reason(why, "Insufficient free GPU (placement policy)");
     return false;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/dra.h"
 #include "sched/dra_openb.h"
 #include "sched/framework.h"
 #include "sched/policy.h"
@@ -186,6 +187,7 @@ static bool refresh(scheduler *s, pod_class *c, size_t node) {
 }
 
 static void prepare_static(scheduler *s, size_t ci);
+static void probe_dra_shape(scheduler *s, size_t ci);
 static void prepare_scores(scheduler *s, size_t ci);
 
 /* The view's node i: CPU, memory, pods, and its GPUs from the inventory
@@ -205,7 +207,7 @@ static void view_node(scheduler *s, size_t i) {
         model = s->cfg.gpu_nodes[i].model;
         if (s->cfg.dra || ngpu == s->cfg.gpu_nodes[i].ngpu) ngpu = s->cfg.gpu_nodes[i].ngpu;
         else ngpu = 0;
-        if (s->cfg.dra) ngpu = 0;   /* DRA: the GPUs of its ResourceSlices (gpu_view_set_node by dra) */
+        if (s->cfg.dra) ngpu = dra_node_gpu_count(s->cfg.dra, i);   /* DRA: the GPUs of its ResourceSlices */
     }
     gpu_view_set_node(&s->gv, i, al[RES_CPU], al[RES_MEMORY] >> 20, (int32_t)al[RES_PODS], ngpu, model);
 }
@@ -251,6 +253,7 @@ void sched_prepare(scheduler *s) {
     s->scratch = xmalloc((n ? n : 1) * sizeof *s->scratch);
     s->heap = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof *s->heap);
     for (size_t ci = 0; ci < s->nclasses; ci++) prepare_static(s, ci);
+    for (size_t ci = 0; s->dra && ci < s->nclasses; ci++) probe_dra_shape(s, ci);
     typical_from_classes(s);
     s->typical_in = &s->typical;
     gpu_view_set_typical(&s->gv, s->typical_in);
@@ -271,8 +274,20 @@ int sched_add_class_late(scheduler *s, const pod_group_spec *g, bool device_plug
     int ci = sched_add_class(s, g, device_plugin_mode);
     s->heap = xrealloc(s->heap, s->nclasses * sizeof *s->heap);
     prepare_static(s, (size_t)ci);
+    if (s->dra) probe_dra_shape(s, (size_t)ci);
     prepare_scores(s, (size_t)ci);
     return ci;
+}
+
+/* DRA mode: class ci's GPU demand from a first allocation (dra_probe_shape). */
+static void probe_dra_shape(scheduler *s, size_t ci) {
+    pod_class *c = &s->classes[ci];
+    gs_pod shape = c->shape;
+    bool mig;
+    if (!c->prefiltered || !dra_probe_shape(s, (uint32_t)ci, &shape, &mig)) return;
+    c->shape = shape;
+    c->dra_gpus = true;
+    c->dra_mig = mig;
 }
 
 /* Class ci's state-independent part: eligible nodes, the GPU models it may use. */
@@ -502,7 +517,7 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
 /* The GPUs the placement policy chose for class c on `node` (its Score's
  * choice; Random draws at Reserve); false when no policy decides. */
 static bool policy_gpus(scheduler *s, const pod_class *c, size_t node, uint32_t *gpus) {
-    if (!s->cfg.policy || c->shape.milli <= 0 || c->gpu_res < 0) return false;
+    if (!s->cfg.policy || c->shape.milli <= 0 || (c->gpu_res < 0 && !c->dra_gpus)) return false;
     const gs_node *n = &s->gv.nodes[node];
     if (s->cfg.policy->reserve_gpus)
         *gpus = s->cfg.go ? policy_random_gpus_go(n, &c->shape, s->cfg.go)
