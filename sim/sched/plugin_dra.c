@@ -268,6 +268,7 @@ bool dra_probe_shape(scheduler *s, uint32_t ci, gs_pod *shape, bool *mig) {
         if (run_allocator(s, c, node, n, &d->scratch, NULL) != ALLOC_OK) continue;
         int16_t milli[GS_MAX_GPUS] = {0};
         for (size_t i = 0; i < n; i++) {
+            if (c->call_shared[i] >= 0) continue;   /* a shared claim's GPUs are taken once, by its first user */
             dra_allocation_gpu_milli(d, node, &c->out[i], milli);
             for (size_t k = 0; k < c->out[i].nresults; k++) {
                 const k8s_device *dev = allocator_find_device(d->A, c->out[i].results[k].driver,

@@ -15,6 +15,7 @@
  * A class whose pods ask for no GPU the view tracks passes Filter and gets
  * the policy's CPU-pod score (0 for most policies).
  */
+#include "sched/dra.h"
 #include "sched/framework.h"
 #include "sched/policy.h"
 
@@ -34,23 +35,31 @@ static bool gpu_room(const gs_node *n, const gs_pod *p) {
     return gs_fully_free(n) >= p->ngpu;
 }
 
+/* Dynamic-MIG claims under fgd: place_mig.h scores and chooses them (the MIG
+ * memory-slice geometry), through the DynamicResources plugin's score. */
+static bool mig_placed(const scheduler *s, const pod_class *c) { return c->dra_mig && s->dra && s->dra->mig; }
+
 static bool policy_filter(const scheduler *s, const pod_class *c, size_t node, sched_reasons *why) {
     const gs_node *n = &s->gv.nodes[node];
+    gs_pod shape = sched_node_shape(s, c, node);
+    if (mig_placed(s, c)) return true;
     if (s->cfg.openb_filter) {
-        if (gs_fits(n, &c->shape)) return true;
+        if (gs_fits(n, &shape)) return true;
         add_reason(why, "Insufficient GPU room (Open-Gpu-Share)");
         return false;
     }
-    if (gpu_room(n, &c->shape)) return true;
+    if (gpu_room(n, &shape)) return true;
     add_reason(why, "Insufficient free GPU (placement policy)");
     return false;
 }
 
 static int64_t policy_score(const scheduler *s, const pod_class *c, size_t node) {
+    if (mig_placed(s, c)) return 0;
     scheduler *m = (scheduler *)s;   /* the choice cache, counters and lazy F_n are the plugin's own state */
     uint32_t gpus = 0;
     gpu_view_sync_node(&m->gv, node);   /* FGD reads F_n of the node */
-    const gs_pod *p = &c->shape;
+    gs_pod shape = sched_node_shape(s, c, node);
+    const gs_pod *p = &shape;
     policy_ctx ctx = {.typical = s->typical_in, .node_frag = s->gv.frag,
                       .max_cpu = s->cfg.trace_norm ? POLICY_MAX_SPEC_CPU : s->gv.max_cpu,
                       .max_gpu = s->cfg.trace_norm ? POLICY_MAX_SPEC_GPU : s->gv.max_gpu_milli};

@@ -97,14 +97,41 @@ static void add_demand(scheduler *s, pod_class *c, const char *name, const quant
     c->demand[c->ndemand++] = (res_demand){.res = (uint16_t)r, .amount = v};
 }
 
-/* The GPU resources the view tracks: whole (or time-sliced) GPUs, and OpenB's milli-GPU. */
-static bool is_gpu_units(const char *name) {
-    return name == intern("nvidia.com/gpu") || name == intern("nvidia.com/gpu.shared");
+/* The device-plugin resources that are GPUs in the view: whole GPUs (or
+ * their time-slicing replicas, or with the single MIG strategy their MIG
+ * devices), OpenB's milli-GPU, and MIG devices (mixed strategy) of N/7 GPU. */
+enum { GRES_NONE, GRES_UNITS, GRES_MILLI, GRES_MIG };
+static int gpu_resource(const char *name, int *mig_slices) {
+    *mig_slices = 0;
+    if (name == intern("nvidia.com/gpu") || name == intern("nvidia.com/gpu.shared")) return GRES_UNITS;
+    if (name == intern("alibabacloud.com/gpu-milli")) return GRES_MILLI;
+    if (!strncmp(name, "nvidia.com/mig-", 15)) {
+        int g = atoi(name + 15);
+        if (g > 0 && g <= 7) {
+            *mig_slices = g;
+            return GRES_MIG;
+        }
+    }
+    return GRES_NONE;
 }
-static bool is_gpu_milli(const char *name) { return name == intern("alibabacloud.com/gpu-milli"); }
+
+/* `units` units of `unit_milli` each from a resource with `per_gpu` units per
+ * GPU, as a pod shape: a share of one GPU, or whole GPUs. */
+static void units_shape(gs_pod *p, int64_t units, int unit_milli, int64_t per_gpu) {
+    if (per_gpu > 0 && units >= per_gpu) {
+        p->ngpu = (int)((units + per_gpu - 1) / per_gpu);
+        p->milli = GS_MILLI;
+    } else {
+        p->ngpu = 1;
+        p->milli = (int)(units * unit_milli < GS_MILLI ? units * unit_milli : GS_MILLI);
+    }
+    if (p->ngpu > GS_MAX_GPUS) p->ngpu = GS_MAX_GPUS + 1;   /* never fits a node of the view */
+}
 
 /* Class c's demand as the GPU view sees it (c->shape; models are set once
- * the nodes it may use are known, prepare_static). */
+ * the nodes it may use are known, prepare_static). A node whose GPU resource
+ * means something else (MIG devices under the single strategy) gets its own
+ * shape at Filter, Score and Reserve (sched_node_shape). */
 static void class_gpu_shape(scheduler *s, pod_class *c, const pod_group_spec *g) {
     int R = s->gv.replicas;
     c->gpu_res = -1;
@@ -112,23 +139,25 @@ static void class_gpu_shape(scheduler *s, pod_class *c, const pod_group_spec *g)
     c->gpu_spec = g->gpu_spec;
     c->shape = (gs_pod){.cpu = c->nz_cpu, .models = ~(uint64_t)0};
     for (size_t i = 0; i < c->ndemand; i++) {
-        const char *name = s->res_names[c->demand[i].res];
+        int slices, kind = gpu_resource(s->res_names[c->demand[i].res], &slices);
         int64_t v = c->demand[i].amount;
         if (c->demand[i].res == RES_MEMORY) c->shape.mem = (v + (1 << 20) - 1) >> 20;
-        if (is_gpu_units(name) && v > 0) {
-            c->gpu_res = c->demand[i].res;
-            c->gpu_units = (int)(v < 64 * 8 ? v : 64 * 8);
-            if (v % R == 0 || v > R) c->shape = (gs_pod){c->shape.cpu, c->shape.mem, (int)((v + R - 1) / R), GS_MILLI, c->shape.models};
-            else c->shape = (gs_pod){c->shape.cpu, c->shape.mem, 1, (int)(v * GS_MILLI / R), c->shape.models};
-        }
-        if (is_gpu_milli(name) && v > 0) {
-            c->gpu_res = c->demand[i].res;
-            c->gpu_units = (int)(v < 8 * GS_MILLI ? v : 8 * GS_MILLI);
-            if (v < GS_MILLI) c->shape = (gs_pod){c->shape.cpu, c->shape.mem, 1, (int)v, c->shape.models};
-            else c->shape = (gs_pod){c->shape.cpu, c->shape.mem, (int)(v / GS_MILLI), GS_MILLI, c->shape.models};
-        }
+        if (kind == GRES_NONE || v <= 0 || c->gpu_res >= 0) continue;
+        c->gpu_res = c->demand[i].res;
+        c->gpu_units = v;
+        if (kind == GRES_UNITS) units_shape(&c->shape, v, GS_MILLI / R, R);
+        if (kind == GRES_MILLI) units_shape(&c->shape, v, 1, GS_MILLI);
+        if (kind == GRES_MIG) units_shape(&c->shape, v, slices * GS_MILLI / 7 / R, 7 * R / slices);
     }
-    if (c->shape.ngpu > GS_MAX_GPUS) c->shape.ngpu = GS_MAX_GPUS + 1;   /* never fits a node of the view */
+}
+
+gs_pod sched_node_shape(const scheduler *s, const pod_class *c, size_t node) {
+    if (c->gpu_res < 0 || !s->unit_milli) return c->shape;
+    size_t k = node * s->nres + (size_t)c->gpu_res;
+    if (!s->unit_milli[k]) return c->shape;
+    gs_pod p = c->shape;
+    units_shape(&p, c->gpu_units, s->unit_milli[k], s->per_gpu[k]);
+    return p;
 }
 
 int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mode) {
@@ -190,26 +219,40 @@ static void prepare_static(scheduler *s, size_t ci);
 static void probe_dra_shape(scheduler *s, size_t ci);
 static void prepare_scores(scheduler *s, size_t ci);
 
-/* The view's node i: CPU, memory, pods, and its GPUs from the inventory
- * (cfg.gpu_nodes) or from the allocatable GPU resources. A node whose GPU
- * resources do not add up to its GPUs (static MIG) has none in the view. */
+/* The view's node i: CPU, memory, pods, and its GPUs: from the inventory
+ * (cfg.gpu_nodes; DRA: the GPUs of its ResourceSlices) or from the
+ * allocatable GPU resources; then per GPU resource its units per GPU and
+ * milli per unit (unit u of a resource is on GPU u / per_gpu: drasim's
+ * numbering, the device plugin's device IDs are opaque). */
 static void view_node(scheduler *s, size_t i) {
     size_t R = s->nres;
     const int64_t *al = &s->alloc[i * R];
-    int64_t units = 0, milli = 0;
+    int64_t units = 0, milli = 0, any = 0;
+    int slices, reps = s->gv.replicas;
     for (size_t r = RES_PODS + 1; r < R; r++) {
-        if (is_gpu_units(s->res_names[r])) units += al[r];
-        if (is_gpu_milli(s->res_names[r])) milli += al[r];
+        int kind = gpu_resource(s->res_names[r], &slices);
+        if (kind == GRES_UNITS) units += al[r];
+        if (kind == GRES_MILLI) milli += al[r];
+        if (kind != GRES_NONE) any += al[r];
     }
-    int reps = s->gv.replicas, ngpu = (int)(milli ? milli / GS_MILLI : units / reps);
+    int ngpu = (int)(milli ? milli / GS_MILLI : units / reps);
     const char *model = NULL;
     if (s->cfg.gpu_nodes) {
         model = s->cfg.gpu_nodes[i].model;
-        if (s->cfg.dra || ngpu == s->cfg.gpu_nodes[i].ngpu) ngpu = s->cfg.gpu_nodes[i].ngpu;
-        else ngpu = 0;
-        if (s->cfg.dra) ngpu = dra_node_gpu_count(s->cfg.dra, i);   /* DRA: the GPUs of its ResourceSlices */
+        ngpu = any > 0 ? s->cfg.gpu_nodes[i].ngpu : 0;
     }
+    if (s->cfg.dra) ngpu = dra_node_gpu_count(s->cfg.dra, i);
+    if (ngpu > GS_MAX_GPUS) ngpu = GS_MAX_GPUS;
     gpu_view_set_node(&s->gv, i, al[RES_CPU], al[RES_MEMORY] >> 20, (int32_t)al[RES_PODS], ngpu, model);
+    for (size_t r = RES_PODS + 1; r < R && ngpu > 0; r++) {
+        int kind = gpu_resource(s->res_names[r], &slices);
+        if (kind == GRES_NONE || al[r] <= 0) continue;
+        int64_t per = al[r] / ngpu;
+        if (per <= 0) continue;
+        s->per_gpu[i * R + r] = (int32_t)per;
+        s->unit_milli[i * R + r] = (int16_t)(kind == GRES_MILLI ? 1 : kind == GRES_UNITS ? GS_MILLI / per
+                                                                    : slices * GS_MILLI / 7 / reps);
+    }
 }
 
 /* Typical pods of the classes registered so far, each counted by its pod group's
@@ -237,6 +280,8 @@ void sched_prepare(scheduler *s) {
     s->used = xcalloc(cells, sizeof *s->used);
     s->nz_used = xcalloc(n * 2 + 1, sizeof *s->nz_used);
     s->units_free = xcalloc(cells, sizeof *s->units_free);
+    s->unit_milli = xcalloc(cells, sizeof *s->unit_milli);
+    s->per_gpu = xcalloc(cells, sizeof *s->per_gpu);
     for (size_t i = 0; i < n; i++) {
         const k8s_node *node = &s->nodes[i];
         s->alloc[i * R + RES_PODS] = 110;   /* kubelet default maxPods when not stated */
@@ -345,6 +390,8 @@ void sched_free(scheduler *s) {
     free(s->used);
     free(s->nz_used);
     free(s->units_free);
+    free(s->unit_milli);
+    free(s->per_gpu);
     free(s->scratch);
     free(s->heap);
     free(s->retry);
@@ -519,9 +566,9 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
 static bool policy_gpus(scheduler *s, const pod_class *c, size_t node, uint32_t *gpus) {
     if (!s->cfg.policy || c->shape.milli <= 0 || (c->gpu_res < 0 && !c->dra_gpus)) return false;
     const gs_node *n = &s->gv.nodes[node];
+    gs_pod shape = sched_node_shape(s, c, node);
     if (s->cfg.policy->reserve_gpus)
-        *gpus = s->cfg.go ? policy_random_gpus_go(n, &c->shape, s->cfg.go)
-                          : s->cfg.policy->reserve_gpus(n, &c->shape, &s->rng);
+        *gpus = s->cfg.go ? policy_random_gpus_go(n, &shape, s->cfg.go) : s->cfg.policy->reserve_gpus(n, &shape, &s->rng);
     else *gpus = c->choice[node];
     return true;
 }
@@ -550,24 +597,25 @@ static uint64_t take_units_on(uint64_t *freem, int64_t amount, uint32_t gpus, in
 static void placement_milli(const scheduler *s, const pod_class *c, const placement *p, int16_t milli[GS_MAX_GPUS]) {
     memset(milli, 0, GS_MAX_GPUS * sizeof *milli);
     if (c->gpu_res < 0) return;
-    size_t e = 0;
+    size_t e = 0, k = (size_t)p->node * s->nres + (size_t)c->gpu_res;
     for (size_t i = 0; i < c->ndemand; i++) {
         size_t r = c->demand[i].res;
         if (r <= RES_PODS) continue;
-        if ((int)r == c->gpu_res && e < 8 && p->units[e]) {
-            int reps = s->gv.replicas;
+        if ((int)r == c->gpu_res && e < 8 && p->units[e] && s->per_gpu[k]) {
+            int per = s->per_gpu[k], count[GS_MAX_GPUS] = {0};
             for (uint64_t bits = p->units[e]; bits; bits &= bits - 1) {
-                int u = __builtin_ctzll(bits);
-                if (u / reps < GS_MAX_GPUS) milli[u / reps] = (int16_t)(milli[u / reps] + GS_MILLI / reps);
+                int g = __builtin_ctzll(bits) / per;
+                if (g < GS_MAX_GPUS) count[g]++;
             }
-            for (int g = 0; g < GS_MAX_GPUS; g++)   /* all replicas of a GPU: the whole GPU (R need not divide 1000) */
-                if (milli[g] == (GS_MILLI / reps) * reps) milli[g] = GS_MILLI;
+            for (int g = 0; g < GS_MAX_GPUS; g++)   /* all units of a GPU: the whole GPU (per need not divide 1000) */
+                milli[g] = (int16_t)(count[g] == per ? GS_MILLI : count[g] * s->unit_milli[k]);
             return;
         }
         e++;
     }
+    gs_pod shape = sched_node_shape(s, c, (size_t)p->node);
     for (int g = 0; g < GS_MAX_GPUS; g++)
-        if ((p->gpus >> g) & 1) milli[g] = (int16_t)c->shape.milli;
+        if ((p->gpus >> g) & 1) milli[g] = (int16_t)shape.milli;
 }
 
 static void bind(scheduler *s, uint32_t ci, size_t node, placement *p) {
@@ -577,8 +625,10 @@ static void bind(scheduler *s, uint32_t ci, size_t node, placement *p) {
     size_t e = 0;
     uint32_t gpus = 0;
     bool chosen = policy_gpus(s, c, node, &gpus);
-    if (!chosen && c->gpu_res >= 0 && !s->units_free[node * R + (size_t)c->gpu_res])   /* untracked units (milli-GPU) */
-        gpus = gs_default_gpus(&s->gv.nodes[node], &c->shape);
+    if (!chosen && c->gpu_res >= 0 && !s->units_free[node * R + (size_t)c->gpu_res]) {   /* untracked units (milli-GPU) */
+        gs_pod shape = sched_node_shape(s, c, node);
+        gpus = gs_default_gpus(&s->gv.nodes[node], &shape);
+    }
     used[RES_PODS]++;
     for (size_t i = 0; i < c->ndemand; i++) {
         size_t r = c->demand[i].res;
@@ -586,7 +636,7 @@ static void bind(scheduler *s, uint32_t ci, size_t node, placement *p) {
         if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) {
             uint64_t take = 0, *freem = &s->units_free[node * R + r];
             if (chosen && (int)r == c->gpu_res && *freem) {
-                take = take_units_on(freem, c->demand[i].amount, gpus, s->gv.replicas);
+                take = take_units_on(freem, c->demand[i].amount, gpus, s->per_gpu[node * R + r]);
             } else {
                 for (int64_t k = 0; k < c->demand[i].amount && *freem; k++) {   /* lowest free units first */
                     uint64_t bit = *freem & -*freem;

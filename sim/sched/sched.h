@@ -58,7 +58,7 @@ typedef struct pod_class {
     /* GPU demand as the GPU view sees it (gpu_view.h); gpu_res < 0: none */
     gs_pod shape;                     /* cpu (non-zero), memory MiB, GPUs, milli per GPU, allowed models */
     int gpu_res;                      /* the resource that carries the GPU demand (device-plugin mode) */
-    int gpu_units;                    /* its amount */
+    int64_t gpu_units;                /* its amount */
     int64_t typical_count;            /* pods of this class the typical pods count (the pod group's count) */
     const char *gpu_spec;             /* GPU-model constraint text (trace shapes; part of a typical pod's identity) */
     bool dra_gpus;                    /* DRA mode: the claims' allocation takes GPUs (shape probed, dra_probe_shape) */
@@ -124,6 +124,8 @@ typedef struct scheduler {
     int64_t *used;                    /* [node * nres + r] requested by bound pods */
     int64_t *nz_used;                 /* [node * 2 + {0,1}] non-zero cpu/memory requested */
     uint64_t *units_free;             /* [node * nres + r] free device units (resources with <= 64 units) */
+    int16_t *unit_milli;              /* [node * nres + r] GPU resources: milli-GPU of one unit (0 = not a GPU) */
+    int32_t *per_gpu;                 /* [node * nres + r] GPU resources: units per GPU */
     /* classes and plugins */
     pod_class *classes;
     size_t nclasses;
@@ -208,6 +210,9 @@ size_t sched_num_nodes_to_find(const scheduler *s);
  * "0/N nodes are available: 2 Insufficient nvidia.com/gpu, 1 node(s) ...". */
 void sched_explain(const scheduler *s, uint32_t c, strbuf *out);
 int sched_res_index(const scheduler *s, const char *name);   /* -1 if unknown */
+/* Class c's GPU shape on `node` (gpu_view.h): the class's, unless the node's
+ * GPU resource has other units (MIG devices under the single strategy). */
+gs_pod sched_node_shape(const scheduler *s, const pod_class *c, size_t node);
 /* Use `t` (not copied; NULL = the pod groups' own) as the typical pods of
  * the fragmentation measure and FGD: F_n is recomputed and every class
  * re-scored. */
