@@ -222,6 +222,12 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     if (r->dra && (r->dra->ncls != r->sched.nclasses || dra_add_class(r->dra, spec, &r->error))) return -1;
     int c = sched_add_class_late(&r->sched, spec, r->sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN);
     if (c < 0) return -1;
+    /* typical pods of a generator: the shapes it submitted so far, each by its pods
+     * (this class: its first pod); derived again at every new shape up to 64
+     * classes, then when their number doubles (docs/PLACEMENT.md) */
+    r->sched.classes[c].typical_count = 1;
+    size_t late = r->late.len + 1;
+    if (late <= 64 || (late & (late - 1)) == 0) sched_rebuild_typical(&r->sched);
     sim_late_class lc = {.spec = spec};
     VEC_PUSH(r->late, lc);
     r->class_reason = xrealloc(r->class_reason, r->sched.nclasses * sizeof *r->class_reason);
@@ -245,6 +251,7 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
         sim_late_class *lc = &r->late.data[c - r->sc->ngroups];
         size_t next = r->sched.classes[c].next;
         ordinal = (uint32_t)lc->spec->count++;
+        if (ordinal > 0) r->sched.classes[c].typical_count++;
         VEC_RESERVE(lc->units, (size_t)(ordinal + 1) * next);
         for (size_t k = 0; k < next; k++) lc->units.data[lc->units.len++] = 0;
     }

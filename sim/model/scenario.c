@@ -87,13 +87,23 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
         return -1;
     if (!s->sched.balanced_allocation) s->sched.balanced_weight = 0;
     if (scenario_parse_backoff(m, s, err)) return -1;
-    if ((v = ymap_get(m, "profile")) && scenario_parse_profile(v, s, err)) return -1;
     if ((v = ymap_get(m, "policy"))) {
         if (y_str(v, "scheduling.policy", &s->sched.policy, err)) return -1;
         if (!policy_find(s->sched.policy)) {
             yerr(err, v, "scheduling.policy: expected one of %s, found '%s'", policy_names(), s->sched.policy);
             return -1;
         }
+        s->sched.policy = policy_find(s->sched.policy)->name;
+    }
+    if ((v = ymap_get(m, "profile")) && v->kind == YN_SCALAR) {   /* a named profile (docs/PLACEMENT.md) */
+        if (!y_scalar_eq(v, "openb-artifact")) {
+            yerr(err, v, "scheduling.profile: expected a KubeSchedulerProfile (a map) or the named profile "
+                 "openb-artifact, found '%s'", v->str);
+            return -1;
+        }
+        s->sched.openb_profile = true;
+    } else if (v && scenario_parse_profile(v, s, err)) {
+        return -1;
     }
     if ((v = ymap_get(m, "searchBudget"))) {   /* the DRA allocator's search budget (alloc.h) */
         int64_t n;
@@ -158,12 +168,6 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     if (!s->trace && !cluster && ymap_need(root, "cluster", "scenario", &v, err)) return -1;
     if (s->trace && cluster) {
         yerr(err, cluster, "cluster: not used with workload.trace (the trace lists the nodes); remove it");
-        return -1;
-    }
-    if (s->sched.policy && !s->trace && !(s->sched.mode == SCHED_MODE_DRA && !strcmp(s->sched.policy, "fgd"))) {
-        yerr(err, ymap_get(ymap_get(root, "scheduling"), "policy"),
-             "scheduling.policy: placement policies need a GPU-sharing trace workload (workload.trace) in this build "
-             "(without one, only `fgd` in dra mode: fragmentation-aware dynamic-MIG placement)");
         return -1;
     }
     /* trace workloads run in both modes (dra: sched/dra_openb.h) */

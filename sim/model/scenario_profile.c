@@ -29,6 +29,8 @@
 
 #include <string.h>
 
+#include "sched/policy.h"
+
 static const char *const known_plugins[] = {
     "PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
     "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone",
@@ -41,7 +43,7 @@ static const ynode *plugin_name_keys(const ynode *entry, const char *const *keys
     const ynode *v;
     if (ymap_check_keys(entry, keys, what, err) || ymap_need(entry, "name", what, &v, err) || y_str(v, "name", name, err))
         return NULL;
-    if (!strcmp(*name, "*")) return v;
+    if (!strcmp(*name, "*") || policy_find_plugin(*name)) return v;
     for (size_t i = 0; known_plugins[i]; i++)
         if (!strcmp(known_plugins[i], *name)) return v;
     yerr(err, v, "%s: unknown plugin '%s'", what, *name);
@@ -51,6 +53,19 @@ static const ynode *plugin_name_keys(const ynode *entry, const char *const *keys
 static const ynode *plugin_name(const ynode *entry, const char *what, const char **name, strbuf *err) {
     static const char *const keys[] = {"name", "weight", NULL};
     return plugin_name_keys(entry, keys, what, name, err);
+}
+
+/* A placement policy's Score plugin (sched/policy.h: FGDScore, BestFitScore,
+ * ...) enabled with weight w: it becomes the scenario's policy. */
+static int enable_policy_plugin(const ynode *at, scheduling_spec *sp, const policy *p, int64_t w, strbuf *err) {
+    if (sp->policy && sp->policy != p->name) {
+        yerr(err, at, "enabled plugin %s: the placement policy is already %s; enable one placement policy at a time",
+             policy_plugin_name(p), sp->policy);
+        return -1;
+    }
+    sp->policy = p->name;
+    sp->policy_weight = w;
+    return 0;
 }
 
 /* The weight slot of a modelled score plugin, or NULL. */
@@ -85,7 +100,7 @@ static int parse_plugins(const ynode *m, scheduling_spec *sp, strbuf *err) {
                 if (pass == 0) {
                     if (!strcmp(name, "*")) sp->fit_weight = sp->balanced_weight = sp->dra_weight = 0;
                     else if (weight_slot(sp, name)) *weight_slot(sp, name) = 0;
-                    continue;
+                    continue;   /* a disabled policy plugin: nothing to turn off (policies are off by default) */
                 }
                 if (!strcmp(name, "*")) {
                     yerr(err, l->vals[i], "enabled plugin: '*' can only be disabled");
@@ -101,6 +116,8 @@ static int parse_plugins(const ynode *m, scheduling_spec *sp, strbuf *err) {
                     }
                 }
                 if (weight_slot(sp, name)) *weight_slot(sp, name) = w;
+                if (policy_find_plugin(name) && enable_policy_plugin(l->vals[i], sp, policy_find_plugin(name), w, err))
+                    return -1;
             }
         }
     }

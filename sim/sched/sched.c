@@ -305,6 +305,11 @@ void sched_prepare(scheduler *s) {
     for (size_t ci = 0; ci < s->nclasses; ci++) prepare_scores(s, ci);
 }
 
+void sched_rebuild_typical(scheduler *s) {
+    typical_from_classes(s);
+    sched_set_typical(s, NULL);
+}
+
 void sched_set_typical(scheduler *s, const frag_typical *t) {
     s->typical_in = t ? t : &s->typical;
     gpu_view_set_typical(&s->gv, s->typical_in);
