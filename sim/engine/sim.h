@@ -139,6 +139,8 @@ void sim_account(sim_run *r, uint32_t g, int sign);
 void sim_advance(sim_run *r, sim_time t);
 void sim_summarize(sim_run *r);
 void sim_metric_add(sim_run *r, const char *name, double value);
+/* Summary metrics of the placement-quality samples (sample_gpu), if any: engine/sim_quality.c. */
+void sim_quality_summary(sim_run *r);
 
 /* ---- for workload sources ---- */
 /* Add a pod class for `spec` (which must outlive the run); returns its index,
