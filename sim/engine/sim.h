@@ -147,6 +147,8 @@ double sim_metric_get(const sim_run *r, const char *name);   /* NAN if absent */
 
 /* Add a summary metric (sources' summarize hooks). */
 void sim_metric_add(sim_run *r, const char *name, double value);
+/* Summary metrics of the placement-quality samples (sample_gpu), if any: engine/sim_quality.c. */
+void sim_quality_summary(sim_run *r);
 
 /* ---- for workload sources ---- */
 /* Register a source (copied); returns its id, or -1 when there are too many. */

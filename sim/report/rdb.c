@@ -323,5 +323,6 @@ int metric_direction(const char *m) {
         strstr(m, "preempt") || strstr(m, "stranded"))
         return -1;
     if (strstr(m, "alloc") && strstr(m, "_pct")) return 1;
+    if (!strncmp(m, "nodes_fit_", 10)) return 1;   /* nodes that could take an N-GPU pod */
     return 0;
 }

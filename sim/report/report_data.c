@@ -494,7 +494,8 @@ static int compare_metrics(report *rp, strbuf *err) {
     for (size_t m = 0; m < r->nmetrics; m++) {
         const char *name = r->metrics[m];
         if (strcmp(name, "gpu_alloc_pct") && strcmp(name, "wait_mean_s") && strcmp(name, "wait_p99_s") &&
-            strcmp(name, "pods_pending_at_end") && strncmp(name, "frag", 4))
+            strcmp(name, "pods_pending_at_end") && strncmp(name, "frag", 4) && strcmp(name, "stranded_gpus_mean") &&
+            strcmp(name, "nodes_fit_8_min"))
             continue;
         if (!plain_name(name)) continue;   /* a stem, never a path */
         strbuf stem = {0}, title = {0}, file = {0};
@@ -567,27 +568,73 @@ static int arrival_curves(report *rp, strbuf *err) {
     return rc;
 }
 
-/* Fragmentation columns of samples (frag*, added by placement policies). */
-static int fragmentation(report *rp, strbuf *err) {
-    sqlite3_stmt *cols = prep(rp, "SELECT name FROM pragma_table_info('samples') WHERE name LIKE 'frag%' ORDER BY cid",
-                              err);
-    if (!cols) return -1;
-    int rc = 0;
-    while (!rc && sqlite3_step(cols) == SQLITE_ROW) {
-        const char *c = (const char *)sqlite3_column_text(cols, 0);
-        if (!c || !plain_name(c)) continue;   /* a stem and an SQL name, never code */
-        strbuf stem = {0}, title = {0}, expr = {0}, ylabel = {0};
-        sb_printf(&stem, "fragmentation_%s", c);
-        sb_printf(&title, "Fragmentation over time (%s)", c);
-        sb_printf(&expr, "\"%s\"", c);
-        sb_printf(&ylabel, "%s%s", c, strstr(c, "_pct") ? " (% of GPUs)" : "");
-        rc = series_per_group(rp, sb_str(&stem), sb_str(&title), sb_str(&expr), sb_str(&ylabel), err);
-        sb_free(&stem);
-        sb_free(&title);
-        sb_free(&expr);
-        sb_free(&ylabel);
+/* Does samples have column `col` with at least one value (placement-quality
+ * columns are NULL in runs that did not measure them)? `col` is a constant. */
+static bool samples_have(report *rp, const char *col) {
+    if (!rdb_has_column(rp->r, "samples", col)) return false;
+    strbuf sql = {0};
+    sb_printf(&sql, "SELECT 1 FROM samples WHERE \"%s\" IS NOT NULL LIMIT 1", col);
+    sqlite3_stmt *s = NULL;
+    bool yes = sqlite3_prepare_v2(rp->r->db, sb_str(&sql), -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    sb_free(&sql);
+    return yes;
+}
+
+/* Nodes that could take a pod of 1, 2, 4, 8 GPUs over time: one
+ * configuration: the four lines of its first run; several: the 8-GPU line
+ * per configuration. */
+static int nodes_fit(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    if (r->ngroups > 1)
+        return series_per_group(rp, "nodes_fit", "Nodes that could take an 8-GPU pod over time", "nodes_fit_8",
+                                "nodes with 8 free GPUs and room for the smallest GPU pod", err);
+    size_t i = first_run_of(r, 0);
+    strbuf sql = {0};
+    sb_printf(&sql, "SELECT time_ms, nodes_fit_1, nodes_fit_2, nodes_fit_4, nodes_fit_8 FROM samples"
+                    " WHERE run_id = %lld AND nodes_fit_1 IS NOT NULL ORDER BY time_ms", (long long)r->runs[i].id);
+    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    sb_free(&sql);
+    if (!s) return -1;
+    FILE *f = open_data(rp, "nodes_fit", err);
+    if (!f) {
+        sqlite3_finalize(s);
+        return -1;
     }
-    sqlite3_finalize(cols);
+    fputs("# hour nodes_fit_1 nodes_fit_2 nodes_fit_4 nodes_fit_8\n", f);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        fprintf(f, "%.6f %lld %lld %lld %lld\n", sqlite3_column_double(s, 0) / 3600000.0,
+                (long long)sqlite3_column_int64(s, 1), (long long)sqlite3_column_int64(s, 2),
+                (long long)sqlite3_column_int64(s, 3), (long long)sqlite3_column_int64(s, 4));
+    sqlite3_finalize(s);
+    fclose(f);
+    strbuf title = {0};
+    sb_printf(&title, "Nodes that could take an N-GPU pod over time (run %lld: %s, seed %lld)", (long long)r->runs[i].id,
+              r->groups[r->runs[i].group], (long long)r->runs[i].seed);
+    rplot *p = new_plot(rp, "nodes_fit", "columns.gp", sb_str(&title));
+    sb_free(&title);
+    char *names[] = {"1 GPU", "2 GPUs", "4 GPUs", "8 GPUs"};
+    gp_array(&p->vars, "series", names, 4);
+    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
+    gp_var(&p->vars, "ylabel_text", "nodes with N free GPUs and room for the smallest GPU pod");
+    return 0;
+}
+
+/* Placement quality over time (samples' frag_gpu_pct ... frag_mig_pct, when
+ * the run measured them): FGD fragmentation, stranded GPUs, nodes that fit
+ * an N-GPU pod, MIG fragmentation. */
+static int quality(report *rp, strbuf *err) {
+    int rc = 0;
+    if (samples_have(rp, "frag_gpu_pct"))
+        rc = series_per_group(rp, "frag_over_time", "FGD fragmentation over time", "frag_gpu_pct",
+                              "fragmented GPUs (% of all GPUs)", err);
+    if (!rc && samples_have(rp, "stranded_gpus"))
+        rc = series_per_group(rp, "stranded_gpus", "Stranded GPUs over time (idle, on nodes out of CPU, memory or pod slots)",
+                              "stranded_gpus", "stranded GPUs", err);
+    if (!rc && samples_have(rp, "nodes_fit_8")) rc = nodes_fit(rp, err);
+    if (!rc && samples_have(rp, "frag_mig_pct"))
+        rc = series_per_group(rp, "frag_mig_over_time", "MIG fragmentation over time", "frag_mig_pct",
+                              "fragmented MIG slices (% of the MIG GPUs' slices)", err);
     return rc;
 }
 
@@ -614,7 +661,7 @@ int report_collect(report *rp, strbuf *err) {
         rc = series_per_group(rp, "gpu_alloc", "GPU allocation over time", "gpu_alloc_pct", sb_str(&ylabel), err);
         sb_free(&ylabel);
         if (!rc && nodes) rc = utilization(rp, err);
-        if (!rc) rc = fragmentation(rp, err);
+        if (!rc) rc = quality(rp, err);
         if (!rc) rc = series_per_group(rp, "pending", "Pending pods over time", "pending_pods", "pending pods", err);
     }
     if (!rc && pods) rc = wait_cdf(rp, err);

@@ -34,7 +34,9 @@ static const char *const schema_sql =
     "CREATE TABLE samples(run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, pending_pods INTEGER NOT NULL,"
     " running_pods INTEGER NOT NULL, gpus_alloc INTEGER NOT NULL, mig_alloc INTEGER NOT NULL,"
     " gpu_equiv_alloc REAL NOT NULL, gpu_alloc_pct REAL NOT NULL, cpu_alloc_milli INTEGER NOT NULL,"
-    " memory_alloc_bytes INTEGER NOT NULL, PRIMARY KEY(run_id, time_ms));\n"
+    " memory_alloc_bytes INTEGER NOT NULL, frag_gpus REAL, frag_gpu_pct REAL, frag_ratio_pct REAL, stranded_gpus REAL,"
+    " nodes_fit_1 INTEGER, nodes_fit_2 INTEGER, nodes_fit_4 INTEGER, nodes_fit_8 INTEGER, frag_mig_pct REAL,"
+    " PRIMARY KEY(run_id, time_ms));\n"
     "CREATE TABLE sample_resources(run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, resource TEXT NOT NULL,"
     " allocated INTEGER NOT NULL, allocatable INTEGER NOT NULL, PRIMARY KEY(run_id, time_ms, resource));\n"
     "CREATE TABLE summary(run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL, PRIMARY KEY(run_id, metric));\n"
@@ -241,10 +243,27 @@ static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_at
     return rc;
 }
 
+/* The placement-quality columns of one sample from `col` on (docs/SCHEMA.md,
+ * samples): NULL when the run did not measure them (g NULL), frag_mig_pct
+ * NULL when the run has no MIG. */
+static void bind_quality(sqlite3_stmt *s, int col, const gpu_metrics *g) {
+    if (!g) {
+        for (int k = 0; k < 5 + GPU_METRICS_NFIT; k++) sqlite3_bind_null(s, col + k);
+        return;
+    }
+    sqlite3_bind_double(s, col, g->frag_gpus);
+    sqlite3_bind_double(s, col + 1, gpu_metrics_frag_pct(g));
+    sqlite3_bind_double(s, col + 2, gpu_metrics_frag_ratio_pct(g));
+    sqlite3_bind_double(s, col + 3, g->stranded_gpus);
+    for (int k = 0; k < GPU_METRICS_NFIT; k++) sqlite3_bind_int64(s, col + 4 + k, g->nodes_fit[k]);
+    if (g->mig_frag_pct >= 0) sqlite3_bind_double(s, col + 4 + GPU_METRICS_NFIT, g->mig_frag_pct);
+    else sqlite3_bind_null(s, col + 4 + GPU_METRICS_NFIT);
+}
+
 static int write_groups_samples_summary(store *st, int64_t id, const sim_run *run) {
     const scheduler *sc = &run->sched;
     sqlite3_stmt *g = prep(st, "INSERT INTO pod_groups VALUES(?,?,?,?,?,?,?,?)");
-    sqlite3_stmt *s = prep(st, "INSERT INTO samples VALUES(?,?,?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *s = prep(st, "INSERT INTO samples VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     sqlite3_stmt *sr = prep(st, "INSERT INTO sample_resources VALUES(?,?,?,?,?)");
     sqlite3_stmt *m = prep(st, "INSERT INTO summary VALUES(?,?,?)");
     int rc = g && s && sr && m ? 0 : -1;
@@ -284,6 +303,7 @@ static int write_groups_samples_summary(store *st, int64_t id, const sim_run *ru
         sqlite3_bind_double(s, 8, run->total_gpu_equiv > 0 ? 100.0 * x->gpu_equiv / run->total_gpu_equiv : 0);
         sqlite3_bind_int64(s, 9, used[RES_CPU]);
         sqlite3_bind_int64(s, 10, used[RES_MEMORY]);
+        bind_quality(s, 11, i < run->sample_gpu.len ? &run->sample_gpu.data[i] : NULL);
         rc = step(s);
         for (size_t r = RES_PODS + 1; r < sc->nres && !rc; r++) {
             if (!run->tot_alloc[r]) continue;

@@ -39,7 +39,7 @@ awk '
   { intable = 0; text = text " " $0 }
   END {
     for (t in cols) print t, cols[t]
-    while (match(text, /`[a-z_]+\([a-z_, ]+\)`/)) {
+    while (match(text, /`[a-z_]+\([a-z0-9_, ]+\)`/)) {
       sig = substr(text, RSTART + 1, RLENGTH - 2); text = substr(text, RSTART + RLENGTH)
       name = sig; sub(/\(.*/, "", name); c = sig; sub(/^[^(]*\(/, "", c); sub(/\)$/, "", c); gsub(/ /, "", c)
       print name, c

@@ -1,5 +1,5 @@
 /* test_report_data.c -- what `drasim report` draws from a database: the
- * plots present depend on the tables (arrival_curve, frag* sample columns,
+ * plots present depend on the tables (arrival_curve, placement-quality sample columns,
  * several runs), the data blocks hold mean/min/max over seeds, and
  * index.html without gnuplot still has the tables and a note. */
 #include <math.h>
@@ -90,7 +90,11 @@ static void test_plots_follow_tables(void **state) {
     for (size_t i = 0; i < sizeof always / sizeof *always; i++)
         if (!has_plot(&rp, always[i])) fail_msg("missing plot %s", always[i]);
     assert_false(has_plot(&rp, "arrival_gpu_alloc_pct"));
-    assert_false(has_plot(&rp, "fragmentation_frag_gpu_pct"));
+    /* the placement-quality columns exist but are NULL: no plots of them */
+    assert_false(has_plot(&rp, "frag_over_time"));
+    assert_false(has_plot(&rp, "stranded_gpus"));
+    assert_false(has_plot(&rp, "nodes_fit"));
+    assert_false(has_plot(&rp, "frag_mig_over_time"));
 
     /* gpu_alloc.dat: one block, x in hours, mean between min and max, equal to the samples */
     char path[700];
@@ -117,13 +121,27 @@ static void test_plots_follow_tables(void **state) {
     exec_sql("DROP TABLE IF EXISTS arrival_curve;"
              "CREATE TABLE arrival_curve(run_id INTEGER, arrived_pct INTEGER, gpu_alloc_pct REAL, frag_gpu_pct REAL);"
              "INSERT INTO arrival_curve VALUES(1,10,9,1),(1,20,18,2),(2,10,7,3),(2,20,16,4);"
-             "ALTER TABLE samples ADD COLUMN frag_gpu_pct REAL NOT NULL DEFAULT 2.5;");
+             "UPDATE samples SET frag_gpu_pct = 2.5, stranded_gpus = 1.5, nodes_fit_1 = 7, nodes_fit_2 = 5,"
+             " nodes_fit_4 = 3, nodes_fit_8 = run_id;");
     assert_int_equal(rdb_open(db, &r, &err), 0);
     report rp2 = {.r = &r, .dir = dir};
     assert_int_equal(report_collect(&rp2, &err), 0);
     assert_true(has_plot(&rp2, "arrival_gpu_alloc_pct"));
     assert_true(has_plot(&rp2, "arrival_frag_gpu_pct"));
-    assert_true(has_plot(&rp2, "fragmentation_frag_gpu_pct"));
+    assert_true(has_plot(&rp2, "frag_over_time"));
+    assert_true(has_plot(&rp2, "stranded_gpus"));
+    assert_true(has_plot(&rp2, "nodes_fit"));
+    assert_false(has_plot(&rp2, "frag_mig_over_time"));   /* frag_mig_pct still NULL: no MIG */
+    /* one configuration: the four lines of its first run (run 1: nodes_fit_8 = 1) */
+    snprintf(path, sizeof path, "%s/data/nodes_fit.dat", dir);
+    text = slurp(path);
+    assert_non_null(strstr(text, "# hour nodes_fit_1 nodes_fit_2 nodes_fit_4 nodes_fit_8\n0.000000 7 5 3 1\n"));
+    assert_null(strstr(text, " 3 2\n"));   /* run 2's rows are not in it */
+    free(text);
+    snprintf(path, sizeof path, "%s/data/frag_over_time.dat", dir);
+    text = slurp(path);
+    assert_non_null(strstr(text, "0.000000 2.5 2.5 2.5\n"));
+    free(text);
     snprintf(path, sizeof path, "%s/data/arrival_gpu_alloc_pct.dat", dir);
     text = slurp(path);
     /* two runs: mean and 95% CI (t = 12.706, standard error 1) */
@@ -145,6 +163,15 @@ static void test_plots_follow_tables(void **state) {
     report_free(&rp2);
     rdb_close(&r);
     sb_free(&err);
+}
+
+static void test_metric_direction(void **state) {
+    (void)state;
+    assert_int_equal(metric_direction("frag_gpu_pct_mean"), -1);
+    assert_int_equal(metric_direction("stranded_gpus_max"), -1);
+    assert_int_equal(metric_direction("nodes_fit_8_min"), 1);
+    assert_int_equal(metric_direction("nodes_fit_1_end"), 1);
+    assert_int_equal(metric_direction("events"), 0);
 }
 
 static void test_not_a_results_db(void **state) {
@@ -186,6 +213,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plots_follow_tables),
         cmocka_unit_test(test_not_a_results_db),
+        cmocka_unit_test(test_metric_direction),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

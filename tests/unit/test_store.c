@@ -131,6 +131,11 @@ static void test_tiny_run_tables(void **state) {
     assert_int_equal(q_int(db, "SELECT pending_pods FROM samples WHERE time_ms=0"), 1);
     assert_int_equal(q_int(db, "SELECT gpus_alloc FROM samples WHERE time_ms=10000"), 1);
     assert_int_equal(q_int(db, "SELECT allocated FROM sample_resources WHERE time_ms=5000 AND resource='nvidia.com/gpu'"), 2);
+    /* placement quality was not measured: its columns are NULL, no summary metric */
+    assert_int_equal(q_int(db, "SELECT count(*) FROM samples WHERE coalesce(frag_gpus, frag_gpu_pct, frag_ratio_pct,"
+                               " stranded_gpus, nodes_fit_1, nodes_fit_2, nodes_fit_4, nodes_fit_8, frag_mig_pct) IS NOT NULL"), 0);
+    assert_int_equal(q_int(db, "SELECT count(*) FROM summary WHERE metric LIKE 'frag%' OR metric LIKE 'stranded%'"
+                               " OR metric LIKE 'nodes_fit%'"), 0);
     sqlite3_close(db);
     unlink(path);
     sb_free(&err);
@@ -173,10 +178,78 @@ static void test_abort_keeps_old_file(void **state) {
     test_free(t);
 }
 
+/* Placement-quality samples by hand on the tiny run (samples at 0, 5, 10,
+ * 15, 20 s; each holds 5 s, the last none): the summary metrics
+ * (engine/sim_quality.c) and the samples' columns. */
+static void test_quality_samples(void **state) {
+    tiny *t = test_malloc(sizeof *t);
+    tiny_run(t);
+    assert_int_equal(t->run.samples.len, 5);
+    /* gpus 2; frag, idle, stranded, nodes_fit, mig */
+    const gpu_metrics g[5] = {
+        {2, 1.0, 0.5, 0.0, {2, 1, 0, 0}, -1},    /* frag 25 % of GPUs, 50 % of idle */
+        {2, 1.6, 1.0, 1.0, {1, 1, 0, 0}, 10},    /* 50 %, 62.5 % */
+        {2, 0.5, 0.25, 0.5, {0, 0, 0, 0}, 20},   /* 12.5 %, 50 % */
+        {2, 2.0, 0.0, 0.0, {2, 1, 0, 0}, 30},    /* 0 %, 0 % */
+        {2, 0.8, 0.2, 2.0, {1, 0, 0, 0}, 40},    /* 10 %, 25 % (end) */
+    };
+    for (int i = 0; i < 5; i++) VEC_PUSH(t->run.sample_gpu, g[i]);
+    sim_metric_add(&t->run, "frag_ratio_pct_end", 99);   /* as a trace run writes it: kept, not repeated */
+    sim_quality_summary(&t->run);
+    sim_quality_summary(&t->run);   /* a second call adds nothing */
+    int n = 0;
+    for (size_t i = 0; i < t->run.summary.len; i++) n += !strcmp(t->run.summary.data[i].name, "frag_ratio_pct_end");
+    assert_int_equal(n, 1);
+    n = 0;
+    for (size_t i = 0; i < t->run.summary.len; i++) n += !strcmp(t->run.summary.data[i].name, "nodes_fit_1_min");
+    assert_int_equal(n, 1);
+    assert_float_equal(sim_metric_get(&t->run, "frag_ratio_pct_end"), 99, 0);
+    assert_float_equal(sim_metric_get(&t->run, "frag_gpu_pct_mean"), (25 + 50 + 12.5 + 0) / 4.0, 1e-12);
+    assert_float_equal(sim_metric_get(&t->run, "frag_gpu_pct_end"), 10, 1e-12);
+    assert_float_equal(sim_metric_get(&t->run, "frag_ratio_pct_mean"), (50 + 62.5 + 50 + 0) / 4.0, 1e-12);
+    assert_float_equal(sim_metric_get(&t->run, "stranded_gpus_mean"), (0 + 1 + 0.5 + 0) / 4.0, 1e-12);
+    assert_float_equal(sim_metric_get(&t->run, "stranded_gpus_max"), 2, 0);
+    assert_float_equal(sim_metric_get(&t->run, "nodes_fit_1_min"), 0, 0);
+    assert_float_equal(sim_metric_get(&t->run, "nodes_fit_1_end"), 1, 0);
+    assert_float_equal(sim_metric_get(&t->run, "nodes_fit_2_min"), 0, 0);
+    assert_float_equal(sim_metric_get(&t->run, "nodes_fit_2_end"), 0, 0);
+    assert_float_equal(sim_metric_get(&t->run, "nodes_fit_8_end"), 0, 0);
+    /* MIG: samples 1..4 only (-1 = not measured): (10 + 20 + 30) / 3, the last has no weight */
+    assert_float_equal(sim_metric_get(&t->run, "frag_mig_pct_mean"), 20, 1e-12);
+    assert_float_equal(sim_metric_get(&t->run, "frag_mig_pct_end"), 40, 0);
+
+    char path[] = "/tmp/drasim-test-store-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    store st;
+    strbuf err = {0};
+    assert_int_equal(store_open(&st, path, &err), 0);
+    assert_int_equal(store_write_run(&st, &t->run, NULL, "tiny.yaml", &err, NULL), 1);
+    assert_int_equal(store_commit(&st, &err), 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char buf[256];
+    q_text(db, "SELECT frag_gpus || ' ' || frag_gpu_pct || ' ' || frag_ratio_pct || ' ' || stranded_gpus || ' ' ||"
+               " nodes_fit_1 || ' ' || nodes_fit_2 || ' ' || nodes_fit_4 || ' ' || nodes_fit_8 || ' ' || frag_mig_pct"
+               " FROM samples WHERE time_ms = 5000", buf, sizeof buf);
+    assert_string_equal(buf, "1.0 50.0 62.5 1.0 1 1 0 0 10.0");
+    q_text(db, "SELECT coalesce(frag_mig_pct, 'NULL') || ' ' || frag_gpu_pct FROM samples WHERE time_ms = 0", buf, sizeof buf);
+    assert_string_equal(buf, "NULL 25.0");
+    assert_int_equal(q_int(db, "SELECT count(*) FROM samples WHERE frag_gpus IS NOT NULL"), 5);
+    assert_float_equal(q_double(db, "SELECT value FROM summary WHERE metric = 'stranded_gpus_mean'"), 0.375, 0);
+    sqlite3_close(db);
+    unlink(path);
+    sb_free(&err);
+    sim_free(&t->run);
+    test_free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiny_run_tables),
         cmocka_unit_test(test_abort_keeps_old_file),
+        cmocka_unit_test(test_quality_samples),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     intern_reset();
