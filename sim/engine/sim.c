@@ -139,6 +139,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN || sc->trace;   /* trace shapes: milli-GPU accounting in both modes */
     for (size_t i = 0; i < sc->ngroups; i++) sched_add_class(&r->sched, &sc->groups[i], dp);
     sched_prepare(&r->sched);
+    r->has_mig_resources = sched_mig_static_pct(&r->sched) >= 0;
     free(gpu_nodes);
     r->sched.cfg.gpu_nodes = NULL;
     if (sc->trace && sc->sched.mode == SCHED_MODE_DRA) {   /* the trace's GPUs as DRA devices (dra_openb.h) */
@@ -361,6 +362,8 @@ static void take_sample(sim_run *r, sim_time t) {
     for (size_t k = 0; k < r->sched.nres; k++) VEC_PUSH(r->sample_used, r->tot_used[k]);
     gpu_metrics m;
     gpu_view_metrics(&r->sched.gv, &m);
+    if (r->dra && r->dra->mig) m.mig_frag_pct = place_mig_frag_pct(r->dra->mig);
+    else if (r->has_mig_resources) m.mig_frag_pct = sched_mig_static_pct(&r->sched);
     VEC_PUSH(r->sample_gpu, m);
 }
 
@@ -521,6 +524,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     summarize(r);
     for (size_t k = 0; k < r->nsources; k++)
         if (r->sources[k].summarize) r->sources[k].summarize(r, r->sources[k].ctx);
+    sim_quality_summary(r);   /* last: it skips the metrics already written */
     return 0;
 }
 

@@ -120,6 +120,7 @@ struct sim_run {
     sim_source sources[SIM_MAX_SOURCES];
     size_t nsources;
     VEC(sim_late_class) late;
+    bool has_mig_resources;                   /* device-plugin MIG resources: samples measure static-MIG fragmentation */
     uint32_t *tie_rank;                       /* per node, when ties go to name order (trace runs); owned */
     struct gorand *go;                        /* the artifact's random stream for the run (trace runs); owned */
     strbuf error;                             /* why a source stopped the run */

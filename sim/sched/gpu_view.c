@@ -13,6 +13,8 @@ void gpu_view_init(gpu_view *v, size_t nnodes) {
     v->nodes = xcalloc(nnodes ? nnodes : 1, sizeof *v->nodes);
     v->frag = xcalloc(nnodes ? nnodes : 1, sizeof *v->frag);
     v->dirty = xcalloc(nnodes ? nnodes : 1, sizeof *v->dirty);
+    v->strand = xcalloc(nnodes ? nnodes : 1, sizeof *v->strand);
+    v->fit = xcalloc(nnodes ? nnodes : 1, sizeof *v->fit);
     v->dirty_list = xmalloc((nnodes ? nnodes : 1) * sizeof *v->dirty_list);
 }
 
@@ -21,6 +23,8 @@ void gpu_view_free(gpu_view *v) {
     free(v->frag);
     free(v->dirty);
     free(v->dirty_list);
+    free(v->strand);
+    free(v->fit);
     memset(v, 0, sizeof *v);
 }
 
@@ -64,12 +68,26 @@ static void changed(gpu_view *v, size_t i, int64_t didle) {
     }
 }
 
+/* Node i's F_n, stranded milli and fitting sizes, and the sums, recomputed. */
+static void measure_node(gpu_view *v, size_t i) {
+    double f = frag_node(&v->nodes[i], v->typical), zero = 0;
+    v->frag_total += f - v->frag[i];
+    v->frag[i] = f;
+    gpu_metrics m;
+    gpu_metrics_compute(&v->nodes[i], 1, &zero, v->typical, &m);
+    int64_t strand = (int64_t)(m.stranded_gpus * GS_MILLI + 0.5);
+    v->strand_total += strand - v->strand[i];
+    v->strand[i] = strand;
+    uint8_t fit = 0;
+    for (int k = 0; k < GPU_METRICS_NFIT; k++) fit += (uint8_t)m.nodes_fit[k];
+    for (int k = 0; k < GPU_METRICS_NFIT; k++) v->fit_total[k] += (k < fit) - (k < v->fit[i]);
+    v->fit[i] = fit;   /* the sizes fit from the smallest up: a count says which */
+}
+
 void gpu_view_sync_node(gpu_view *v, size_t i) {
     if (!v->dirty[i]) return;
     v->dirty[i] = 0;   /* its entry in dirty_list is skipped by gpu_view_sync */
-    double f = frag_node(&v->nodes[i], v->typical);
-    v->frag_total += f - v->frag[i];
-    v->frag[i] = f;
+    measure_node(v, i);
 }
 
 void gpu_view_sync(gpu_view *v) {
@@ -81,10 +99,12 @@ void gpu_view_set_typical(gpu_view *v, const frag_typical *t) {
     v->typical = t;
     v->frag_total = 0;
     v->ndirty = 0;
+    v->strand_total = 0;
+    memset(v->fit_total, 0, sizeof v->fit_total);
     for (size_t i = 0; i < v->nnodes; i++) {
         v->dirty[i] = 0;
-        v->frag[i] = t ? frag_node(&v->nodes[i], t) : 0;
-        v->frag_total += v->frag[i];
+        v->frag[i] = v->strand[i] = v->fit[i] = 0;
+        if (t) measure_node(v, i);
     }
 }
 
@@ -136,5 +156,7 @@ void gpu_view_metrics(gpu_view *v, gpu_metrics *out) {
     out->gpus = (double)v->total_milli / GS_MILLI;
     out->idle_gpus = (double)v->idle_milli / GS_MILLI;
     out->frag_gpus = v->frag_total / GS_MILLI;
+    out->stranded_gpus = (double)v->strand_total / GS_MILLI;
+    for (int k = 0; k < GPU_METRICS_NFIT; k++) out->nodes_fit[k] = v->fit_total[k];
     out->mig_frag_pct = -1;
 }

@@ -862,3 +862,39 @@ done:
     free(names);
     free(counts);
 }
+
+/* ---- static-MIG fragmentation (device-plugin MIG resources, gpu_metrics.h) ---------- */
+
+double sched_mig_static_pct(const scheduler *s) {
+    size_t R = s->nres, np = 0;
+    int slices[SCHED_MAX_RESOURCES];
+    size_t res[SCHED_MAX_RESOURCES];
+    for (size_t r = RES_PODS + 1; r < R; r++) {
+        int g;
+        if (gpu_resource(s->res_names[r], &g) == GRES_MIG) {
+            slices[np] = g;
+            res[np++] = r;
+        }
+    }
+    if (!np || !s->alloc) return -1;
+    double demand[SCHED_MAX_RESOURCES] = {0};
+    for (size_t ci = 0; ci < s->nclasses; ci++) {
+        const pod_class *c = &s->classes[ci];
+        for (size_t i = 0; i < c->ndemand; i++)
+            for (size_t k = 0; k < np; k++)
+                if (c->demand[i].res == res[k]) demand[k] += (double)c->typical_count * (double)c->demand[i].amount;
+    }
+    int64_t *free_units = xcalloc(s->nnodes * np + 1, sizeof *free_units), total = 0;
+    for (size_t i = 0; i < s->nnodes; i++) {
+        bool mig = false;
+        for (size_t k = 0; k < np; k++) {
+            int64_t a = s->alloc[i * R + res[k]];
+            free_units[i * np + k] = a - s->used[i * R + res[k]];
+            mig |= a > 0;
+        }
+        if (mig) total += 7 * (int64_t)s->gv.nodes[i].ngpu;
+    }
+    double pct = gpu_metrics_mig_static_pct(np, slices, demand, free_units, s->nnodes, total);
+    free(free_units);
+    return pct;
+}

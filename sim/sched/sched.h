@@ -217,6 +217,9 @@ gs_pod sched_node_shape(const scheduler *s, const pod_class *c, size_t node);
  * the fragmentation measure and FGD: F_n is recomputed and every class
  * re-scored. */
 void sched_set_typical(scheduler *s, const frag_typical *t);
+/* Static-MIG fragmentation now (device-plugin MIG resources; gpu_metrics.h),
+ * -1 when no node has MIG resources. O(nodes x profiles). */
+double sched_mig_static_pct(const scheduler *s);
 /* Derive the typical pods again from every class's typical_count (classes
  * added while the run goes count the pods that arrived so far). */
 void sched_rebuild_typical(scheduler *s);

@@ -90,11 +90,11 @@ static void test_plots_follow_tables(void **state) {
     for (size_t i = 0; i < sizeof always / sizeof *always; i++)
         if (!has_plot(&rp, always[i])) fail_msg("missing plot %s", always[i]);
     assert_false(has_plot(&rp, "arrival_gpu_alloc_pct"));
-    /* the placement-quality columns exist but are NULL: no plots of them */
-    assert_false(has_plot(&rp, "frag_over_time"));
-    assert_false(has_plot(&rp, "stranded_gpus"));
-    assert_false(has_plot(&rp, "nodes_fit"));
-    assert_false(has_plot(&rp, "frag_mig_over_time"));
+    /* every run measures placement quality: its plots are there (the quickstart has static MIG too) */
+    assert_true(has_plot(&rp, "frag_over_time"));
+    assert_true(has_plot(&rp, "stranded_gpus"));
+    assert_true(has_plot(&rp, "nodes_fit"));
+    assert_true(has_plot(&rp, "frag_mig_over_time"));
 
     /* gpu_alloc.dat: one block, x in hours, mean between min and max, equal to the samples */
     char path[700];
@@ -122,7 +122,7 @@ static void test_plots_follow_tables(void **state) {
              "CREATE TABLE arrival_curve(run_id INTEGER, arrived_pct INTEGER, gpu_alloc_pct REAL, frag_gpu_pct REAL);"
              "INSERT INTO arrival_curve VALUES(1,10,9,1),(1,20,18,2),(2,10,7,3),(2,20,16,4);"
              "UPDATE samples SET frag_gpu_pct = 2.5, stranded_gpus = 1.5, nodes_fit_1 = 7, nodes_fit_2 = 5,"
-             " nodes_fit_4 = 3, nodes_fit_8 = run_id;");
+             " nodes_fit_4 = 3, nodes_fit_8 = run_id, frag_mig_pct = NULL;");
     assert_int_equal(rdb_open(db, &r, &err), 0);
     report rp2 = {.r = &r, .dir = dir};
     assert_int_equal(report_collect(&rp2, &err), 0);
@@ -131,7 +131,7 @@ static void test_plots_follow_tables(void **state) {
     assert_true(has_plot(&rp2, "frag_over_time"));
     assert_true(has_plot(&rp2, "stranded_gpus"));
     assert_true(has_plot(&rp2, "nodes_fit"));
-    assert_false(has_plot(&rp2, "frag_mig_over_time"));   /* frag_mig_pct still NULL: no MIG */
+    assert_false(has_plot(&rp2, "frag_mig_over_time"));   /* frag_mig_pct NULL now: no plot */
     /* one configuration: the four lines of its first run (run 1: nodes_fit_8 = 1) */
     snprintf(path, sizeof path, "%s/data/nodes_fit.dat", dir);
     text = slurp(path);
