@@ -892,7 +892,7 @@ double sched_mig_static_pct(const scheduler *s) {
             free_units[i * np + k] = a - s->used[i * R + res[k]];
             mig |= a > 0;
         }
-        if (mig) total += 7 * (int64_t)s->gv.nodes[i].ngpu;
+        if (mig) total += 7 * (int64_t)s->gv.nodes[i].ngpu * s->gv.replicas;   /* time-sliced MIG: R units per instance */
     }
     double pct = gpu_metrics_mig_static_pct(np, slices, demand, free_units, s->nnodes, total);
     free(free_units);
