@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "sched/policy.h"
+#include "model/placement_names.h"
 #include "util/intern.h"
 
 static const char *const top_keys[] = {"apiVersion", "kind", "metadata", "seed", "stop", "cluster",
@@ -89,11 +89,11 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     if (scenario_parse_backoff(m, s, err)) return -1;
     if ((v = ymap_get(m, "policy"))) {
         if (y_str(v, "scheduling.policy", &s->sched.policy, err)) return -1;
-        if (!policy_find(s->sched.policy)) {
-            yerr(err, v, "scheduling.policy: expected one of %s, found '%s'", policy_names(), s->sched.policy);
+        if (!placement_policy_name(s->sched.policy)) {
+            yerr(err, v, "scheduling.policy: expected one of %s, found '%s'", placement_policy_names(), s->sched.policy);
             return -1;
         }
-        s->sched.policy = policy_find(s->sched.policy)->name;
+        s->sched.policy = placement_policy_name(s->sched.policy);
     }
     if ((v = ymap_get(m, "profile")) && v->kind == YN_SCALAR) {   /* a named profile (docs/PLACEMENT.md) */
         if (!y_scalar_eq(v, "openb-artifact")) {

@@ -116,7 +116,7 @@ typedef struct trace_spec {
     trace_mode mode;
     double ratio;                        /* inflate: requested GPUs / cluster GPUs (1.3) */
     double typical_pct;                  /* typical pods: popularity threshold, percent (95) */
-    bool artifact;                       /* profile openb-artifact: the FGD artifact's run (workload/openb_artifact.h) */
+    bool artifact;                       /* profile openb-artifact: the FGD artifact's run (model/openb_artifact.h) */
     uint32_t *node_rank;                 /* artifact: per node, its tie-break rank (the "%04d-" prefix) */
     struct gorand *go_after;             /* artifact: Go's random stream after the run construction */
     const struct openb_node *nodes;

@@ -29,7 +29,7 @@
 
 #include <string.h>
 
-#include "sched/policy.h"
+#include "model/placement_names.h"
 
 static const char *const known_plugins[] = {
     "PrioritySort", "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
@@ -43,7 +43,7 @@ static const ynode *plugin_name_keys(const ynode *entry, const char *const *keys
     const ynode *v;
     if (ymap_check_keys(entry, keys, what, err) || ymap_need(entry, "name", what, &v, err) || y_str(v, "name", name, err))
         return NULL;
-    if (!strcmp(*name, "*") || policy_find_plugin(*name)) return v;
+    if (!strcmp(*name, "*") || placement_policy_of_plugin(*name)) return v;
     for (size_t i = 0; known_plugins[i]; i++)
         if (!strcmp(known_plugins[i], *name)) return v;
     yerr(err, v, "%s: unknown plugin '%s'", what, *name);
@@ -57,13 +57,13 @@ static const ynode *plugin_name(const ynode *entry, const char *what, const char
 
 /* A placement policy's Score plugin (sched/policy.h: FGDScore, BestFitScore,
  * ...) enabled with weight w: it becomes the scenario's policy. */
-static int enable_policy_plugin(const ynode *at, scheduling_spec *sp, const policy *p, int64_t w, strbuf *err) {
-    if (sp->policy && sp->policy != p->name) {
+static int enable_policy_plugin(const ynode *at, scheduling_spec *sp, const char *p, int64_t w, strbuf *err) {
+    if (sp->policy && strcmp(sp->policy, p)) {
         yerr(err, at, "enabled plugin %s: the placement policy is already %s; enable one placement policy at a time",
-             policy_plugin_name(p), sp->policy);
+             placement_plugin_of_policy(p), sp->policy);
         return -1;
     }
-    sp->policy = p->name;
+    sp->policy = p;
     sp->policy_weight = w;
     return 0;
 }
@@ -116,7 +116,8 @@ static int parse_plugins(const ynode *m, scheduling_spec *sp, strbuf *err) {
                     }
                 }
                 if (weight_slot(sp, name)) *weight_slot(sp, name) = w;
-                if (policy_find_plugin(name) && enable_policy_plugin(l->vals[i], sp, policy_find_plugin(name), w, err))
+                if (placement_policy_of_plugin(name) &&
+                    enable_policy_plugin(l->vals[i], sp, placement_policy_of_plugin(name), w, err))
                     return -1;
             }
         }

@@ -1,6 +1,6 @@
 /*
  * scenario_trace.c -- `workload.trace`: a workload (and its nodes) read from
- * a trace instead of pod groups. Format openb (workload/openb.h):
+ * a trace instead of pod groups. Format openb (model/openb_trace.h):
  *
  *   workload:
  *     trace:
@@ -11,7 +11,7 @@
  *       ratio: 1.3             # inflate: requested GPUs / cluster GPUs
  *       typicalPods: 95        # fragmentation measure: popularity threshold (%)
  *       profile: openb-artifact # optional: the FGD artifact's run, draw by draw
- *                               # (workload/openb_artifact.h; default: drasim)
+ *                               # (model/openb_artifact.h; default: drasim)
  *
  * The trace's pods become one pod group per distinct shape; the arrival
  * sequence depends on the seed and is rebuilt by scenario_trace_expand().
@@ -24,8 +24,8 @@
 #include "util/intern.h"
 #include "util/xalloc.h"
 #include "util/gorand.h"
-#include "workload/openb.h"
-#include "workload/openb_artifact.h"
+#include "model/openb_trace.h"
+#include "model/openb_artifact.h"
 
 #define REPLAY_MAX_SAMPLES 10000000   /* samples of one replay run (each a few dozen bytes) */
 

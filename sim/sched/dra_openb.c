@@ -11,7 +11,7 @@
 #include "util/strbuf.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
-#include "workload/openb.h"
+#include "model/openb_trace.h"
 
 #define DRIVER "gpu.nvidia.com"
 

@@ -1,6 +1,8 @@
 /* gpushare.c -- milli-GPU accounting per GPU (see gpushare.h). */
 #include "sched/gpushare.h"
 
+#include "model/openb_trace.h"
+
 #include <string.h>
 
 void gs_node_init(gs_node *n, int64_t cpu_milli, int64_t mem_mib, int32_t max_pods, int ngpu, int model) {
@@ -93,20 +95,4 @@ void gs_give(gs_node *n, const gs_pod *p, uint32_t gpus) {
     affinity_add(n, p, -1);
 }
 
-bool gs_spec_allows(const char *spec, const char *model) {
-    if (!spec || !*spec) return true;
-    if (!model || !*model) return false;   /* a CPU node cannot serve a typed GPU request */
-    size_t ml = strlen(model);
-    int named = 0;
-    for (const char *p = spec;;) {
-        const char *bar = strchr(p, '|');
-        size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        if (len) {
-            named++;
-            if (len == ml && !memcmp(p, model, ml)) return true;
-        }
-        if (!bar) break;
-        p = bar + 1;
-    }
-    return named == 0;   /* only separators: no real constraint */
-}
+bool gs_spec_allows(const char *spec, const char *model) { return openb_spec_allows(spec, model); }

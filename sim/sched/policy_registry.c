@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "sched/policy.h"
+
+#include "model/placement_names.h"
 #include "util/xalloc.h"
 
 const policy *policy_find(const char *name) {
@@ -15,21 +17,8 @@ const policy *policy_find(const char *name) {
     return NULL;
 }
 
-const char *policy_names(void) { return "random, dotprod, gpu-clustering, gpu-packing, bestfit, fgd"; }
+const char *policy_names(void) { return placement_policy_names(); }
 
-/* The FGD artifact's score-plugin names (pkg/simulator/plugin/ (*_score.go) at 8f3d641). */
-static const struct { const char *plugin; const char *policy; } plugin_names[] = {
-    {"RandomScore", "random"}, {"DotProductScore", "dotprod"}, {"GpuClusteringScore", "gpu-clustering"},
-    {"GpuPackingScore", "gpu-packing"}, {"BestFitScore", "bestfit"}, {"FGDScore", "fgd"}};
+const policy *policy_find_plugin(const char *plugin) { return policy_find(placement_policy_of_plugin(plugin)); }
 
-const policy *policy_find_plugin(const char *plugin) {
-    for (size_t i = 0; i < sizeof plugin_names / sizeof *plugin_names; i++)
-        if (plugin && !strcmp(plugin_names[i].plugin, plugin)) return policy_find(plugin_names[i].policy);
-    return NULL;
-}
-
-const char *policy_plugin_name(const policy *p) {
-    for (size_t i = 0; p && i < sizeof plugin_names / sizeof *plugin_names; i++)
-        if (!strcmp(plugin_names[i].policy, p->name)) return plugin_names[i].plugin;
-    return NULL;
-}
+const char *policy_plugin_name(const policy *p) { return p ? placement_plugin_of_policy(p->name) : NULL; }

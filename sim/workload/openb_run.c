@@ -8,7 +8,7 @@
 
 #include "util/intern.h"
 #include "util/xalloc.h"
-#include "workload/openb.h"
+#include "model/openb_trace.h"
 
 #define OPENB_MAX_PODS 1001  /* the artifact's node YAMLs allow 1001 pods */
 

@@ -9,7 +9,7 @@
 #include "util/vec.h"
 #include "util/xalloc.h"
 #include "workload/attach.h"
-#include "workload/openb.h"
+#include "model/openb_trace.h"
 #include "workload/openb_run.h"
 
 typedef struct trace_source {

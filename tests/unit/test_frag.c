@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "sched/frag.h"
-#include "workload/openb.h"
+#include "model/openb_trace.h"
 
 #define ANY (~(uint64_t)0)
 

@@ -17,7 +17,7 @@
 #include "sched/frag.h"
 #include "util/intern.h"
 #include "util/rng.h"
-#include "workload/openb.h"
+#include "model/openb_trace.h"
 #include "workload/workload.h"
 
 static k8s_resource_amount amt(const char *name, int64_t v) {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "workload/openb.h"
+#include "model/openb_trace.h"
 #include "workload/openb_run.h"
 
 static const char *write_tmp(const char *name, const char *text) {

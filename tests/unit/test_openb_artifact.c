@@ -21,8 +21,8 @@
 #include "model/scenario.h"
 #include "util/csv.h"
 #include "util/intern.h"
-#include "workload/openb.h"
-#include "workload/openb_artifact.h"
+#include "model/openb_trace.h"
+#include "model/openb_artifact.h"
 #include "workload/openb_run.h"
 
 #define DATA TEST_DATA_DIR "/../data/openb/"

@@ -11,7 +11,7 @@
 
 #include "sched/dra_openb.h"
 #include "util/intern.h"
-#include "workload/openb.h"
+#include "model/openb_trace.h"
 
 static void test_shares_whole_gpus_and_models(void **state) {
     (void)state;

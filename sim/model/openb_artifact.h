@@ -21,15 +21,15 @@
  *     "%04d-" + name with perm[i] (simulator.go 478-485), so ties between
  *     equal scores (selectHost: smallest name) follow perm.
  */
-#ifndef DRASIM_WORKLOAD_OPENB_ARTIFACT_H
-#define DRASIM_WORKLOAD_OPENB_ARTIFACT_H
+#ifndef DRASIM_MODEL_OPENB_ARTIFACT_H
+#define DRASIM_MODEL_OPENB_ARTIFACT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "util/gorand.h"
 #include "util/strbuf.h"
-#include "workload/openb.h"
+#include "model/openb_trace.h"
 
 /* Steps 1-5. *seq (xmalloc'd, *nseq entries) are indexes into pods in
  * arrival order; rank[i] (nnodes entries, caller's) is node i's perm value;

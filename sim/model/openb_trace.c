@@ -1,7 +1,5 @@
-/* openb.c -- OpenB trace CSV readers and the artifact's workload inflation (see openb.h). */
-#include "workload/openb.h"
-
-#include "sched/gpushare.h"
+/* openb_trace.c -- OpenB trace CSV readers and the artifact's workload inflation (see openb_trace.h). */
+#include "model/openb_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -137,7 +135,23 @@ done:
     return rc;
 }
 
-bool openb_spec_allows(const char *spec, const char *model) { return gs_spec_allows(spec, model); }
+bool openb_spec_allows(const char *spec, const char *model) {
+    if (!spec || !*spec) return true;
+    if (!model || !*model) return false;   /* a CPU node cannot serve a typed GPU request */
+    size_t ml = strlen(model);
+    int named = 0;
+    for (const char *p = spec;;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len) {
+            named++;
+            if (len == ml && !memcmp(p, model, ml)) return true;
+        }
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return named == 0;   /* only separators: no real constraint */
+}
 
 uint32_t *openb_inflate(const openb_pod *pods, size_t npods, int64_t cluster_gpu_milli, double ratio, uint64_t seed,
                         size_t *nout) {

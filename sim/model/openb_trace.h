@@ -1,5 +1,5 @@
 /*
- * openb.h -- the Alibaba OpenB GPU trace (cluster-trace-gpu-v2023): node and
+ * openb_trace.h -- the Alibaba OpenB GPU trace (cluster-trace-gpu-v2023): node and
  * pod CSV readers, and the workload the FGD paper's simulator builds from it.
  *
  * Node CSV columns: sn, cpu_milli, memory_mib, gpu, model.
@@ -14,8 +14,8 @@
  * comparing with the drawn pod's per-GPU milli), then shuffle. A ratio below
  * the trace's own demand removes random pods instead.
  */
-#ifndef DRASIM_WORKLOAD_OPENB_H
-#define DRASIM_WORKLOAD_OPENB_H
+#ifndef DRASIM_MODEL_OPENB_TRACE_H
+#define DRASIM_MODEL_OPENB_TRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* openb_artifact.c -- the FGD artifact's run construction (see openb_artifact.h). */
-#include "workload/openb_artifact.h"
+#include "model/openb_artifact.h"
 
 #include <stdlib.h>
 #include <string.h>
