@@ -1,6 +1,6 @@
 # Placement beyond upstream (docs/PLACEMENT.md): the dynamic-MIG example runs
-# with fragmentation-aware placement, deterministically; other policies still
-# need a trace workload. (tests/place/mig-1gpu.yaml sets policy fgd itself.)
+# with fragmentation-aware placement, deterministically; an unknown policy is
+# refused. (tests/place/mig-1gpu.yaml sets policy fgd itself.)
 include(${CMAKE_SOURCE_DIR}/tests/lib/run_facts.cmake)
 set(_place_out ${CMAKE_CURRENT_BINARY_DIR}/place-cli)
 file(MAKE_DIRECTORY ${_place_out})
@@ -19,8 +19,10 @@ drasim_cli_test(NAME place/mig-same-seed-same-bytes RAW
           -DSCENARIO=${CMAKE_SOURCE_DIR}/tests/place/mig-1gpu.yaml -DOUT=${_place_out}/det.db
           -P ${CMAKE_SOURCE_DIR}/tests/scenarios/check_run.cmake)
 
-drasim_cli_test(NAME place/other-policy-needs-trace
-  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/dra-mig-frag.yaml --policy bestfit -o ${_place_out}/bad.db
-  EXIT 3
-  EXPECT "dra-mig-frag.yaml: --policy needs a trace workload"
-  FILE_ABSENT ${_place_out}/bad.db)
+# Every policy runs on every scenario now (tests/policy.cmake); an unknown
+# name is refused before anything is written.
+drasim_cli_test(NAME place/unknown-policy
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/dra-mig-frag.yaml --policy tetris -o ${_place_out}/unknown-policy.db
+  EXIT 2
+  EXPECT "^drasim run: --policy: expected one of random, dotprod, gpu-clustering, gpu-packing, bestfit, fgd, found 'tetris'\n$"
+  FILE_ABSENT ${_place_out}/unknown-policy.db)
