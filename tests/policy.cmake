@@ -51,13 +51,14 @@ drasim_cli_test(NAME policy/time-slicing-random-gpu
   COMMAND run ${_pol_dir}/time-slicing.yaml --policy random -o ${_pol_out}/ts-random.db --force
   SQL ${_pol_out}/ts-random.db "SELECT devices FROM pods WHERE name = 'on-a-0'" "^nvidia.com/gpu=2$")
 
-# milli-GPU shares (tests/policy/milli.yaml). pods.devices stays empty for
-# pod-group gpu-milli pods (only trace pods list their GPUs), so only the node.
-foreach(p IN ITEMS bestfit:d dotprod:b gpu-clustering:b gpu-packing:b fgd:b random:d)   # random: seed 1's draw
+# milli-GPU shares (tests/policy/milli.yaml): the node and the GPU (pods.devices
+# lists the GPUs a milli-GPU pod took; derivations in the scenario's header).
+foreach(p IN ITEMS bestfit:d:0 dotprod:b:0 gpu-clustering:b:0 gpu-packing:b:0 fgd:b:0 random:d:1)   # random: seed 1's draws
   string(REPLACE ":" ";" f "${p}")
   list(GET f 0 pol)
   list(GET f 1 node)
-  _policy_probe(milli ${pol} ${node} "-")
+  list(GET f 2 gpu)
+  _policy_probe(milli ${pol} ${node} "alibabacloud.com/gpu-milli=${gpu}")
 endforeach()
 
 # Lua pods (tests/policy/lua-probe.yaml: whole-gpu.yaml's pods from a script)

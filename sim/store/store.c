@@ -170,6 +170,8 @@ static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
         if (c->demand[i].res <= RES_PODS) continue;
         uint64_t m = e < 8 ? u[e] : 0;
         e++;
+        /* a GPU resource with too many units to track (milli-GPU): the GPUs the pod took */
+        if (!m && (int)c->demand[i].res == c->gpu_res) m = p->gpus;
         if (!m) continue;
         if (out->len) sb_putc(out, ';');
         sb_puts(out, run->sched.res_names[c->demand[i].res]);
