@@ -508,6 +508,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     for (size_t c = 0; c < r->sched.nclasses; c++)
         if (sched_waiting(&r->sched, (uint32_t)c)) {
             strbuf b = {0};
+            sched_flush_class(&r->sched, (uint32_t)c);
             sched_explain(&r->sched, (uint32_t)c, &b);
             r->class_reason[c] = b.len ? xstrdup(sb_str(&b)) : NULL;
             sb_free(&b);

@@ -197,6 +197,36 @@ int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mo
     return (int)s->nclasses++;
 }
 
+/* Node `node` changed: blocked classes re-evaluate it now (waking any it now
+ * fits, when `wake_blocked`), the others mark it to re-evaluate when tried. */
+static void wake(scheduler *s, uint32_t ci);
+static bool refresh(scheduler *s, pod_class *c, size_t node);
+static void node_changed(scheduler *s, size_t node, bool wake_blocked) {
+    for (size_t k = 0; k < s->nclasses; k++) {
+        pod_class *o = &s->classes[k];
+        if (o->blocked) {
+            if (refresh(s, o, node) && wake_blocked) wake(s, (uint32_t)k);
+            continue;
+        }
+        if (!BIT_GET(o->dirty, node)) {
+            BIT_SET(o->dirty, node);
+            o->ndirty++;
+        }
+    }
+}
+
+void sched_flush_class(scheduler *s, uint32_t ci) {
+    pod_class *c = &s->classes[ci];
+    if (!c->ndirty) return;
+    for (size_t w = 0; w < s->nwords && c->ndirty; w++)
+        for (uint64_t bits = c->dirty[w]; bits; bits &= bits - 1) {
+            refresh(s, c, (w << 6) + (size_t)__builtin_ctzll(bits));
+            c->ndirty--;
+        }
+    memset(c->dirty, 0, s->nwords * sizeof *c->dirty);
+    c->ndirty = 0;
+}
+
 /* Recompute class c's cache entry for one node; true when it newly fits. */
 static bool refresh(scheduler *s, pod_class *c, size_t node) {
     bool was = BIT_GET(c->fits, node), now = BIT_GET(c->eligible, node);
@@ -346,6 +376,7 @@ static void prepare_static(scheduler *s, size_t ci) {
     pod_class *c = &s->classes[ci];
     c->eligible = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->eligible);
     c->fits = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->fits);
+    c->dirty = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->dirty);
     c->score = xcalloc(n ? n : 1, sizeof *c->score);
     if (s->cfg.policy) c->choice = xcalloc(n ? n : 1, 1);
     bool pre = true;
@@ -385,6 +416,7 @@ void sched_free(scheduler *s) {
         free(c->node_selector);
         free(c->eligible);
         free(c->fits);
+        free(c->dirty);
         free(c->score);
         free(c->choice);
         free(c->pending);
@@ -674,7 +706,7 @@ static void bind(scheduler *s, uint32_t ci, size_t node, placement *p) {
     gpu_view_take_milli(&s->gv, node, &c->shape, milli, +1);
     for (size_t pi = 0; pi < s->nplugins; pi++)
         if (s->plugins[pi]->reserve) s->plugins[pi]->reserve(s, c, node, p);
-    for (size_t k = 0; k < s->nclasses; k++) refresh(s, &s->classes[k], node);
+    node_changed(s, node, false);
 }
 
 /* Profile openb-artifact: the feasible node with the best score, ties to the
@@ -705,6 +737,7 @@ static size_t pick_ranked(scheduler *s, const pod_class *c) {
 
 bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
     pod_class *c = &s->classes[ci];
+    sched_flush_class(s, ci);
     memset(p, 0, sizeof *p);
     p->node = -1;
     s->cycles++;
@@ -804,10 +837,7 @@ void sched_release(scheduler *s, uint32_t ci, const placement *p) {
     }
     s->nz_used[node * 2] -= c->nz_cpu;
     s->nz_used[node * 2 + 1] -= c->nz_mem;
-    for (size_t k = 0; k < s->nclasses; k++) {
-        pod_class *o = &s->classes[k];
-        if (refresh(s, o, node) && o->blocked) wake(s, (uint32_t)k);
-    }
+    node_changed(s, node, true);
 }
 
 void sched_refresh_class(scheduler *s, uint32_t ci) {
@@ -815,6 +845,8 @@ void sched_refresh_class(scheduler *s, uint32_t ci) {
     if (!c->fits) return;   /* before sched_prepare */
     bool newly = false;
     for (size_t i = 0; i < s->nnodes; i++) newly |= refresh(s, c, i);
+    memset(c->dirty, 0, s->nwords * sizeof *c->dirty);
+    c->ndirty = 0;
     if (newly && c->blocked) wake(s, ci);
 }
 

@@ -65,7 +65,9 @@ typedef struct pod_class {
     bool dra_mig;                     /* ... MIG devices (dynamic-MIG placement, place_mig.h, chooses them) */
     /* caches, one bit / entry per node */
     uint64_t *eligible;               /* passes every state-independent filter */
-    uint64_t *fits;                   /* eligible and fits now */
+    uint64_t *fits;                   /* eligible and fits now (after sched_flush_class) */
+    uint64_t *dirty;                  /* nodes changed since this class's entry was computed (lazy refresh) */
+    size_t ndirty;
     int32_t *score;                   /* weighted score sum, valid where fits */
     uint8_t *choice;                  /* placement policy: the GPUs (mask) it chose per node, NULL without */
     size_t nfit;
@@ -203,6 +205,11 @@ void sched_retry(scheduler *s, uint32_t c);
  * cluster-wide state changed for it, e.g. a shared claim was allocated or
  * freed); a blocked class that now fits somewhere goes back to the queue. */
 void sched_refresh_class(scheduler *s, uint32_t c);
+
+/* Bring class c's cached Filter/Score results up to date on the nodes that
+ * changed since (a class that is not blocked is re-evaluated lazily, when it
+ * is tried; a blocked one at once, to know when to wake it). */
+void sched_flush_class(scheduler *s, uint32_t c);
 
 /* Number of nodes to find feasible before scoring (numFeasibleNodesToFind). */
 size_t sched_num_nodes_to_find(const scheduler *s);
