@@ -49,23 +49,17 @@ foreach(pol IN ITEMS random dotprod gpu-clustering gpu-packing bestfit fgd)
 endforeach()
 
 # 2. static MIG (dra-static-mig.yaml): on b both the policy's GPU and first
-# fit are gpu-1; a and c: the node only (see the header and the reproducer).
-foreach(p IN ITEMS bestfit dotprod gpu-clustering)
-  _pd_probe(dra-static-mig ${p} b-0 gpu-1-mig-1g5gb-19-0)
-endforeach()
-foreach(p IN ITEMS gpu-packing:a-0 fgd:a-0 random:c-0)   # fgd, random: observed
+# fit are gpu-1; on a the policy's GPU (gpu-1, "least free that fits") is
+# passed to the allocator as a device filter, where first fit would take gpu-0
+# (this was a bug: static-MIG claims were treated as dynamic-MIG ones and got
+# first fit). fgd and random: observed (see the header).
+foreach(p IN ITEMS bestfit:b-0:1 dotprod:b-0:1 gpu-clustering:b-0:1 gpu-packing:a-0:1 fgd:a-0:1 random:c-0:0)
   string(REPLACE ":" ";" f "${p}")
   list(GET f 0 pol)
   list(GET f 1 node)
-  _pd_probe(dra-static-mig ${pol} ${node} "gpu-[01]-mig-1g5gb-19-[01]")
+  list(GET f 2 gpu)
+  _pd_probe(dra-static-mig ${pol} ${node} "gpu-${gpu}-mig-1g5gb-19-0")
 endforeach()
-# REPRODUCER, disabled until sim/ is fixed: the policy's GPU on a (gpu-1) is
-# not passed to the allocator for static-MIG claims (dra_mig is set by any
-# device of type mig; dra_reserve skips the device filter for dra_mig classes).
-drasim_cli_test(NAME policy-dra/REPRO-static-mig-gpu-choice
-  COMMAND run ${_pd_dir}/dra-static-mig.yaml --policy gpu-packing -o ${_pd_out}/repro-static-mig.db --force
-  SQL ${_pd_out}/repro-static-mig.db "${_pd_probe}" "^a-0=gpu-1-mig-1g5gb-19-0$")
-set_tests_properties(policy-dra/REPRO-static-mig-gpu-choice PROPERTIES DISABLED TRUE)
 
 # 3. dynamic MIG (dra-dynamic-mig.yaml): fgd keeps place_mig's start
 # (1g at slice 4, the 4g fits at 0 at once); bestfit is first fit (1g at
@@ -86,13 +80,13 @@ drasim_cli_test(NAME policy-dra/dynamic-mig-bestfit
   SQL ${db} "${_pd_probe}" "^a-0=gpu-0-mig-1g10gb-19-0$"
       ${db} "${_pd_big}" "^a-0=gpu-0-mig-4g40gb-5-0$"
       ${db} "SELECT scheduled_ms FROM pods WHERE name = 'big-0'" "^3600000$")
-# REPRODUCER, disabled until sim/ is fixed: a non-fgd policy stays out of
-# dynamic-MIG claims (dra-dynamic-mig-node.yaml: bestfit should pack the 1g
-# onto a next to the 3g; today LeastAllocated sends it to the idle b).
-drasim_cli_test(NAME policy-dra/REPRO-dynamic-mig-bestfit-node
-  COMMAND run ${_pd_dir}/dra-dynamic-mig-node.yaml --policy bestfit -o ${_pd_out}/repro-dyn-node.db --force
-  SQL ${_pd_out}/repro-dyn-node.db "${_pd_probe}" "^a-0=gpu-0-mig-1g10gb-19-0$")
-set_tests_properties(policy-dra/REPRO-dynamic-mig-bestfit-node PROPERTIES DISABLED TRUE)
+# a non-fgd policy places dynamic-MIG claims too (dra-dynamic-mig-node.yaml:
+# bestfit packs the 1g onto a next to the 3g, 23 vs 6; this was a bug: the
+# policy stayed out of every dynamic-MIG claim whenever the fleet had one and
+# LeastAllocated sent it to the idle b)
+drasim_cli_test(NAME policy-dra/dynamic-mig-bestfit-node
+  COMMAND run ${_pd_dir}/dra-dynamic-mig-node.yaml --policy bestfit -o ${_pd_out}/dyn-node.db --force
+  SQL ${_pd_out}/dyn-node.db "${_pd_probe}" "^a-0=gpu-0-mig-1g10gb-19-0$")
 
 # 4. shared claims (dra-shared.yaml): both users on a-0 with the claim's gpu-1,
 # the second at once (wait 0) though a has no free GPU left.

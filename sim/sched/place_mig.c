@@ -305,3 +305,9 @@ double place_mig_frag_mean_pct(const place_mig *p, int64_t end) {
 }
 
 uint64_t place_mig_decisions(const place_mig *p) { return p->decisions; }
+
+bool place_mig_chooses(const place_mig *p) { return p && p->choose; }
+
+void place_mig_first_fit(place_mig *p) {
+    if (p) p->chose = false;
+}

@@ -56,4 +56,10 @@ double place_mig_frag_mean_pct(const place_mig *p, int64_t end);
 /* Committed placements the policy chose (one per pod) / candidates scored so far. */
 uint64_t place_mig_decisions(const place_mig *p);
 
+/* Does p choose MIG placements (policy fgd), or only measure fragmentation? */
+bool place_mig_chooses(const place_mig *p);
+/* The next commit's allocation did not come from place_mig_allocate (the
+ * placement policy's device filter chose): it is not a MIG placement decision. */
+void place_mig_first_fit(place_mig *p);
+
 #endif

@@ -85,7 +85,7 @@ static alloc_status run_allocator_on(const scheduler *s, dra_class *c, size_t no
     sb_clear(&d->err);
     int ms = -1;
     alloc_status st = ALLOC_UNSATISFIABLE;
-    if (gpus && !d->mig) {
+    if (gpus) {
         dra_gpu_pick pick = {d, node, gpus};
         allocator_set_device_filter(d->A, dra_gpu_filter, &pick);
         st = allocator_allocate(d->A, &s->nodes[node], c->call, n, into, c->out, &steps, &d->err);
@@ -94,6 +94,7 @@ static alloc_status run_allocator_on(const scheduler *s, dra_class *c, size_t no
         d->steps += steps;
         if (st == ALLOC_OK) {
             if (mig_score) *mig_score = -1;
+            place_mig_first_fit(d->mig);
             return st;
         }
         sb_clear(&d->err);
@@ -176,7 +177,8 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
     if (!c->any) return;
     size_t n;
     if (!collect(s, c, node, &n)) return;   /* Filter said it fits: cannot happen */
-    uint32_t prefer = s->cfg.policy && pc->dra_gpus && !pc->dra_mig ? p->gpus : 0;   /* the policy's GPUs */
+    bool mig_placed = pc->dra_mig && place_mig_chooses(d->mig);   /* fgd's MIG placement decides */
+    uint32_t prefer = s->cfg.policy && pc->dra_gpus && !mig_placed ? p->gpus : 0;   /* the policy's GPUs */
     if (n && run_allocator_on(s, c, node, n, &d->keep, NULL, prefer) != ALLOC_OK) return;
     bool changed_shared[64] = {0};
     uint32_t gpus = 0;
@@ -275,7 +277,9 @@ bool dra_probe_shape(scheduler *s, uint32_t ci, gs_pod *shape, bool *mig) {
                                                               c->out[i].results[k].pool, c->out[i].results[k].device);
                 for (size_t a = 0; dev && a < k8s_dev_nattrs(dev); a++) {
                     const k8s_attribute *at = k8s_dev_attr(dev, a);
-                    if (!strcmp(at->id, "type") && at->kind == ATTR_STRING && !strcmp(at->s, "mig")) *mig = true;
+                    /* a dynamic-MIG device (it consumes its GPU's counters): place_mig.h's to place */
+                    if (!strcmp(at->id, "type") && at->kind == ATTR_STRING && !strcmp(at->s, "mig") && dev->nconsumes)
+                        *mig = true;
                 }
             }
         }

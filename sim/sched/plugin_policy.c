@@ -17,6 +17,7 @@
  */
 #include "sched/dra.h"
 #include "sched/framework.h"
+#include "sched/place_mig.h"
 #include "sched/policy.h"
 
 static void add_reason(sched_reasons *why, const char *r) {
@@ -37,7 +38,9 @@ static bool gpu_room(const gs_node *n, const gs_pod *p) {
 
 /* Dynamic-MIG claims under fgd: place_mig.h scores and chooses them (the MIG
  * memory-slice geometry), through the DynamicResources plugin's score. */
-static bool mig_placed(const scheduler *s, const pod_class *c) { return c->dra_mig && s->dra && s->dra->mig; }
+static bool mig_placed(const scheduler *s, const pod_class *c) {
+    return c->dra_mig && s->dra && place_mig_chooses(s->dra->mig);
+}
 
 static bool policy_filter(const scheduler *s, const pod_class *c, size_t node, sched_reasons *why) {
     const gs_node *n = &s->gv.nodes[node];

@@ -62,7 +62,7 @@ typedef struct pod_class {
     int64_t typical_count;            /* pods of this class the typical pods count (the pod group's count) */
     const char *gpu_spec;             /* GPU-model constraint text (trace shapes; part of a typical pod's identity) */
     bool dra_gpus;                    /* DRA mode: the claims' allocation takes GPUs (shape probed, dra_probe_shape) */
-    bool dra_mig;                     /* ... MIG devices (dynamic-MIG placement, place_mig.h, chooses them) */
+    bool dra_mig;                     /* ... dynamic-MIG devices (under fgd place_mig.h chooses them) */
     /* caches, one bit / entry per node */
     uint64_t *eligible;               /* passes every state-independent filter */
     uint64_t *fits;                   /* eligible and fits now (after sched_flush_class) */
