@@ -32,8 +32,7 @@ bool gs_model_ok(const gs_node *n, const gs_pod *p) {
     return n->model >= 0 && ((p->models >> n->model) & 1);
 }
 
-bool gs_fits(const gs_node *n, const gs_pod *p) {
-    if (n->cpu_left < p->cpu || n->mem_left < p->mem || n->pods_left <= 0) return false;
+bool gs_gpu_room(const gs_node *n, const gs_pod *p) {
     if (p->milli <= 0) return true;
     if (n->ngpu == 0 || !gs_model_ok(n, p)) return false;
     if (gs_is_share(p)) {
@@ -42,6 +41,11 @@ bool gs_fits(const gs_node *n, const gs_pod *p) {
         return false;
     }
     return gs_fully_free(n) >= p->ngpu;
+}
+
+bool gs_fits(const gs_node *n, const gs_pod *p) {
+    if (n->cpu_left < p->cpu || n->mem_left < p->mem || n->pods_left <= 0) return false;
+    return gs_gpu_room(n, p);
 }
 
 int gs_best_gpu(const gs_node *n, const gs_pod *p) {

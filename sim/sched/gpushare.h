@@ -57,6 +57,8 @@ bool gs_model_ok(const gs_node *n, const gs_pod *p);
 /* Filter: CPU, memory, pod count, GPU model and GPU room (any GPU with room
  * for a sharing pod, enough fully free GPUs for a whole-GPU pod). */
 bool gs_fits(const gs_node *n, const gs_pod *p);
+/* The GPU part of gs_fits: model and GPU room only. */
+bool gs_gpu_room(const gs_node *n, const gs_pod *p);
 int gs_best_gpu(const gs_node *n, const gs_pod *p);          /* -1 if none */
 uint32_t gs_exclusive(const gs_node *n, int k);              /* mask of k lowest free GPUs, 0 if too few */
 /* The GPUs the pod takes with the default ("best") choice: a mask. */

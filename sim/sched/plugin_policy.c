@@ -24,18 +24,6 @@ static void add_reason(sched_reasons *why, const char *r) {
     if (why && why->n < (int)(sizeof why->r / sizeof *why->r)) why->r[why->n++] = r;
 }
 
-/* Room for the shape's GPUs on n (gs_fits without CPU, memory and pods). */
-static bool gpu_room(const gs_node *n, const gs_pod *p) {
-    if (p->milli <= 0) return true;
-    if (n->ngpu == 0 || !gs_model_ok(n, p)) return false;
-    if (gs_is_share(p)) {
-        for (int g = 0; g < n->ngpu; g++)
-            if (n->free[g] >= p->milli) return true;
-        return false;
-    }
-    return gs_fully_free(n) >= p->ngpu;
-}
-
 /* Dynamic-MIG claims under fgd: place_mig.h scores and chooses them (the MIG
  * memory-slice geometry), through the DynamicResources plugin's score. */
 static bool mig_placed(const scheduler *s, const pod_class *c) {
@@ -51,7 +39,7 @@ static bool policy_filter(const scheduler *s, const pod_class *c, size_t node, s
         add_reason(why, "Insufficient GPU room (Open-Gpu-Share)");
         return false;
     }
-    if (gpu_room(n, &shape)) return true;
+    if (gs_gpu_room(n, &shape)) return true;
     add_reason(why, "Insufficient free GPU (placement policy)");
     return false;
 }
