@@ -82,6 +82,13 @@ bool alloc_uid_find(const allocator *A, const char *driver, const char *pool, co
     return true;
 }
 
+/* alloc_uid_find for strings that may not be interned: the pointers as
+ * given first (results and slices carry interned strings, and a hit on the
+ * interned keys is the answer interning would give), then interned. */
+bool alloc_uid_lookup(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid) {
+    return alloc_uid_find(A, driver, pool, dev, uid) || alloc_uid_find(A, intern(driver), intern(pool), intern(dev), uid);
+}
+
 static uint32_t uid_of(allocator *A, agpool *g, const char *dev) {
     if (2 * (g->ulen + 1) > g->ucap) {   /* load factor under 1/2 */
         uint32_t *old = g->utab, oldcap = g->ucap;
@@ -141,7 +148,7 @@ static void add_consumed(allocator *A, const alloc_consumed *c);
 
 static void mark_uid(allocator *A, const alloc_device_id *id, uint8_t *set) {
     uint32_t u;
-    if (alloc_uid_find(A, intern(id->driver), intern(id->pool), intern(id->device), &u)) set[u] = 1;
+    if (alloc_uid_lookup(A, id->driver, id->pool, id->device, &u)) set[u] = 1;
 }
 
 allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *slices, size_t nslices,
@@ -185,14 +192,15 @@ void allocator_commit(allocator *A, const k8s_allocation *al) {
             add_consumed(A, &(alloc_consumed){id, r->consumed[k].qname, r->consumed[k].value});
         /* counter availability of that pool name must be recomputed */
         uint32_t ci;
-        if (pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci)) A->counters.data[ci]->avail_ready = false;
+        if (A->counters.len && pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci))
+            A->counters.data[ci]->avail_ready = false;
     }
 }
 
 /* Sum capacity consumed by shares into the per-(device, capacity) aggregate. */
 static void add_consumed(allocator *A, const alloc_consumed *c) {
     uint32_t u;
-    if (!alloc_uid_find(A, intern(c->id.driver), intern(c->id.pool), intern(c->id.device), &u)) return;
+    if (!alloc_uid_lookup(A, c->id.driver, c->id.pool, c->id.device, &u)) return;
     A->uid_shared[u] |= 2;
     const char *cap = intern(c->capacity);
     uint32_t k;
@@ -265,18 +273,29 @@ void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = st
 
 const k8s_device *allocator_find_device(const allocator *A, const char *driver, const char *pool, const char *device) {
     uint32_t u;
-    if (!alloc_uid_find(A, intern(driver), intern(pool), intern(device), &u)) return NULL;
+    if (!alloc_uid_lookup(A, driver, pool, device, &u)) return NULL;
     return A->devs.data[A->uid_first[u]].d;
 }
 
 uint8_t *alloc_selector_combo(allocator *A, const k8s_device_class *cls, const char *const *sel, size_t nsel) {
-    /* keyed by the class and the interned expressions (equal strings = equal pointers) */
+    /* keyed by the class and the interned expressions (equal strings = equal
+     * pointers): up to one selector the pointers themselves (k3 = 1 marks
+     * that form; a class pointer is never an interned string), else one
+     * interned string listing them all */
+    uint32_t i;
+    if (nsel <= 1) {
+        const void *k2 = nsel ? sel[0] : NULL, *k3 = (const void *)(uintptr_t)1;
+        if (pmap_get(&A->combo_map, cls, k2, k3, &i)) return A->combos.data[i];
+        uint8_t *v = xcalloc(A->devs.len ? A->devs.len : 1, 1);
+        pmap_put(&A->combo_map, cls, k2, k3, (uint32_t)A->combos.len);
+        VEC_PUSH(A->combos, v);
+        return v;
+    }
     strbuf key = {0};
     sb_printf(&key, "%p", (const void *)cls);
-    for (size_t i = 0; i < nsel; i++) sb_printf(&key, ",%p", (const void *)sel[i]);
+    for (size_t j = 0; j < nsel; j++) sb_printf(&key, ",%p", (const void *)sel[j]);
     const char *k = intern(sb_str(&key));
     sb_free(&key);
-    uint32_t i;
     if (pmap_get(&A->combo_map, k, NULL, NULL, &i)) return A->combos.data[i];
     uint8_t *v = xcalloc(A->devs.len ? A->devs.len : 1, 1);
     pmap_put(&A->combo_map, k, NULL, NULL, (uint32_t)A->combos.len);

@@ -252,6 +252,8 @@ static inline void aq_sub(quantity *acc, const quantity *b) {
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name);
 /* The uid of device (driver, pool, dev) (interned strings); false if unknown. */
 bool alloc_uid_find(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid);
+/* The same for strings that need not be interned. */
+bool alloc_uid_lookup(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid);
 /* The verdict cache of "class cls's and these request selectors all match"
  * per device: CEL is pure, so it holds for the allocator's lifetime. */
 uint8_t *alloc_selector_combo(allocator *A, const k8s_device_class *cls, const char *const *sel, size_t nsel);
