@@ -73,7 +73,13 @@ static uint32_t *utab_slot(const allocator *A, const agpool *g, const char *dev)
 
 bool alloc_uid_find(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid) {
     uint32_t gp;
-    if (!pmap_get(&A->gpool_map, driver, pool, NULL, &gp)) return false;
+    struct alloc_memo *m = A->memo;
+    if (m->driver == driver && m->pool == pool && driver) {
+        gp = m->gpool;
+    } else {
+        if (!pmap_get(&A->gpool_map, driver, pool, NULL, &gp)) return false;
+        m->driver = driver, m->pool = pool, m->gpool = gp;
+    }
     const agpool *g = &A->gpools.data[gp];
     if (!g->ucap) return false;
     uint32_t e = *utab_slot(A, g, dev);
@@ -172,6 +178,14 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
     A->uid_first = xmalloc(nu * sizeof *A->uid_first);
     for (size_t i = A->devs.len; i-- > 0;) A->uid_first[A->devs.data[i].uid] = (uint32_t)i;
     A->dev_ctr = xmalloc((A->devs.len ? A->devs.len : 1) * sizeof *A->dev_ctr);
+    A->dev_flags = xcalloc(A->devs.len ? A->devs.len : 1, 1);
+    for (size_t i = 0; i < A->devs.len; i++) {
+        const adev *d = &A->devs.data[i];
+        A->dev_flags[i] = (uint8_t)((d->d->nbinding_conditions ? DEV_BINDING : 0) |
+                                    (A->slices.data[d->slice].s->per_device_node_selection ? DEV_NODE_SEL : 0));
+    }
+    A->memo = xcalloc(1, sizeof *A->memo);
+    A->metadata_name = intern("metadata.name");
     for (size_t i = 0; i < A->devs.len; i++) A->dev_ctr[i] = -1;
     if (state) {
         for (size_t i = 0; i < state->nallocated; i++) mark_uid(A, &state->allocated[i], A->uid_allocated);
@@ -259,6 +273,8 @@ void allocator_free(allocator *A) {
     free(A->uid_stamp);
     free(A->uid_first);
     free(A->dev_ctr);
+    free(A->dev_flags);
+    free(A->memo);
     VEC_FREE(A->ctr_idx);
     pmap_free(&A->node_map);
     pmap_free(&A->gpool_map);

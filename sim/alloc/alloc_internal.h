@@ -129,7 +129,19 @@ struct allocator {
     VEC(uint8_t *) combos;          /* per device: 0 unknown, 1 no, 2 yes (all those selectors match) */
     pmap gather_map;                /* node pointer -> index into gathered */
     VEC(struct gathered *) gathered;
+    /* one-entry memos of the two lookups every call and every commit make
+     * (a call's devices share one node and usually one pool) */
+    struct alloc_memo {
+        const char *driver, *pool;  /* (driver, pool) -> gpool index */
+        uint32_t gpool;
+        const void *node;           /* node pointer -> index into gathered */
+        uint32_t gathered;
+    } *memo;
+    uint8_t *dev_flags;             /* per device: DEV_BINDING, DEV_NODE_SEL (is_selectable without the device) */
+    const char *metadata_name;      /* intern("metadata.name") */
 };
+
+enum { DEV_BINDING = 1, DEV_NODE_SEL = 2 };
 
 /* ---- call level ---------------------------------------------------------------- */
 

@@ -380,7 +380,9 @@ static bool own_pool(const acall *c, const cpool *p) {
 int alloc_gather_pools(acall *c) {
     allocator *A = c->A;
     uint32_t gi;
-    if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {
+    if (A->memo->node == c->node && A->gathered.len) {
+        gi = A->memo->gathered;
+    } else if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {
         if (gather_node(c)) return -1;
         if (!A->remote && gather_remote(A, c->err)) return -1;
         /* an invalid pool reached only through counters counts as seen */
@@ -396,13 +398,14 @@ int alloc_gather_pools(acall *c) {
         VEC_PUSH(A->gathered, g);
         pmap_put(&A->gather_map, c->node, NULL, NULL, gi);
     }
+    A->memo->node = c->node, A->memo->gathered = gi;
     gathered *g = A->gathered.data[gi];
     c->pools.data = g->pools.data, c->pools.len = g->pools.len, c->pools.cap = g->pools.cap;
     c->cands.data = g->cands.data, c->cands.len = g->cands.len, c->cands.cap = g->cands.cap;
     c->saw_invalid = g->saw_invalid;
     c->borrowed = true;
-    /* counter availability changes with allocator_commit */
-    for (size_t i = 0; i < c->pools.len; i++) {
+    /* counter availability changes with allocator_commit (no counters anywhere: nothing to do) */
+    for (size_t i = 0; i < c->pools.len && A->counters.len; i++) {
         cpool *p = &c->pools.data[i];
         if (p->ctr && !p->ctr->avail_ready) subtract_allocated(c, p, p->ctr);
     }

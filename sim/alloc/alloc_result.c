@@ -81,7 +81,7 @@ static int node_selector(acall *c, size_t first, size_t last, arena *ar, k8s_all
         bool binds = d->d->binds_to_node;
         if (node_name || binds) {
             k8s_selector_req *r = ARENA_NEW(ar, k8s_selector_req, 1);
-            r->key = intern("metadata.name");
+            r->key = c->A->metadata_name;
             r->op = SEL_OP_IN;
             r->values = ARENA_NEW(ar, const char *, 1);
             r->values[0] = c->node ? c->node->meta.name : node_name;

@@ -75,14 +75,16 @@ static int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool 
         *ok = *slot == 2;
         return 0;
     }
-    const adev *d = &c->A->devs.data[c->cands.data[k].dev];
+    uint32_t dev = c->cands.data[k].dev;
+    uint8_t flags = c->A->dev_flags[dev];
     *ok = false;
-    if (d->d->nbinding_conditions && !c->A->f.binding_conditions) {
+    if ((flags & DEV_BINDING) && !c->A->f.binding_conditions) {
         *slot = 1;
         return 0;
     }
+    const adev *d = &c->A->devs.data[dev];
     bool m;
-    uint8_t *verdict = &rd->combo[c->cands.data[k].dev];   /* shared by calls: errors are never cached */
+    uint8_t *verdict = &rd->combo[dev];   /* shared by calls: errors are never cached */
     if (*verdict) {
         m = *verdict == 2;
     } else {
@@ -90,8 +92,7 @@ static int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool 
         if (m && eval_selectors(c, ci, NULL, rd->spec->selectors, rd->spec->nselectors, d, &m)) return -1;
         *verdict = m ? 2 : 1;
     }
-    const k8s_resource_slice *s = c->A->slices.data[d->slice].s;
-    if (m && s->per_device_node_selection) {
+    if (m && (flags & DEV_NODE_SEL)) {
         const k8s_device *dv = d->d;
         if (alloc_node_matches(c->node, dv->node_name, dv->all_nodes, dv->has_node_selector, &dv->node_selector, &m,
                                c->err))
