@@ -185,6 +185,7 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
                                     (A->slices.data[d->slice].s->per_device_node_selection ? DEV_NODE_SEL : 0));
     }
     A->memo = xcalloc(1, sizeof *A->memo);
+    A->spare = xcalloc(1, sizeof *A->spare);
     A->metadata_name = intern("metadata.name");
     for (size_t i = 0; i < A->devs.len; i++) A->dev_ctr[i] = -1;
     if (state) {
@@ -275,6 +276,13 @@ void allocator_free(allocator *A) {
     free(A->dev_ctr);
     free(A->dev_flags);
     free(A->memo);
+    arena_free(&A->call_mem);
+    VEC_FREE(A->spare->cstates);
+    VEC_FREE(A->spare->results);
+    VEC_FREE(A->spare->leaked);
+    VEC_FREE(A->spare->allocating);
+    VEC_FREE(A->spare->capvals);
+    free(A->spare);
     VEC_FREE(A->ctr_idx);
     pmap_free(&A->node_map);
     pmap_free(&A->gpool_map);

@@ -70,9 +70,22 @@ const char *alloc_cap_name(const k8s_capacity *cap, const char *driver) {
     return intern(buf);
 }
 
+/* The common case of alloc_capacity_fits: no capacity requested, nothing
+ * consumed or being consumed on the device, no policies: each capacity
+ * "consumes" its own value, which always fits. */
+static bool plain_fit(const acall *c, const k8s_device_request_spec *spec, const adev *d, quantity *vals) {
+    const k8s_device *dev = d->d;
+    if (spec->ncapacity || (c->A->uid_shared[d->uid] & 2) || c->allocating.len) return false;
+    for (size_t i = 0; i < dev->ncaps; i++)
+        if (dev->caps[i].has_policy) return false;
+    for (size_t i = 0; vals && i < dev->ncaps; i++) vals[i] = dev->caps[i].value;
+    return true;
+}
+
 bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *vals) {
     const k8s_device_request_spec *spec = rd->spec;
     const k8s_device *dev = d->d;
+    if (plain_fit(c, spec, d, vals)) return true;
     const char *driver = c->A->slices.data[d->slice].s->driver;
     for (size_t q = 0; q < spec->ncapacity; q++) {
         bool found = false;

@@ -138,6 +138,8 @@ struct allocator {
         uint32_t gathered;
     } *memo;
     uint8_t *dev_flags;             /* per device: DEV_BINDING, DEV_NODE_SEL (is_selectable without the device) */
+    arena call_mem;                 /* a call's fixed-size scratch (alloc_search.c), reset per call */
+    struct acall_spare *spare;      /* a call's growable vectors, kept between calls */
     const char *metadata_name;      /* intern("metadata.name") */
 };
 
@@ -241,6 +243,15 @@ typedef struct acall {
     VEC(taken) leaked;              /* "allocating" marks upstream never undoes */
     VEC(quantity) capvals;          /* consumed capacity per result (parallel to device caps) */
 } acall;
+
+/* The growable vectors of acall, handed from call to call (emptied) so a
+ * call does not allocate them again. */
+typedef struct acall_spare {
+    VEC(ccstate) cstates;
+    VEC(taken) results, leaked;
+    VEC(allocating_cap) allocating;
+    VEC(quantity) capvals;
+} acall_spare;
 
 /* Quantity arithmetic for hot loops: exact, with a shortcut when both sides
  * have the same decimal exponent (the common case); the representation of a

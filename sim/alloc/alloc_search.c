@@ -172,19 +172,20 @@ static int collect_all(acall *c, size_t ci, rdata *rd) {
 }
 
 static int precheck(acall *c) {
-    c->cc = xcalloc(c->nclaims ? c->nclaims : 1, sizeof *c->cc);
+    arena *m = &c->A->call_mem;
+    c->cc = ARENA_NEW(m, cclaim, c->nclaims ? c->nclaims : 1);
     size_t nr = 0;
     for (size_t ci = 0; ci < c->nclaims; ci++) {
         const k8s_claim_spec *s = &c->claims[ci]->spec;
         for (size_t r = 0; r < s->nrequests; r++) nr += s->requests[r].has_exactly ? 1 : s->requests[r].nfirst_available;
     }
-    c->selectable = xcalloc((nr ? nr : 1) * (c->cands.len ? c->cands.len : 1), 1);
+    c->selectable = ARENA_NEW(m, uint8_t, (nr ? nr : 1) * (c->cands.len ? c->cands.len : 1));
     /* all request data first (pre-checks run in spec order), then All lists */
     for (size_t ci = 0; ci < c->nclaims; ci++) {
         cclaim *cc = &c->cc[ci];
         cc->claim = c->claims[ci];
         const k8s_claim_spec *s = &cc->claim->spec;
-        cc->reqs = xcalloc(s->nrequests ? s->nrequests : 1, sizeof *cc->reqs);
+        cc->reqs = ARENA_NEW(m, creq, s->nrequests ? s->nrequests : 1);
         cc->nreqs = s->nrequests;
         long min_claim = 0;
         for (size_t r = 0; r < s->nrequests; r++) {
@@ -207,7 +208,7 @@ static int precheck(acall *c) {
                     }
             }
             q->nsubs = q->has_subs ? req->nfirst_available : 1;
-            q->subs = xcalloc(q->nsubs, sizeof *q->subs);
+            q->subs = ARENA_NEW(m, rdata, q->nsubs);
             long min_req = -1;
             for (size_t k = 0; k < q->nsubs; k++) {
                 rdata *rd = &q->subs[k];
@@ -421,33 +422,37 @@ static void call_free(acall *c) {
     /* leave the counters' scratch all zero for the next call */
     for (size_t i = 0; i < c->cstates.len; i++)
         memset(c->cstates.data[i].consumed, 0, c->cstates.data[i].ctr->n * sizeof(quantity));
-    VEC_FREE(c->cstates);
     if (c->cc) {
         for (size_t ci = 0; ci < c->nclaims; ci++) {
             cclaim *cc = &c->cc[ci];
             if (!cc->reqs) continue;
             for (size_t r = 0; r < cc->nreqs; r++) {
                 for (size_t k = 0; k < cc->reqs[r].nsubs && cc->reqs[r].subs; k++) VEC_FREE(cc->reqs[r].subs[k].all);
-                free(cc->reqs[r].subs);
             }
-            free(cc->reqs);
             alloc_constraints_free(cc);
         }
-        free(c->cc);
     }
-    free(c->selectable);
-    free(c->claim_first);
-    VEC_FREE(c->results);
-    VEC_FREE(c->allocating);
-    VEC_FREE(c->leaked);
-    VEC_FREE(c->capvals);
+    /* cc, reqs, subs, selectable, claim_first live in A->call_mem; the vectors go back emptied */
+    acall_spare *sp = c->A->spare;
+    sp->cstates.data = c->cstates.data, sp->cstates.cap = c->cstates.cap, sp->cstates.len = 0;
+    sp->results.data = c->results.data, sp->results.cap = c->results.cap, sp->results.len = 0;
+    sp->leaked.data = c->leaked.data, sp->leaked.cap = c->leaked.cap, sp->leaked.len = 0;
+    sp->allocating.data = c->allocating.data, sp->allocating.cap = c->allocating.cap, sp->allocating.len = 0;
+    sp->capvals.data = c->capvals.data, sp->capvals.cap = c->capvals.cap, sp->capvals.len = 0;
 }
 
 alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
                                 arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err) {
     acall c = {.A = A, .node = node, .claims = claims, .nclaims = n, .err = err};
     alloc_status st = ALLOC_ERROR;
-    c.claim_first = xcalloc(n + 1, sizeof *c.claim_first);
+    arena_reset(&A->call_mem);
+    acall_spare *sp = A->spare;
+    c.cstates.data = sp->cstates.data, c.cstates.cap = sp->cstates.cap;
+    c.results.data = sp->results.data, c.results.cap = sp->results.cap;
+    c.leaked.data = sp->leaked.data, c.leaked.cap = sp->leaked.cap;
+    c.allocating.data = sp->allocating.data, c.allocating.cap = sp->allocating.cap;
+    c.capvals.data = sp->capvals.data, c.capvals.cap = sp->capvals.cap;
+    c.claim_first = ARENA_NEW(&A->call_mem, size_t, n + 1);
     if (alloc_gather_pools(&c)) {
         strbuf msg = {0};
         sb_printf(&msg, "gather pool information: %s", sb_str(err));
