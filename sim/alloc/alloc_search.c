@@ -342,6 +342,43 @@ static void rollback(acall *c, size_t ci) {
 
 /* ---- the search ------------------------------------------------------------------------ */
 
+/* A shortcut that gives the search's own answer and step count: when the
+ * devices a request's remaining `need` picks could come from are fewer than
+ * `need`, the depth-first search below tries every subset of them and fails.
+ * That holds when whether a candidate can be taken does not depend on the
+ * other picks: no constraints, no counters, no shared (multi-allocatable)
+ * devices, no admin access, no device filter (candidates are distinct
+ * devices). With u such candidates the search makes 2^u calls (this one
+ * included, u < need <= ALLOC_RESULTS_MAX); they are added to the steps
+ * unless that would pass the step limit, where the search itself must run
+ * to report its timeout. Returns true when the subtree was settled as a
+ * failure; false (nothing changed but pure caches) when the search must run.
+ * A selector error also leaves it to the search, which reports it. Only
+ * tried on a request's first device: when enough candidates are there, the
+ * search takes the first ones without backtracking (same conditions). */
+static bool hopeless(acall *c, size_t ci, const rdata *rd, uint32_t start, int need) {
+    allocator *A = c->A;
+    if (c->cc[ci].ncons || rd->spec->admin_access || A->dev_filter) return false;
+    int u = 0;
+    for (uint32_t k = start; k < c->cands.len; k++) {
+        uint32_t dev = c->cands.data[k].dev;
+        if (rd->combo[dev] == 1) continue;
+        const adev *d = &A->devs.data[dev];
+        if (in_use(c, d->uid)) continue;
+        bool ok;
+        if (is_selectable(c, ci, rd, k, &ok)) return false;
+        if (!ok) continue;
+        if (d->d->nconsumes || (A->f.consumable_capacity && d->d->allow_multiple)) return false;
+        if (A->f.consumable_capacity && !alloc_capacity_fits(c, rd, d, NULL)) continue;
+        if (A->f.device_taints && taint_prevents(d->d, rd->spec)) continue;
+        if (++u >= need) return false;
+    }
+    uint64_t more = ((uint64_t)1 << u) - 1;   /* the calls below this one */
+    if (A->step_limit && c->steps + more > A->step_limit) return false;
+    c->steps += more;
+    return true;
+}
+
 static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool in_sub, uint32_t start) {
     c->steps++;
     if (c->A->step_limit && c->steps > c->A->step_limit) {   /* upstream: context deadline */
@@ -388,6 +425,7 @@ static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool 
     }
     allocator *A = c->A;
     bool admin = rd->spec->admin_access;
+    if (di == 0 && hopeless(c, ci, rd, start, rd->num_devices)) return R_FAIL;
     for (uint32_t k = start; k < c->cands.len; k++) {
         uint32_t dev = c->cands.data[k].dev;
         if (rd->combo[dev] == 1) continue;   /* known not to match the selectors: is_selectable says no */
