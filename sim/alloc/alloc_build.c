@@ -157,6 +157,20 @@ static void mark_uid(allocator *A, const alloc_device_id *id, uint8_t *set) {
     if (alloc_uid_lookup(A, id->driver, id->pool, id->device, &u)) set[u] = 1;
 }
 
+/* The uid of result r when the last call built it (and it still names that
+ * device); else a lookup by name. */
+static bool result_uid(allocator *A, const k8s_device_result *r, uint32_t *u) {
+    for (size_t i = 0; i < A->built.len; i++) {
+        if (A->built.data[i].r != r) continue;
+        const adev *d = &A->devs.data[A->built.data[i].dev];
+        const k8s_resource_slice *s = A->slices.data[d->slice].s;
+        if (r->device != d->d->name || r->pool != s->pool || r->driver != s->driver) break;
+        *u = d->uid;
+        return true;
+    }
+    return alloc_uid_lookup(A, r->driver, r->pool, r->device, u);
+}
+
 allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *slices, size_t nslices,
                          k8s_device_class *const *classes, size_t nclasses, const alloc_state *state,
                          uint64_t seed) {
@@ -202,7 +216,8 @@ void allocator_commit(allocator *A, const k8s_allocation *al) {
         if (r->admin_access) continue;
         alloc_device_id id = {r->driver, r->pool, r->device};
         bool shared = r->share_id && A->f.consumable_capacity;   /* as alloc_state_add_claim */
-        mark_uid(A, &id, shared ? A->uid_shared : A->uid_allocated);
+        uint32_t u;
+        if (result_uid(A, r, &u)) (shared ? A->uid_shared : A->uid_allocated)[u] = 1;
         for (size_t k = 0; shared && k < r->nconsumed; k++)
             add_consumed(A, &(alloc_consumed){id, r->consumed[k].qname, r->consumed[k].value});
         /* counter availability of that pool name must be recomputed */
@@ -275,6 +290,7 @@ void allocator_free(allocator *A) {
     free(A->uid_first);
     free(A->dev_ctr);
     free(A->dev_flags);
+    VEC_FREE(A->built);
     free(A->memo);
     arena_free(&A->call_mem);
     VEC_FREE(A->spare->cstates);

@@ -141,6 +141,9 @@ struct allocator {
     arena call_mem;                 /* a call's fixed-size scratch (alloc_search.c), reset per call */
     struct acall_spare *spare;      /* a call's growable vectors, kept between calls */
     const char *metadata_name;      /* intern("metadata.name") */
+    /* the device results the last call built and their devices, so that
+     * committing them (the scheduler's Reserve) needs no name lookups */
+    VEC(struct built_result { const k8s_device_result *r; uint32_t dev; }) built;
 };
 
 enum { DEV_BINDING = 1, DEV_NODE_SEL = 2 };

@@ -183,6 +183,7 @@ static void build_config(acall *c, size_t ci, arena *ar, k8s_allocation *out) {
 
 int alloc_build_results(acall *c, arena *ar, k8s_allocation *out) {
     allocator *A = c->A;
+    A->built.len = 0;
     for (size_t ci = 0; ci < c->nclaims; ci++) {
         k8s_allocation *al = &out[ci];
         memset(al, 0, sizeof *al);
@@ -198,6 +199,7 @@ int alloc_build_results(acall *c, arena *ar, k8s_allocation *out) {
             r->driver = s->driver;
             r->pool = s->pool;
             r->device = d->d->name;
+            VEC_PUSH(A->built, ((struct built_result){r, c->cands.data[t->cand].dev}));
             r->admin_access = t->admin;
             r->tolerations = t->rd->spec->tolerations;
             r->ntolerations = t->rd->spec->ntolerations;
