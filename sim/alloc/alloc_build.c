@@ -195,8 +195,13 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
     A->dev_flags = xcalloc(A->devs.len ? A->devs.len : 1, 1);
     for (size_t i = 0; i < A->devs.len; i++) {
         const adev *d = &A->devs.data[i];
-        A->dev_flags[i] = (uint8_t)((d->d->nbinding_conditions ? DEV_BINDING : 0) |
-                                    (A->slices.data[d->slice].s->per_device_node_selection ? DEV_NODE_SEL : 0));
+        uint8_t f = (uint8_t)((d->d->nbinding_conditions ? DEV_BINDING : 0) |
+                              (A->slices.data[d->slice].s->per_device_node_selection ? DEV_NODE_SEL : 0) |
+                              (d->d->nconsumes ? DEV_CONSUMES : 0) | (d->d->allow_multiple ? DEV_MULTI : 0) |
+                              (d->d->ntaints ? DEV_TAINTS : 0));
+        for (size_t k = 0; k < d->d->ncaps; k++)
+            if (d->d->caps[k].has_policy) f |= DEV_CAP_POLICY;
+        A->dev_flags[i] = f;
     }
     A->memo = xcalloc(1, sizeof *A->memo);
     A->spare = xcalloc(1, sizeof *A->spare);
@@ -313,6 +318,12 @@ void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = st
 
 const k8s_device *allocator_find_device(const allocator *A, const char *driver, const char *pool, const char *device) {
     uint32_t u;
+    for (size_t i = 0; i < A->built.len; i++) {   /* a device the last call allocated (no name lookup) */
+        const adev *d = &A->devs.data[A->built.data[i].dev];
+        const k8s_resource_slice *s = A->slices.data[d->slice].s;
+        if (d->d->name == device && s->pool == pool && s->driver == driver)
+            return A->devs.data[A->uid_first[d->uid]].d;
+    }
     if (!alloc_uid_lookup(A, driver, pool, device, &u)) return NULL;
     return A->devs.data[A->uid_first[u]].d;
 }

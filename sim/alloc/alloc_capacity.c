@@ -74,11 +74,11 @@ const char *alloc_cap_name(const k8s_capacity *cap, const char *driver) {
  * consumed or being consumed on the device, no policies: each capacity
  * "consumes" its own value, which always fits. */
 static bool plain_fit(const acall *c, const k8s_device_request_spec *spec, const adev *d, quantity *vals) {
-    const k8s_device *dev = d->d;
-    if (spec->ncapacity || (c->A->uid_shared[d->uid] & 2) || c->allocating.len) return false;
-    for (size_t i = 0; i < dev->ncaps; i++)
-        if (dev->caps[i].has_policy) return false;
-    for (size_t i = 0; vals && i < dev->ncaps; i++) vals[i] = dev->caps[i].value;
+    const allocator *A = c->A;
+    if (spec->ncapacity || (A->uid_shared[d->uid] & 2) || c->allocating.len ||
+        (A->dev_flags[d - A->devs.data] & DEV_CAP_POLICY))
+        return false;
+    for (size_t i = 0; vals && i < d->d->ncaps; i++) vals[i] = d->d->caps[i].value;
     return true;
 }
 

@@ -146,7 +146,16 @@ struct allocator {
     VEC(struct built_result { const k8s_device_result *r; uint32_t dev; }) built;
 };
 
-enum { DEV_BINDING = 1, DEV_NODE_SEL = 2 };
+/* Per-device facts the search asks about every candidate, kept in one byte
+ * so that it need not read the device itself (a cache miss per device). */
+enum {
+    DEV_BINDING = 1,                /* has bindingConditions */
+    DEV_NODE_SEL = 2,               /* its slice selects nodes per device */
+    DEV_CONSUMES = 4,               /* consumes counters */
+    DEV_MULTI = 8,                  /* allowMultipleAllocations */
+    DEV_TAINTS = 16,                /* has taints */
+    DEV_CAP_POLICY = 32             /* some capacity has a request policy */
+};
 
 /* ---- call level ---------------------------------------------------------------- */
 

@@ -281,21 +281,23 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
     const cand *cd = &c->cands.data[k];
     const adev *d = &A->devs.data[cd->dev];
     const cpool *p = &c->pools.data[cd->pool];
-    bool multi = A->f.consumable_capacity && d->d->allow_multiple;
+    uint8_t f = A->dev_flags[cd->dev];
+    bool multi = A->f.consumable_capacity && (f & DEV_MULTI);
     bool admin = rd->spec->admin_access;
     if (admin) {
         if (!multi && taking_for_claim(c, ci, d->uid)) return 0;
     } else if (in_use(c, d->uid)) {
         return 0;
     }
-    if (d->d->nconsumes && !A->f.partitionable_devices) return 0;
-    if (d->d->nconsumes && !(multi && alloc_uid_capacity_in_use(c, d->uid)) && !alloc_counters_take(c, p, d)) return 0;
+    bool consumes = f & DEV_CONSUMES;
+    if (consumes && !A->f.partitionable_devices) return 0;
+    if (consumes && !(multi && alloc_uid_capacity_in_use(c, d->uid)) && !alloc_counters_take(c, p, d)) return 0;
     /* Upstream quirk kept: counters taken above are not given back when the
      * taint check, a constraint or the capacity re-check rejects the device. */
-    if (A->f.device_taints && taint_prevents(d->d, rd->spec)) return 0;
+    if (A->f.device_taints && (f & DEV_TAINTS) && taint_prevents(d->d, rd->spec)) return 0;
     cclaim *cc = &c->cc[ci];
-    const char *driver = A->slices.data[d->slice].s->driver;
-    if (!alloc_constraints_add(cc, rd, d, driver)) {
+    const char *driver = cc->ncons || multi ? A->slices.data[d->slice].s->driver : NULL;   /* not read otherwise */
+    if (cc->ncons && !alloc_constraints_add(cc, rd, d, driver)) {
         if (must) {
             fail_claim(c, ci, rd->spec->name, "cannot add device %s/%s/%s because a claim constraint would not be satisfied",
                        driver, p->name, d->d->name);
@@ -306,8 +308,13 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
     taken t = {.cand = k, .claim = (uint32_t)ci, .rd = rd, .marked = !multi, .admin = admin, .multi = multi};
     t.cap_first = (uint32_t)c->capvals.len;
     if (A->f.consumable_capacity) {
-        VEC_RESERVE(c->capvals, c->capvals.len + d->d->ncaps + 1);
-        if (!alloc_capacity_fits(c, rd, d, c->capvals.data + c->capvals.len)) {
+        /* only a shared device's amounts are kept (t.ncap); for the others the fit alone */
+        quantity *vals = NULL;
+        if (multi) {
+            VEC_RESERVE(c->capvals, c->capvals.len + d->d->ncaps + 1);
+            vals = c->capvals.data + c->capvals.len;
+        }
+        if (!alloc_capacity_fits(c, rd, d, vals)) {
             /* Upstream quirk kept: the constraints and the "allocating" mark
              * made above are not undone here. */
             if (t.marked) VEC_PUSH(c->leaked, t);
@@ -335,7 +342,8 @@ static void rollback(acall *c, size_t ci) {
     const adev *d = &c->A->devs.data[c->cands.data[t.cand].dev];
     const cpool *p = &c->pools.data[c->cands.data[t.cand].pool];
     alloc_constraints_remove(&c->cc[ci], t.rd, d, p->driver);
-    if (!t.multi && d->d->nconsumes && c->A->f.partitionable_devices) alloc_counters_release(c, p, d);
+    if (!t.multi && (c->A->dev_flags[c->cands.data[t.cand].dev] & DEV_CONSUMES) && c->A->f.partitionable_devices)
+        alloc_counters_release(c, p, d);
     c->allocating.len -= t.nalloc;   /* pushed last, so they are on top */
     c->capvals.len = t.cap_first;
 }
@@ -368,9 +376,10 @@ static bool hopeless(acall *c, size_t ci, const rdata *rd, uint32_t start, int n
         bool ok;
         if (is_selectable(c, ci, rd, k, &ok)) return false;
         if (!ok) continue;
-        if (d->d->nconsumes || (A->f.consumable_capacity && d->d->allow_multiple)) return false;
+        uint8_t f = A->dev_flags[dev];
+        if ((f & DEV_CONSUMES) || (A->f.consumable_capacity && (f & DEV_MULTI))) return false;
         if (A->f.consumable_capacity && !alloc_capacity_fits(c, rd, d, NULL)) continue;
-        if (A->f.device_taints && taint_prevents(d->d, rd->spec)) continue;
+        if (A->f.device_taints && (f & DEV_TAINTS) && taint_prevents(d->d, rd->spec)) continue;
         if (++u >= need) return false;
     }
     uint64_t more = ((uint64_t)1 << u) - 1;   /* the calls below this one */
