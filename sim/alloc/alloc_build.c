@@ -198,7 +198,7 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
         uint8_t f = (uint8_t)((d->d->nbinding_conditions ? DEV_BINDING : 0) |
                               (A->slices.data[d->slice].s->per_device_node_selection ? DEV_NODE_SEL : 0) |
                               (d->d->nconsumes ? DEV_CONSUMES : 0) | (d->d->allow_multiple ? DEV_MULTI : 0) |
-                              (d->d->ntaints ? DEV_TAINTS : 0));
+                              (d->d->ntaints ? DEV_TAINTS : 0) | (d->d->binds_to_node ? DEV_BINDS_NODE : 0));
         for (size_t k = 0; k < d->d->ncaps; k++)
             if (d->d->caps[k].has_policy) f |= DEV_CAP_POLICY;
         A->dev_flags[i] = f;

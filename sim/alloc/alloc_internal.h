@@ -131,12 +131,7 @@ struct allocator {
     VEC(struct gathered *) gathered;
     /* one-entry memos of the two lookups every call and every commit make
      * (a call's devices share one node and usually one pool) */
-    struct alloc_memo {
-        const char *driver, *pool;  /* (driver, pool) -> gpool index */
-        uint32_t gpool;
-        const void *node;           /* node pointer -> index into gathered */
-        uint32_t gathered;
-    } *memo;
+    struct alloc_memo *memo;
     uint8_t *dev_flags;             /* per device: DEV_BINDING, DEV_NODE_SEL (is_selectable without the device) */
     arena call_mem;                 /* a call's fixed-size scratch (alloc_search.c), reset per call */
     struct acall_spare *spare;      /* a call's growable vectors, kept between calls */
@@ -154,7 +149,8 @@ enum {
     DEV_CONSUMES = 4,               /* consumes counters */
     DEV_MULTI = 8,                  /* allowMultipleAllocations */
     DEV_TAINTS = 16,                /* has taints */
-    DEV_CAP_POLICY = 32             /* some capacity has a request policy */
+    DEV_CAP_POLICY = 32,            /* some capacity has a request policy */
+    DEV_BINDS_NODE = 64             /* bindsToNode */
 };
 
 /* ---- call level ---------------------------------------------------------------- */
@@ -182,6 +178,15 @@ typedef struct gathered {
     VEC(cand) cands;
     bool saw_invalid;
 } gathered;
+
+/* One-entry memos of the allocator (struct allocator.memo). */
+struct alloc_memo {
+    const char *driver, *pool;      /* (driver, pool) -> gpool index */
+    uint32_t gpool;
+    const void *node;               /* node pointer -> its gathered pools and candidates (a copy) */
+    bool has_node;
+    gathered g;
+};
 
 typedef struct rdata {
     const k8s_device_request_spec *spec;

@@ -78,7 +78,7 @@ static int node_selector(acall *c, size_t first, size_t last, arena *ar, k8s_all
             has_sel = s->has_node_selector;
             sel = &s->node_selector;
         }
-        bool binds = d->d->binds_to_node;
+        bool binds = c->A->dev_flags[d - c->A->devs.data] & DEV_BINDS_NODE;
         if (node_name || binds) {
             k8s_selector_req *r = ARENA_NEW(ar, k8s_selector_req, 1);
             r->key = c->A->metadata_name;
@@ -193,12 +193,12 @@ int alloc_build_results(acall *c, arena *ar, k8s_allocation *out) {
         for (size_t i = first; i < last; i++) {
             const taken *t = &c->results.data[i];
             const adev *d = &A->devs.data[c->cands.data[t->cand].dev];
-            const k8s_resource_slice *s = A->slices.data[d->slice].s;
+            const alloc_device_id *id = &A->uids.data[d->uid];   /* the slice's driver and pool, the device's name */
             k8s_device_result *r = &al->results[i - first];
             r->request = t->rd->name;
-            r->driver = s->driver;
-            r->pool = s->pool;
-            r->device = d->d->name;
+            r->driver = id->driver;
+            r->pool = id->pool;
+            r->device = id->device;
             VEC_PUSH(A->built, ((struct built_result){r, c->cands.data[t->cand].dev}));
             r->admin_access = t->admin;
             r->tolerations = t->rd->spec->tolerations;
@@ -215,7 +215,7 @@ int alloc_build_results(acall *c, arena *ar, k8s_allocation *out) {
                 r->nconsumed = t->ncap;
                 for (size_t k = 0; k < t->ncap; k++) {
                     const k8s_capacity *cap = &d->d->caps[k];
-                    r->consumed[k] = (k8s_capacity_request){cap->domain, cap->id, alloc_cap_name(cap, s->driver),
+                    r->consumed[k] = (k8s_capacity_request){cap->domain, cap->id, alloc_cap_name(cap, id->driver),
                                                             c->capvals.data[t->cap_first + k]};
                 }
             }
