@@ -201,6 +201,8 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
                               (d->d->ntaints ? DEV_TAINTS : 0) | (d->d->binds_to_node ? DEV_BINDS_NODE : 0));
         for (size_t k = 0; k < d->d->ncaps; k++)
             if (d->d->caps[k].has_policy) f |= DEV_CAP_POLICY;
+        const k8s_resource_slice *s = A->slices.data[d->slice].s;
+        if (s->node_name && !s->per_device_node_selection) f |= DEV_SLICE_NODE;
         A->dev_flags[i] = f;
     }
     A->memo = xcalloc(1, sizeof *A->memo);

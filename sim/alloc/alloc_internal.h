@@ -150,7 +150,8 @@ enum {
     DEV_MULTI = 8,                  /* allowMultipleAllocations */
     DEV_TAINTS = 16,                /* has taints */
     DEV_CAP_POLICY = 32,            /* some capacity has a request policy */
-    DEV_BINDS_NODE = 64             /* bindsToNode */
+    DEV_BINDS_NODE = 64,            /* bindsToNode */
+    DEV_SLICE_NODE = 128            /* its slice has a nodeName (and no per-device node selection) */
 };
 
 /* ---- call level ---------------------------------------------------------------- */

@@ -65,11 +65,17 @@ static int node_selector(acall *c, size_t first, size_t last, arena *ar, k8s_all
     size_t cap_e = 0, cap_f = 0;
     for (size_t i = first; i < last; i++) {
         const adev *d = &c->A->devs.data[c->cands.data[c->results.data[i].cand].dev];
-        const k8s_resource_slice *s = c->A->slices.data[d->slice].s;
+        /* a node-local slice (the common case): the answer without reading the slice */
+        bool local = c->A->dev_flags[d - c->A->devs.data] & DEV_SLICE_NODE;
+        const k8s_resource_slice *s = local && c->node ? NULL : c->A->slices.data[d->slice].s;
         const char *node_name;
         bool has_sel;
         const k8s_node_selector *sel;
-        if (s->per_device_node_selection) {
+        if (!s) {
+            node_name = c->node->meta.name;   /* only tested for NULL below: the node's name is the value */
+            has_sel = false;
+            sel = NULL;
+        } else if (s->per_device_node_selection) {
             node_name = d->d->node_name;
             has_sel = d->d->has_node_selector;
             sel = &d->d->node_selector;
