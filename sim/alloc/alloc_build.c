@@ -81,6 +81,12 @@ bool alloc_uid_find(const allocator *A, const char *driver, const char *pool, co
         m->driver = driver, m->pool = pool, m->gpool = gp;
     }
     const agpool *g = &A->gpools.data[gp];
+    for (uint32_t i = 0; i < g->usmall; i++)   /* a small pool with consecutive uids: a scan, no table */
+        if (A->uids.data[g->ulo + i].device == dev) {
+            *uid = g->ulo + i;
+            return true;
+        }
+    if (g->usmall) return false;
     if (!g->ucap) return false;
     uint32_t e = *utab_slot(A, g, dev);
     if (!e) return false;
@@ -181,6 +187,20 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
     A->celopts.device_env = true;
     A->seed = seed;
     for (size_t i = 0; i < nslices; i++) index_slice(A, slices[i]);
+    /* pools whose uids are consecutive and few are looked up by a scan (alloc_uid_find) */
+    for (size_t i = 0; i < A->gpools.len; i++) {
+        agpool *g = &A->gpools.data[i];
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (size_t k = 0; k < g->slices.len; k++) {
+            const aslice *as = &A->slices.data[g->slices.data[k]];
+            for (uint32_t d = 0; d < as->n; d++) {
+                uint32_t u = A->devs.data[as->first + d].uid;
+                lo = u < lo ? u : lo;
+                hi = u > hi ? u : hi;
+            }
+        }
+        if (g->ulen && g->ulen <= 16 && hi - lo + 1 == g->ulen) g->ulo = lo, g->usmall = g->ulen;
+    }
     A->gpool_stamp = xcalloc(A->gpools.len ? A->gpools.len : 1, sizeof *A->gpool_stamp);
     A->gpool_slot = xcalloc(A->gpools.len ? A->gpools.len : 1, sizeof *A->gpool_slot);
     A->classes = classes;

@@ -62,6 +62,7 @@ typedef struct agpool {             /* all slices of one (driver, pool), input o
     /* its devices by name: open addressing, uid + 1 per slot (0 = free) */
     uint32_t *utab;
     uint32_t ucap, ulen;
+    uint32_t ulo, usmall;           /* usmall > 0: its uids are exactly ulo .. ulo+usmall-1 (few: scanned, no table) */
     /* validation of the last slice combination seen (relevant, then other) */
     bool vc_ok, vc_invalid;
     const char *vc_reason;
