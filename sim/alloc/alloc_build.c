@@ -169,8 +169,8 @@ static bool result_uid(allocator *A, const k8s_device_result *r, uint32_t *u) {
     for (size_t i = 0; i < A->built.len; i++) {
         if (A->built.data[i].r != r) continue;
         const adev *d = &A->devs.data[A->built.data[i].dev];
-        const k8s_resource_slice *s = A->slices.data[d->slice].s;
-        if (r->device != d->d->name || r->pool != s->pool || r->driver != s->driver) break;
+        const alloc_device_id *id = &A->uids.data[d->uid];   /* what the result was built from */
+        if (r->device != id->device || r->pool != id->pool || r->driver != id->driver) break;
         *u = d->uid;
         return true;
     }
@@ -342,8 +342,8 @@ const k8s_device *allocator_find_device(const allocator *A, const char *driver, 
     uint32_t u;
     for (size_t i = 0; i < A->built.len; i++) {   /* a device the last call allocated (no name lookup) */
         const adev *d = &A->devs.data[A->built.data[i].dev];
-        const k8s_resource_slice *s = A->slices.data[d->slice].s;
-        if (d->d->name == device && s->pool == pool && s->driver == driver)
+        const alloc_device_id *id = &A->uids.data[d->uid];
+        if (id->device == device && id->pool == pool && id->driver == driver)
             return A->devs.data[A->uid_first[d->uid]].d;
     }
     if (!alloc_uid_lookup(A, driver, pool, device, &u)) return NULL;
