@@ -62,6 +62,7 @@ typedef struct dra_state {
     double total_gpus;            /* physical GPUs of the inventory */
     double cur_gpu_equiv, peak_gpu_equiv;   /* GPUs taken by live allocations */
     struct place_mig *mig;        /* dynamic-MIG fragmentation and placement (place_mig.h); NULL = none */
+    struct dra_equiv_memo *equiv; /* dra_allocation_gpu_equiv's last shared attribute run (dra.c) */
     uint64_t claims_created, claims_deleted, shared_allocated, shared_freed, allocate_calls, steps;
 } dra_state;
 
