@@ -317,6 +317,7 @@ void allocator_free(allocator *A) {
     free(A->uid_first);
     free(A->dev_ctr);
     free(A->dev_flags);
+    free(A->node_gi);
     VEC_FREE(A->built);
     free(A->memo);
     arena_free(&A->call_mem);
@@ -337,6 +338,14 @@ void allocator_free(allocator *A) {
 }
 
 void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = steps; }
+
+void allocator_set_nodes(allocator *A, const k8s_node *nodes, size_t n) {
+    free(A->node_gi);
+    A->node_base = nodes;
+    A->nnode_base = nodes ? n : 0;
+    A->node_gi = xmalloc((n ? n : 1) * sizeof *A->node_gi);
+    for (size_t i = 0; i < n; i++) A->node_gi[i] = UINT32_MAX;
+}
 
 const k8s_device *allocator_find_device(const allocator *A, const char *driver, const char *pool, const char *device) {
     uint32_t u;

@@ -133,6 +133,9 @@ struct allocator {
     /* one-entry memos of the two lookups every call and every commit make
      * (a call's devices share one node and usually one pool) */
     struct alloc_memo *memo;
+    const k8s_node *node_base;      /* allocator_set_nodes: node i -> node_gi[i] (index into gathered, or UINT32_MAX) */
+    size_t nnode_base;
+    uint32_t *node_gi;
     uint8_t *dev_flags;             /* per device: DEV_BINDING, DEV_NODE_SEL (is_selectable without the device) */
     arena call_mem;                 /* a call's fixed-size scratch (alloc_search.c), reset per call */
     struct acall_spare *spare;      /* a call's growable vectors, kept between calls */

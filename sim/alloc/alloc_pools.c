@@ -388,7 +388,15 @@ int alloc_gather_pools(acall *c) {
         c->borrowed = true;
         goto counters;
     }
-    if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {
+    /* index of c->node in the array of allocator_set_nodes, or SIZE_MAX (integer arithmetic:
+     * the pointer may point anywhere) */
+    size_t ni = SIZE_MAX;
+    uintptr_t np = (uintptr_t)c->node, nb = (uintptr_t)A->node_base;
+    if (A->nnode_base && np >= nb && np - nb < A->nnode_base * sizeof(k8s_node) && (np - nb) % sizeof(k8s_node) == 0)
+        ni = (np - nb) / sizeof(k8s_node);
+    if (ni != SIZE_MAX && A->node_gi[ni] != UINT32_MAX) {
+        gi = A->node_gi[ni];
+    } else if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {
         if (gather_node(c)) return -1;
         if (!A->remote && gather_remote(A, c->err)) return -1;
         /* an invalid pool reached only through counters counts as seen */
@@ -404,6 +412,7 @@ int alloc_gather_pools(acall *c) {
         VEC_PUSH(A->gathered, g);
         pmap_put(&A->gather_map, c->node, NULL, NULL, gi);
     }
+    if (ni != SIZE_MAX) A->node_gi[ni] = gi;
     gathered *g = A->gathered.data[gi];
     m->node = c->node, m->has_node = true, m->g = *g;
     c->pools.data = g->pools.data, c->pools.len = g->pools.len, c->pools.cap = g->pools.cap;

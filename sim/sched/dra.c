@@ -160,6 +160,7 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
     for (size_t i = 0; i < d->nclasses; i++) d->classes[i] = &inv->classes[i];
     for (size_t i = 0; i < inv->nnodes; i++) d->total_gpus += inv->info ? inv->info[i].gpus : 0;
     d->A = allocator_new(&d->features, d->slices, d->nslices, d->classes, d->nclasses, NULL, sc->seed);
+    allocator_set_nodes(d->A, inv->nodes, inv->nnodes);   /* the scheduler's node array */
     allocator_set_step_limit(d->A, sc->sched.has_search_budget ? sc->sched.search_budget : ALLOC_SEARCH_BUDGET_DEFAULT);
 
     d->mig = place_mig_new(sc, inv);
