@@ -107,6 +107,11 @@ typedef enum {
 typedef bool (*alloc_device_filter)(void *ctx, const alloc_device_id *id);
 void allocator_set_device_filter(allocator *a, alloc_device_filter fn, void *ctx);
 
+/* The nodes later calls will name, as one array (the scheduler's): a call for
+ * &nodes[i] then finds the node's pools by index instead of a map lookup.
+ * Any other node pointer still works. Optional; nodes must outlive it. */
+void allocator_set_nodes(allocator *a, const k8s_node *nodes, size_t n);
+
 /* The device (driver, pool, device) of the snapshot, first in slice order;
  * NULL when there is none. */
 const k8s_device *allocator_find_device(const allocator *a, const char *driver, const char *pool, const char *device);

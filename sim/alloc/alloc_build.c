@@ -73,13 +73,32 @@ static uint32_t *utab_slot(const allocator *A, const agpool *g, const char *dev)
 
 bool alloc_uid_find(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid) {
     uint32_t gp;
-    if (!pmap_get(&A->gpool_map, driver, pool, NULL, &gp)) return false;
+    struct alloc_memo *m = A->memo;
+    if (m->driver == driver && m->pool == pool && driver) {
+        gp = m->gpool;
+    } else {
+        if (!pmap_get(&A->gpool_map, driver, pool, NULL, &gp)) return false;
+        m->driver = driver, m->pool = pool, m->gpool = gp;
+    }
     const agpool *g = &A->gpools.data[gp];
+    for (uint32_t i = 0; i < g->usmall; i++)   /* a small pool with consecutive uids: a scan, no table */
+        if (A->uids.data[g->ulo + i].device == dev) {
+            *uid = g->ulo + i;
+            return true;
+        }
+    if (g->usmall) return false;
     if (!g->ucap) return false;
     uint32_t e = *utab_slot(A, g, dev);
     if (!e) return false;
     *uid = e - 1;
     return true;
+}
+
+/* alloc_uid_find for strings that may not be interned: the pointers as
+ * given first (results and slices carry interned strings, and a hit on the
+ * interned keys is the answer interning would give), then interned. */
+bool alloc_uid_lookup(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid) {
+    return alloc_uid_find(A, driver, pool, dev, uid) || alloc_uid_find(A, intern(driver), intern(pool), intern(dev), uid);
 }
 
 static uint32_t uid_of(allocator *A, agpool *g, const char *dev) {
@@ -141,7 +160,21 @@ static void add_consumed(allocator *A, const alloc_consumed *c);
 
 static void mark_uid(allocator *A, const alloc_device_id *id, uint8_t *set) {
     uint32_t u;
-    if (alloc_uid_find(A, intern(id->driver), intern(id->pool), intern(id->device), &u)) set[u] = 1;
+    if (alloc_uid_lookup(A, id->driver, id->pool, id->device, &u)) set[u] = 1;
+}
+
+/* The uid of result r when the last call built it (and it still names that
+ * device); else a lookup by name. */
+static bool result_uid(allocator *A, const k8s_device_result *r, uint32_t *u) {
+    for (size_t i = 0; i < A->built.len; i++) {
+        if (A->built.data[i].r != r) continue;
+        const adev *d = &A->devs.data[A->built.data[i].dev];
+        const alloc_device_id *id = &A->uids.data[d->uid];   /* what the result was built from */
+        if (r->device != id->device || r->pool != id->pool || r->driver != id->driver) break;
+        *u = d->uid;
+        return true;
+    }
+    return alloc_uid_lookup(A, r->driver, r->pool, r->device, u);
 }
 
 allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *slices, size_t nslices,
@@ -154,6 +187,20 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
     A->celopts.device_env = true;
     A->seed = seed;
     for (size_t i = 0; i < nslices; i++) index_slice(A, slices[i]);
+    /* pools whose uids are consecutive and few are looked up by a scan (alloc_uid_find) */
+    for (size_t i = 0; i < A->gpools.len; i++) {
+        agpool *g = &A->gpools.data[i];
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (size_t k = 0; k < g->slices.len; k++) {
+            const aslice *as = &A->slices.data[g->slices.data[k]];
+            for (uint32_t d = 0; d < as->n; d++) {
+                uint32_t u = A->devs.data[as->first + d].uid;
+                lo = u < lo ? u : lo;
+                hi = u > hi ? u : hi;
+            }
+        }
+        if (g->ulen && g->ulen <= 16 && hi - lo + 1 == g->ulen) g->ulo = lo, g->usmall = g->ulen;
+    }
     A->gpool_stamp = xcalloc(A->gpools.len ? A->gpools.len : 1, sizeof *A->gpool_stamp);
     A->gpool_slot = xcalloc(A->gpools.len ? A->gpools.len : 1, sizeof *A->gpool_slot);
     A->classes = classes;
@@ -165,6 +212,22 @@ allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *sli
     A->uid_first = xmalloc(nu * sizeof *A->uid_first);
     for (size_t i = A->devs.len; i-- > 0;) A->uid_first[A->devs.data[i].uid] = (uint32_t)i;
     A->dev_ctr = xmalloc((A->devs.len ? A->devs.len : 1) * sizeof *A->dev_ctr);
+    A->dev_flags = xcalloc(A->devs.len ? A->devs.len : 1, 1);
+    for (size_t i = 0; i < A->devs.len; i++) {
+        const adev *d = &A->devs.data[i];
+        uint8_t f = (uint8_t)((d->d->nbinding_conditions ? DEV_BINDING : 0) |
+                              (A->slices.data[d->slice].s->per_device_node_selection ? DEV_NODE_SEL : 0) |
+                              (d->d->nconsumes ? DEV_CONSUMES : 0) | (d->d->allow_multiple ? DEV_MULTI : 0) |
+                              (d->d->ntaints ? DEV_TAINTS : 0) | (d->d->binds_to_node ? DEV_BINDS_NODE : 0));
+        for (size_t k = 0; k < d->d->ncaps; k++)
+            if (d->d->caps[k].has_policy) f |= DEV_CAP_POLICY;
+        const k8s_resource_slice *s = A->slices.data[d->slice].s;
+        if (s->node_name && !s->per_device_node_selection) f |= DEV_SLICE_NODE;
+        A->dev_flags[i] = f;
+    }
+    A->memo = xcalloc(1, sizeof *A->memo);
+    A->spare = xcalloc(1, sizeof *A->spare);
+    A->metadata_name = intern("metadata.name");
     for (size_t i = 0; i < A->devs.len; i++) A->dev_ctr[i] = -1;
     if (state) {
         for (size_t i = 0; i < state->nallocated; i++) mark_uid(A, &state->allocated[i], A->uid_allocated);
@@ -180,19 +243,21 @@ void allocator_commit(allocator *A, const k8s_allocation *al) {
         if (r->admin_access) continue;
         alloc_device_id id = {r->driver, r->pool, r->device};
         bool shared = r->share_id && A->f.consumable_capacity;   /* as alloc_state_add_claim */
-        mark_uid(A, &id, shared ? A->uid_shared : A->uid_allocated);
+        uint32_t u;
+        if (result_uid(A, r, &u)) (shared ? A->uid_shared : A->uid_allocated)[u] = 1;
         for (size_t k = 0; shared && k < r->nconsumed; k++)
             add_consumed(A, &(alloc_consumed){id, r->consumed[k].qname, r->consumed[k].value});
         /* counter availability of that pool name must be recomputed */
         uint32_t ci;
-        if (pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci)) A->counters.data[ci]->avail_ready = false;
+        if (A->counters.len && pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci))
+            A->counters.data[ci]->avail_ready = false;
     }
 }
 
 /* Sum capacity consumed by shares into the per-(device, capacity) aggregate. */
 static void add_consumed(allocator *A, const alloc_consumed *c) {
     uint32_t u;
-    if (!alloc_uid_find(A, intern(c->id.driver), intern(c->id.pool), intern(c->id.device), &u)) return;
+    if (!alloc_uid_lookup(A, c->id.driver, c->id.pool, c->id.device, &u)) return;
     A->uid_shared[u] |= 2;
     const char *cap = intern(c->capacity);
     uint32_t k;
@@ -251,6 +316,17 @@ void allocator_free(allocator *A) {
     free(A->uid_stamp);
     free(A->uid_first);
     free(A->dev_ctr);
+    free(A->dev_flags);
+    free(A->node_gi);
+    VEC_FREE(A->built);
+    free(A->memo);
+    arena_free(&A->call_mem);
+    VEC_FREE(A->spare->cstates);
+    VEC_FREE(A->spare->results);
+    VEC_FREE(A->spare->leaked);
+    VEC_FREE(A->spare->allocating);
+    VEC_FREE(A->spare->capvals);
+    free(A->spare);
     VEC_FREE(A->ctr_idx);
     pmap_free(&A->node_map);
     pmap_free(&A->gpool_map);
@@ -263,20 +339,45 @@ void allocator_free(allocator *A) {
 
 void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = steps; }
 
+void allocator_set_nodes(allocator *A, const k8s_node *nodes, size_t n) {
+    free(A->node_gi);
+    A->node_base = nodes;
+    A->nnode_base = nodes ? n : 0;
+    A->node_gi = xmalloc((n ? n : 1) * sizeof *A->node_gi);
+    for (size_t i = 0; i < n; i++) A->node_gi[i] = UINT32_MAX;
+}
+
 const k8s_device *allocator_find_device(const allocator *A, const char *driver, const char *pool, const char *device) {
     uint32_t u;
-    if (!alloc_uid_find(A, intern(driver), intern(pool), intern(device), &u)) return NULL;
+    for (size_t i = 0; i < A->built.len; i++) {   /* a device the last call allocated (no name lookup) */
+        const adev *d = &A->devs.data[A->built.data[i].dev];
+        const alloc_device_id *id = &A->uids.data[d->uid];
+        if (id->device == device && id->pool == pool && id->driver == driver)
+            return A->devs.data[A->uid_first[d->uid]].d;
+    }
+    if (!alloc_uid_lookup(A, driver, pool, device, &u)) return NULL;
     return A->devs.data[A->uid_first[u]].d;
 }
 
 uint8_t *alloc_selector_combo(allocator *A, const k8s_device_class *cls, const char *const *sel, size_t nsel) {
-    /* keyed by the class and the interned expressions (equal strings = equal pointers) */
+    /* keyed by the class and the interned expressions (equal strings = equal
+     * pointers): up to one selector the pointers themselves (k3 = 1 marks
+     * that form; a class pointer is never an interned string), else one
+     * interned string listing them all */
+    uint32_t i;
+    if (nsel <= 1) {
+        const void *k2 = nsel ? sel[0] : NULL, *k3 = (const void *)(uintptr_t)1;
+        if (pmap_get(&A->combo_map, cls, k2, k3, &i)) return A->combos.data[i];
+        uint8_t *v = xcalloc(A->devs.len ? A->devs.len : 1, 1);
+        pmap_put(&A->combo_map, cls, k2, k3, (uint32_t)A->combos.len);
+        VEC_PUSH(A->combos, v);
+        return v;
+    }
     strbuf key = {0};
     sb_printf(&key, "%p", (const void *)cls);
-    for (size_t i = 0; i < nsel; i++) sb_printf(&key, ",%p", (const void *)sel[i]);
+    for (size_t j = 0; j < nsel; j++) sb_printf(&key, ",%p", (const void *)sel[j]);
     const char *k = intern(sb_str(&key));
     sb_free(&key);
-    uint32_t i;
     if (pmap_get(&A->combo_map, k, NULL, NULL, &i)) return A->combos.data[i];
     uint8_t *v = xcalloc(A->devs.len ? A->devs.len : 1, 1);
     pmap_put(&A->combo_map, k, NULL, NULL, (uint32_t)A->combos.len);

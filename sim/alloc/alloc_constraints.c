@@ -31,7 +31,7 @@ struct constraint_state {
 
 int alloc_constraints_init(acall *c, cclaim *cc, strbuf *err) {
     const k8s_claim_spec *spec = &cc->claim->spec;
-    cc->cons = xcalloc(spec->nconstraints ? spec->nconstraints : 1, sizeof *cc->cons);
+    cc->cons = ARENA_NEW(&c->A->call_mem, struct constraint_state, spec->nconstraints ? spec->nconstraints : 1);
     cc->ncons = spec->nconstraints;
     for (size_t i = 0; i < spec->nconstraints; i++) {
         const k8s_device_constraint *k = &spec->constraints[i];
@@ -50,8 +50,7 @@ int alloc_constraints_init(acall *c, cclaim *cc, strbuf *err) {
 
 void alloc_constraints_free(cclaim *cc) {
     for (size_t i = 0; i < cc->ncons; i++) VEC_FREE(cc->cons[i].distinct);
-    free(cc->cons);
-    cc->cons = NULL;
+    cc->cons = NULL;   /* in the call's arena */
 }
 
 static bool applies(const k8s_device_constraint *k, const rdata *rd) {

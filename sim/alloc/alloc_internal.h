@@ -62,6 +62,7 @@ typedef struct agpool {             /* all slices of one (driver, pool), input o
     /* its devices by name: open addressing, uid + 1 per slot (0 = free) */
     uint32_t *utab;
     uint32_t ucap, ulen;
+    uint32_t ulo, usmall;           /* usmall > 0: its uids are exactly ulo .. ulo+usmall-1 (few: scanned, no table) */
     /* validation of the last slice combination seen (relevant, then other) */
     bool vc_ok, vc_invalid;
     const char *vc_reason;
@@ -129,6 +130,32 @@ struct allocator {
     VEC(uint8_t *) combos;          /* per device: 0 unknown, 1 no, 2 yes (all those selectors match) */
     pmap gather_map;                /* node pointer -> index into gathered */
     VEC(struct gathered *) gathered;
+    /* one-entry memos of the two lookups every call and every commit make
+     * (a call's devices share one node and usually one pool) */
+    struct alloc_memo *memo;
+    const k8s_node *node_base;      /* allocator_set_nodes: node i -> node_gi[i] (index into gathered, or UINT32_MAX) */
+    size_t nnode_base;
+    uint32_t *node_gi;
+    uint8_t *dev_flags;             /* per device: DEV_BINDING, DEV_NODE_SEL (is_selectable without the device) */
+    arena call_mem;                 /* a call's fixed-size scratch (alloc_search.c), reset per call */
+    struct acall_spare *spare;      /* a call's growable vectors, kept between calls */
+    const char *metadata_name;      /* intern("metadata.name") */
+    /* the device results the last call built and their devices, so that
+     * committing them (the scheduler's Reserve) needs no name lookups */
+    VEC(struct built_result { const k8s_device_result *r; uint32_t dev; }) built;
+};
+
+/* Per-device facts the search asks about every candidate, kept in one byte
+ * so that it need not read the device itself (a cache miss per device). */
+enum {
+    DEV_BINDING = 1,                /* has bindingConditions */
+    DEV_NODE_SEL = 2,               /* its slice selects nodes per device */
+    DEV_CONSUMES = 4,               /* consumes counters */
+    DEV_MULTI = 8,                  /* allowMultipleAllocations */
+    DEV_TAINTS = 16,                /* has taints */
+    DEV_CAP_POLICY = 32,            /* some capacity has a request policy */
+    DEV_BINDS_NODE = 64,            /* bindsToNode */
+    DEV_SLICE_NODE = 128            /* its slice has a nodeName (and no per-device node selection) */
 };
 
 /* ---- call level ---------------------------------------------------------------- */
@@ -156,6 +183,15 @@ typedef struct gathered {
     VEC(cand) cands;
     bool saw_invalid;
 } gathered;
+
+/* One-entry memos of the allocator (struct allocator.memo). */
+struct alloc_memo {
+    const char *driver, *pool;      /* (driver, pool) -> gpool index */
+    uint32_t gpool;
+    const void *node;               /* node pointer -> its gathered pools and candidates (a copy) */
+    bool has_node;
+    gathered g;
+};
 
 typedef struct rdata {
     const k8s_device_request_spec *spec;
@@ -230,6 +266,15 @@ typedef struct acall {
     VEC(quantity) capvals;          /* consumed capacity per result (parallel to device caps) */
 } acall;
 
+/* The growable vectors of acall, handed from call to call (emptied) so a
+ * call does not allocate them again. */
+typedef struct acall_spare {
+    VEC(ccstate) cstates;
+    VEC(taken) results, leaked;
+    VEC(allocating_cap) allocating;
+    VEC(quantity) capvals;
+} acall_spare;
+
 /* Quantity arithmetic for hot loops: exact, with a shortcut when both sides
  * have the same decimal exponent (the common case); the representation of a
  * sum may differ from quantity_add's, its value never does. Results of these
@@ -252,6 +297,8 @@ static inline void aq_sub(quantity *acc, const quantity *b) {
 const k8s_device_class *alloc_find_class(const allocator *A, const char *name);
 /* The uid of device (driver, pool, dev) (interned strings); false if unknown. */
 bool alloc_uid_find(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid);
+/* The same for strings that need not be interned. */
+bool alloc_uid_lookup(const allocator *A, const char *driver, const char *pool, const char *dev, uint32_t *uid);
 /* The verdict cache of "class cls's and these request selectors all match"
  * per device: CEL is pure, so it holds for the allocator's lifetime. */
 uint8_t *alloc_selector_combo(allocator *A, const k8s_device_class *cls, const char *const *sel, size_t nsel);

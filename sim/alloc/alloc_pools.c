@@ -380,7 +380,23 @@ static bool own_pool(const acall *c, const cpool *p) {
 int alloc_gather_pools(acall *c) {
     allocator *A = c->A;
     uint32_t gi;
-    if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {
+    struct alloc_memo *m = A->memo;
+    if (m->has_node && m->node == c->node) {   /* the same node as the last call: no map, no entry to read */
+        c->pools.data = m->g.pools.data, c->pools.len = m->g.pools.len, c->pools.cap = m->g.pools.cap;
+        c->cands.data = m->g.cands.data, c->cands.len = m->g.cands.len, c->cands.cap = m->g.cands.cap;
+        c->saw_invalid = m->g.saw_invalid;
+        c->borrowed = true;
+        goto counters;
+    }
+    /* index of c->node in the array of allocator_set_nodes, or SIZE_MAX (integer arithmetic:
+     * the pointer may point anywhere) */
+    size_t ni = SIZE_MAX;
+    uintptr_t np = (uintptr_t)c->node, nb = (uintptr_t)A->node_base;
+    if (A->nnode_base && np >= nb && np - nb < A->nnode_base * sizeof(k8s_node) && (np - nb) % sizeof(k8s_node) == 0)
+        ni = (np - nb) / sizeof(k8s_node);
+    if (ni != SIZE_MAX && A->node_gi[ni] != UINT32_MAX) {
+        gi = A->node_gi[ni];
+    } else if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {
         if (gather_node(c)) return -1;
         if (!A->remote && gather_remote(A, c->err)) return -1;
         /* an invalid pool reached only through counters counts as seen */
@@ -396,13 +412,16 @@ int alloc_gather_pools(acall *c) {
         VEC_PUSH(A->gathered, g);
         pmap_put(&A->gather_map, c->node, NULL, NULL, gi);
     }
+    if (ni != SIZE_MAX) A->node_gi[ni] = gi;
     gathered *g = A->gathered.data[gi];
+    m->node = c->node, m->has_node = true, m->g = *g;
     c->pools.data = g->pools.data, c->pools.len = g->pools.len, c->pools.cap = g->pools.cap;
     c->cands.data = g->cands.data, c->cands.len = g->cands.len, c->cands.cap = g->cands.cap;
     c->saw_invalid = g->saw_invalid;
     c->borrowed = true;
-    /* counter availability changes with allocator_commit */
-    for (size_t i = 0; i < c->pools.len; i++) {
+counters:
+    /* counter availability changes with allocator_commit (no counters anywhere: nothing to do) */
+    for (size_t i = 0; i < c->pools.len && A->counters.len; i++) {
         cpool *p = &c->pools.data[i];
         if (p->ctr && !p->ctr->avail_ready) subtract_allocated(c, p, p->ctr);
     }

@@ -24,7 +24,7 @@ void allocator_release(allocator *A, const k8s_allocation *al) {
         const k8s_device_result *r = &al->results[i];
         if (r->admin_access) continue;
         uint32_t u;
-        if (!alloc_uid_find(A, intern(r->driver), intern(r->pool), intern(r->device), &u)) continue;
+        if (!alloc_uid_lookup(A, r->driver, r->pool, r->device, &u)) continue;
         bool shared = r->share_id && A->f.consumable_capacity;
         if (!shared) {
             A->uid_allocated[u] = 0;
@@ -39,6 +39,7 @@ void allocator_release(allocator *A, const k8s_allocation *al) {
             if (r->nconsumed && !still_consumed(A, u, r)) A->uid_shared[u] = 0;
         }
         uint32_t ci;
-        if (pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci)) A->counters.data[ci]->avail_ready = false;
+        if (A->counters.len && pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci))
+            A->counters.data[ci]->avail_ready = false;
     }
 }

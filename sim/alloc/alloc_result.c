@@ -65,11 +65,17 @@ static int node_selector(acall *c, size_t first, size_t last, arena *ar, k8s_all
     size_t cap_e = 0, cap_f = 0;
     for (size_t i = first; i < last; i++) {
         const adev *d = &c->A->devs.data[c->cands.data[c->results.data[i].cand].dev];
-        const k8s_resource_slice *s = c->A->slices.data[d->slice].s;
+        /* a node-local slice (the common case): the answer without reading the slice */
+        bool local = c->A->dev_flags[d - c->A->devs.data] & DEV_SLICE_NODE;
+        const k8s_resource_slice *s = local && c->node ? NULL : c->A->slices.data[d->slice].s;
         const char *node_name;
         bool has_sel;
         const k8s_node_selector *sel;
-        if (s->per_device_node_selection) {
+        if (!s) {
+            node_name = c->node->meta.name;   /* only tested for NULL below: the node's name is the value */
+            has_sel = false;
+            sel = NULL;
+        } else if (s->per_device_node_selection) {
             node_name = d->d->node_name;
             has_sel = d->d->has_node_selector;
             sel = &d->d->node_selector;
@@ -78,10 +84,10 @@ static int node_selector(acall *c, size_t first, size_t last, arena *ar, k8s_all
             has_sel = s->has_node_selector;
             sel = &s->node_selector;
         }
-        bool binds = d->d->binds_to_node;
+        bool binds = c->A->dev_flags[d - c->A->devs.data] & DEV_BINDS_NODE;
         if (node_name || binds) {
             k8s_selector_req *r = ARENA_NEW(ar, k8s_selector_req, 1);
-            r->key = intern("metadata.name");
+            r->key = c->A->metadata_name;
             r->op = SEL_OP_IN;
             r->values = ARENA_NEW(ar, const char *, 1);
             r->values[0] = c->node ? c->node->meta.name : node_name;
@@ -183,6 +189,7 @@ static void build_config(acall *c, size_t ci, arena *ar, k8s_allocation *out) {
 
 int alloc_build_results(acall *c, arena *ar, k8s_allocation *out) {
     allocator *A = c->A;
+    A->built.len = 0;
     for (size_t ci = 0; ci < c->nclaims; ci++) {
         k8s_allocation *al = &out[ci];
         memset(al, 0, sizeof *al);
@@ -192,12 +199,13 @@ int alloc_build_results(acall *c, arena *ar, k8s_allocation *out) {
         for (size_t i = first; i < last; i++) {
             const taken *t = &c->results.data[i];
             const adev *d = &A->devs.data[c->cands.data[t->cand].dev];
-            const k8s_resource_slice *s = A->slices.data[d->slice].s;
+            const alloc_device_id *id = &A->uids.data[d->uid];   /* the slice's driver and pool, the device's name */
             k8s_device_result *r = &al->results[i - first];
             r->request = t->rd->name;
-            r->driver = s->driver;
-            r->pool = s->pool;
-            r->device = d->d->name;
+            r->driver = id->driver;
+            r->pool = id->pool;
+            r->device = id->device;
+            VEC_PUSH(A->built, ((struct built_result){r, c->cands.data[t->cand].dev}));
             r->admin_access = t->admin;
             r->tolerations = t->rd->spec->tolerations;
             r->ntolerations = t->rd->spec->ntolerations;
@@ -213,7 +221,7 @@ int alloc_build_results(acall *c, arena *ar, k8s_allocation *out) {
                 r->nconsumed = t->ncap;
                 for (size_t k = 0; k < t->ncap; k++) {
                     const k8s_capacity *cap = &d->d->caps[k];
-                    r->consumed[k] = (k8s_capacity_request){cap->domain, cap->id, alloc_cap_name(cap, s->driver),
+                    r->consumed[k] = (k8s_capacity_request){cap->domain, cap->id, alloc_cap_name(cap, id->driver),
                                                             c->capvals.data[t->cap_first + k]};
                 }
             }

@@ -75,14 +75,16 @@ static int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool 
         *ok = *slot == 2;
         return 0;
     }
-    const adev *d = &c->A->devs.data[c->cands.data[k].dev];
+    uint32_t dev = c->cands.data[k].dev;
+    uint8_t flags = c->A->dev_flags[dev];
     *ok = false;
-    if (d->d->nbinding_conditions && !c->A->f.binding_conditions) {
+    if ((flags & DEV_BINDING) && !c->A->f.binding_conditions) {
         *slot = 1;
         return 0;
     }
+    const adev *d = &c->A->devs.data[dev];
     bool m;
-    uint8_t *verdict = &rd->combo[c->cands.data[k].dev];   /* shared by calls: errors are never cached */
+    uint8_t *verdict = &rd->combo[dev];   /* shared by calls: errors are never cached */
     if (*verdict) {
         m = *verdict == 2;
     } else {
@@ -90,8 +92,7 @@ static int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool 
         if (m && eval_selectors(c, ci, NULL, rd->spec->selectors, rd->spec->nselectors, d, &m)) return -1;
         *verdict = m ? 2 : 1;
     }
-    const k8s_resource_slice *s = c->A->slices.data[d->slice].s;
-    if (m && s->per_device_node_selection) {
+    if (m && (flags & DEV_NODE_SEL)) {
         const k8s_device *dv = d->d;
         if (alloc_node_matches(c->node, dv->node_name, dv->all_nodes, dv->has_node_selector, &dv->node_selector, &m,
                                c->err))
@@ -171,19 +172,20 @@ static int collect_all(acall *c, size_t ci, rdata *rd) {
 }
 
 static int precheck(acall *c) {
-    c->cc = xcalloc(c->nclaims ? c->nclaims : 1, sizeof *c->cc);
+    arena *m = &c->A->call_mem;
+    c->cc = ARENA_NEW(m, cclaim, c->nclaims ? c->nclaims : 1);
     size_t nr = 0;
     for (size_t ci = 0; ci < c->nclaims; ci++) {
         const k8s_claim_spec *s = &c->claims[ci]->spec;
         for (size_t r = 0; r < s->nrequests; r++) nr += s->requests[r].has_exactly ? 1 : s->requests[r].nfirst_available;
     }
-    c->selectable = xcalloc((nr ? nr : 1) * (c->cands.len ? c->cands.len : 1), 1);
+    c->selectable = ARENA_NEW(m, uint8_t, (nr ? nr : 1) * (c->cands.len ? c->cands.len : 1));
     /* all request data first (pre-checks run in spec order), then All lists */
     for (size_t ci = 0; ci < c->nclaims; ci++) {
         cclaim *cc = &c->cc[ci];
         cc->claim = c->claims[ci];
         const k8s_claim_spec *s = &cc->claim->spec;
-        cc->reqs = xcalloc(s->nrequests ? s->nrequests : 1, sizeof *cc->reqs);
+        cc->reqs = ARENA_NEW(m, creq, s->nrequests ? s->nrequests : 1);
         cc->nreqs = s->nrequests;
         long min_claim = 0;
         for (size_t r = 0; r < s->nrequests; r++) {
@@ -206,7 +208,7 @@ static int precheck(acall *c) {
                     }
             }
             q->nsubs = q->has_subs ? req->nfirst_available : 1;
-            q->subs = xcalloc(q->nsubs, sizeof *q->subs);
+            q->subs = ARENA_NEW(m, rdata, q->nsubs);
             long min_req = -1;
             for (size_t k = 0; k < q->nsubs; k++) {
                 rdata *rd = &q->subs[k];
@@ -279,21 +281,23 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
     const cand *cd = &c->cands.data[k];
     const adev *d = &A->devs.data[cd->dev];
     const cpool *p = &c->pools.data[cd->pool];
-    bool multi = A->f.consumable_capacity && d->d->allow_multiple;
+    uint8_t f = A->dev_flags[cd->dev];
+    bool multi = A->f.consumable_capacity && (f & DEV_MULTI);
     bool admin = rd->spec->admin_access;
     if (admin) {
         if (!multi && taking_for_claim(c, ci, d->uid)) return 0;
     } else if (in_use(c, d->uid)) {
         return 0;
     }
-    if (d->d->nconsumes && !A->f.partitionable_devices) return 0;
-    if (d->d->nconsumes && !(multi && alloc_uid_capacity_in_use(c, d->uid)) && !alloc_counters_take(c, p, d)) return 0;
+    bool consumes = f & DEV_CONSUMES;
+    if (consumes && !A->f.partitionable_devices) return 0;
+    if (consumes && !(multi && alloc_uid_capacity_in_use(c, d->uid)) && !alloc_counters_take(c, p, d)) return 0;
     /* Upstream quirk kept: counters taken above are not given back when the
      * taint check, a constraint or the capacity re-check rejects the device. */
-    if (A->f.device_taints && taint_prevents(d->d, rd->spec)) return 0;
+    if (A->f.device_taints && (f & DEV_TAINTS) && taint_prevents(d->d, rd->spec)) return 0;
     cclaim *cc = &c->cc[ci];
-    const char *driver = A->slices.data[d->slice].s->driver;
-    if (!alloc_constraints_add(cc, rd, d, driver)) {
+    const char *driver = cc->ncons || multi ? A->slices.data[d->slice].s->driver : NULL;   /* not read otherwise */
+    if (cc->ncons && !alloc_constraints_add(cc, rd, d, driver)) {
         if (must) {
             fail_claim(c, ci, rd->spec->name, "cannot add device %s/%s/%s because a claim constraint would not be satisfied",
                        driver, p->name, d->d->name);
@@ -304,8 +308,13 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
     taken t = {.cand = k, .claim = (uint32_t)ci, .rd = rd, .marked = !multi, .admin = admin, .multi = multi};
     t.cap_first = (uint32_t)c->capvals.len;
     if (A->f.consumable_capacity) {
-        VEC_RESERVE(c->capvals, c->capvals.len + d->d->ncaps + 1);
-        if (!alloc_capacity_fits(c, rd, d, c->capvals.data + c->capvals.len)) {
+        /* only a shared device's amounts are kept (t.ncap); for the others the fit alone */
+        quantity *vals = NULL;
+        if (multi) {
+            VEC_RESERVE(c->capvals, c->capvals.len + d->d->ncaps + 1);
+            vals = c->capvals.data + c->capvals.len;
+        }
+        if (!alloc_capacity_fits(c, rd, d, vals)) {
             /* Upstream quirk kept: the constraints and the "allocating" mark
              * made above are not undone here. */
             if (t.marked) VEC_PUSH(c->leaked, t);
@@ -333,12 +342,51 @@ static void rollback(acall *c, size_t ci) {
     const adev *d = &c->A->devs.data[c->cands.data[t.cand].dev];
     const cpool *p = &c->pools.data[c->cands.data[t.cand].pool];
     alloc_constraints_remove(&c->cc[ci], t.rd, d, p->driver);
-    if (!t.multi && d->d->nconsumes && c->A->f.partitionable_devices) alloc_counters_release(c, p, d);
+    if (!t.multi && (c->A->dev_flags[c->cands.data[t.cand].dev] & DEV_CONSUMES) && c->A->f.partitionable_devices)
+        alloc_counters_release(c, p, d);
     c->allocating.len -= t.nalloc;   /* pushed last, so they are on top */
     c->capvals.len = t.cap_first;
 }
 
 /* ---- the search ------------------------------------------------------------------------ */
+
+/* A shortcut that gives the search's own answer and step count: when the
+ * devices a request's remaining `need` picks could come from are fewer than
+ * `need`, the depth-first search below tries every subset of them and fails.
+ * That holds when whether a candidate can be taken does not depend on the
+ * other picks: no constraints, no counters, no shared (multi-allocatable)
+ * devices, no admin access, no device filter (candidates are distinct
+ * devices). With u such candidates the search makes 2^u calls (this one
+ * included, u < need <= ALLOC_RESULTS_MAX); they are added to the steps
+ * unless that would pass the step limit, where the search itself must run
+ * to report its timeout. Returns true when the subtree was settled as a
+ * failure; false (nothing changed but pure caches) when the search must run.
+ * A selector error also leaves it to the search, which reports it. Only
+ * tried on a request's first device: when enough candidates are there, the
+ * search takes the first ones without backtracking (same conditions). */
+static bool hopeless(acall *c, size_t ci, const rdata *rd, uint32_t start, int need) {
+    allocator *A = c->A;
+    if (c->cc[ci].ncons || rd->spec->admin_access || A->dev_filter) return false;
+    int u = 0;
+    for (uint32_t k = start; k < c->cands.len; k++) {
+        uint32_t dev = c->cands.data[k].dev;
+        if (rd->combo[dev] == 1) continue;
+        const adev *d = &A->devs.data[dev];
+        if (in_use(c, d->uid)) continue;
+        bool ok;
+        if (is_selectable(c, ci, rd, k, &ok)) return false;
+        if (!ok) continue;
+        uint8_t f = A->dev_flags[dev];
+        if ((f & DEV_CONSUMES) || (A->f.consumable_capacity && (f & DEV_MULTI))) return false;
+        if (A->f.consumable_capacity && !alloc_capacity_fits(c, rd, d, NULL)) continue;
+        if (A->f.device_taints && (f & DEV_TAINTS) && taint_prevents(d->d, rd->spec)) continue;
+        if (++u >= need) return false;
+    }
+    uint64_t more = ((uint64_t)1 << u) - 1;   /* the calls below this one */
+    if (A->step_limit && c->steps + more > A->step_limit) return false;
+    c->steps += more;
+    return true;
+}
 
 static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool in_sub, uint32_t start) {
     c->steps++;
@@ -386,6 +434,7 @@ static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool 
     }
     allocator *A = c->A;
     bool admin = rd->spec->admin_access;
+    if (di == 0 && hopeless(c, ci, rd, start, rd->num_devices)) return R_FAIL;
     for (uint32_t k = start; k < c->cands.len; k++) {
         uint32_t dev = c->cands.data[k].dev;
         if (rd->combo[dev] == 1) continue;   /* known not to match the selectors: is_selectable says no */
@@ -420,33 +469,37 @@ static void call_free(acall *c) {
     /* leave the counters' scratch all zero for the next call */
     for (size_t i = 0; i < c->cstates.len; i++)
         memset(c->cstates.data[i].consumed, 0, c->cstates.data[i].ctr->n * sizeof(quantity));
-    VEC_FREE(c->cstates);
     if (c->cc) {
         for (size_t ci = 0; ci < c->nclaims; ci++) {
             cclaim *cc = &c->cc[ci];
             if (!cc->reqs) continue;
             for (size_t r = 0; r < cc->nreqs; r++) {
                 for (size_t k = 0; k < cc->reqs[r].nsubs && cc->reqs[r].subs; k++) VEC_FREE(cc->reqs[r].subs[k].all);
-                free(cc->reqs[r].subs);
             }
-            free(cc->reqs);
             alloc_constraints_free(cc);
         }
-        free(c->cc);
     }
-    free(c->selectable);
-    free(c->claim_first);
-    VEC_FREE(c->results);
-    VEC_FREE(c->allocating);
-    VEC_FREE(c->leaked);
-    VEC_FREE(c->capvals);
+    /* cc, reqs, subs, selectable, claim_first live in A->call_mem; the vectors go back emptied */
+    acall_spare *sp = c->A->spare;
+    sp->cstates.data = c->cstates.data, sp->cstates.cap = c->cstates.cap, sp->cstates.len = 0;
+    sp->results.data = c->results.data, sp->results.cap = c->results.cap, sp->results.len = 0;
+    sp->leaked.data = c->leaked.data, sp->leaked.cap = c->leaked.cap, sp->leaked.len = 0;
+    sp->allocating.data = c->allocating.data, sp->allocating.cap = c->allocating.cap, sp->allocating.len = 0;
+    sp->capvals.data = c->capvals.data, sp->capvals.cap = c->capvals.cap, sp->capvals.len = 0;
 }
 
 alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
                                 arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err) {
     acall c = {.A = A, .node = node, .claims = claims, .nclaims = n, .err = err};
     alloc_status st = ALLOC_ERROR;
-    c.claim_first = xcalloc(n + 1, sizeof *c.claim_first);
+    arena_reset(&A->call_mem);
+    acall_spare *sp = A->spare;
+    c.cstates.data = sp->cstates.data, c.cstates.cap = sp->cstates.cap;
+    c.results.data = sp->results.data, c.results.cap = sp->results.cap;
+    c.leaked.data = sp->leaked.data, c.leaked.cap = sp->leaked.cap;
+    c.allocating.data = sp->allocating.data, c.allocating.cap = sp->allocating.cap;
+    c.capvals.data = sp->capvals.data, c.capvals.cap = sp->capvals.cap;
+    c.claim_first = ARENA_NEW(&A->call_mem, size_t, n + 1);
     if (alloc_gather_pools(&c)) {
         strbuf msg = {0};
         sb_printf(&msg, "gather pool information: %s", sb_str(err));

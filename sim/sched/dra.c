@@ -13,6 +13,16 @@
 #include "util/intern.h"
 #include "util/xalloc.h"
 
+/* The answer for the last shared attribute run (k8s_device.attrs, one array
+ * for many devices) when that run alone decides it (attr() finds type, and
+ * for MIG profile, there before the device's own run). */
+struct dra_equiv_memo {
+    const k8s_attribute *attrs;
+    size_t nattrs;
+    bool decided;
+    double eq;
+};
+
 /* The DeviceClass serving extended resource `name`: extendedResourceName, or
  * the implicit deviceclass.resource.kubernetes.io/<class>; the newest wins. */
 static const k8s_device_class *class_for_extended(const dra_state *d, const char *name) {
@@ -138,6 +148,7 @@ int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err) {
 
 dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
     dra_state *d = xcalloc(1, sizeof *d);
+    d->equiv = xcalloc(1, sizeof *d->equiv);
     alloc_features_for_version("1.36", &d->features, err);
     d->features.binding_conditions = false;   /* the simulator binds instantly */
     d->inv = inv;
@@ -149,6 +160,7 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
     for (size_t i = 0; i < d->nclasses; i++) d->classes[i] = &inv->classes[i];
     for (size_t i = 0; i < inv->nnodes; i++) d->total_gpus += inv->info ? inv->info[i].gpus : 0;
     d->A = allocator_new(&d->features, d->slices, d->nslices, d->classes, d->nclasses, NULL, sc->seed);
+    allocator_set_nodes(d->A, inv->nodes, inv->nnodes);   /* the scheduler's node array */
     allocator_set_step_limit(d->A, sc->sched.has_search_budget ? sc->sched.search_budget : ALLOC_SEARCH_BUDGET_DEFAULT);
 
     d->mig = place_mig_new(sc, inv);
@@ -174,6 +186,7 @@ void dra_free(dra_state *d) {
     place_mig_free(d->mig);
     free(d->node_gpus);
     allocator_free(d->A);
+    free(d->equiv);
     for (size_t i = 0; i < d->ncls; i++) {
         free(d->cls[i].shared);
         free(d->cls[i].call);
@@ -252,6 +265,36 @@ static bool same_capacity(const k8s_capacity *c, const char *qname) {
     return !strcmp(slash ? slash + 1 : qname, c->id);
 }
 
+/* First attribute `id` of run a[0..n), or NULL. */
+static const k8s_attribute *attr_in(const k8s_attribute *a, size_t n, const char *id) {
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(a[i].id, id)) return &a[i];
+    return NULL;
+}
+
+/* GPUs one whole device stands for from its type and profile attributes
+ * (either NULL when the device has none): gpu 1, mig g/7, else 0. */
+static double type_equiv(const k8s_attribute *type, const k8s_attribute *profile) {
+    if (type && type->kind == ATTR_STRING && !strcmp(type->s, "gpu")) return 1;
+    if (type && type->kind == ATTR_STRING && !strcmp(type->s, "mig")) {
+        int g = profile && profile->kind == ATTR_STRING ? atoi(profile->s) : 0;
+        return g > 0 && g <= 7 ? g / 7.0 : 0;
+    }
+    return 0;
+}
+
+static double device_equiv(struct dra_equiv_memo *m, const k8s_device *dev) {
+    if (dev->attrs != m->attrs || dev->nattrs != m->nattrs || !m->attrs) {
+        m->attrs = dev->attrs, m->nattrs = dev->nattrs, m->decided = false;
+        const k8s_attribute *type = attr_in(dev->attrs, dev->nattrs, "type"), *profile = NULL;
+        bool mig = type && type->kind == ATTR_STRING && !strcmp(type->s, "mig");
+        if (mig) profile = attr_in(dev->attrs, dev->nattrs, "profile");
+        if (type && (!mig || profile)) m->decided = true, m->eq = type_equiv(type, profile);
+    }
+    if (m->decided) return m->eq;
+    return type_equiv(attr(dev, "type"), attr(dev, "profile"));
+}
+
 double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al) {
     double total = 0;
     for (size_t i = 0; i < al->nresults; i++) {
@@ -259,14 +302,7 @@ double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al) {
         if (r->admin_access) continue;
         const k8s_device *dev = find_device(d, r);
         if (!dev) continue;
-        const k8s_attribute *type = attr(dev, "type");
-        double eq = 0;
-        if (type && type->kind == ATTR_STRING && !strcmp(type->s, "gpu")) eq = 1;
-        if (type && type->kind == ATTR_STRING && !strcmp(type->s, "mig")) {
-            const k8s_attribute *p = attr(dev, "profile");
-            int g = p && p->kind == ATTR_STRING ? atoi(p->s) : 0;
-            eq = g > 0 && g <= 7 ? g / 7.0 : 0;
-        }
+        double eq = device_equiv(d->equiv, dev);
         if (r->share_id && r->nconsumed) {   /* a share: the largest consumed fraction of a capacity */
             double f = 0;
             for (size_t k = 0; k < r->nconsumed; k++)

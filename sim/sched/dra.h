@@ -70,6 +70,7 @@ typedef struct dra_state {
     double cur_gpu_equiv, peak_gpu_equiv;   /* GPUs taken by live allocations */
     struct place_mig *mig;        /* dynamic-MIG fragmentation and placement (place_mig.h); NULL = none */
     dra_node_gpus *node_gpus;     /* per node: its GPUs in the scheduler's GPU view */
+    struct dra_equiv_memo *equiv; /* dra_allocation_gpu_equiv's last shared attribute run (dra.c) */
     uint64_t claims_created, claims_deleted, shared_allocated, shared_freed, allocate_calls, steps;
 } dra_state;
 

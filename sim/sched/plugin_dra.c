@@ -137,7 +137,7 @@ static bool dra_filter(const scheduler *s, const pod_class *pc, size_t node, sch
     }
     c->score[node] = 0;
     if (n == 0) return true;
-    arena_free(&s->dra->scratch);
+    arena_reset(&s->dra->scratch);
     int ms;
     alloc_status st = run_allocator(s, c, node, n, &s->dra->scratch, &ms);
     if (st != ALLOC_OK) {

@@ -37,3 +37,14 @@ void arena_free(arena *a) {
     while (b) { arena_block *n = b->next; free(b); b = n; }
     a->head = NULL;
 }
+
+/* Keep the newest block (the one a reused scratch arena fills again) and
+ * free the others: a per-call scratch arena then costs no malloc/free. */
+void arena_reset(arena *a) {
+    arena_block *b = a->head;
+    if (!b) return;
+    arena_block *n = b->next;
+    while (n) { arena_block *x = n->next; free(n); n = x; }
+    b->next = NULL;
+    b->used = 0;
+}

@@ -11,5 +11,7 @@ void *arena_alloc(arena *a, size_t n);           /* zeroed, 16-byte aligned */
 void *arena_memdup(arena *a, const void *p, size_t n);
 char *arena_strndup(arena *a, const char *s, size_t n);
 void arena_free(arena *a);
+/* Forget every object but keep one block for reuse (scratch arenas). */
+void arena_reset(arena *a);
 #define ARENA_NEW(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
 #endif
