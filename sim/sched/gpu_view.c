@@ -25,6 +25,7 @@ void gpu_view_free(gpu_view *v) {
     free(v->dirty_list);
     free(v->strand);
     free(v->fit);
+    free(v->memo);
     memset(v, 0, sizeof *v);
 }
 
@@ -68,18 +69,72 @@ static void changed(gpu_view *v, size_t i, int64_t didle) {
     }
 }
 
+/* A node state as the measures see it, and what they gave: F_n, stranded
+ * milli, fitting sizes. The memo is direct-mapped by a hash of the state and
+ * checks the whole state, so a hit returns exactly what measuring gives. */
+typedef struct gv_state {
+    int64_t cpu_left, mem_left;
+    int16_t free[GS_MAX_GPUS];
+    int16_t model;
+    uint8_t ngpu, pods_ok;
+    uint8_t pad[4];        /* a whole number of 64-bit words, zeroed */
+} gv_state;
+_Static_assert(sizeof(gv_state) % 8 == 0, "gv_state is hashed as 64-bit words");
+typedef struct gv_memo {
+    gv_state key;
+    bool used;
+    double f;
+    int64_t strand;
+    uint8_t fit;
+} gv_memo;
+#define GV_MEMO_SIZE 4096
+
+static gv_state state_of(const gs_node *n) {
+    gv_state k;
+    memset(&k, 0, sizeof k);   /* padding too: states are compared with memcmp */
+    k.cpu_left = n->cpu_left;
+    k.mem_left = n->mem_left;
+    for (int g = 0; g < n->ngpu; g++) k.free[g] = n->free[g];
+    k.model = (int16_t)n->model;
+    k.ngpu = (uint8_t)n->ngpu;
+    k.pods_ok = n->pods_left > 0;
+    return k;
+}
+
+static uint64_t state_hash(const gv_state *k) {
+    uint64_t w[sizeof *k / 8], h = 0x9e3779b97f4a7c15ULL;
+    memcpy(w, k, sizeof w);
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++) {
+        h ^= w[i];
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
 /* Node i's F_n, stranded milli and fitting sizes, and the sums, recomputed. */
 static void measure_node(gpu_view *v, size_t i) {
-    double f = frag_node(&v->nodes[i], v->typical), zero = 0;
+    gv_state key = state_of(&v->nodes[i]);
+    if (!v->memo) v->memo = xcalloc(GV_MEMO_SIZE, sizeof *v->memo);
+    gv_memo *e = &v->memo[state_hash(&key) & (GV_MEMO_SIZE - 1)];
+    if (!e->used || memcmp(&e->key, &key, sizeof key)) {
+        double zero = 0;
+        gpu_metrics m;
+        gpu_metrics_compute(&v->nodes[i], 1, &zero, v->typical, &m);
+        *e = (gv_memo){.key = key, .used = true, .f = frag_node(&v->nodes[i], v->typical),
+                       .strand = (int64_t)(m.stranded_gpus * GS_MILLI + 0.5)};
+        for (int k = 0; k < GPU_METRICS_NFIT; k++) e->fit += (uint8_t)m.nodes_fit[k];
+        v->memo_misses++;
+    } else {
+        v->memo_hits++;
+    }
+    double f = e->f;
     v->frag_total += f - v->frag[i];
     v->frag[i] = f;
-    gpu_metrics m;
-    gpu_metrics_compute(&v->nodes[i], 1, &zero, v->typical, &m);
-    int64_t strand = (int64_t)(m.stranded_gpus * GS_MILLI + 0.5);
+    int64_t strand = e->strand;
     v->strand_total += strand - v->strand[i];
     v->strand[i] = strand;
-    uint8_t fit = 0;
-    for (int k = 0; k < GPU_METRICS_NFIT; k++) fit += (uint8_t)m.nodes_fit[k];
+    uint8_t fit = e->fit;
     for (int k = 0; k < GPU_METRICS_NFIT; k++) v->fit_total[k] += (k < fit) - (k < v->fit[i]);
     v->fit[i] = fit;   /* the sizes fit from the smallest up: a count says which */
 }
@@ -97,6 +152,7 @@ void gpu_view_sync(gpu_view *v) {
 
 void gpu_view_set_typical(gpu_view *v, const frag_typical *t) {
     v->typical = t;
+    if (v->memo) memset(v->memo, 0, GV_MEMO_SIZE * sizeof *v->memo);   /* measured against other typical pods */
     v->frag_total = 0;
     v->ndirty = 0;
     v->strand_total = 0;

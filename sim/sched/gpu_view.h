@@ -45,6 +45,8 @@ typedef struct gpu_view {
     int64_t *strand;                     /* per node: its stranded idle milli (gpu_metrics.h), valid after sync */
     uint8_t *fit;                        /* per node: how many of the sizes 1, 2, 4, 8 GPUs fit it now */
     int64_t strand_total, fit_total[GPU_METRICS_NFIT];
+    struct gv_memo *memo;                /* measured node states (many nodes pass through equal states) */
+    uint64_t memo_hits, memo_misses;
     uint8_t *dirty;                      /* per node: F_n not recomputed since the node changed */
     uint32_t *dirty_list;                /* nodes flagged dirty, in the order they changed */
     size_t ndirty;

@@ -218,13 +218,15 @@ static void node_changed(scheduler *s, size_t node, bool wake_blocked) {
 void sched_flush_class(scheduler *s, uint32_t ci) {
     pod_class *c = &s->classes[ci];
     if (!c->ndirty) return;
-    for (size_t w = 0; w < s->nwords && c->ndirty; w++)
-        for (uint64_t bits = c->dirty[w]; bits; bits &= bits - 1) {
+    for (size_t w = 0; w < s->nwords && c->ndirty; w++) {
+        uint64_t bits = c->dirty[w];
+        if (!bits) continue;
+        c->dirty[w] = 0;
+        for (; bits; bits &= bits - 1) {
             refresh(s, c, (w << 6) + (size_t)__builtin_ctzll(bits));
             c->ndirty--;
         }
-    memset(c->dirty, 0, s->nwords * sizeof *c->dirty);
-    c->ndirty = 0;
+    }
 }
 
 /* Recompute class c's cache entry for one node; true when it newly fits. */
@@ -638,14 +640,23 @@ static void placement_milli(const scheduler *s, const pod_class *c, const placem
     for (size_t i = 0; i < c->ndemand; i++) {
         size_t r = c->demand[i].res;
         if (r <= RES_PODS) continue;
+        if ((int)r == c->gpu_res && e < 8 && p->units[e] && s->per_gpu[k] == 1 && s->unit_milli[k] == GS_MILLI) {
+            /* one unit, one whole GPU */
+            for (uint64_t bits = p->units[e]; bits; bits &= bits - 1)
+                if (__builtin_ctzll(bits) < GS_MAX_GPUS) milli[__builtin_ctzll(bits)] = GS_MILLI;
+            return;
+        }
         if ((int)r == c->gpu_res && e < 8 && p->units[e] && s->per_gpu[k]) {
             int per = s->per_gpu[k], count[GS_MAX_GPUS] = {0};
             for (uint64_t bits = p->units[e]; bits; bits &= bits - 1) {
                 int g = __builtin_ctzll(bits) / per;
                 if (g < GS_MAX_GPUS) count[g]++;
             }
-            for (int g = 0; g < GS_MAX_GPUS; g++)   /* all units of a GPU: the whole GPU (per need not divide 1000) */
-                milli[g] = (int16_t)(count[g] == per ? GS_MILLI : count[g] * s->unit_milli[k]);
+            /* all units of a GPU, when the resource covers the whole GPU (replicas, MIG devices of one
+             * profile filling it): the whole GPU, though per need not divide 1000 */
+            bool covers = s->unit_milli[k] * per >= GS_MILLI - per;
+            for (int g = 0; g < GS_MAX_GPUS; g++)
+                milli[g] = (int16_t)(covers && count[g] == per ? GS_MILLI : count[g] * s->unit_milli[k]);
             return;
         }
         e++;
