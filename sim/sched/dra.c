@@ -184,7 +184,7 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
 void dra_free(dra_state *d) {
     if (!d) return;
     place_mig_free(d->mig);
-    free(d->node_gpus);
+    dra_gpus_free(d);
     allocator_free(d->A);
     free(d->equiv);
     for (size_t i = 0; i < d->ncls; i++) {

@@ -43,9 +43,16 @@ typedef struct dra_record {
 typedef struct dra_class dra_class;
 
 /* A node's physical GPUs as the GPU view numbers them (dra_gpus.c): their uuids. */
+typedef struct dra_gpu_device {
+    const char *pool, *name;      /* interned: compared by pointer with allocation results */
+    int16_t milli;                /* what taking it whole takes of its GPU (gpu 1000, MIG N/7) */
+    int8_t gpu;                   /* its GPU's index in the view */
+} dra_gpu_device;
 typedef struct dra_node_gpus {
     const char *uuid[GS_MAX_GPUS];
     uint8_t n;
+    dra_gpu_device *dev;          /* the node's GPU and MIG devices (dra_gpus.c) */
+    uint32_t ndev;
 } dra_node_gpus;
 typedef struct dra_shared dra_shared;
 

@@ -35,47 +35,68 @@ static int gpu_index(dra_node_gpus *n, const char *uuid, bool add) {
     return n->n++;
 }
 
+/* What taking device dev whole takes of its GPU, in milli (floor: 7 x 1g = 994). */
+static int16_t whole_milli(const k8s_device *dev, const char *type) {
+    if (!strcmp(type, "gpu")) return GS_MILLI;
+    const char *p = str_attr(dev, "profile");
+    int g = p ? atoi(p) : 0;
+    return (int16_t)(g > 0 && g <= 7 ? g * GS_MILLI / 7 : 0);
+}
+
 void dra_gpus_init(dra_state *d) {
     const inventory *inv = d->inv;
     d->node_gpus = xcalloc(inv->nnodes ? inv->nnodes : 1, sizeof *d->node_gpus);
     for (size_t i = 0; i < inv->nnodes; i++) {
         dra_node_gpus *n = &d->node_gpus[i];
         const inv_node *info = &inv->info[i];
-        for (int pass = 0; pass < 2; pass++)   /* gpu devices first, then MIG parents */
-            for (size_t s = info->first_slice; s < info->first_slice + info->nslices; s++)
-                for (size_t k = 0; k < inv->slices[s].ndevices; k++) {
-                    const k8s_device *dev = &inv->slices[s].devices[k];
+        for (int pass = 0; pass < 3; pass++)   /* gpu devices first, then MIG parents; then the device list */
+            for (size_t s = info->first_slice; s < info->first_slice + info->nslices; s++) {
+                const k8s_resource_slice *sl = &inv->slices[s];
+                if (pass == 2) n->dev = xrealloc(n->dev, (n->ndev + sl->ndevices + 1) * sizeof *n->dev);
+                for (size_t k = 0; k < sl->ndevices; k++) {
+                    const k8s_device *dev = &sl->devices[k];
                     const char *type = str_attr(dev, "type");
                     if (!type) continue;
-                    if (pass == 0 && !strcmp(type, "gpu")) gpu_index(n, str_attr(dev, "uuid"), true);
-                    if (pass == 1 && !strcmp(type, "mig")) gpu_index(n, str_attr(dev, "parentUUID"), true);
+                    bool gpu = !strcmp(type, "gpu"), mig = !strcmp(type, "mig");
+                    if (pass == 0 && gpu) gpu_index(n, str_attr(dev, "uuid"), true);
+                    if (pass == 1 && mig) gpu_index(n, str_attr(dev, "parentUUID"), true);
+                    if (pass != 2 || !(gpu || mig)) continue;
+                    int g = gpu_index(n, str_attr(dev, gpu ? "uuid" : "parentUUID"), false);
+                    if (g >= 0)
+                        n->dev[n->ndev++] = (dra_gpu_device){sl->pool, dev->name, whole_milli(dev, type), (int8_t)g};
                 }
+            }
     }
 }
 
-int dra_node_gpu_count(const dra_state *d, size_t node) { return d->node_gpus ? d->node_gpus[node].n : 0; }
-
-/* The GPU of `node` a device is (or is part of); -1 for other devices. */
-static int device_gpu(const dra_state *d, size_t node, const k8s_device *dev) {
-    const char *type = dev ? str_attr(dev, "type") : NULL;
-    if (!type) return -1;
-    dra_node_gpus *n = &d->node_gpus[node];
-    if (!strcmp(type, "gpu")) return gpu_index(n, str_attr(dev, "uuid"), false);
-    if (!strcmp(type, "mig")) return gpu_index(n, str_attr(dev, "parentUUID"), false);
-    return -1;
+void dra_gpus_free(dra_state *d) {
+    for (size_t i = 0; d->node_gpus && i < d->inv->nnodes; i++) free(d->node_gpus[i].dev);
+    free(d->node_gpus);
 }
+
+/* The node's entry for device (pool, name) (interned), or NULL. */
+static const dra_gpu_device *gpu_device(const dra_state *d, size_t node, const char *pool, const char *name) {
+    const dra_node_gpus *n = &d->node_gpus[node];
+    for (uint32_t k = 0; k < n->ndev; k++)
+        if (n->dev[k].name == name && n->dev[k].pool == pool) return &n->dev[k];
+    return NULL;
+}
+
+int dra_node_gpu_count(const dra_state *d, size_t node) { return d->node_gpus ? d->node_gpus[node].n : 0; }
 
 void dra_allocation_gpu_milli(const dra_state *d, size_t node, const k8s_allocation *al, int16_t milli[GS_MAX_GPUS]) {
     for (size_t i = 0; i < al->nresults; i++) {
         const k8s_device_result *r = &al->results[i];
         if (r->admin_access) continue;
-        const k8s_device *dev = allocator_find_device(d->A, r->driver, r->pool, r->device);
-        int g = device_gpu(d, node, dev);
-        if (g < 0) continue;
-        k8s_allocation one = *al;   /* this result alone, through the GPU-equivalent rule */
-        one.results = (k8s_device_result *)r;
-        one.nresults = 1;
-        int v = (int)(dra_allocation_gpu_equiv(d, &one) * GS_MILLI + 1e-6);   /* floor: 7 x 1g = 994 of 1000 */
+        const dra_gpu_device *gd = gpu_device(d, node, r->pool, r->device);
+        if (!gd) continue;
+        int g = gd->gpu, v = gd->milli;
+        if (r->share_id && r->nconsumed) {   /* a share: its consumed fraction, through the GPU-equivalent rule */
+            k8s_allocation one = *al;
+            one.results = (k8s_device_result *)r;
+            one.nresults = 1;
+            v = (int)(dra_allocation_gpu_equiv(d, &one) * GS_MILLI + 1e-6);   /* floor */
+        }
         v += milli[g];
         milli[g] = (int16_t)(v > GS_MILLI ? GS_MILLI : v);
     }
@@ -84,7 +105,6 @@ void dra_allocation_gpu_milli(const dra_state *d, size_t node, const k8s_allocat
 /* Device filter: devices of the chosen GPUs on the node, and every device that is no GPU. */
 bool dra_gpu_filter(void *ctx, const alloc_device_id *id) {
     const dra_gpu_pick *p = ctx;
-    const k8s_device *dev = allocator_find_device(p->d->A, id->driver, id->pool, id->device);
-    int g = device_gpu(p->d, p->node, dev);
-    return g < 0 || ((p->mask >> g) & 1);
+    const dra_gpu_device *gd = gpu_device(p->d, p->node, id->pool, id->device);
+    return !gd || ((p->mask >> gd->gpu) & 1);
 }

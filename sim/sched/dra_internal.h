@@ -33,6 +33,7 @@ struct dra_shared {
 
 /* The GPU view's GPUs of DRA nodes (dra_gpus.c). */
 void dra_gpus_init(dra_state *d);
+void dra_gpus_free(dra_state *d);
 /* Milli of each GPU of `node` that allocation al takes (added to milli[]). */
 void dra_allocation_gpu_milli(const dra_state *d, size_t node, const k8s_allocation *al, int16_t milli[GS_MAX_GPUS]);
 typedef struct dra_gpu_pick {
