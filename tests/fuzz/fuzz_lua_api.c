@@ -129,9 +129,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (inventory_build_ex(&sc.cluster, &cat, &sc.sched.dp, INV_NO_SLICES, &inv, &err)) abort();
     sim_run run;
     sim_init(&run, &sc, inv.nodes, inv.nnodes);
-    if (run.source.start(&run, run.source.ctx)) abort();
-    run.source.start = NULL;   /* started here: sim_execute must not start it again */
-    luaw *w = run.source.ctx;
+    workload_attach(&run);   /* the Lua generator is the last source */
+    sim_source *src = &run.sources[run.nsources - 1];
+    if (src->start(&run, src->ctx)) abort();
+    src->start = NULL;   /* started here: sim_execute must not start it again */
+    luaw *w = src->ctx;
     lua_State *L = w->L;
     for (int call = 0; call < 16 && in.n; call++) {
         lua_getglobal(L, "drasim");
@@ -142,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         luaw_call(w, nargs, 0, "fuzz", &err);   /* errors are expected; crashes are not */
     }
     /* Executing the run fires timers, arrivals and completions (errors expected). */
-    workload_execute(&run, NULL);
+    sim_execute(&run, NULL);
     sim_free(&run);
     inventory_free(&inv);
     scenario_free(&sc);

@@ -245,14 +245,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (inventory_build_ex(&sc.cluster, &cat, &sc.sched.dp, INV_NO_SLICES, &inv, &err)) abort();
     sim_run run;
     sim_init(&run, &sc, inv.nodes, inv.nnodes);
-    if (run.source.start(&run, run.source.ctx)) abort();
-    run.source.start = NULL;   /* started here: sim_execute must not start it again */
-    luaw *w = run.source.ctx;
+    workload_attach(&run);   /* the Lua generator is the last source */
+    sim_source *src = &run.sources[run.nsources - 1];
+    if (src->start(&run, src->ctx)) abort();
+    src->start = NULL;   /* started here: sim_execute must not start it again */
+    luaw *w = src->ctx;
     stop_run = 0;
     run_generation++;   /* odd: running */
     run.interrupt = &stop_run;   /* polled by the Lua hook while the main chunk runs */
     if (luaL_loadbufferx(w->L, g.out.s, g.out.len, "=fuzz", "t") == LUA_OK) {
-        if (luaw_call(w, 0, 0, "fuzz", &err) == 0) workload_execute(&run, &stop_run);   /* errors are expected */
+        if (luaw_call(w, 0, 0, "fuzz", &err) == 0) sim_execute(&run, &stop_run);   /* errors are expected */
     } else {
         if (getenv("DRASIM_FUZZ_PRINT")) fprintf(stderr, "syntax: %s\n", lua_tostring(w->L, -1));
         lua_pop(w->L, 1);
