@@ -15,12 +15,16 @@
 #include <string.h>
 
 #include "sched/dra_internal.h"
+#include "util/intern.h"
+#include "util/vec.h"
 #include "util/xalloc.h"
 
+/* String attribute `id` (interned: attribute ids are, model/k8s_decode.c and
+ * model/inventory_dra.c) of dev, or NULL. */
 static const char *str_attr(const k8s_device *dev, const char *id) {
     for (size_t i = 0, n = k8s_dev_nattrs(dev); i < n; i++) {
         const k8s_attribute *a = k8s_dev_attr(dev, i);
-        if (!strcmp(a->id, id)) return a->kind == ATTR_STRING ? a->s : NULL;
+        if (a->id == id) return a->kind == ATTR_STRING ? a->s : NULL;
     }
     return NULL;
 }
@@ -36,37 +40,50 @@ static int gpu_index(dra_node_gpus *n, const char *uuid, bool add) {
 }
 
 /* What taking device dev whole takes of its GPU, in milli (floor: 7 x 1g = 994). */
-static int16_t whole_milli(const k8s_device *dev, const char *type) {
-    if (!strcmp(type, "gpu")) return GS_MILLI;
-    const char *p = str_attr(dev, "profile");
+static int16_t whole_milli(const k8s_device *dev, bool gpu) {
+    if (gpu) return GS_MILLI;
+    const char *p = str_attr(dev, intern("profile"));
     int g = p ? atoi(p) : 0;
     return (int16_t)(g > 0 && g <= 7 ? g * GS_MILLI / 7 : 0);
 }
 
 void dra_gpus_init(dra_state *d) {
     const inventory *inv = d->inv;
+    const char *type_id = intern("type"), *uuid_id = intern("uuid"), *parent_id = intern("parentUUID");
+    const char *gpu_s = intern("gpu"), *mig_s = intern("mig");
     d->node_gpus = xcalloc(inv->nnodes ? inv->nnodes : 1, sizeof *d->node_gpus);
+    VEC(const char *) parents = {0};   /* per MIG entry of the node: its parent's uuid */
     for (size_t i = 0; i < inv->nnodes; i++) {
         dra_node_gpus *n = &d->node_gpus[i];
         const inv_node *info = &inv->info[i];
-        for (int pass = 0; pass < 3; pass++)   /* gpu devices first, then MIG parents; then the device list */
-            for (size_t s = info->first_slice; s < info->first_slice + info->nslices; s++) {
-                const k8s_resource_slice *sl = &inv->slices[s];
-                if (pass == 2) n->dev = xrealloc(n->dev, (n->ndev + sl->ndevices + 1) * sizeof *n->dev);
-                for (size_t k = 0; k < sl->ndevices; k++) {
-                    const k8s_device *dev = &sl->devices[k];
-                    const char *type = str_attr(dev, "type");
-                    if (!type) continue;
-                    bool gpu = !strcmp(type, "gpu"), mig = !strcmp(type, "mig");
-                    if (pass == 0 && gpu) gpu_index(n, str_attr(dev, "uuid"), true);
-                    if (pass == 1 && mig) gpu_index(n, str_attr(dev, "parentUUID"), true);
-                    if (pass != 2 || !(gpu || mig)) continue;
-                    int g = gpu_index(n, str_attr(dev, gpu ? "uuid" : "parentUUID"), false);
-                    if (g >= 0)
-                        n->dev[n->ndev++] = (dra_gpu_device){sl->pool, dev->name, whole_milli(dev, type), (int8_t)g};
+        size_t cap = 0;
+        parents.len = 0;
+        for (size_t s = info->first_slice; s < info->first_slice + info->nslices; s++) {
+            const k8s_resource_slice *sl = &inv->slices[s];
+            for (size_t k = 0; k < sl->ndevices; k++) {
+                const k8s_device *dev = &sl->devices[k];
+                const char *type = str_attr(dev, type_id);
+                bool gpu = type == gpu_s, mig = type == mig_s;
+                if (!gpu && !mig) continue;
+                if (n->ndev == cap) {
+                    cap = cap ? cap * 2 : 16;
+                    n->dev = xrealloc(n->dev, cap * sizeof *n->dev);
                 }
+                /* gpu devices number the GPUs as they come; MIG devices wait for their parent (below) */
+                int g = gpu ? gpu_index(n, str_attr(dev, uuid_id), true) : -1;
+                n->dev[n->ndev++] = (dra_gpu_device){sl->pool, dev->name, whole_milli(dev, gpu), (int8_t)g};
+                VEC_PUSH(parents, mig ? str_attr(dev, parent_id) : NULL);
             }
+        }
+        /* MIG parents not published as gpu devices (static MIG) get the next indexes, in order */
+        for (uint32_t k = 0; k < n->ndev; k++)
+            if (parents.data[k]) n->dev[k].gpu = (int8_t)gpu_index(n, parents.data[k], true);
+        uint32_t keep = 0;   /* devices whose GPU has no index (more than 8) are not in the view */
+        for (uint32_t k = 0; k < n->ndev; k++)
+            if (n->dev[k].gpu >= 0) n->dev[keep++] = n->dev[k];
+        n->ndev = keep;
     }
+    VEC_FREE(parents);
 }
 
 void dra_gpus_free(dra_state *d) {
