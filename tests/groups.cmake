@@ -43,3 +43,22 @@ drasim_cli_test(NAME groups/lua-group-field
   SQL ${_grp_out}/lua.db "SELECT group_concat(grp || ':' || metric || '=' || printf('%.4f', value), ' ') FROM summary WHERE grp != '' AND metric IN ('pods_arrived', 'wait_max_s', 'gpu_hours_allocated')"
       "^train:pods_arrived=2[.]0000 train:wait_max_s=1200[.]0000 train:gpu_hours_allocated=0[.]6667 lua:pods_arrived=1[.]0000 lua:wait_max_s=0[.]0000 lua:gpu_hours_allocated=0[.]0000$"
       ${_grp_out}/lua.db "SELECT count(*) FROM pod_groups WHERE name = 'train'" "^2$")
+
+# drasim check: per-group thresholds (metric{group=NAME}, docs/CI.md)
+drasim_cli_test(NAME groups/check-group-thresholds
+  COMMAND check ${_grp_src}/waits.yaml --expect ${_grp_src}/expect-groups.yaml
+  EXIT 1
+  EXPECT "wait_censored_p99_s[{]group=a[}] <= 8 +8 +<= 8 +pass"
+         "max[(]pods_pending_at_end[{]group=big[}][)] == 2 +2 +== 2 +pass"
+         "wait_censored_p50_s[{] group = big [}] == 15 +15 +== 15 +pass"
+         "wait_censored_max_s[{]group=big[}] <= 10 +20 +<= 10 +FAIL"
+         "wait_p99_s[{]group=big[}] <= 1800 +missing +<= 1800 +FAIL"
+         "5 checks, 2 failed")
+drasim_cli_test(NAME groups/check-unknown-group
+  COMMAND check ${_grp_src}/waits.yaml --expect ${_grp_src}/expect-unknown-group.yaml
+  EXIT 3
+  EXPECT "expect-unknown-group[.]yaml:7:3: threshold 'wait_censored_p99_s[{]group=bigg[}] <= 60': no group 'bigg' in the results [(]groups: a, big[)]")
+drasim_cli_test(NAME groups/check-bad-group-syntax
+  COMMAND check ${_grp_src}/waits.yaml --expect ${_grp_src}/expect-bad-group.yaml
+  EXIT 3
+  EXPECT "expect-bad-group[.]yaml:5:3: threshold 'wait_censored_p99_s[{]group=[}] <= 60': expected [{]group=NAME[}] after the metric name")

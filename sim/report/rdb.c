@@ -41,16 +41,6 @@ bool rdb_has_table(const rdb *r, const char *table) {
     return found;
 }
 
-/* Does the summary table have the grp column (per-group rows)? */
-static bool summary_has_grp(const rdb *r) {
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM pragma_table_info('summary') WHERE name = 'grp'", -1, &s, NULL) != SQLITE_OK)
-        return false;
-    bool found = sqlite3_step(s) == SQLITE_ROW;
-    sqlite3_finalize(s);
-    return found;
-}
-
 bool rdb_table_has_rows(const rdb *r, const char *table) {
     if (!rdb_has_table(r, table)) return false;
     char sql[160];
@@ -247,7 +237,7 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
     make_groups(out);
     /* the whole run's metrics (grp '': databases before per-group rows have no grp column);
      * metric names first (first-seen order), then values */
-    const char *sql = summary_has_grp(out) ? "SELECT run_id, metric, value FROM summary WHERE grp = '' ORDER BY run_id, rowid"
+    const char *sql = rdb_has_column(out, "summary", "grp") ? "SELECT run_id, metric, value FROM summary WHERE grp = '' ORDER BY run_id, rowid"
                                            : "SELECT run_id, metric, value FROM summary ORDER BY run_id, rowid";
     if (sqlite3_prepare_v2(out->db, sql, -1, &s, NULL) != SQLITE_OK) {
         fail(out, err, "cannot read summary");
