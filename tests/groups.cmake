@@ -62,3 +62,16 @@ drasim_cli_test(NAME groups/check-bad-group-syntax
   COMMAND check ${_grp_src}/waits.yaml --expect ${_grp_src}/expect-bad-group.yaml
   EXIT 3
   EXPECT "expect-bad-group[.]yaml:5:3: threshold 'wait_censored_p99_s[{]group=[}] <= 60': expected [{]group=NAME[}] after the metric name")
+
+# GPU-hours allocated is the time integral gpu_alloc_pct measures, in both modes
+# (allocated = gpu_alloc_pct / 100 x gpu_total x sim_end_s / 3600), and the
+# groups' rows add up to the whole run's
+foreach(_m quickstart examples/dra-quickstart)
+  string(REPLACE "examples/" "" _n ${_m})
+  set(_db ${_grp_out}/${_n}.db)
+  drasim_cli_test(NAME groups/gpu-hours-${_n}
+    COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/${_m}.yaml -o ${_db} -q
+    SQL ${_db} "SELECT abs((SELECT value FROM summary WHERE grp = '' AND metric = 'gpu_hours_allocated') - (SELECT a.value * t.value * e.value / 360000.0 FROM summary a, summary t, summary e WHERE a.grp = '' AND t.grp = '' AND e.grp = '' AND a.metric = 'gpu_alloc_pct' AND t.metric = 'gpu_total' AND e.metric = 'sim_end_s')) < 1e-6" "^1$"
+        ${_db} "SELECT m.metric || ' ' || (abs(m.value - (SELECT sum(g.value) FROM summary g WHERE g.grp != '' AND g.metric = m.metric)) < 1e-6) FROM summary m WHERE m.grp = '' AND m.metric IN ('gpu_hours_requested', 'gpu_hours_allocated', 'pods_arrived', 'pods_pending_at_end') ORDER BY m.metric"
+        "^gpu_hours_allocated 1\ngpu_hours_requested 1\npods_arrived 1\npods_pending_at_end 1$")
+endforeach()
