@@ -76,5 +76,5 @@ drasim_cli_test(NAME docs/fields-dra
   SQL ${_docs_out}/fields-dra.db "SELECT mode || ' ' || policy FROM runs" "^dra fgd$"
   SQL ${_docs_out}/fields-dra.db "SELECT count(DISTINCT pod_id) || ' ' || count(DISTINCT device) FROM claim_allocations WHERE claim = 'team-gpu'"
       "^3 1$"
-  SQL ${_docs_out}/fields-dra.db "SELECT value FROM summary WHERE metric = 'dra_shared_claims_allocated'" "^1[.]0$"
+  SQL ${_docs_out}/fields-dra.db "SELECT value FROM summary WHERE grp = '' AND metric = 'dra_shared_claims_allocated'" "^1[.]0$"
   LABELS docs)

@@ -15,8 +15,8 @@ drasim_cli_test(NAME dra-sched/quickstart
   SQL ${_facts}
       ${_db} "SELECT mode, nodes, pods FROM runs" "^dra[|]44[|]1000$"
       ${_db} "SELECT count(*) FROM claim_allocations a JOIN claim_allocations b ON a.run_id = b.run_id AND a.pool = b.pool AND a.device = b.device AND a.pod_id < b.pod_id JOIN pods p ON p.run_id = a.run_id AND p.pod_id = a.pod_id JOIN pods q ON q.run_id = b.run_id AND q.pod_id = b.pod_id JOIN runs r ON r.run_id = a.run_id WHERE p.scheduled_ms < coalesce(q.completion_ms, r.end_ms) AND q.scheduled_ms < coalesce(p.completion_ms, r.end_ms)" "^0$"
-      ${_db} "SELECT count(DISTINCT c.pod_id) = (SELECT value FROM summary WHERE metric = 'dra_claims_created') * 1 FROM claim_allocations c" "^1$"
-      ${_db} "SELECT value FROM summary WHERE metric = 'dra_claims_created'" "^600[.]0$")
+      ${_db} "SELECT count(DISTINCT c.pod_id) = (SELECT value FROM summary WHERE grp = '' AND metric = 'dra_claims_created') * 1 FROM claim_allocations c" "^1$"
+      ${_db} "SELECT value FROM summary WHERE grp = '' AND metric = 'dra_claims_created'" "^600[.]0$")
 
 drasim_cli_test(NAME dra-sched/same-seed-same-bytes RAW
   COMMAND ${CMAKE_COMMAND} -DMODE=twice -DDRASIM=$<TARGET_FILE:drasim> -DOTHER_SEED=7
@@ -45,9 +45,9 @@ drasim_cli_test(NAME dra-sched/openb-default-dra
   EXPECT "openb-default-dra: 1213 nodes, [0-9]+ pods arrived"
          "policy bestfit: 130% of GPU capacity arrived[;] 9[23][.][0-9]+% of GPUs allocated"
   SQL ${_db} "SELECT mode, policy, seed, nodes FROM runs" "^dra[|]bestfit[|]43[|]1213$"
-      ${_db} "SELECT value FROM summary WHERE metric = 'gpu_total'" "^6212[.]0$"
-      ${_db} "SELECT value BETWEEN 93.24 AND 93.26 FROM summary WHERE metric = 'gpu_milli_alloc_pct_end'" "^1$"
+      ${_db} "SELECT value FROM summary WHERE grp = '' AND metric = 'gpu_total'" "^6212[.]0$"
+      ${_db} "SELECT value BETWEEN 93.24 AND 93.26 FROM summary WHERE grp = '' AND metric = 'gpu_milli_alloc_pct_end'" "^1$"
       ${_db} "SELECT gpu_alloc_pct, frag_gpu_pct FROM arrival_curve WHERE arrived_pct = 130" "^93[.]25[|]6[.]69$"
-      ${_db} "SELECT value BETWEEN 129.9 AND 130.1 FROM summary WHERE metric = 'arrived_gpu_pct'" "^1$"
-      ${_db} "SELECT value FROM summary WHERE metric = 'dra_device_choice_differs'" "^0[.]0$"
-      ${_db} "SELECT (SELECT value FROM summary WHERE metric = 'pods_arrived') = (SELECT value FROM summary WHERE metric = 'pods_scheduled') + (SELECT value FROM summary WHERE metric = 'pods_pending_at_end')" "^1$")
+      ${_db} "SELECT value BETWEEN 129.9 AND 130.1 FROM summary WHERE grp = '' AND metric = 'arrived_gpu_pct'" "^1$"
+      ${_db} "SELECT value FROM summary WHERE grp = '' AND metric = 'dra_device_choice_differs'" "^0[.]0$"
+      ${_db} "SELECT (SELECT value FROM summary WHERE grp = '' AND metric = 'pods_arrived') = (SELECT value FROM summary WHERE grp = '' AND metric = 'pods_scheduled') + (SELECT value FROM summary WHERE grp = '' AND metric = 'pods_pending_at_end')" "^1$")

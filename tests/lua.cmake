@@ -62,8 +62,8 @@ drasim_cli_test(NAME lua/dra-claims
          "GPU allocation 20[.]8% [(]peak 100[.]0%[)][;] wait mean 464[.]0 s, p99 1160[.]0 s"
   SQL ${_facts}
       ${_db} "SELECT group_concat(wait_ms, ',') FROM (SELECT wait_ms FROM pods ORDER BY arrival_ms)" "^0,0,580000,580000,1160000$"
-      ${_db} "SELECT printf('%.6f', value) FROM summary WHERE metric = 'gpu_alloc_pct'" "^20[.]833333$"
-      ${_db} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE metric IN ('wait_mean_s', 'wait_p50_s', 'wait_p99_s', 'wait_max_s')" "^wait_mean_s=464[.]0 wait_p50_s=580[.]0 wait_p99_s=1160[.]0 wait_max_s=1160[.]0$"
+      ${_db} "SELECT printf('%.6f', value) FROM summary WHERE grp = '' AND metric = 'gpu_alloc_pct'" "^20[.]833333$"
+      ${_db} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = '' AND metric IN ('wait_mean_s', 'wait_p50_s', 'wait_p99_s', 'wait_max_s')" "^wait_mean_s=464[.]0 wait_p50_s=580[.]0 wait_p99_s=1160[.]0 wait_max_s=1160[.]0$"
       ${_db} "SELECT count(*), count(DISTINCT pod_id) FROM claim_allocations" "^5[|]5$")
 drasim_cli_test(NAME lua/dra-unknown-shared-claim
   COMMAND run ${CMAKE_SOURCE_DIR}/tests/lua/dra-unknown-shared.yaml -o ${_lua_out}/dra-bad.db

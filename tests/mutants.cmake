@@ -18,7 +18,7 @@ function(_mut_metrics out db)
     math(EXPR j "${i} + 1")
     list(GET args ${i} metric)
     list(GET args ${j} regex)
-    list(APPEND sql ${db} "SELECT value FROM summary WHERE metric = '${metric}'" "${regex}")
+    list(APPEND sql ${db} "SELECT value FROM summary WHERE grp = '' AND metric = '${metric}'" "${regex}")
   endforeach()
   set(${out} ${sql} PARENT_SCOPE)
 endfunction()
@@ -33,7 +33,7 @@ drasim_cli_test(NAME mutants/waits-percentiles
   EXPECT "100 pods arrived, 100 scheduled"
   SQL ${_sql}
       ${_mut_out}/waits.db "SELECT wait_ms FROM pods WHERE pod_id IN (0, 1, 99) ORDER BY pod_id" "^0\n1001\n99099$"
-      ${_mut_out}/waits.db "SELECT typeof(value) FROM summary WHERE metric = 'wait_mean_s'" "^real$"
+      ${_mut_out}/waits.db "SELECT typeof(value) FROM summary WHERE grp = '' AND metric = 'wait_mean_s'" "^real$"
       ${_mut_out}/waits.db "SELECT gpu_alloc_pct FROM samples WHERE time_ms = 0" "^100\\.0$")
 
 # The same run stopped at an event instant (tests/mutants/waits-stop.yaml).
@@ -124,7 +124,7 @@ drasim_cli_test(NAME mutants/zero-cpu-refused
 drasim_cli_test(NAME mutants/check-bounds-and-extremes
   COMMAND check ${_mut_src}/seed-duration.yaml --expect ${_mut_src}/seed-check.yaml -o ${_mut_out}/seeds-1-3.db
   EXPECT "6 checks, 0 failed \\(3 runs\\)"
-  SQL ${_mut_out}/seeds-1-3.db "SELECT group_concat(value, ' ') FROM summary WHERE metric = 'sim_end_s'" "^1\\.0 2\\.0 3\\.0$")
+  SQL ${_mut_out}/seeds-1-3.db "SELECT group_concat(value, ' ') FROM summary WHERE grp = '' AND metric = 'sim_end_s'" "^1\\.0 2\\.0 3\\.0$")
 # Baseline = seeds 1..3 (mean 2); now seeds 2..4 (mean 3), lower is better.
 # 50 % of 2 allows up to 3.0 (passes at the bound); 40 % allows 2.8 (fails).
 foreach(_tol 50 40)

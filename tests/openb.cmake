@@ -32,12 +32,12 @@ foreach(_case "default-bestfit|bestfit|43|93.24|93.26|93.25|6.69|--policy;bestfi
            "policy ${_policy}: 130% of GPU capacity arrived[;] 9[0-9][.][0-9][0-9]% of GPUs allocated"
     SQL ${_facts}
         ${_db} "SELECT mode, policy, seed, nodes FROM runs" "^device-plugin[|]${_policy}[|]${_seed}[|]1213$"
-        ${_db} "SELECT value FROM summary WHERE metric = 'gpu_total'" "^6212[.]0$"
-        ${_db} "SELECT value BETWEEN ${_lo} AND ${_hi} FROM summary WHERE metric = 'gpu_milli_alloc_pct_end'" "^1$"
+        ${_db} "SELECT value FROM summary WHERE grp = '' AND metric = 'gpu_total'" "^6212[.]0$"
+        ${_db} "SELECT value BETWEEN ${_lo} AND ${_hi} FROM summary WHERE grp = '' AND metric = 'gpu_milli_alloc_pct_end'" "^1$"
         ${_db} "SELECT gpu_alloc_pct, frag_gpu_pct FROM arrival_curve WHERE arrived_pct = 130" "^${_alloc130}[|]${_frag130}$"
-        ${_db} "SELECT value BETWEEN 129.9 AND 130.1 FROM summary WHERE metric = 'arrived_gpu_pct'" "^1$"
+        ${_db} "SELECT value BETWEEN 129.9 AND 130.1 FROM summary WHERE grp = '' AND metric = 'arrived_gpu_pct'" "^1$"
         # inflation: nobody leaves, so the end allocation is the peak
-        ${_db} "SELECT abs(a.value - b.value) < 1e-6 FROM summary a, summary b WHERE a.metric = 'gpu_milli_alloc_pct_end' AND b.metric = 'gpu_alloc_peak_pct'" "^1$")
+        ${_db} "SELECT abs(a.value - b.value) < 1e-6 FROM summary a, summary b WHERE a.grp = '' AND b.grp = '' AND a.metric = 'gpu_milli_alloc_pct_end' AND b.metric = 'gpu_alloc_peak_pct'" "^1$")
 endforeach()
 
 # Time replay of a hand-made trace (tests/openb/small_*.csv): two 1-GPU T4
@@ -64,7 +64,7 @@ drasim_cli_test(NAME openb/replay-small
   SQL ${_facts}
       ${_db} "SELECT group_concat(coalesce(wait_ms, '-'), ',') FROM (SELECT wait_ms FROM pods ORDER BY pod_id)" "^0,0,30000,-$"
       ${_db} "SELECT group_concat(coalesce(n.name, '-'), ',') FROM pods p LEFT JOIN nodes n USING (run_id, node_id)" "^small-node-0,small-node-1,small-node-1,-$"
-      ${_db} "SELECT group_concat(printf('%s=%.5f', metric, value), ' ') FROM summary WHERE metric IN ('gpu_alloc_pct', 'cpu_alloc_pct', 'memory_alloc_pct', 'arrived_gpu_pct', 'frag_gpu_pct_end', 'frag_ratio_pct_end', 'wait_mean_s', 'wait_p50_s', 'wait_p99_s', 'sim_end_s')"
+      ${_db} "SELECT group_concat(printf('%s=%.5f', metric, value), ' ') FROM summary WHERE grp = '' AND metric IN ('gpu_alloc_pct', 'cpu_alloc_pct', 'memory_alloc_pct', 'arrived_gpu_pct', 'frag_gpu_pct_end', 'frag_ratio_pct_end', 'wait_mean_s', 'wait_p50_s', 'wait_p99_s', 'sim_end_s')"
              "^wait_mean_s=10[.]00000 wait_p50_s=0[.]00000 wait_p99_s=30[.]00000 gpu_alloc_pct=87[.]50000 cpu_alloc_pct=21[.]87500 memory_alloc_pct=5[.]46875 sim_end_s=120[.]00000 frag_gpu_pct_end=25[.]00000 frag_ratio_pct_end=25[.]00000 arrived_gpu_pct=175[.]00000$")
 
 drasim_cli_test(NAME openb/same-seed-same-bytes RAW

@@ -24,7 +24,7 @@ function(_oracle_metrics out db)
   list(SORT want)
   list(JOIN want " " re)
   set(${out} "${db}"
-      "SELECT group_concat(metric || '=' || printf('%.6f', value), ' ') FROM (SELECT metric, value FROM summary WHERE metric IN (${in}) ORDER BY metric)"
+      "SELECT group_concat(metric || '=' || printf('%.6f', value), ' ') FROM (SELECT metric, value FROM summary WHERE grp = '' AND metric IN (${in}) ORDER BY metric)"
       "^${re}$" PARENT_SCOPE)
 endfunction()
 

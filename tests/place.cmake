@@ -11,8 +11,8 @@ drasim_cli_test(NAME place/dra-mig-frag-fgd
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/dra-mig-frag.yaml --policy fgd -o ${_db}
   EXPECT "dra-mig-frag: 4 nodes, 1691 pods arrived, 1672 scheduled, 19 pending at end"
   SQL ${_facts}
-      ${_db} "SELECT value > 0 FROM summary WHERE metric = 'mig_placements_chosen'" "^1$"
-      ${_db} "SELECT value >= 0 AND value <= 100 FROM summary WHERE metric = 'frag_mig_pct_mean'" "^1$")
+      ${_db} "SELECT value > 0 FROM summary WHERE grp = '' AND metric = 'mig_placements_chosen'" "^1$"
+      ${_db} "SELECT value >= 0 AND value <= 100 FROM summary WHERE grp = '' AND metric = 'frag_mig_pct_mean'" "^1$")
 
 drasim_cli_test(NAME place/mig-same-seed-same-bytes RAW
   COMMAND ${CMAKE_COMMAND} -DMODE=twice -DDRASIM=$<TARGET_FILE:drasim> -DOTHER_SEED=7

@@ -72,7 +72,7 @@ drasim_cli_test(NAME policy-dra/dynamic-mig-fgd
   SQL ${db} "${_pd_probe}" "^a-0=gpu-0-mig-1g10gb-19-4$"
       ${db} "${_pd_big}" "^a-0=gpu-0-mig-4g40gb-5-0$"
       ${db} "SELECT scheduled_ms FROM pods WHERE name = 'big-0'" "^10000$"
-      ${db} "SELECT value FROM summary WHERE metric = 'mig_placements_chosen'" "^2[.]0$")
+      ${db} "SELECT value FROM summary WHERE grp = '' AND metric = 'mig_placements_chosen'" "^2[.]0$")
 set(db ${_pd_out}/dyn-bestfit.db)
 drasim_cli_test(NAME policy-dra/dynamic-mig-bestfit
   COMMAND run ${_pd_dir}/dra-dynamic-mig.yaml --policy bestfit -o ${db} --force

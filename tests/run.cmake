@@ -17,7 +17,7 @@ drasim_cli_test(NAME run/quickstart
   SQL ${_facts}
       ${_run_out}/quickstart.db "SELECT count(*), sum(state = 'Succeeded'), sum(state = 'Running') FROM pods" "^1000[|]925[|]75$"
       ${_run_out}/quickstart.db "SELECT nodes, pods, seed, mode, policy FROM runs" "^44[|]1000[|]42[|]device-plugin[|]LeastAllocated$"
-      ${_run_out}/quickstart.db "SELECT printf('%.4f', value) FROM summary WHERE metric = 'gpu_alloc_pct'" "^56[.]50[0-9][0-9]$")
+      ${_run_out}/quickstart.db "SELECT printf('%.4f', value) FROM summary WHERE grp = '' AND metric = 'gpu_alloc_pct'" "^56[.]50[0-9][0-9]$")
 
 drasim_cli_test(NAME run/same-seed-same-bytes RAW
   COMMAND ${CMAKE_COMMAND} -DMODE=twice -DDRASIM=$<TARGET_FILE:drasim> -DOTHER_SEED=7

@@ -171,6 +171,13 @@ int cmd_check(int argc, char **argv) {
         }
         have_base = true;
     }
+    if (expect_check_groups(&e, &res, &err)) {   /* a group no run has: a typo in the expect file */
+        fprintf(stderr, "drasim check: %s\n", sb_str(&err));
+        rdb_close(&res);
+        if (have_base) rdb_close(&base);
+        rc = EXIT_BAD_INPUT;
+        goto done;
+    }
     check_report cr;
     expect_evaluate(&e, &res, have_base ? &base : NULL, &cr);
     strbuf out = {0};

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "engine/sim.h"
+#include "report/run_groups.h"
 #include "report/runner.h"
 #include "sched/policy.h"
 #include "store/output_path.h"
@@ -35,7 +36,7 @@ static void usage(FILE *out) {
                  "                     decide stay pending: 'allocation search budget exhausted')\n"
                  "  --policy NAME      placement policy of a trace workload (scheduling.policy): random,\n"
                  "                     dotprod, gpu-clustering, gpu-packing, bestfit, fgd\n"
-                 "  -q, --quiet        print nothing on success, no progress line\n"
+                 "  -q, --quiet        print nothing on success but warnings, no progress line\n"
                  "A progress line (events/s, simulated time, ETA) is shown on stderr when it is a terminal.\n"
                  "exit codes: 0 ok, 2 usage or processing error, 3 invalid scenario\n");
 }
@@ -60,6 +61,13 @@ static void print_run(const sim_run *run, size_t nnodes, int64_t run_id, void *u
         printf("  policy %s: %.0f%% of GPU capacity arrived; %.2f%% of GPUs allocated, %.2f%% fragmented at the end\n",
                run->sc->sched.policy ? run->sc->sched.policy : "fgd", sim_metric_get(run, "arrived_gpu_pct"),
                sim_metric_get(run, "gpu_milli_alloc_pct_end"), sim_metric_get(run, "frag_gpu_pct_end"));
+    run_groups_print(run, stdout, stderr);
+}
+
+/* --quiet: only the warnings about groups none of whose pods started. */
+static void print_warnings(const sim_run *run, size_t nnodes, int64_t run_id, void *ud) {
+    (void)nnodes, (void)run_id, (void)ud;
+    run_groups_print(run, NULL, stderr);
 }
 
 int cmd_run(int argc, char **argv) {
@@ -134,7 +142,7 @@ int cmd_run(int argc, char **argv) {
     }
     run_batch b = {.scenario_path = path, .sets = sets, .nsets = nsets, .seeds = seeds, .nseeds = nseeds, .policy = policy,
                    .progress = !quiet && isatty(2), .interrupt = interrupt,
-                   .on_run = quiet ? NULL : print_run};
+                   .on_run = quiet ? print_warnings : print_run};
     int brc = run_batch_execute(&b, &st, &err);
     if (brc == RUN_OK && *interrupt) {
         sb_clear(&err);

@@ -203,6 +203,7 @@ void sim_free(sim_run *r) {
     VEC_FREE(r->sample_used);
     VEC_FREE(r->sample_gpu);
     VEC_FREE(r->summary);
+    VEC_FREE(r->groups);
     VEC_FREE(r->curve);
     memset(r, 0, sizeof *r);
 }
@@ -368,7 +369,7 @@ static void take_sample(sim_run *r, sim_time t) {
 }
 
 static void metric(sim_run *r, const char *name, double v) {
-    sim_metric m = {intern(name), v};
+    sim_metric m = {intern(name), v, NULL};
     VEC_PUSH(r->summary, m);
 }
 
@@ -525,13 +526,14 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     summarize(r);
     for (size_t k = 0; k < r->nsources; k++)
         if (r->sources[k].summarize) r->sources[k].summarize(r, r->sources[k].ctx);
-    sim_quality_summary(r);   /* last: it skips the metrics already written */
+    sim_quality_summary(r);   /* after the sources: it skips the metrics already written */
+    sim_group_summary(r);     /* last: the earlier rows keep their order */
     return 0;
 }
 
 double sim_metric_get(const sim_run *r, const char *name) {
     for (size_t i = 0; i < r->summary.len; i++)
-        if (!strcmp(r->summary.data[i].name, name)) return r->summary.data[i].value;
+        if (!r->summary.data[i].group && !strcmp(r->summary.data[i].name, name)) return r->summary.data[i].value;
     return NAN;
 }
 

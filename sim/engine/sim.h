@@ -46,8 +46,18 @@ typedef struct sim_sample {
 
 typedef struct sim_metric {
     const char *name;
-    double value;
+    double value;                             /* NAN: stored as NULL */
+    const char *group;                        /* NULL: the whole run; else a group's metric (sim_groups.c) */
 } sim_metric;
+
+/* A group of pods: the pod classes with one name (a scenario pod group, a
+ * Lua `group`, a trace's shape class); counts at the end of the run. */
+typedef struct sim_group {
+    const char *name;
+    int64_t arrived, scheduled, succeeded, pending;
+    uint32_t first_class;                     /* its first class (index order) */
+    const char *reason;                       /* a pending pod's reason (NULL: none) */
+} sim_group;
 
 typedef struct sim_run sim_run;
 
@@ -112,6 +122,7 @@ struct sim_run {
     struct dra_state *dra;                    /* DRA mode: claims and allocations (sched/dra.h), owned */
     double dra_area;                          /* integral of the GPUs DRA allocations take */
     VEC(sim_metric) summary;
+    VEC(sim_group) groups;                    /* filled with the summary (sim_groups.c) */
     sim_progress_fn progress;                 /* optional, set after sim_init */
     void *progress_ud;
     double progress_last;                     /* wall clock of the last call */
@@ -148,6 +159,8 @@ double sim_metric_get(const sim_run *r, const char *name);   /* NAN if absent */
 
 /* Add a summary metric (sources' summarize hooks). */
 void sim_metric_add(sim_run *r, const char *name, double value);
+/* Per-group metrics and the whole run's censored waits and GPU-hours: engine/sim_groups.c. */
+void sim_group_summary(sim_run *r);
 /* Summary metrics of the placement-quality samples (sample_gpu), if any: engine/sim_quality.c. */
 void sim_quality_summary(sim_run *r);
 

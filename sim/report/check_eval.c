@@ -44,17 +44,22 @@ static void eval_threshold(const expect_threshold *t, const rdb *res, check_repo
     check_result *r = add(c);
     r->name = xstrdup(t->text);
     r->expected = fmt("%s %g", expect_op_text(t->op), t->value);
-    rdb_stats st = rdb_group_stats(res, SIZE_MAX, rdb_metric_index(res, t->metric));
+    rdb_stats st = t->group ? rdb_pod_group_stats(res, t->group, t->metric)
+                            : rdb_group_stats(res, SIZE_MAX, rdb_metric_index(res, t->metric));
     if (!st.n) {
         r->value = NAN;
-        r->message = fmt("metric '%s' is not in the results", t->metric);
+        /* a group's started-only waits are NULL when none of its pods started */
+        r->message = t->group ? fmt("metric '%s' has no value for group '%s' (not in the results, or NULL: e.g. "
+                                    "waits of started pods when none started)", t->metric, t->group)
+                              : fmt("metric '%s' is not in the results", t->metric);
         return;
     }
     r->value = t->agg == AGG_MIN ? st.min : t->agg == AGG_MAX ? st.max : st.mean;
     r->pass = compare(r->value, t->op, t->value);
     if (!r->pass)
-        r->message = fmt("%s%s%s = %g over %zu run%s, expected %s %g", t->agg == AGG_MIN ? "min(" : t->agg == AGG_MAX ? "max(" : "",
-                         t->metric, t->agg == AGG_MEAN ? "" : ")", r->value, st.n, st.n == 1 ? "" : "s",
+        r->message = fmt("%s%s%s%s%s%s = %g over %zu run%s, expected %s %g", t->agg == AGG_MIN ? "min(" : t->agg == AGG_MAX ? "max(" : "",
+                         t->metric, t->group ? "{group=" : "", t->group ? t->group : "", t->group ? "}" : "",
+                         t->agg == AGG_MEAN ? "" : ")", r->value, st.n, st.n == 1 ? "" : "s",
                          expect_op_text(t->op), t->value);
 }
 
@@ -157,4 +162,19 @@ void check_report_junit(const check_report *c, const char *suite, double seconds
         sb_puts(out, "</failure>\n    </testcase>\n");
     }
     sb_puts(out, "  </testsuite>\n</testsuites>\n");
+}
+
+int expect_check_groups(const expect_spec *e, const rdb *results, strbuf *err) {
+    for (size_t i = 0; i < e->nthresholds; i++) {
+        const expect_threshold *t = &e->thresholds[i];
+        if (!t->group || rdb_has_pod_group(results, t->group)) continue;
+        sb_clear(err);
+        sb_printf(err, "%s%sthreshold '%s': no group '%s' in the results (groups: ", t->where ? t->where : "",
+                  t->where && *t->where ? ": " : "", t->text, t->group);
+        size_t len = err->len;
+        rdb_pod_group_names(results, err);
+        sb_puts(err, err->len == len ? "none)" : ")");
+        return -1;
+    }
+    return 0;
 }

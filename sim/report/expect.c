@@ -17,7 +17,32 @@ const char *expect_op_text(expect_op op) {
 
 static bool metric_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-'; }
 
-/* "[agg(]metric[)] OP number" */
+/* After a metric name: "{group=NAME}" (NAME: any characters but '}'); p
+ * moves past it. Returns 0 (also when there is none) or -1 with err set. */
+static int parse_group(const ynode *n, const char *text, const char **p, expect_threshold *t, strbuf *err) {
+    if (**p != '{') return 0;
+    const char *q = *p + 1;
+    while (*q == ' ') q++;
+    if (strncmp(q, "group", 5)) goto bad;
+    q += 5;
+    while (*q == ' ') q++;
+    if (*q++ != '=') goto bad;
+    while (*q == ' ') q++;
+    const char *g = q, *close = strchr(q, '}');
+    if (!close) goto bad;
+    const char *e = close;
+    while (e > g && e[-1] == ' ') e--;
+    if (e == g) goto bad;
+    t->group = xstrndup(g, (size_t)(e - g));
+    *p = close + 1;
+    return 0;
+bad:
+    yerr(err, n, "threshold '%s': expected {group=NAME} after the metric name, e.g. 'wait_censored_p99_s{group=train} <= 600'",
+         text);
+    return -1;
+}
+
+/* "[agg(]metric[{group=NAME}][)] OP number" */
 static int parse_threshold(const ynode *n, expect_threshold *t, strbuf *err) {
     const char *text;
     if (y_str(n, "threshold", &text, err)) return -1;
@@ -43,6 +68,12 @@ static int parse_threshold(const ynode *n, expect_threshold *t, strbuf *err) {
         return -1;
     }
     t->metric = xstrndup(m, (size_t)(p - m));
+    if (parse_group(n, text, &p, t, err)) return -1;
+    strbuf w = {0};
+    yerr(&w, n, "%s", "");   /* "FILE:LINE:COL: " */
+    if (w.len >= 2) w.s[w.len - 2] = '\0';
+    t->where = xstrdup(sb_str(&w));
+    sb_free(&w);
     while (*p == ' ') p++;
     if (paren) {
         if (*p != ')') {
@@ -257,6 +288,8 @@ void expect_free(expect_spec *e) {
     for (size_t i = 0; i < e->nthresholds; i++) {
         free(e->thresholds[i].text);
         free(e->thresholds[i].metric);
+        free(e->thresholds[i].group);
+        free(e->thresholds[i].where);
     }
     for (size_t i = 0; i < e->nbaseline; i++) free(e->baseline[i].metric);
     for (size_t i = 0; i < e->nsets; i++) {

@@ -9,6 +9,7 @@
  *   - gpu_alloc_pct >= 50          # mean over the runs
  *   - max(wait_p99_s) <= 600       # or min(...), mean(...)
  *   - unschedulable == 0
+ *   - wait_censored_p99_s{group=train-8gpu} <= 1800   # one group's metric (summary.grp)
  *   baseline:                      # optional
  *     file: baseline.db            # relative to this file
  *     metrics:
@@ -35,6 +36,8 @@ typedef enum { OP_GE, OP_LE, OP_GT, OP_LT, OP_EQ, OP_NE } expect_op;
 typedef struct expect_threshold {
     char *text;          /* as written */
     char *metric;
+    char *group;         /* `metric{group=NAME}`: that group's rows; NULL = the whole run */
+    char *where;         /* "FILE:LINE:COL" of the threshold (errors about its group) */
     expect_agg agg;
     expect_op op;
     double value;
@@ -84,6 +87,9 @@ typedef struct check_report {
 /* Evaluate every threshold on `results` and every baseline metric against
  * `baseline` (may be NULL when the spec has none). */
 void expect_evaluate(const expect_spec *e, const rdb *results, const rdb *baseline, check_report *out);
+/* Every group a threshold names has rows in `results`; else -1 with err =
+ * "FILE:LINE:COL: threshold '...': no group 'x' in the results (groups: ...)". */
+int expect_check_groups(const expect_spec *e, const rdb *results, strbuf *err);
 void check_report_free(check_report *c);
 /* The aligned table printed by `drasim check`. */
 void check_report_table(const check_report *c, strbuf *out);

@@ -235,9 +235,11 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
         return -1;
     }
     make_groups(out);
-    /* metric names first (first-seen order), then values */
-    if (sqlite3_prepare_v2(out->db, "SELECT run_id, metric, value FROM summary ORDER BY run_id, rowid", -1, &s, NULL) !=
-        SQLITE_OK) {
+    /* the whole run's metrics (grp '': databases before per-group rows have no grp column);
+     * metric names first (first-seen order), then values */
+    const char *sql = rdb_has_column(out, "summary", "grp") ? "SELECT run_id, metric, value FROM summary WHERE grp = '' ORDER BY run_id, rowid"
+                                           : "SELECT run_id, metric, value FROM summary ORDER BY run_id, rowid";
+    if (sqlite3_prepare_v2(out->db, sql, -1, &s, NULL) != SQLITE_OK) {
         fail(out, err, "cannot read summary");
         rdb_close(out);
         return -1;

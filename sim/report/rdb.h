@@ -57,6 +57,14 @@ typedef struct rdb_stats {
 /* Over the runs of group g (g == SIZE_MAX: every run). */
 rdb_stats rdb_group_stats(const rdb *r, size_t g, int metric);
 
+/* rdb_groups.c: summary rows of one group of pods (summary.grp; not the
+ * configuration groups above). Does any run have rows of group `grp`? */
+bool rdb_has_pod_group(const rdb *r, const char *grp);
+/* A metric of group `grp` over every run (NULL values skipped: n counts the others). */
+rdb_stats rdb_pod_group_stats(const rdb *r, const char *grp, const char *metric);
+/* The group names, comma-separated, in first-seen order (for messages). */
+void rdb_pod_group_names(const rdb *r, strbuf *out);
+
 /* Better direction of a known summary metric: +1 higher is better, -1 lower
  * is better, 0 neither (counters, sizes). */
 int metric_direction(const char *metric);

@@ -96,6 +96,11 @@ static int extended_claim(dra_state *d, const pod_group_spec *g, k8s_resource_cl
  * templates, or one for DRA-backed extended resources) and its shared ones.
  * Classes are added in scheduler order, also while a run goes (Lua). */
 int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err) {
+    for (size_t k = 0; k < g->ndra_claims; k++) {   /* before any state changes: a failed class leaves none */
+        char what[300];
+        snprintf(what, sizeof what, "gpu.dra claim %s/%s", g->name ? g->name : "", g->dra_claims[k].name);
+        if (!g->dra_claims[k].shared && dra_check_selector_tree(d, g->dra_claims[k].where, what, err)) return -1;
+    }
     size_t gi = d->ncls;
     d->cls = xrealloc(d->cls, (gi + 1) * sizeof *d->cls);
     dra_class *c = &d->cls[gi];
@@ -173,6 +178,16 @@ dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
         d->shared[i].claim.spec = sc->shared_claims[i].spec;
     }
     d->nnodes = inv->nnodes;
+    int bad = dra_check_class_selectors(d, err);
+    for (size_t i = 0; i < d->nshared && !bad; i++) {
+        char what[300];
+        snprintf(what, sizeof what, "workload.resourceClaims %s", sc->shared_claims[i].name);
+        bad = dra_check_selector_tree(d, sc->shared_claims[i].where, what, err);
+    }
+    if (bad) {
+        dra_free(d);
+        return NULL;
+    }
     for (size_t gi = 0; gi < sc->ngroups; gi++)
         if (dra_add_class(d, &sc->groups[gi], err)) {
             dra_free(d);

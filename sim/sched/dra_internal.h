@@ -49,4 +49,9 @@ double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al);
 /* Append a record for pod `pod`. */
 void dra_add_record(dra_state *d, const dra_record *r);
 
+/* dra_selectors.c: CEL selectors that do not compile are input errors (0, or -1 with err set). */
+struct ynode;
+int dra_check_selector_tree(const dra_state *d, const struct ynode *n, const char *what, strbuf *err);
+int dra_check_class_selectors(const dra_state *d, strbuf *err);
+
 #endif

@@ -2,6 +2,7 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -39,7 +40,8 @@ static const char *const schema_sql =
     " PRIMARY KEY(run_id, time_ms));\n"
     "CREATE TABLE sample_resources(run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, resource TEXT NOT NULL,"
     " allocated INTEGER NOT NULL, allocatable INTEGER NOT NULL, PRIMARY KEY(run_id, time_ms, resource));\n"
-    "CREATE TABLE summary(run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL, PRIMARY KEY(run_id, metric));\n"
+    "CREATE TABLE summary(run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL, grp TEXT NOT NULL DEFAULT '',"
+    " PRIMARY KEY(run_id, grp, metric));\n"
     "CREATE TABLE arrival_curve(run_id INTEGER NOT NULL, arrived_pct INTEGER NOT NULL, gpu_alloc_pct REAL NOT NULL,"
     " frag_gpu_pct REAL NOT NULL, frag_ratio_pct REAL NOT NULL, PRIMARY KEY(run_id, arrived_pct));\n";
 
@@ -267,7 +269,7 @@ static int write_groups_samples_summary(store *st, int64_t id, const sim_run *ru
     sqlite3_stmt *g = prep(st, "INSERT INTO pod_groups VALUES(?,?,?,?,?,?,?,?)");
     sqlite3_stmt *s = prep(st, "INSERT INTO samples VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     sqlite3_stmt *sr = prep(st, "INSERT INTO sample_resources VALUES(?,?,?,?,?)");
-    sqlite3_stmt *m = prep(st, "INSERT INTO summary VALUES(?,?,?)");
+    sqlite3_stmt *m = prep(st, "INSERT INTO summary VALUES(?,?,?,?)");
     int rc = g && s && sr && m ? 0 : -1;
     strbuf req = {0};
     for (size_t i = 0; i < sc->nclasses && !rc; i++) {
@@ -320,7 +322,9 @@ static int write_groups_samples_summary(store *st, int64_t id, const sim_run *ru
     for (size_t i = 0; i < run->summary.len && !rc; i++) {
         sqlite3_bind_int64(m, 1, id);
         bind_text(m, 2, run->summary.data[i].name);
-        sqlite3_bind_double(m, 3, run->summary.data[i].value);
+        if (isnan(run->summary.data[i].value)) sqlite3_bind_null(m, 3);
+        else sqlite3_bind_double(m, 3, run->summary.data[i].value);
+        bind_text(m, 4, run->summary.data[i].group ? run->summary.data[i].group : "");
         rc = step(m);
     }
     sqlite3_finalize(g);

@@ -18,7 +18,7 @@ UPDATE runs SET scenario = scenario || char(27) || '[2J' || char(27) || ']0;titl
 UPDATE sweep SET param = 'k`touch PWNED_param`' || char(10) || 'k' WHERE run_id = 3 AND param = 'scheduling.scoring';
 UPDATE nodes SET gpu_model = 'A100`touch PWNED_model`' || char(10) || '1 2 3' WHERE run_id = 1;
 UPDATE sample_resources SET resource = 'nvidia.com/gpu`touch PWNED_res`' || char(13) || char(10) || '"' WHERE run_id = 1 AND resource = 'nvidia.com/gpu';
-INSERT INTO summary VALUES(1, 'frag`touch PWNED_metric`/../../x', 1);
-INSERT INTO summary VALUES(2, 'frag`touch PWNED_metric`/../../x', 2);
+INSERT INTO summary(run_id, metric, value) VALUES(1, 'frag`touch PWNED_metric`/../../x', 1);
+INSERT INTO summary(run_id, metric, value) VALUES(2, 'frag`touch PWNED_metric`/../../x', 2);
 ALTER TABLE samples ADD COLUMN "frag`touch PWNED_column`/../../y" REAL;
 SQL

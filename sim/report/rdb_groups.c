@@ -1,0 +1,49 @@
+/* rdb_groups.c -- per-group summary rows of a results database (see rdb.h). */
+#include <math.h>
+#include <sqlite3.h>
+
+#include "report/rdb.h"
+
+/* A statement over the summary, or NULL when the database has no groups (no grp column). */
+static sqlite3_stmt *prep(const rdb *r, const char *sql) {
+    sqlite3_stmt *s;
+    if (!rdb_has_column(r, "summary", "grp") || sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK) return NULL;
+    return s;
+}
+
+bool rdb_has_pod_group(const rdb *r, const char *grp) {
+    sqlite3_stmt *s = prep(r, "SELECT 1 FROM summary WHERE grp = ? AND grp != '' LIMIT 1");
+    if (!s) return false;
+    sqlite3_bind_text(s, 1, grp, -1, SQLITE_STATIC);
+    bool found = sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    return found;
+}
+
+rdb_stats rdb_pod_group_stats(const rdb *r, const char *grp, const char *metric) {
+    rdb_stats st = {0, INFINITY, -INFINITY, 0};
+    sqlite3_stmt *s = prep(r, "SELECT value FROM summary WHERE grp = ? AND metric = ? AND value IS NOT NULL ORDER BY run_id");
+    if (s) {
+        sqlite3_bind_text(s, 1, grp, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, metric, -1, SQLITE_STATIC);
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            double v = sqlite3_column_double(s, 0);
+            st.mean += v;
+            if (v < st.min) st.min = v;
+            if (v > st.max) st.max = v;
+            st.n++;
+        }
+        sqlite3_finalize(s);
+    }
+    if (st.n) st.mean /= (double)st.n;
+    else st.min = st.max = NAN;
+    return st;
+}
+
+void rdb_pod_group_names(const rdb *r, strbuf *out) {
+    sqlite3_stmt *s = prep(r, "SELECT grp FROM summary WHERE grp != '' GROUP BY grp ORDER BY min(rowid)");
+    if (!s) return;
+    for (int k = 0; sqlite3_step(s) == SQLITE_ROW; k++)
+        sb_printf(out, "%s%s", k ? ", " : "", (const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+}
