@@ -5,4 +5,4 @@ drasim_cli_test(NAME examples/allocate-mig
          "expression: device.attributes.'gpu.nvidia.com'.[.]profile == '1g.10gb'")
 drasim_cli_test(NAME examples/lua-mix
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/lua-mix.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/examples-lua-mix.db
-  EXPECT "lua-mix: 44 nodes, 633 pods arrived, 606 scheduled, 27 pending at end")
+  EXPECT "lua-mix: 44 nodes, 649 pods arrived, 631 scheduled, 18 pending at end")

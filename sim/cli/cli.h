@@ -30,5 +30,6 @@ int cmd_report(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 #endif

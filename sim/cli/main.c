@@ -20,6 +20,7 @@ static const command commands[] = {
     {"check", cmd_check, "run a scenario and check quality thresholds (CI mode)"},
     {"compare", cmd_compare, "compare the summary metrics of two results databases"},
     {"sweep", cmd_sweep, "run a scenario over a grid of parameter values"},
+    {"plan", cmd_plan, "find the smallest or cheapest fleet meeting an expect file"},
 };
 
 static void usage(FILE *out) {

@@ -37,3 +37,9 @@ void rng_fork(const rng *r, uint64_t tag, rng *out) {
     uint64_t x = r->s[0] ^ (tag * 0x9e3779b97f4a7c15ULL) ^ r->s[3];
     rng_seed(out, splitmix64(&x));
 }
+
+uint64_t rng_name_tag(const char *s) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return h;
+}

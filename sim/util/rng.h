@@ -16,4 +16,8 @@ double rng_normal(rng *r);                   /* standard normal (Box-Muller) */
 double rng_lognormal(rng *r, double mu, double sigma);
 /* Derive an independent stream (e.g. per pod group) from this one's seed and a tag. */
 void rng_fork(const rng *r, uint64_t tag, rng *out);
+/* A stream's tag from its name (FNV-1a): pod groups and Lua generators draw from
+ * rng_fork(seed's stream, rng_name_tag(name)), so their draws depend on the name
+ * and the seed only (common random numbers across fleets). */
+uint64_t rng_name_tag(const char *name);
 #endif

@@ -27,6 +27,7 @@ typedef struct luaw_timer {
     sim_time interval;         /* 0 = one-shot */
     uint32_t gen;
     uint32_t next_free;        /* free list: index + 1 of the next free slot, 0 = none */
+    rng rng;                   /* its own stream (forked from its creator's when it was set) */
 } luaw_timer;
 
 /* A pod submitted for a later (or the current) instant; the slot is free
@@ -53,7 +54,8 @@ typedef struct luaw {
     double started;            /* monotonic clock at the start of the callback */
     char last_where[256];      /* "script:line" seen by the count hook in this callback, "" if none */
     /* state */
-    rng rng;
+    rng rng;                   /* the stream of the running callback (drasim.random, math.random) */
+    rng base;                  /* the generator's stream: seed and generator name (docs/LUA.md) */
     arena a;                   /* pod names and the specs of the classes made from Lua */
     arena shape;               /* scratch: the tree and spec of a shape being checked */
     int shape_attempts;        /* new shapes parsed (valid or not), capped at 2 * LUAW_MAX_CLASSES */

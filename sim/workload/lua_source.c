@@ -33,6 +33,16 @@ static const char *where(luaw *w, const char *what) {
     return sb_str(&w->buf);
 }
 
+/* The generator's name: its script's file name without the directory and
+ * `.lua` (lua/examples/mix.lua: "mix"); keys its random stream. */
+static const char *luaw_generator_name(luaw *w) {
+    const char *s = w->spec->script, *slash = strrchr(s, '/');
+    const char *base = slash ? slash + 1 : s;
+    size_t n = strlen(base);
+    if (n > 4 && !strcmp(base + n - 4, ".lua")) n -= 4;
+    return arena_strndup(&w->a, base, n);
+}
+
 /* Start: build the sandbox, the API, and run the main chunk at time 0. */
 static int source_start(sim_run *r, void *ctx) {
     luaw *w = ctx;
@@ -45,9 +55,10 @@ static int source_start(sim_run *r, void *ctx) {
     const char *slash = strrchr(spec->path, '/');
     w->script_dir = slash ? arena_strndup(&w->a, spec->path, (size_t)(slash - spec->path)) : "";
     if (slash && slash == spec->path) w->script_dir = "/";
-    rng base;
-    rng_seed(&base, r->sc->seed);
-    rng_fork(&base, 0x6c7561u /* "lua" */, &w->rng);
+    rng seeded;
+    rng_seed(&seeded, r->sc->seed);
+    rng_fork(&seeded, rng_name_tag(luaw_generator_name(w)), &w->base);
+    w->rng = w->base;   /* the main chunk draws from the generator's stream */
     lua_State *L = w->L;
     if (!lua_checkstack(L, 8)) return -1;
     new_ref_table(w, &w->shapes_ref);
@@ -93,12 +104,16 @@ static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
         return -1;
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-    if (luaw_call(w, 0, 1, where(w, every ? "a drasim.every callback" : "a drasim.at/after callback"),
-                  &r->error))
-        return -1;
+    rng outer = w->rng;
+    w->rng = w->timers.data[idx].rng;   /* the callback draws from its timer's stream */
+    int crc = luaw_call(w, 0, 1, where(w, every ? "a drasim.every callback" : "a drasim.at/after callback"),
+                        &r->error);
+    luaw_timer *tm = &w->timers.data[idx];   /* the callback may have added timers */
+    tm->rng = w->rng;                        /* an `every` timer's next call goes on drawing from it */
+    w->rng = outer;
+    if (crc) return -1;
     bool stop = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
     lua_pop(L, 1);
-    luaw_timer *tm = &w->timers.data[idx];   /* the callback may have added timers */
     if (tm->fn_ref == LUA_NOREF) {           /* it cancelled itself (and was refunded) */
         free_timer(w, idx);
         return 0;
@@ -140,16 +155,19 @@ static int source_finished(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     lua_pushnil(L);
     lua_setfield(L, -3, name);
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-    for (lua_Integer i = 1; i <= n; i++) {
+    /* when a pod ends depends on the fleet: its callbacks draw from a stream of
+     * their own, keyed by the pod's name, and leave every other stream alone */
+    rng outer = w->rng;
+    rng_fork(&w->base, rng_name_tag(name), &w->rng);
+    int rc = 0;
+    for (lua_Integer i = 1; i <= n && !rc; i++) {
         lua_rawgeti(L, -1, i);
         lua_pushstring(L, name);
-        if (luaw_call(w, 1, 0, where(w, "a drasim.on_finish callback"), &r->error)) {
-            lua_pop(L, 2);
-            return -1;
-        }
+        if (luaw_call(w, 1, 0, where(w, "a drasim.on_finish callback"), &r->error)) rc = -1;
     }
+    w->rng = outer;
     lua_pop(L, 2);
-    return 0;
+    return rc;
 }
 
 static void source_free(void *ctx) {

@@ -3,17 +3,11 @@
 
 #include <math.h>
 
-static uint64_t fnv1a(const char *s) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-    return h;
-}
-
 void workload_group_init(workload_group *g, const pod_group_spec *spec, uint64_t seed) {
     rng base;
     rng_seed(&base, seed);
     g->spec = spec;
-    rng_fork(&base, fnv1a(spec->name), &g->rng);
+    rng_fork(&base, rng_name_tag(spec->name), &g->rng);
     g->emitted = 0;
     g->last = (double)spec->arrival.start;
 }

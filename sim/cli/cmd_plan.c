@@ -1,0 +1,335 @@
+/* cmd_plan.c -- `drasim plan SCENARIO --expect SLO.yaml --vary POOL=MIN..MAX ...`:
+ * the smallest (or, with --cost, cheapest) fleet whose runs meet every
+ * expectation (sim/report/plan.h: the search; docs/CI.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "model/yaml_tree.h"
+#include "report/plan.h"
+#include "report/runner.h"
+#include "store/output_path.h"
+#include "store/store.h"
+#include "util/intern.h"
+#include "util/xalloc.h"
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: drasim plan SCENARIO --expect SLO.yaml --vary POOL=MIN..MAX [--vary ...]\n"
+            "                   [--cost POOL=PRICE_PER_HOUR]... [--seeds LIST] [--set KEY=VALUE]...\n"
+            "                   [-o PLAN.db] [--report DIR] [-j N] [--force] [--quiet]\n\n"
+            "Find the smallest fleet (fewest nodes of the varied pools; with --cost the\n"
+            "cheapest: sum of PRICE x nodes) whose runs meet every expectation of SLO.yaml\n"
+            "(the format of `drasim check`, docs/CI.md). A point passes when the run of\n"
+            "every seed meets every expectation (the thresholds' mean/min/max over the\n"
+            "seeds, as `drasim check` evaluates them). The search assumes more nodes never\n"
+            "hurt: it bisects each pool's count, then walks the frontier; it never runs the\n"
+            "full grid. Probes run in parallel, one child process each.\n\n"
+            "  --expect FILE        expectations (required)\n"
+            "  --vary POOL=MIN..MAX the node count of node pool POOL (by name), 0 <= MIN <= MAX\n"
+            "  --cost POOL=PRICE    price per node and hour (> 0); given for one pool, needed for all\n"
+            "  --seeds LIST         42..51 or 1,5,9 (overrides the expect file's seeds)\n"
+            "  --set KEY=VALUE      scenario override, after the expect file's `set`\n"
+            "  -o, --output FILE    results database: every probe's runs, `sweep` and `plan` tables\n"
+            "  --report DIR         plots of each threshold's metric against fleet size\n"
+            "  -j, --jobs N         probes at a time (default: the number of cores)\n"
+            "  --force              replace FILE / DIR even when drasim did not write them\n"
+            "  -q, --quiet          print only the answer\n"
+            "exit codes: 0 a fleet passes, 1 no fleet in the ranges passes, 2 usage or\n"
+            "            processing error, 3 invalid scenario or expect file\n");
+}
+
+static int parse_i64(const char *s, const char *end, int64_t *out) {
+    if (s == end || end - s > 18) return -1;
+    int64_t v = 0;
+    bool neg = *s == '-';
+    if (neg) s++;
+    if (s == end) return -1;
+    for (; s < end; s++) {
+        if (*s < '0' || *s > '9') return -1;
+        v = v * 10 + (*s - '0');
+    }
+    *out = neg ? -v : v;
+    return 0;
+}
+
+/* "POOL=MIN..MAX" */
+static int parse_vary(const char *text, plan_dim *d, strbuf *err) {
+    const char *eq = strchr(text, '='), *dots = eq ? strstr(eq, "..") : NULL;
+    if (!eq || eq == text || !dots || parse_i64(eq + 1, dots, &d->lo) ||
+        parse_i64(dots + 2, dots + 2 + strlen(dots + 2), &d->hi)) {
+        sb_printf(err, "--vary %s: expected POOL=MIN..MAX (node counts)", text);
+        return -1;
+    }
+    d->pool = intern_n(text, (size_t)(eq - text));
+    if (d->lo < 0) sb_printf(err, "--vary %s: MIN must be at least 0", text);
+    else if (d->lo > d->hi) sb_printf(err, "--vary %s: inverted range (MIN %lld > MAX %lld)", text,
+                                      (long long)d->lo, (long long)d->hi);
+    else if (d->hi > 1000000) sb_printf(err, "--vary %s: MAX must be at most 1000000", text);
+    d->price = 1;
+    return err->len ? -1 : 0;
+}
+
+/* Every --vary names a node pool of the scenario file. 0, -1 (usage: err), -2 (bad file: err). */
+static int check_pools(const char *scenario, const plan_dim *dims, size_t k, strbuf *err) {
+    yfile f;
+    if (yfile_load(scenario, &f, err)) return -2;
+    const ynode *root = f.ndocs ? f.docs[0] : NULL;
+    const ynode *cl = root && root->kind == YN_MAP ? ymap_get(root, "cluster") : NULL;
+    const ynode *pools = cl && cl->kind == YN_MAP ? ymap_get(cl, "nodePools") : NULL;
+    strbuf names = {0};
+    int rc = 0;
+    for (size_t i = 0; pools && pools->kind == YN_SEQ && i < pools->n; i++) {
+        const ynode *nm = pools->vals[i]->kind == YN_MAP ? ymap_get(pools->vals[i], "name") : NULL;
+        if (nm && nm->kind == YN_SCALAR) sb_printf(&names, "%s%s", names.len ? ", " : "", nm->str);
+    }
+    for (size_t d = 0; d < k && !rc; d++) {
+        bool found = false;
+        for (size_t i = 0; pools && pools->kind == YN_SEQ && i < pools->n && !found; i++) {
+            const ynode *nm = pools->vals[i]->kind == YN_MAP ? ymap_get(pools->vals[i], "name") : NULL;
+            found = nm && nm->kind == YN_SCALAR && !strcmp(nm->str, dims[d].pool);
+        }
+        if (!found) {
+            sb_clear(err);
+            sb_printf(err, "--vary %s: %s has no node pool named '%s' (its pools: %s)", dims[d].pool, scenario,
+                      dims[d].pool, names.len ? sb_str(&names) : "none");
+            rc = -1;
+        }
+    }
+    sb_free(&names);
+    yfile_free(&f);
+    return rc;
+}
+
+static void print_point(const plan_ctx *c, const int64_t *x, bool by_cost) {
+    int64_t nodes = 0;
+    for (size_t d = 0; d < c->k; d++) {
+        printf("%s%s=%lld", d ? " " : "", c->dims[d].pool, (long long)x[d]);
+        nodes += x[d];
+    }
+    printf(" (%lld node%s", (long long)nodes, nodes == 1 ? "" : "s");
+    if (by_cost) printf(", %.4g per hour", plan_cost(c, x));
+    printf(")");
+}
+
+static void print_probes(const plan_ctx *c, bool by_cost) {
+    printf("probe");
+    for (size_t d = 0; d < c->k; d++) printf("  %s", c->dims[d].pool);
+    printf("  nodes%s  result  failing\n", by_cost ? "  cost" : "");
+    for (size_t i = 0; i < c->nprobes; i++) {
+        const plan_probe *p = &c->probes[i];
+        int64_t nodes = 0;
+        printf("%5zu", i + 1);
+        for (size_t d = 0; d < c->k; d++) {
+            printf("  %*lld", (int)strlen(c->dims[d].pool), (long long)p->x[d]);
+            nodes += p->x[d];
+        }
+        printf("  %5lld", (long long)nodes);
+        if (by_cost) printf("  %.4g", plan_cost(c, p->x));
+        printf("  %-6s  %s\n", p->pass ? "pass" : "FAIL", p->failing ? p->failing : "");
+    }
+}
+
+static void remove_probes(const plan_ctx *c, const char *tmpdir) {
+    for (size_t i = 0; i < c->nprobes; i++)
+        if (c->probes[i].db) unlink(c->probes[i].db);
+    rmdir(tmpdir);
+}
+
+int cmd_plan(int argc, char **argv) {
+    const char *scenario = NULL, *expect_path = NULL, *out = NULL, *report_dir = NULL, *seeds_text = NULL;
+    bool quiet = false, force = false, by_cost = false;
+    plan_dim *dims = xcalloc((size_t)argc, sizeof *dims);
+    const char **costs = xcalloc((size_t)argc, sizeof *costs), **cli_sets = xcalloc((size_t)argc, sizeof *cli_sets);
+    size_t k = 0, ncosts = 0, ncli = 0;
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    int rc = EXIT_OK;
+    strbuf err = {0};
+    expect_spec e = {0};
+    bool have_e = false, have_tmp = false;
+    uint64_t *seeds = NULL;
+    size_t nseeds = 0;
+    const char **sets = NULL, **origins = NULL;
+    char tmpdir[] = "/tmp/drasim-plan-XXXXXX";
+    plan_ctx c = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            goto done;
+        } else if (!strcmp(a, "--expect") && i + 1 < argc) {
+            expect_path = argv[++i];
+        } else if (!strcmp(a, "--vary") && i + 1 < argc) {
+            if (parse_vary(argv[++i], &dims[k++], &err)) goto usage_error;
+        } else if (!strcmp(a, "--cost") && i + 1 < argc) {
+            costs[ncosts++] = argv[++i];
+        } else if (!strcmp(a, "--seeds") && i + 1 < argc) {
+            seeds_text = argv[++i];
+        } else if (!strcmp(a, "--set") && i + 1 < argc) {
+            cli_sets[ncli++] = argv[++i];
+        } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--report") && i + 1 < argc) {
+            report_dir = argv[++i];
+        } else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) && i + 1 < argc) {
+            char *end;
+            jobs = strtol(argv[++i], &end, 10);
+            if (*end || jobs < 1 || jobs > 256) {
+                sb_printf(&err, "-j %s: expected a number of probes at a time, 1..256", argv[i]);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            quiet = true;
+        } else if (!strcmp(a, "--force")) {
+            force = true;
+        } else if (a[0] == '-' || scenario) {
+            sb_printf(&err, "unexpected argument '%s'", a);
+            goto usage_error;
+        } else {
+            scenario = a;
+        }
+    }
+    if (!scenario || !expect_path || !k) {
+        sb_puts(&err, !scenario ? "give a SCENARIO" : !expect_path ? "--expect FILE is required"
+                                                                     : "give at least one --vary POOL=MIN..MAX");
+        goto usage_error;
+    }
+    for (size_t d = 0; d < k; d++)
+        for (size_t j = 0; j < d; j++)
+            if (dims[j].pool == dims[d].pool) {
+                sb_printf(&err, "--vary %s: the pool is varied twice", dims[d].pool);
+                goto usage_error;
+            }
+    for (size_t i = 0; i < ncosts; i++) {
+        const char *eq = strchr(costs[i], '=');
+        char *end = NULL;
+        double price = eq ? strtod(eq + 1, &end) : 0;
+        const char *pool = eq ? intern_n(costs[i], (size_t)(eq - costs[i])) : NULL;
+        size_t d = 0;
+        while (d < k && dims[d].pool != pool) d++;
+        if (!eq || !end || *end || end == eq + 1 || !(price > 0 && price < 1e12)) {
+            sb_printf(&err, "--cost %s: expected POOL=PRICE with a price per node and hour > 0", costs[i]);
+            goto usage_error;
+        }
+        if (d == k) {
+            sb_printf(&err, "--cost %s: no --vary names the pool '%s'", costs[i], pool);
+            goto usage_error;
+        }
+        dims[d].price = price;
+        by_cost = true;
+    }
+    if (by_cost)
+        for (size_t d = 0; d < k; d++) {
+            bool priced = false;
+            for (size_t i = 0; i < ncosts; i++)
+                priced |= !strncmp(costs[i], dims[d].pool, strlen(dims[d].pool)) && costs[i][strlen(dims[d].pool)] == '=';
+            if (!priced) {
+                sb_printf(&err, "--vary %s: the pool has no --cost (with --cost, every varied pool needs a price)",
+                          dims[d].pool);
+                goto usage_error;
+            }
+        }
+    if (expect_load(expect_path, &e, &err)) {
+        fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
+        rc = EXIT_BAD_INPUT;
+        goto done;
+    }
+    have_e = true;
+    int pr = check_pools(scenario, dims, k, &err);
+    if (pr) {
+        fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
+        rc = pr == -2 ? EXIT_BAD_INPUT : EXIT_ERROR;
+        goto done;
+    }
+    /* outputs are checked before any run (docs/SECURITY.md) */
+    const char *inputs[] = {scenario, expect_path, e.baseline_file};
+    output_target targets[2] = {
+        {.path = out, .kind = OUTPUT_DATABASE, .force = force, .inputs = inputs, .ninputs = 3, .option = "-o"},
+        {.path = report_dir, .kind = OUTPUT_DIRECTORY, .force = force, .inputs = inputs, .ninputs = 3,
+         .option = "--report"}};
+    for (int t = 0; t < 2; t++)
+        if (targets[t].path && output_check(&targets[t], &err)) {
+            fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
+            rc = EXIT_ERROR;
+            goto done;
+        }
+    if (seeds_text && parse_seed_list(seeds_text, &seeds, &nseeds, &err)) goto usage_error;
+    sets = xcalloc(e.nsets + ncli + 1, sizeof *sets);
+    origins = xcalloc(e.nsets + ncli + 1, sizeof *origins);
+    for (size_t i = 0; i < e.nsets; i++) {
+        sets[i] = e.sets[i];
+        origins[i] = e.set_origins[i];
+    }
+    for (size_t i = 0; i < ncli; i++) sets[e.nsets + i] = cli_sets[i];
+    if (!mkdtemp(tmpdir)) {
+        fprintf(stderr, "drasim plan: cannot create a temporary directory: %s\n", strerror(errno));
+        rc = EXIT_ERROR;
+        goto done;
+    }
+    have_tmp = true;
+    c = (plan_ctx){.dims = dims, .k = k, .jobs = (int)jobs, .probe = plan_probe_run, .scenario = scenario,
+                   .sets = sets, .set_origins = origins, .nsets = e.nsets + ncli,
+                   .seeds = seeds ? seeds : e.seeds, .nseeds = seeds ? nseeds : e.nseeds, .expect = &e,
+                   .tmpdir = tmpdir, .interrupt = cli_catch_interrupts()};
+    int code = EXIT_ERROR;
+    if (plan_search(&c, &code, &err)) {
+        fprintf(stderr, "drasim plan: %s\n", *c.interrupt ? "interrupted" : sb_str(&err));
+        rc = code;
+        goto done;
+    }
+    double grid = 1;
+    for (size_t d = 0; d < k; d++) grid *= (double)(dims[d].hi - dims[d].lo + 1);
+    if (!quiet) print_probes(&c, by_cost);
+    if (c.found) {
+        printf("answer: ");
+        print_point(&c, c.best, by_cost);
+        printf(" after %zu probes (a full grid: %.0f points)\n", c.nprobes, grid);
+    } else {
+        printf("no fleet in the ranges meets every expectation: the largest point fails (%s)\n",
+               c.nprobes && c.probes[0].failing ? c.probes[0].failing : "?");
+        rc = EXIT_NEGATIVE;
+    }
+    if (out) {
+        store st = {0};
+        int64_t *first = xcalloc(c.nprobes + 1, sizeof *first);
+        int wrc = store_open(&st, out, &err) || plan_merge(&c, st.db, first, &err) ? -1 : 0;
+        if (wrc) store_abort(&st);
+        else if (store_commit(&st, &err)) wrc = -1;
+        free(first);
+        if (wrc) {
+            fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
+            rc = EXIT_ERROR;
+            goto done;
+        }
+        if (!quiet) printf("wrote %zu probes to %s\n", c.nprobes, out);
+    }
+    if (report_dir) {
+        if (plan_plot(&c, report_dir, by_cost, &err)) {
+            fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
+            rc = EXIT_ERROR;
+            goto done;
+        }
+        if (!quiet) printf("wrote the plots to %s\n", report_dir);
+    }
+    goto done;
+usage_error:
+    fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
+    usage(stderr);
+    rc = EXIT_ERROR;
+done:
+    if (have_tmp) remove_probes(&c, tmpdir);
+    plan_free(&c);
+    if (have_e) expect_free(&e);
+    free(dims);
+    free(costs);
+    free(cli_sets);
+    free(seeds);
+    free(sets);
+    free(origins);
+    sb_free(&err);
+    intern_reset();
+    return rc;
+}

@@ -1,0 +1,92 @@
+/*
+ * plan.h -- `drasim plan` (docs/CI.md): the smallest or cheapest fleet whose
+ * runs meet every expectation of an expect file.
+ *
+ * plan_search: the search over the varied pools' node counts, assuming
+ * monotonicity (more nodes never make a passing point fail). It finds the
+ * point of least cost (sum of price x count; ties: lexicographically
+ * smallest) that passes, as a full grid would, by
+ *   1. probing the largest point (all MAX): if it fails, no fleet passes;
+ *   2. bisecting each dimension with the others at MAX: m[d] = the least
+ *      count of pool d that passes (no passing point has fewer);
+ *   3. probing m: if it passes it is the answer (it is below every passing
+ *      point); else walking the frontier: for every combination of the other
+ *      dimensions in [m, MAX] (pruned by cost), bisecting the last one.
+ * Every probe result is remembered; a point above a passing one passes and a
+ * point below a failing one fails without a run. Probes are asked for in
+ * batches (up to `jobs` at a time) so that they can run in parallel.
+ *
+ * plan_probe: runs a batch of points, each in a child process (fork) that
+ * simulates every seed into its own temporary database and sends pass/fail
+ * and the expectations' values back through a pipe.
+ */
+#ifndef DRASIM_REPORT_PLAN_H
+#define DRASIM_REPORT_PLAN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/expect.h"
+#include "util/strbuf.h"
+
+typedef struct plan_dim {
+    const char *pool;
+    int64_t lo, hi;
+    double price;        /* per node (per hour with --cost; 1 = count nodes) */
+} plan_dim;
+
+/* One probed point and what its runs gave. */
+typedef struct plan_probe {
+    int64_t *x;          /* count per dimension */
+    bool pass;
+    char *failing;       /* the first failing expectation ("max(wait_p99_s) <= 600"), or NULL */
+    double *values;      /* per threshold of the expect file: its value (NAN: missing) */
+    char *db;            /* the probe's temporary database */
+    double seconds;      /* wall time of the child */
+} plan_probe;
+
+typedef struct plan_ctx plan_ctx;
+/* Run the n points (each x[k] counts); fill probes[i]. 0, or -1 with err
+ * (and *code: 2 processing error, 3 invalid input). */
+typedef int (*plan_probe_fn)(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err);
+
+struct plan_ctx {
+    const plan_dim *dims;
+    size_t k;
+    int jobs;
+    plan_probe_fn probe;
+    /* the probe runner's inputs (plan_probe.c) */
+    const char *scenario;
+    const char *const *sets;          /* expect file's `set`, then --set: before the pool counts */
+    const char *const *set_origins;
+    size_t nsets;
+    const uint64_t *seeds;
+    size_t nseeds;
+    const expect_spec *expect;
+    const char *tmpdir;
+    volatile sig_atomic_t *interrupt;
+    /* results */
+    plan_probe *probes;               /* in the order they were run */
+    size_t nprobes;
+    bool found;
+    int64_t *best;                    /* the answer when found */
+    double best_cost;
+};
+
+double plan_cost(const plan_ctx *c, const int64_t *x);
+/* Search (see above). 0 (c->found says whether a fleet passes), or -1 with err and *code. */
+int plan_search(plan_ctx *c, int *code, strbuf *err);
+void plan_free(plan_ctx *c);
+
+/* The probe runner: fork per point, at most c->jobs children at once. */
+int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err);
+/* Copy every probe's runs into `dst` (an open store database), run ids
+ * renumbered in probe order; fills run_ids[probe] = first run id. 0 or -1. */
+int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err);
+
+/* --report DIR: one plot per threshold (plan_N.png/.svg). 0 or -1 with err. */
+int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err);
+
+#endif

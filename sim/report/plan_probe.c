@@ -1,0 +1,204 @@
+/* plan_probe.c -- run `drasim plan`'s probes in child processes (see plan.h).
+ *
+ * One child per point (at most ctx->jobs at once): it simulates every seed
+ * into DIR/probe-N.db (the runner of run/check/sweep), evaluates the expect
+ * file on it (expect_evaluate, as `drasim check` does) and writes its answer
+ * to a pipe:
+ *   "P<pass>\n" then per check "<pass>\t<value>\t<name>\n", or
+ *   "E<exit code>\n<message>" when the run failed.
+ * The parent owns the interning table's copy; a child never returns (_exit). */
+#include "report/plan.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report/rdb.h"
+#include "report/runner.h"
+#include "store/store.h"
+#include "util/xalloc.h"
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void write_all(int fd, const char *s, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+/* The child: run, evaluate, answer, _exit. */
+static void child(plan_ctx *c, const int64_t *x, const char *db, int fd) {
+    strbuf err = {0}, out = {0};
+    size_t n = c->nsets + c->k;
+    const char **sets = xcalloc(n, sizeof *sets), **origins = xcalloc(n, sizeof *origins);
+    for (size_t i = 0; i < c->nsets; i++) {
+        sets[i] = c->sets[i];
+        origins[i] = c->set_origins ? c->set_origins[i] : NULL;
+    }
+    for (size_t d = 0; d < c->k; d++) {
+        strbuf s = {0};
+        sb_printf(&s, "cluster.nodePools.%s.count=%lld", c->dims[d].pool, (long long)x[d]);
+        sets[c->nsets + d] = xstrdup(sb_str(&s));
+        sb_free(&s);
+    }
+    store st = {0};
+    run_batch b = {.scenario_path = c->scenario, .sets = sets, .set_origins = origins, .nsets = n,
+                   .seeds = c->seeds, .nseeds = c->nseeds, .interrupt = c->interrupt};
+    bool opened = !store_open(&st, db, &err);
+    int brc = opened ? run_batch_execute(&b, &st, &err) : RUN_ERROR;
+    if (brc == RUN_OK && c->interrupt && *c->interrupt) brc = RUN_INTERRUPTED;
+    if (brc == RUN_OK && store_commit(&st, &err)) brc = RUN_ERROR;
+    else if (brc != RUN_OK && opened) store_abort(&st);
+    rdb res, base;
+    if (brc == RUN_OK && rdb_open(db, &res, &err)) brc = RUN_ERROR;
+    if (brc == RUN_OK && c->expect->baseline_file && rdb_open(c->expect->baseline_file, &base, &err)) {
+        strbuf m = {0};
+        sb_printf(&m, "baseline: %s", sb_str(&err));
+        sb_clear(&err);
+        sb_puts(&err, sb_str(&m));
+        sb_free(&m);
+        brc = RUN_BAD_INPUT;
+    }
+    if (brc != RUN_OK) {
+        sb_printf(&out, "E%d\n%s", brc == RUN_BAD_INPUT ? 3 : 2,
+                  brc == RUN_INTERRUPTED ? "interrupted" : sb_str(&err));
+    } else {
+        check_report cr;
+        expect_evaluate(c->expect, &res, c->expect->baseline_file ? &base : NULL, &cr);
+        sb_printf(&out, "P%d\n", cr.failures == 0);
+        for (size_t i = 0; i < cr.n; i++)
+            sb_printf(&out, "%d\t%.17g\t%s\n", cr.items[i].pass, cr.items[i].value, cr.items[i].name);
+    }
+    write_all(fd, out.s ? out.s : "", out.len);
+    close(fd);
+    _exit(0);
+}
+
+/* Parse a child's answer into p. 0, or -1 with err and *code. */
+static int parse_answer(plan_ctx *c, const char *s, plan_probe *p, int *code, strbuf *err) {
+    if (s[0] == 'E') {
+        *code = s[1] == '3' ? 3 : 2;
+        const char *nl = strchr(s, '\n');
+        sb_clear(err);
+        sb_puts(err, nl ? nl + 1 : "a probe failed");
+        return -1;
+    }
+    if (s[0] != 'P') {
+        *code = 2;
+        sb_clear(err);
+        sb_puts(err, "a probe ended without an answer (killed?)");
+        return -1;
+    }
+    p->pass = s[1] == '1';
+    size_t nt = c->expect->nthresholds;
+    p->values = xcalloc(nt ? nt : 1, sizeof *p->values);
+    for (size_t i = 0; i < nt; i++) p->values[i] = NAN;
+    const char *line = strchr(s, '\n');
+    for (size_t i = 0; line && line[1]; i++) {
+        line++;
+        int pass = line[0] == '1';
+        char *end;
+        double v = strtod(line + 2, &end);
+        const char *name = *end == '\t' ? end + 1 : end;
+        const char *nl = strchr(name, '\n');
+        if (i < nt) p->values[i] = v;
+        if (!pass && !p->failing) p->failing = xstrndup(name, nl ? (size_t)(nl - name) : strlen(name));
+        line = nl;
+    }
+    return 0;
+}
+
+typedef struct slot {
+    pid_t pid;
+    int fd;
+    size_t index;
+    double t0;
+    strbuf buf;
+} slot;
+
+/* Read a child's pipe to the end, reap it. */
+static void finish(slot *s) {
+    char chunk[4096];
+    ssize_t r;
+    while ((r = read(s->fd, chunk, sizeof chunk)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        sb_append(&s->buf, chunk, (size_t)r);
+    }
+    close(s->fd);
+    int status;
+    while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR) {}
+}
+
+int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err) {
+    size_t jobs = (size_t)(c->jobs > 0 ? c->jobs : 1), next = 0, done = 0;
+    slot *run = xcalloc(jobs, sizeof *run);
+    size_t nrun = 0;
+    int rc = 0;
+    static unsigned serial;
+    while (done < n) {
+        while (!rc && nrun < jobs && next < n) {   /* start children */
+            plan_probe *p = &out[next];
+            strbuf db = {0};
+            sb_printf(&db, "%s/probe-%u.db", c->tmpdir, ++serial);
+            p->db = xstrdup(sb_str(&db));
+            sb_free(&db);
+            int fds[2];
+            fflush(NULL);
+            if (pipe(fds)) {
+                *code = 2;
+                sb_clear(err);
+                sb_printf(err, "cannot create a pipe: %s", strerror(errno));
+                rc = -1;
+                break;
+            }
+            pid_t pid = fork();
+            if (pid < 0) {
+                close(fds[0]);
+                close(fds[1]);
+                *code = 2;
+                sb_clear(err);
+                sb_printf(err, "cannot start a probe: %s", strerror(errno));
+                rc = -1;
+                break;
+            }
+            if (pid == 0) {
+                close(fds[0]);
+                child(c, points[next], p->db, fds[1]);
+            }
+            close(fds[1]);
+            run[nrun++] = (slot){.pid = pid, .fd = fds[0], .index = next, .t0 = now_s()};
+            next++;
+        }
+        if (!nrun) break;
+        /* the oldest child first: answers are collected in the order of the points */
+        slot s = run[0];
+        memmove(run, run + 1, (nrun - 1) * sizeof *run);
+        nrun--;
+        finish(&s);
+        plan_probe *p = &out[s.index];
+        p->seconds = now_s() - s.t0;
+        int prc = parse_answer(c, sb_str(&s.buf), p, code, err);
+        sb_free(&s.buf);
+        if (prc && !rc) rc = -1;
+        done++;
+        if (rc && next < n) n = next;   /* start no more; collect the running ones */
+    }
+    free(run);
+    return rc;
+}

@@ -1,0 +1,258 @@
+/* plan_search.c -- the monotone search of `drasim plan` (see plan.h). */
+#include "report/plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+static int64_t *xmemdup(const int64_t *x, size_t bytes) {
+    int64_t *r = xmalloc(bytes ? bytes : 1);
+    memcpy(r, x, bytes);
+    return r;
+}
+
+double plan_cost(const plan_ctx *c, const int64_t *x) {
+    double s = 0;
+    for (size_t d = 0; d < c->k; d++) s += c->dims[d].price * (double)x[d];
+    return s;
+}
+
+/* What monotonicity says of x: 1 passes, 0 fails, -1 unknown. */
+static int infer(const plan_ctx *c, const int64_t *x) {
+    for (size_t i = 0; i < c->nprobes; i++) {
+        const plan_probe *p = &c->probes[i];
+        bool le = true, ge = true;   /* p <= x, p >= x */
+        for (size_t d = 0; d < c->k; d++) {
+            if (p->x[d] > x[d]) le = false;
+            if (p->x[d] < x[d]) ge = false;
+        }
+        if (p->pass && le) return 1;
+        if (!p->pass && ge) return 0;
+    }
+    return -1;
+}
+
+/* Probe the points whose result is not known yet (duplicates once). */
+static int probe_batch(plan_ctx *c, int64_t **pts, size_t n, int *code, strbuf *err) {
+    int64_t **todo = xcalloc(n ? n : 1, sizeof *todo);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (infer(c, pts[i]) >= 0) continue;
+        bool dup = false;
+        for (size_t j = 0; j < m && !dup; j++) dup = !memcmp(todo[j], pts[i], c->k * sizeof *pts[i]);
+        if (!dup) todo[m++] = pts[i];
+    }
+    int rc = 0;
+    if (m) {
+        c->probes = xrealloc(c->probes, (c->nprobes + m) * sizeof *c->probes);
+        plan_probe *out = &c->probes[c->nprobes];
+        memset(out, 0, m * sizeof *out);
+        for (size_t i = 0; i < m; i++) out[i].x = xmemdup(todo[i], c->k * sizeof *todo[i]);
+        size_t before = c->nprobes;
+        c->nprobes += m;   /* owned by c (freed by plan_free), even on failure */
+        rc = c->probe(c, todo, m, &c->probes[before], code, err);
+    }
+    free(todo);
+    return rc;
+}
+
+static int64_t *point_dup(const plan_ctx *c, const int64_t *x) { return xmemdup(x, c->k * sizeof *x); }
+
+static void free_points(int64_t **pts, size_t n) {
+    for (size_t i = 0; i < n; i++) free(pts[i]);
+    free(pts);
+}
+
+/* Step 2: per dimension, the least count passing with the others at MAX. */
+static int bisect_dims(plan_ctx *c, int64_t *m, int *code, strbuf *err) {
+    size_t k = c->k;
+    int64_t *lo = xcalloc(k, sizeof *lo), *hi = xcalloc(k, sizeof *hi);
+    for (size_t d = 0; d < k; d++) lo[d] = c->dims[d].lo, hi[d] = c->dims[d].hi;   /* hi passes */
+    int rc = 0;
+    while (!rc) {
+        size_t active = 0;
+        for (size_t d = 0; d < k; d++) active += lo[d] < hi[d];
+        if (!active) break;
+        size_t per = (size_t)c->jobs > active ? (size_t)c->jobs / active : 1;
+        int64_t **pts = xcalloc(active * per, sizeof *pts);
+        size_t n = 0;
+        for (size_t d = 0; d < k; d++) {
+            if (lo[d] >= hi[d]) continue;
+            for (size_t j = 1; j <= per; j++) {   /* per points splitting [lo, hi) evenly */
+                int64_t v = lo[d] + (hi[d] - lo[d]) * (int64_t)j / (int64_t)(per + 1);
+                if (v >= hi[d]) continue;
+                int64_t *x = xcalloc(k, sizeof *x);
+                for (size_t e = 0; e < k; e++) x[e] = c->dims[e].hi;
+                x[d] = v;
+                pts[n++] = x;
+            }
+        }
+        rc = probe_batch(c, pts, n, code, err);
+        free_points(pts, n);
+        if (rc) break;
+        int64_t *x = xcalloc(k, sizeof *x);
+        for (size_t d = 0; d < k; d++) {
+            for (size_t e = 0; e < k; e++) x[e] = c->dims[e].hi;
+            /* narrow [lo, hi] from everything known on this line */
+            for (int64_t v = hi[d] - 1; v >= lo[d]; v--) {
+                x[d] = v;
+                int r = infer(c, x);
+                if (r == 0) { lo[d] = v + 1; break; }
+                if (r == 1) hi[d] = v;
+            }
+        }
+        free(x);
+    }
+    if (!rc) memcpy(m, lo, k * sizeof *m);
+    free(lo);
+    free(hi);
+    return rc;
+}
+
+/* Keep x as the answer when it is better (cost, then lexicographic). */
+static void offer(plan_ctx *c, const int64_t *x) {
+    double cost = plan_cost(c, x);
+    double eps = 1e-9 * fmax(1.0, fabs(cost));
+    if (c->found) {
+        if (cost > c->best_cost + eps) return;
+        if (cost >= c->best_cost - eps) {
+            int cmp = 0;
+            for (size_t d = 0; d < c->k && !cmp; d++) cmp = x[d] < c->best[d] ? -1 : x[d] > c->best[d];
+            if (cmp >= 0) return;
+        }
+    }
+    c->found = true;
+    c->best_cost = cost;
+    memcpy(c->best, x, c->k * sizeof *x);
+}
+
+/* A bisection of the last dimension for one combination of the others. */
+typedef struct task {
+    int64_t *x;          /* the combination; x[k-1] is the probe */
+    int64_t lo, hi;      /* the least passing count is in [lo, hi]; hi = cap + 1: none known */
+    int64_t cap;
+} task;
+
+/* The largest count of the last dimension that could still beat the best. */
+static int64_t task_cap(const plan_ctx *c, const task *t) {
+    size_t l = c->k - 1;
+    int64_t cap = c->dims[l].hi;
+    if (c->found) {
+        int64_t save = t->x[l];
+        t->x[l] = 0;
+        double room = (c->best_cost - plan_cost(c, t->x)) / c->dims[l].price;
+        t->x[l] = save;
+        double eps = 1e-9 * fmax(1.0, fabs(c->best_cost));
+        int64_t v = room < -1 ? -1 : (int64_t)floor(room + eps);
+        if (v < cap) cap = v;
+    }
+    return cap;
+}
+
+/* Advance t with what is known; true when it is settled. */
+static bool task_settle(plan_ctx *c, task *t) {
+    size_t l = c->k - 1;
+    int64_t cap = task_cap(c, t);
+    if (cap < t->cap) {
+        t->cap = cap;
+        if (t->hi > cap + 1) t->hi = cap + 1;
+    }
+    while (t->lo < t->hi) {
+        t->x[l] = t->lo + (t->hi - t->lo) / 2;
+        int r = infer(c, t->x);
+        if (r == 1) t->hi = t->x[l];
+        else if (r == 0) t->lo = t->x[l] + 1;
+        else return false;
+    }
+    if (t->hi <= t->cap) {
+        t->x[l] = t->hi;
+        offer(c, t->x);
+    }
+    return true;
+}
+
+/* Step 3: the frontier, combinations of the first k-1 dimensions in
+ * lexicographic order, up to `jobs` bisections at a time. */
+static int walk_frontier(plan_ctx *c, const int64_t *m, int *code, strbuf *err) {
+    size_t k = c->k, l = k - 1;
+    int64_t *next = point_dup(c, m);   /* the next combination (x[l] unused) */
+    bool more = true;
+    size_t cap = (size_t)(c->jobs > 0 ? c->jobs : 1);
+    task *act = xcalloc(cap, sizeof *act);
+    size_t nact = 0;
+    int rc = 0;
+    while (!rc) {
+        while (nact < cap && more) {   /* start tasks for combinations that can still win */
+            task t = {.x = point_dup(c, next), .lo = m[l]};
+            t.x[l] = m[l];
+            bool hopeless = false;
+            if (c->found) {
+                double lb = plan_cost(c, t.x);
+                hopeless = lb > c->best_cost + 1e-9 * fmax(1.0, fabs(c->best_cost));
+            }
+            t.cap = c->dims[l].hi;
+            t.hi = t.cap + 1;
+            /* odometer over the first k-1 dimensions */
+            size_t d = l;
+            while (d > 0 && ++next[d - 1] > c->dims[d - 1].hi) {
+                next[d - 1] = m[d - 1];
+                d--;
+            }
+            if (d == 0) more = false;
+            if (hopeless || task_settle(c, &t)) {
+                free(t.x);
+                continue;
+            }
+            act[nact++] = t;
+        }
+        if (!nact) break;
+        int64_t **pts = xcalloc(nact, sizeof *pts);
+        for (size_t i = 0; i < nact; i++) pts[i] = act[i].x;
+        rc = probe_batch(c, pts, nact, code, err);
+        free(pts);
+        size_t keep = 0;
+        for (size_t i = 0; i < nact; i++) {
+            if (!rc && !task_settle(c, &act[i])) act[keep++] = act[i];
+            else free(act[i].x);
+        }
+        nact = rc ? 0 : keep;
+    }
+    for (size_t i = 0; i < nact; i++) free(act[i].x);
+    free(act);
+    free(next);
+    return rc;
+}
+
+int plan_search(plan_ctx *c, int *code, strbuf *err) {
+    size_t k = c->k;
+    c->best = xcalloc(k, sizeof *c->best);
+    c->found = false;
+    int64_t *top = xcalloc(k, sizeof *top), *m = xcalloc(k, sizeof *m);
+    for (size_t d = 0; d < k; d++) top[d] = c->dims[d].hi;
+    int rc = probe_batch(c, &top, 1, code, err);
+    if (!rc && infer(c, top) == 1) {
+        rc = bisect_dims(c, m, code, err);
+        if (!rc) rc = probe_batch(c, &m, 1, code, err);
+        if (!rc && infer(c, m) == 1) offer(c, m);       /* below every passing point */
+        else if (!rc) rc = walk_frontier(c, m, code, err);
+    }
+    free(top);
+    free(m);
+    return rc;
+}
+
+void plan_free(plan_ctx *c) {
+    for (size_t i = 0; i < c->nprobes; i++) {
+        free(c->probes[i].x);
+        free(c->probes[i].failing);
+        free(c->probes[i].values);
+        free(c->probes[i].db);
+    }
+    free(c->probes);
+    free(c->best);
+    c->probes = NULL;
+    c->best = NULL;
+    c->nprobes = 0;
+}
