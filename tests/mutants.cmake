@@ -126,20 +126,35 @@ drasim_cli_test(NAME mutants/check-bounds-and-extremes
   EXPECT "6 checks, 0 failed \\(3 runs\\)"
   SQL ${_mut_out}/seeds-1-3.db "SELECT group_concat(value, ' ') FROM summary WHERE grp = '' AND metric = 'sim_end_s'" "^1\\.0 2\\.0 3\\.0$")
 # Baseline = seeds 1..3 (mean 2); now seeds 2..4 (mean 3), lower is better.
-# 50 % of 2 allows up to 3.0 (passes at the bound); 40 % allows 2.8 (fails).
-foreach(_tol 50 40)
+# Other seeds: --allow-other-baseline, and the 95 % CI of the difference is
+# Welch's (+1 +- 2.776 * sqrt(1/3 + 1/3) = 2.27). 50 % of 2 allows up to 3.0
+# (passes at the bound); 40 % allows 2.8 and 3 is worse, but the CI includes 0:
+# passes as noise. Seeds 11..13 (mean 12, +10 +- 2.27) against 490 % (11.8):
+# worse and significant, fails (docs/CI.md, "Baselines and noise").
+foreach(_tol 50 40 490)
   file(WRITE ${_mut_out}/baseline-${_tol}.yaml
        "apiVersion: drasim/v1\nkind: Expect\nseeds: 2..4\nbaseline:\n  file: seeds-1-3.db\n"
        "  metrics:\n    sim_end_s: {tolerance: ${_tol}%, better: lower}\n")
 endforeach()
 drasim_cli_test(NAME mutants/check-baseline-relative-at-bound
   COMMAND check ${_mut_src}/seed-duration.yaml --expect ${_mut_out}/baseline-50.yaml -o ${_mut_out}/seeds-2-4.db
-  EXPECT "<= 3 \\(baseline 2 \\+ 1\\) +pass" "1 check, 0 failed \\(3 runs\\)"
+          --allow-other-baseline
+  EXPECT "<= 3 \\(baseline 2 \\+ 1\\), diff \\+1 ± 2\\.27 \\(95% CI, Welch\\) +pass" "1 check, 0 failed \\(3 runs\\)"
+  DEPENDS mutants/check-bounds-and-extremes)
+drasim_cli_test(NAME mutants/check-baseline-worse-but-noise
+  COMMAND check ${_mut_src}/seed-duration.yaml --expect ${_mut_out}/baseline-40.yaml --allow-other-baseline
+  EXPECT "<= 2\\.8 \\(baseline 2 \\+ 0\\.8\\), diff \\+1 ± 2\\.27 \\(95% CI, Welch\\) +pass" "1 check, 0 failed \\(3 runs\\)"
   DEPENDS mutants/check-bounds-and-extremes)
 drasim_cli_test(NAME mutants/check-baseline-relative-exceeded
-  COMMAND check ${_mut_src}/seed-duration.yaml --expect ${_mut_out}/baseline-40.yaml
+  COMMAND check ${_mut_src}/seed-duration.yaml --expect ${_mut_out}/baseline-490.yaml --seeds 11..13 --allow-other-baseline
   EXIT 1
-  EXPECT "<= 2\\.8 \\(baseline 2 \\+ 0\\.8\\) +FAIL" "1 check, 1 failed \\(3 runs\\)"
+  EXPECT "<= 11\\.8 \\(baseline 2 \\+ 9\\.8\\), diff \\+10 ± 2\\.27 \\(95% CI, Welch\\) +FAIL" "1 check, 1 failed \\(3 runs\\)"
+  DEPENDS mutants/check-bounds-and-extremes)
+# without --allow-other-baseline: other seeds are an input error naming both
+drasim_cli_test(NAME mutants/check-baseline-other-seeds
+  COMMAND check ${_mut_src}/seed-duration.yaml --expect ${_mut_out}/baseline-50.yaml
+  EXIT 3
+  EXPECT "baseline-50\\.yaml: baseline .*seeds-1-3\\.db holds scenario [^ ]+ seeds 1,2,3, the results scenario [^ ]+ seeds 2,3,4: a baseline must come from the same scenario and seeds \\(--allow-other-baseline"
   DEPENDS mutants/check-bounds-and-extremes)
 # compare: mean sim_end_s 2 (seeds 1..3) -> 3 (seeds 2..4): +1, +50 % (B relative to A).
 drasim_cli_test(NAME mutants/compare-delta-sign

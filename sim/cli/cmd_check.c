@@ -19,7 +19,7 @@
 
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim check SCENARIO --expect EXPECT.yaml [--junit FILE] [--seeds LIST]\n"
-                 "                    [--set KEY=VALUE]... [-o RESULTS.db] [--force] [--quiet]\n\n"
+                 "                    [--set KEY=VALUE]... [-o RESULTS.db] [--allow-other-baseline] [--force] [--quiet]\n\n"
                  "Run the scenario (once per seed) and check the thresholds and baseline of\n"
                  "EXPECT.yaml (docs/CI.md) on its summary metrics. Prints a table; exits 1\n"
                  "when any check fails.\n\n"
@@ -28,6 +28,7 @@ static void usage(FILE *out) {
                  "  --seeds LIST       42..51 or 1,5,9 (overrides the expect file's seeds)\n"
                  "  --set KEY=VALUE    scenario override, after the expect file's `set`\n"
                  "  -o, --output FILE  keep the results database (default: a temporary one)\n"
+                 "  --allow-other-baseline  compare with a baseline of another scenario or other seeds\n"
                  "  --force            replace FILE / the JUnit file even when drasim did not write it\n"
                  "  -q, --quiet        print only failures\n"
                  "exit codes: 0 all checks pass, 1 a check failed, 2 usage or processing error,\n"
@@ -46,7 +47,7 @@ static const char JUNIT_SIGNATURE[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?
 int cmd_check(int argc, char **argv) {
     const char *scenario = NULL, *expect_path = NULL, *junit = NULL, *keep = NULL;
     const char *seeds_text = NULL;
-    bool quiet = false, force = false;
+    bool quiet = false, force = false, allow_other = false;
     const char **cli_sets = xcalloc((size_t)argc, sizeof *cli_sets);
     size_t ncli_sets = 0;
     int rc = EXIT_OK;
@@ -76,6 +77,8 @@ int cmd_check(int argc, char **argv) {
             keep = argv[++i];
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             quiet = true;
+        } else if (!strcmp(a, "--allow-other-baseline")) {
+            allow_other = true;
         } else if (!strcmp(a, "--force")) {
             force = true;
         } else if (a[0] == '-' || scenario) {
@@ -170,6 +173,13 @@ int cmd_check(int argc, char **argv) {
             goto done;
         }
         have_base = true;
+        if (!allow_other && expect_check_baseline(&e, &res, &base, &err)) {
+            fprintf(stderr, "drasim check: %s\n", sb_str(&err));
+            rdb_close(&res);
+            rdb_close(&base);
+            rc = EXIT_BAD_INPUT;
+            goto done;
+        }
     }
     if (expect_check_groups(&e, &res, &err)) {   /* a group no run has: a typo in the expect file */
         fprintf(stderr, "drasim check: %s\n", sb_str(&err));

@@ -7,6 +7,7 @@
 
 #include "report/expect.h"
 #include "report/report.h"
+#include "report/stats.h"
 #include "util/xalloc.h"
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
@@ -63,31 +64,141 @@ static void eval_threshold(const expect_threshold *t, const rdb *res, check_repo
                          expect_op_text(t->op), t->value);
 }
 
+/* The values of one metric over the runs of r (NAN skipped), and their seeds. */
+static size_t run_values(const rdb *r, const char *metric, double *v, int64_t *seeds) {
+    int m = rdb_metric_index(r, metric);
+    size_t n = 0;
+    for (size_t i = 0; i < r->nruns && m >= 0; i++) {
+        double x = rdb_value(r, i, m);
+        if (isnan(x)) continue;
+        v[n] = x;
+        seeds[n++] = r->runs[i].seed;
+    }
+    return n;
+}
+
+/* Pairs now[] with then[] by seed when both hold the same seeds, each once:
+ * then[] is reordered to match now[]. */
+static bool pair_by_seed(size_t n, const int64_t *sn, size_t m, double *then, int64_t *st) {
+    if (n != m || n < 2) return false;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        while (j < m && st[j] != sn[i]) j++;
+        if (j == m) return false;
+        double tv = then[i];
+        int64_t ts = st[i];
+        then[i] = then[j], st[i] = st[j];
+        then[j] = tv, st[j] = ts;
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = 0; k < i; k++)
+            if (sn[k] == sn[i]) return false;
+    return true;
+}
+
+/* The rule (docs/CI.md, "Baselines and noise"): a baseline check fails when
+ * the current mean is worse than the baseline mean by more than the
+ * tolerance AND, with at least 2 runs on each side, the 95 % confidence
+ * interval of the difference (paired by seed when both hold the same seeds,
+ * else Welch) lies entirely on the worse side of 0. With one run on a side
+ * there is no interval: the means decide. */
 static void eval_baseline(const expect_baseline_metric *b, const rdb *res, const rdb *base, check_report *c) {
     check_result *r = add(c);
     r->name = fmt("baseline: %s no worse by %g%s", b->metric, b->tolerance, b->relative ? "%" : "");
-    rdb_stats now = rdb_group_stats(res, SIZE_MAX, rdb_metric_index(res, b->metric));
-    rdb_stats then = base ? rdb_group_stats(base, SIZE_MAX, rdb_metric_index(base, b->metric)) : (rdb_stats){0};
-    r->value = now.n ? now.mean : NAN;
-    if (!then.n) {
+    size_t cap = res->nruns + (base ? base->nruns : 0) + 1;
+    double *vn = xmalloc(cap * sizeof *vn), *vt = xmalloc(cap * sizeof *vt);
+    int64_t *sn = xmalloc(cap * sizeof *sn), *st = xmalloc(cap * sizeof *st);
+    size_t nn = run_values(res, b->metric, vn, sn);
+    size_t nt = base ? run_values(base, b->metric, vt, st) : 0;
+    mean_ci now = mean_ci95(vn, nn), then = mean_ci95(vt, nt);
+    r->value = nn ? now.mean : NAN;
+    if (!nt) {
         r->expected = xstrdup("(no baseline value)");
         r->message = fmt("metric '%s' is not in the baseline %s", b->metric, base ? base->path : "");
-        return;
+        goto out;
     }
     double tol = b->relative ? fabs(then.mean) * b->tolerance / 100.0 : b->tolerance;
     double limit = then.mean - b->better * tol;
-    r->expected = fmt("%s %g (baseline %g %s %g)", b->better > 0 ? ">=" : "<=", limit, then.mean,
-                      b->better > 0 ? "-" : "+", tol);
-    if (!now.n) {
+    if (!nn) {
+        r->expected = fmt("%s %g (baseline %g %s %g)", b->better > 0 ? ">=" : "<=", limit, then.mean,
+                          b->better > 0 ? "-" : "+", tol);
         r->message = fmt("metric '%s' is not in the results", b->metric);
-        return;
+        goto out;
     }
+    bool paired = pair_by_seed(nn, sn, nt, vt, st);
+    mean_ci d = diff_ci95(vn, nn, vt, nt, paired);   /* now - then */
+    strbuf e = {0};
+    sb_printf(&e, "%s %g (baseline %g %s %g)", b->better > 0 ? ">=" : "<=", limit, then.mean,
+              b->better > 0 ? "-" : "+", tol);
+    if (!isnan(d.half)) sb_printf(&e, ", diff %+.4g ± %.3g (95%% CI, %s)", d.mean, d.half, paired ? "paired" : "Welch");
+    r->expected = xstrdup(sb_str(&e));
+    sb_free(&e);
     /* a small epsilon so that equal values computed differently still pass */
     double eps = 1e-9 * fmax(1.0, fabs(limit));
-    r->pass = b->better > 0 ? now.mean >= limit - eps : now.mean <= limit + eps;
+    bool beyond = b->better > 0 ? now.mean < limit - eps : now.mean > limit + eps;
+    double worse = -b->better * d.mean;                 /* > 0: worse than the baseline */
+    bool significant = isnan(d.half) || worse - d.half > 0;
+    r->pass = !(beyond && significant);
     if (!r->pass)
-        r->message = fmt("%s = %g is worse than the baseline %g by more than %g (%s is better)", b->metric, now.mean,
-                         then.mean, tol, b->better > 0 ? "higher" : "lower");
+        r->message = isnan(d.half)
+                         ? fmt("%s = %g is worse than the baseline %g by more than %g (%s is better)", b->metric,
+                               now.mean, then.mean, tol, b->better > 0 ? "higher" : "lower")
+                         : fmt("%s = %g is worse than the baseline %g by more than %g (%s is better), and the 95%% "
+                               "confidence interval of the difference (%+g ± %g, %s) excludes 0",
+                               b->metric, now.mean, then.mean, tol, b->better > 0 ? "higher" : "lower", d.mean,
+                               d.half, paired ? "paired by seed" : "Welch");
+out:
+    free(vn), free(vt), free(sn), free(st);
+}
+
+static void seed_list(const rdb *r, strbuf *out) {
+    for (size_t i = 0; i < r->nruns; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++) seen = r->runs[k].seed == r->runs[i].seed;
+        if (!seen) sb_printf(out, "%s%lld", out->len && out->s[out->len - 1] != ' ' ? "," : "", (long long)r->runs[i].seed);
+    }
+}
+
+static void scenario_list(const rdb *r, strbuf *out) {
+    size_t len = out->len;
+    for (size_t i = 0; i < r->nruns; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++) seen = !strcmp(r->runs[k].scenario, r->runs[i].scenario);
+        if (!seen) {
+            if (out->len > len) sb_putc(out, ',');
+            terminal_text(out, r->runs[i].scenario);
+        }
+    }
+}
+
+static bool same_set(const rdb *a, const rdb *b, bool seeds) {
+    for (int pass = 0; pass < 2; pass++) {
+        const rdb *x = pass ? b : a, *y = pass ? a : b;
+        for (size_t i = 0; i < x->nruns; i++) {
+            bool found = false;
+            for (size_t j = 0; j < y->nruns && !found; j++)
+                found = seeds ? x->runs[i].seed == y->runs[j].seed : !strcmp(x->runs[i].scenario, y->runs[j].scenario);
+            if (!found) return false;
+        }
+    }
+    return true;
+}
+
+int expect_check_baseline(const expect_spec *e, const rdb *results, const rdb *baseline, strbuf *err) {
+    if (same_set(results, baseline, false) && same_set(results, baseline, true)) return 0;
+    sb_clear(err);
+    sb_printf(err, "%s: baseline ", e->file ? e->file : "expect");
+    terminal_text(err, baseline->path);
+    sb_puts(err, " holds scenario ");
+    scenario_list(baseline, err);
+    sb_puts(err, " seeds ");
+    seed_list(baseline, err);
+    sb_puts(err, ", the results scenario ");
+    scenario_list(results, err);
+    sb_puts(err, " seeds ");
+    seed_list(results, err);
+    sb_puts(err, ": a baseline must come from the same scenario and seeds (--allow-other-baseline compares anyway)");
+    return -1;
 }
 
 void expect_evaluate(const expect_spec *e, const rdb *results, const rdb *baseline, check_report *out) {

@@ -90,6 +90,9 @@ void expect_evaluate(const expect_spec *e, const rdb *results, const rdb *baseli
 /* Every group a threshold names has rows in `results`; else -1 with err =
  * "FILE:LINE:COL: threshold '...': no group 'x' in the results (groups: ...)". */
 int expect_check_groups(const expect_spec *e, const rdb *results, strbuf *err);
+/* The baseline holds the same scenarios (metadata.name) and the same seeds
+ * as the results; else -1 with err naming both (docs/CI.md). */
+int expect_check_baseline(const expect_spec *e, const rdb *results, const rdb *baseline, strbuf *err);
 void check_report_free(check_report *c);
 /* The aligned table printed by `drasim check`. */
 void check_report_table(const check_report *c, strbuf *out);

@@ -18,6 +18,9 @@
 #include "report/rdb.h"
 #include "util/intern.h"
 
+static int g_seed0 = 40;               /* seed of the first run */
+static const char *g_scenario = "hand"; /* runs.scenario */
+
 /* A results database with `n` runs of (policy, seed) and summary metrics
  * gpu_alloc_pct = alloc[i], wait_p99_s = wait[i], unschedulable = 0. */
 static void make_db(const char *path, size_t n, const char *const *policy, const double *alloc, const double *wait) {
@@ -34,11 +37,11 @@ static void make_db(const char *path, size_t n, const char *const *policy, const
     for (size_t i = 0; i < n; i++) {
         char sql[512];
         snprintf(sql, sizeof sql,
-                 "INSERT INTO runs VALUES(%zu,'hand','hand.yaml','device-plugin','%s',%zu,NULL,3600000,2,10,'t');"
+                 "INSERT INTO runs VALUES(%zu,'%s','hand.yaml','device-plugin','%s',%zu,NULL,3600000,2,10,'t');"
                  "INSERT INTO summary VALUES(%zu,'gpu_alloc_pct',%.17g);"
                  "INSERT INTO summary VALUES(%zu,'wait_p99_s',%.17g);"
                  "INSERT INTO summary VALUES(%zu,'unschedulable',0);",
-                 i + 1, policy[i], 40 + i, i + 1, alloc[i], i + 1, wait[i], i + 1);
+                 i + 1, g_scenario, policy[i], (size_t)g_seed0 + i, i + 1, alloc[i], i + 1, wait[i], i + 1);
         assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     }
     sqlite3_close(db);
@@ -121,7 +124,9 @@ static void test_evaluate(void **state) {
     strbuf err = {0};
     expect_spec e;
     /* mean alloc 93 passes >= 93; max wait 400 fails <= 300; mean wait 250 passes;
-     * baseline alloc 93.5 - 0.5 = 93.0: 93 passes (equal); wait 250 vs 200 + 10% = 220 fails */
+     * baseline alloc 93.5 - 0.5 = 93.0: 93 passes (equal); wait 250 vs 200 + 10% = 220 is worse, but
+     * the paired differences (-100, +200: mean +50, 95% CI +-12.706 * 212.13 / sqrt(2) = 1906) include 0:
+     * noise, it passes (docs/CI.md, "Baselines and noise") */
     assert_int_equal(parse("apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- gpu_alloc_pct >= 93\n"
                            "- max(wait_p99_s) <= 300\n- wait_p99_s <= 300\n- unschedulable == 0\n- missing_metric > 1\n"
                            "baseline:\n  file: x.db\n  metrics: {gpu_alloc_pct: 0.5, wait_p99_s: 10%}\n",
@@ -134,17 +139,17 @@ static void test_evaluate(void **state) {
     check_report c;
     expect_evaluate(&e, &r, &b, &c);
     assert_int_equal(c.n, 7);
-    bool want[] = {true, false, true, true, false, true, false};
+    bool want[] = {true, false, true, true, false, true, true};
     for (size_t i = 0; i < c.n; i++)
         if (c.items[i].pass != want[i]) fail_msg("check %zu (%s): pass=%d", i, c.items[i].name, c.items[i].pass);
-    assert_int_equal(c.failures, 3);
+    assert_int_equal(c.failures, 2);
     assert_true(c.items[1].value == 400);
     assert_true(isnan(c.items[4].value));
-    assert_non_null(strstr(c.items[6].expected, "<= 220"));
+    assert_string_equal(c.items[6].expected, "<= 220 (baseline 200 + 20), diff +50 ± 1.91e+03 (95% CI, paired)");
     strbuf t = {0};
     check_report_table(&c, &t);
     assert_non_null(strstr(sb_str(&t), "FAIL"));
-    assert_non_null(strstr(sb_str(&t), "7 checks, 3 failed (2 runs)"));
+    assert_non_null(strstr(sb_str(&t), "7 checks, 2 failed (2 runs)"));
     sb_free(&t);
     check_report_free(&c);
     rdb_close(&r);
@@ -153,6 +158,111 @@ static void test_evaluate(void **state) {
     sb_free(&err);
     unlink(res);
     unlink(base);
+}
+
+/* One baseline check of gpu_alloc_pct (tolerance 1 point, higher is better)
+ * of `now` (seeds now_seed0..) against `base` (seeds 40..): pass? */
+static bool baseline_pass(size_t nn, const double *now, int now_seed0, size_t nb, const double *base, char **expected) {
+    static const char *pol[] = {"p", "p", "p", "p"};
+    char res[] = "/tmp/test_check_res_XXXXXX", bas[] = "/tmp/test_check_base_XXXXXX";
+    close(mkstemp(res));
+    close(mkstemp(bas));
+    g_seed0 = 40;
+    make_db(bas, nb, pol, base, base);
+    g_seed0 = now_seed0;
+    make_db(res, nn, pol, now, now);
+    g_seed0 = 40;
+    strbuf err = {0};
+    expect_spec e;
+    assert_int_equal(parse("apiVersion: drasim/v1\nkind: Expect\nbaseline:\n  file: x.db\n  metrics: {gpu_alloc_pct: 1}\n",
+                           &e, &err),
+                     0);
+    rdb r, b;
+    assert_int_equal(rdb_open(res, &r, &err), 0);
+    assert_int_equal(rdb_open(bas, &b, &err), 0);
+    check_report c;
+    expect_evaluate(&e, &r, &b, &c);
+    assert_int_equal(c.n, 1);
+    bool pass = c.items[0].pass;
+    if (expected) *expected = strdup(c.items[0].expected);
+    check_report_free(&c);
+    rdb_close(&r);
+    rdb_close(&b);
+    expect_free(&e);
+    sb_free(&err);
+    unlink(res);
+    unlink(bas);
+    return pass;
+}
+
+/* The rule: fail when the mean is worse than the baseline's by more than the
+ * tolerance AND the 95% CI of the difference excludes 0. Baseline 50, 52, 54
+ * (mean 52, limit 51). */
+static void test_baseline_rule(void **state) {
+    (void)state;
+    const double base[] = {50, 52, 54};
+    char *x = NULL;
+    /* paired differences -3, -3, -3: mean 49 < 51, CI -3 +- 0: fails */
+    assert_false(baseline_pass(3, (double[]){47, 49, 51}, 40, 3, base, &x));
+    assert_string_equal(x, ">= 51 (baseline 52 - 1), diff -3 ± 0 (95% CI, paired)");
+    free(x);
+    /* mean 49 < 51 but differences -10, +3, -2: mean -3, sd sqrt(43), CI half
+     * 4.303 * 6.557 / sqrt(3) = 16.3 includes 0: passes (noise) */
+    assert_true(baseline_pass(3, (double[]){40, 55, 52}, 40, 3, base, &x));
+    assert_string_equal(x, ">= 51 (baseline 52 - 1), diff -3 ± 16.3 (95% CI, paired)");
+    free(x);
+    /* significant (-0.5 each) but within the tolerance: 51.5 >= 51 passes */
+    assert_true(baseline_pass(3, (double[]){49.5, 51.5, 53.5}, 40, 3, base, NULL));
+    /* other seeds (50..52): Welch, diff -3, se sqrt(4/3 + 4/3), df 4, half
+     * 2.776 * 1.633 = 4.53: passes; 3 points further down (-6) fails */
+    assert_true(baseline_pass(3, (double[]){47, 49, 51}, 50, 3, base, &x));
+    assert_string_equal(x, ">= 51 (baseline 52 - 1), diff -3 ± 4.53 (95% CI, Welch)");
+    free(x);
+    assert_false(baseline_pass(3, (double[]){44, 46, 48}, 50, 3, base, NULL));
+    /* one run each: no interval, the means decide */
+    assert_false(baseline_pass(1, (double[]){48.9}, 40, 1, base, &x));   /* baseline 50: limit 49 */
+    assert_string_equal(x, ">= 49 (baseline 50 - 1)");
+    free(x);
+    assert_true(baseline_pass(1, (double[]){49}, 40, 1, base, NULL));
+}
+
+/* The baseline must come from the same scenario and seeds. */
+static void test_baseline_identity(void **state) {
+    (void)state;
+    static const char *pol[] = {"p", "p", "p"};
+    char res[] = "/tmp/test_check_res_XXXXXX", bas[] = "/tmp/test_check_base_XXXXXX";
+    close(mkstemp(res));
+    close(mkstemp(bas));
+    double v[] = {1, 2, 3};
+    strbuf err = {0};
+    expect_spec e = {.file = "e.yaml"};
+    rdb r, b;
+    make_db(bas, 3, pol, v, v);
+    make_db(res, 3, pol, v, v);
+    assert_int_equal(rdb_open(res, &r, &err), 0);
+    assert_int_equal(rdb_open(bas, &b, &err), 0);
+    assert_int_equal(expect_check_baseline(&e, &r, &b, &err), 0);
+    rdb_close(&r);
+    g_seed0 = 41;   /* seeds 41..43 against 40..42 */
+    make_db(res, 3, pol, v, v);
+    assert_int_equal(rdb_open(res, &r, &err), 0);
+    assert_int_equal(expect_check_baseline(&e, &r, &b, &err), -1);
+    assert_non_null(strstr(sb_str(&err), " holds scenario hand seeds 40,41,42, the results scenario hand seeds 41,42,43: "
+                                          "a baseline must come from the same scenario and seeds"));
+    rdb_close(&r);
+    g_seed0 = 40;
+    g_scenario = "other";
+    make_db(res, 3, pol, v, v);
+    g_scenario = "hand";
+    assert_int_equal(rdb_open(res, &r, &err), 0);
+    assert_int_equal(expect_check_baseline(&e, &r, &b, &err), -1);
+    assert_non_null(strstr(sb_str(&err), "scenario hand seeds 40,41,42, the results scenario other seeds 40,41,42"));
+    assert_non_null(strstr(sb_str(&err), "--allow-other-baseline"));
+    rdb_close(&r);
+    rdb_close(&b);
+    sb_free(&err);
+    unlink(res);
+    unlink(bas);
 }
 
 /* ---- a minimal XML well-formedness checker ------------------------------------- */
@@ -370,6 +480,8 @@ int main(void) {
         cmocka_unit_test(test_parse_ok),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_evaluate),
+        cmocka_unit_test(test_baseline_rule),
+        cmocka_unit_test(test_baseline_identity),
         cmocka_unit_test(test_junit_shape),
         cmocka_unit_test(test_junit_control_chars),
     };
