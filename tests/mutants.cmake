@@ -159,7 +159,14 @@ drasim_cli_test(NAME mutants/check-baseline-other-seeds
 # compare: mean sim_end_s 2 (seeds 1..3) -> 3 (seeds 2..4): +1, +50 % (B relative to A).
 drasim_cli_test(NAME mutants/compare-delta-sign
   COMMAND compare ${_mut_out}/seeds-1-3.db ${_mut_out}/seeds-2-4.db --format csv
-  EXPECT ",sim_end_s,2,3,\\+1,\\+50\\.00%"
+  EXPECT ",sim_end_s,2,3,\\+1,\\+50\\.00%,2\\.48434,2\\.48434"
+  DEPENDS mutants/check-bounds-and-extremes mutants/check-baseline-relative-at-bound)
+# text: mean ± 95% CI half width per configuration (not one line per seed):
+# sd 1 over 3 seeds, 4.303 / sqrt(3) = 2.48
+drasim_cli_test(NAME mutants/compare-mean-ci
+  COMMAND compare ${_mut_out}/seeds-1-3.db ${_mut_out}/seeds-2-4.db
+  EXPECT "\\(mean\\)  +sim_end_s +2 ± 2\\.48 +3 ± 2\\.48 +\\+1 +\\+50\\.00%"
+  REJECT "seed="
   DEPENDS mutants/check-bounds-and-extremes mutants/check-baseline-relative-at-bound)
 # report: pending pods at 0 are 1, 2, 3 over seeds 1..3: mean 2, sample
 # standard deviation 1, 95 % CI half width t(0.975, 2) * 1 / sqrt(3) =

@@ -44,7 +44,7 @@ set_tests_properties(report/sweep PROPERTIES DEPENDS report/sweep-db)
 drasim_cli_test(NAME report/compare-same
   COMMAND compare ${_rep_out}/sweep.db ${_rep_out}/sweep.db
   EXPECT "A = [^\n]*sweep.db [(]4 runs[)]"
-         "quickstart device-plugin MostAllocated scheduling.scoring=MostAllocated seed=2  +gpu_alloc_pct +[0-9.]+ +[0-9.]+ +\\+0 +0%"
+         "quickstart device-plugin MostAllocated scheduling.scoring=MostAllocated \\(mean\\)  +gpu_alloc_pct +[0-9.]+ ± [0-9.e+]+ +[0-9.]+ ± [0-9.e+]+ +\\+0 +0%"
   REJECT " [+-][0-9.]*[1-9]")
 set_tests_properties(report/compare-same PROPERTIES DEPENDS report/sweep-db)
 

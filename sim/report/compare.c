@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "report/escape.h"
+#include "report/stats.h"
 #include "util/vec.h"
 #include "util/xalloc.h"
 
 typedef struct row {
     char *key, *metric;
     double a, b;
+    double ha, hb;   /* 95% CI half widths of the means (NAN: one run, or per-run rows) */
 } row;
 
 typedef VEC(row) rows;
@@ -50,13 +52,26 @@ static char **metric_union(const rdb *a, const rdb *b, size_t *n) {
 }
 
 static void push(rows *out, const char *key, const char *metric, double a, double b) {
-    row r = {pretty(key), xstrdup(metric), a, b};
+    row r = {pretty(key), xstrdup(metric), a, b, NAN, NAN};
     VEC_PUSH(*out, r);
 }
 
-/* Per-run rows when the run keys of A and B are the same set. */
+/* Mean and 95% CI of a metric over the runs of configuration g. */
+static mean_ci group_ci(const rdb *r, size_t g, const char *metric) {
+    int m = rdb_metric_index(r, metric);
+    double *v = xmalloc((r->nruns + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < r->nruns && m >= 0; i++)
+        if (r->runs[i].group == g && !isnan(rdb_value(r, i, m))) v[n++] = rdb_value(r, i, m);
+    mean_ci c = mean_ci95(v, n);
+    free(v);
+    return c;
+}
+
+/* Per-run rows when the run keys of A and B are the same set and every
+ * configuration has one run (several seeds: mean ± CI per configuration). */
 static bool by_run(const rdb *a, const rdb *b, char **metrics, size_t nm, rows *out) {
-    if (a->nruns != b->nruns || !a->nruns) return false;
+    if (a->nruns != b->nruns || !a->nruns || a->ngroups != a->nruns || b->ngroups != b->nruns) return false;
     size_t *match = xmalloc(a->nruns * sizeof *match);
     bool ok = true;
     for (size_t i = 0; i < a->nruns && ok; i++) {
@@ -95,9 +110,13 @@ static void by_group(const rdb *a, const rdb *b, char **metrics, size_t nm, rows
         if (single) sb_printf(&k, "all runs (mean of %zu vs %zu)", a->nruns, b->nruns);
         else sb_printf(&k, "%s (mean)", a->group_keys[g]);
         for (size_t m = 0; m < nm; m++) {
-            rdb_stats sa = rdb_group_stats(a, g, rdb_metric_index(a, metrics[m]));
-            rdb_stats sb = h < b->ngroups ? rdb_group_stats(b, h, rdb_metric_index(b, metrics[m])) : (rdb_stats){NAN, NAN, NAN, 0};
+            mean_ci sa = group_ci(a, g, metrics[m]);
+            mean_ci sb = h < b->ngroups ? (single ? group_ci(b, 0, metrics[m]) : group_ci(b, h, metrics[m]))
+                                        : (mean_ci){NAN, NAN, 0};
+            if (single) sa = group_ci(a, 0, metrics[m]);
             push(out, sb_str(&k), metrics[m], sa.n ? sa.mean : NAN, sb.n ? sb.mean : NAN);
+            out->data[out->len - 1].ha = sa.half;
+            out->data[out->len - 1].hb = sb.half;
         }
         sb_free(&k);
     }
@@ -109,8 +128,9 @@ static void by_group(const rdb *a, const rdb *b, char **metrics, size_t nm, rows
         strbuf k = {0};
         sb_printf(&k, "%s (mean)", b->group_keys[h]);
         for (size_t m = 0; m < nm; m++) {
-            rdb_stats sb = rdb_group_stats(b, h, rdb_metric_index(b, metrics[m]));
+            mean_ci sb = group_ci(b, h, metrics[m]);
             push(out, sb_str(&k), metrics[m], NAN, sb.n ? sb.mean : NAN);
+            out->data[out->len - 1].hb = sb.half;
         }
         sb_free(&k);
     }
@@ -159,9 +179,9 @@ void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
                   b->path, b->nruns, b->nruns == 1 ? "" : "s");
     }
     /* cells as text first, then aligned */
-    size_t ncol = 6;
+    size_t ncol = csv ? 8 : 6;
     char **cell = xcalloc((rs.len + 1) * ncol, sizeof *cell);
-    static const char *const head[] = {"run", "metric", "A", "B", "delta", "delta_pct"};
+    static const char *const head[] = {"run", "metric", "A", "B", "delta", "delta_pct", "A_ci95", "B_ci95"};
     for (size_t c = 0; c < ncol; c++) cell[c] = xstrdup(head[c]);
     strbuf t = {0};
     for (size_t i = 0; i < rs.len; i++) {
@@ -174,15 +194,24 @@ void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
             sb_clear(&t), terminal_text(&t, r->key), line[0] = xstrdup(sb_str(&t));
             sb_clear(&t), terminal_text(&t, r->metric), line[1] = xstrdup(sb_str(&t));
         }
-        sb_clear(&t), num(&t, r->a), line[2] = xstrdup(sb_str(&t));
-        sb_clear(&t), num(&t, r->b), line[3] = xstrdup(sb_str(&t));
+        /* text: "mean ± half width of the 95% CI" when a side has several runs; csv: own columns */
+        sb_clear(&t), num(&t, r->a);
+        if (!csv && !isnan(r->a) && !isnan(r->ha)) sb_printf(&t, " ± %.3g", r->ha);
+        line[2] = xstrdup(sb_str(&t));
+        sb_clear(&t), num(&t, r->b);
+        if (!csv && !isnan(r->b) && !isnan(r->hb)) sb_printf(&t, " ± %.3g", r->hb);
+        line[3] = xstrdup(sb_str(&t));
+        if (csv) {
+            sb_clear(&t), num(&t, r->ha), line[6] = xstrdup(sb_str(&t));
+            sb_clear(&t), num(&t, r->hb), line[7] = xstrdup(sb_str(&t));
+        }
         sb_clear(&t);
         if (isnan(r->a) || isnan(r->b)) sb_puts(&t, "-");
         else sb_printf(&t, "%+.6g", r->b - r->a);
         line[4] = xstrdup(sb_str(&t));
         sb_clear(&t), delta_pct(&t, r->a, r->b), line[5] = xstrdup(sb_str(&t));
     }
-    size_t width[6] = {0};
+    size_t width[8] = {0};
     for (size_t i = 0; i <= rs.len; i++)
         for (size_t c = 0; c < ncol; c++)
             if (strlen(cell[i * ncol + c]) > width[c]) width[c] = strlen(cell[i * ncol + c]);
