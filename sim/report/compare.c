@@ -136,6 +136,13 @@ static void by_group(const rdb *a, const rdb *b, char **metrics, size_t nm, rows
     }
 }
 
+/* Display width: UTF-8 continuation bytes take no column ("±" is one). */
+static size_t cols(const char *s) {
+    size_t n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 static void num(strbuf *b, double v) {
     if (isnan(v)) sb_puts(b, "-");
     else sb_printf(b, "%.6g", v);
@@ -214,7 +221,7 @@ void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
     size_t width[8] = {0};
     for (size_t i = 0; i <= rs.len; i++)
         for (size_t c = 0; c < ncol; c++)
-            if (strlen(cell[i * ncol + c]) > width[c]) width[c] = strlen(cell[i * ncol + c]);
+            if (cols(cell[i * ncol + c]) > width[c]) width[c] = cols(cell[i * ncol + c]);
     for (size_t i = 0; i <= rs.len; i++) {
         for (size_t c = 0; c < ncol; c++) {
             const char *s = cell[i * ncol + c];
@@ -222,9 +229,9 @@ void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
                 if (c) sb_putc(out, ',');
                 csv_field(out, s);
             } else if (c < 2) {
-                sb_printf(out, "%s%-*s", c ? "  " : "", c == ncol - 1 ? 0 : (int)width[c], s);
+                sb_printf(out, "%s%-*s", c ? "  " : "", c == ncol - 1 ? 0 : (int)(width[c] + strlen(s) - cols(s)), s);
             } else {
-                sb_printf(out, "  %*s", (int)width[c], s);
+                sb_printf(out, "  %*s", (int)(width[c] + strlen(s) - cols(s)), s);
             }
         }
         sb_putc(out, '\n');

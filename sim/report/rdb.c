@@ -123,15 +123,20 @@ static int probe(rdb *r, strbuf *err) {
     return -1;
 }
 
-/* Sweep point with each key shortened to its last path segment:
- * "scheduling.scoring=X workload.podGroups.a.count=3" -> "scoring=X count=3". */
+/* Sweep point for a label: a key of two segments is shortened to its last
+ * ("scheduling.scoring=X" -> "scoring=X"); a longer key names an item of a
+ * list and stays whole, so the legend says which pool or group it is
+ * ("cluster.nodePools.h100.count=4", not "count=4"). */
 static void short_point(const char *point, strbuf *out) {
     const char *p = point;
     while (*p) {
         size_t n = strcspn(p, " ");
         const char *eq = memchr(p, '=', n);
         const char *k = p;
+        int dots = 0;
         for (const char *c = p; eq && c < eq; c++)
+            if (*c == '.') dots++;
+        for (const char *c = p; eq && dots == 1 && c < eq; c++)
             if (*c == '.') k = c + 1;
         if (out->len) sb_putc(out, ' ');
         sb_append(out, k, n - (size_t)(k - p));

@@ -150,6 +150,10 @@ static int curve_per_group(report *rp, const char *name, const char *title, cons
     FILE *f = open_data(rp, name, err);
     if (!f) return -1;
     int rc = 0;
+    /* percentages (a column or expression ending in _pct): bands clamped to [0, 100] */
+    size_t el = strlen(expr);
+    if (el && expr[el - 1] == '"') el--;   /* a quoted column name */
+    bool pct = el >= 4 && !strncmp(expr + el - 4, "_pct", 4);
     for (size_t g = 0; g < r->ngroups && !rc; g++) {
         strbuf ids = {0}, sql = {0};
         group_ids(r, g, &ids);
@@ -162,7 +166,12 @@ static int curve_per_group(report *rp, const char *name, const char *title, cons
         while (s && sqlite3_step(s) == SQLITE_ROW) {
             double mean = sqlite3_column_double(s, 1), half = ci95_half_width(mean, sqlite3_column_double(s, 2),
                                                                              sqlite3_column_int64(s, 3));
-            fprintf(f, "%.6f %.6g %.6g %.6g\n", sqlite3_column_double(s, 0) / x->scale, mean, mean - half, mean + half);
+            double lo = mean - half, hi = mean + half;
+            if (pct) {   /* a percentage cannot leave [0, 100]: neither can its band */
+                lo = fmax(0.0, lo);
+                hi = fmin(100.0, hi);
+            }
+            fprintf(f, "%.6f %.6g %.6g %.6g\n", sqlite3_column_double(s, 0) / x->scale, mean, lo, hi);
         }
         fputs("\n\n", f);
         sqlite3_finalize(s);

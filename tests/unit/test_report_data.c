@@ -144,8 +144,8 @@ static void test_plots_follow_tables(void **state) {
     free(text);
     snprintf(path, sizeof path, "%s/data/arrival_gpu_alloc_pct.dat", dir);
     text = slurp(path);
-    /* two runs: mean and 95% CI (t = 12.706, standard error 1) */
-    assert_non_null(strstr(text, "10.000000 8 -4.706 20.706\n20.000000 17 4.294 29.706\n"));
+    /* two runs: mean and 95% CI (t = 12.706, standard error 1); a percentage: the band stops at 0 */
+    assert_non_null(strstr(text, "10.000000 8 0 20.706\n20.000000 17 4.294 29.706\n"));
     free(text);
 
     /* no gnuplot: index.html with tables and a note, referencing no image */
@@ -209,10 +209,69 @@ static void test_not_a_results_db(void **state) {
     sb_free(&err);
 }
 
+/* Sweep legends name the swept item: a key of two segments is shortened,
+ * a longer one (a pool's count) stays whole. */
+static void test_sweep_labels(void **state) {
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/sweep-labels.db", dir);
+    unlink(path);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, scenario TEXT, scenario_file TEXT,"
+                                     " mode TEXT, policy TEXT, seed INTEGER, stop_ms INTEGER, end_ms INTEGER, nodes INTEGER,"
+                                     " pods INTEGER, drasim_version TEXT);"
+                                     "CREATE TABLE summary(run_id INTEGER, metric TEXT, value REAL);"
+                                     "CREATE TABLE sweep(run_id INTEGER, param TEXT, value TEXT);"
+                                     "INSERT INTO runs VALUES(1,'s','f','dra','A',1,NULL,1,1,1,'v'),(2,'s','f','dra','A',1,NULL,1,1,1,'v');"
+                                     "INSERT INTO summary VALUES(1,'gpu_alloc_pct',50),(2,'gpu_alloc_pct',60);"
+                                     "INSERT INTO sweep VALUES(1,'cluster.nodePools.h100.count','4'),"
+                                     "(1,'scheduling.scoring','MostAllocated'),"
+                                     "(2,'cluster.nodePools.h100.count','8'),(2,'scheduling.scoring','MostAllocated');",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    rdb r;
+    strbuf err = {0};
+    assert_int_equal(rdb_open(path, &r, &err), 0);
+    assert_int_equal(r.ngroups, 2);
+    assert_string_equal(r.groups[0], "cluster.nodePools.h100.count=4 scoring=MostAllocated");
+    assert_string_equal(r.groups[1], "cluster.nodePools.h100.count=8 scoring=MostAllocated");
+    rdb_close(&r);
+    sb_free(&err);
+}
+
+/* Percentage bands are clamped to [0, 100]: gpu_alloc_pct at time 0 is 100
+ * (seed 1) and 90 (seed 2): mean 95, half width 12.706 * 7.0711 / sqrt(2) =
+ * 63.53 (12.706 * 5): lo 31.47, hi 158.53 -> 100. Pending pods (not a percentage): not clamped. */
+static void test_percentage_band_clamped(void **state) {
+    (void)state;
+    exec_sql("UPDATE samples SET gpu_alloc_pct = CASE run_id WHEN 1 THEN 100 ELSE 90 END WHERE time_ms = 0;"
+             "UPDATE samples SET pending_pods = CASE run_id WHEN 1 THEN 0 ELSE 2 END WHERE time_ms = 0;");
+    strbuf err = {0};
+    rdb r;
+    assert_int_equal(rdb_open(db, &r, &err), 0);
+    report rp = {.r = &r, .dir = dir};
+    assert_int_equal(report_collect(&rp, &err), 0);
+    char path[700];
+    snprintf(path, sizeof path, "%s/data/gpu_alloc.dat", dir);
+    char *s = slurp(path);
+    if (!strstr(s, "\n0.000000 95 31.47 100\n")) fail_msg("gpu_alloc.dat: %.300s", s);
+    free(s);
+    snprintf(path, sizeof path, "%s/data/pending.dat", dir);
+    s = slurp(path);
+    if (!strstr(s, "\n0.000000 1 -11.706 13.706\n")) fail_msg("pending.dat: %.300s", s);
+    free(s);
+    report_free(&rp);
+    rdb_close(&r);
+    sb_free(&err);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plots_follow_tables),
         cmocka_unit_test(test_not_a_results_db),
+        cmocka_unit_test(test_sweep_labels),
+        cmocka_unit_test(test_percentage_band_clamped),
         cmocka_unit_test(test_metric_direction),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

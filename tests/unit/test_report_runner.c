@@ -122,24 +122,45 @@ static void test_compare(void **state) {
     char a[] = "/tmp/test_cmp_a_XXXXXX", b[] = "/tmp/test_cmp_b_XXXXXX";
     close(mkstemp(a));
     close(mkstemp(b));
-    make_db(a, "INSERT INTO runs VALUES(1,'s','s.yaml','dra','MostAllocated',1,NULL,10,1,1,'t');"
-               "INSERT INTO runs VALUES(2,'s','s.yaml','dra','MostAllocated',2,NULL,10,1,1,'t');"
+    /* one run per configuration (policies P and Q): one line per run, matched by key although the run ids are swapped */
+    make_db(a, "INSERT INTO runs VALUES(1,'s','s.yaml','dra','P',1,NULL,10,1,1,'t');"
+               "INSERT INTO runs VALUES(2,'s','s.yaml','dra','Q',1,NULL,10,1,1,'t');"
                "INSERT INTO summary VALUES(1,'gpu_alloc_pct',50),(1,'wait_p99_s',0),(2,'gpu_alloc_pct',60),(2,'wait_p99_s',10);");
-    make_db(b, "INSERT INTO runs VALUES(1,'s','s.yaml','dra','MostAllocated',2,NULL,10,1,1,'t');"
-               "INSERT INTO runs VALUES(2,'s','s.yaml','dra','MostAllocated',1,NULL,10,1,1,'t');"
+    make_db(b, "INSERT INTO runs VALUES(1,'s','s.yaml','dra','Q',1,NULL,10,1,1,'t');"
+               "INSERT INTO runs VALUES(2,'s','s.yaml','dra','P',1,NULL,10,1,1,'t');"
                "INSERT INTO summary VALUES(1,'gpu_alloc_pct',66),(1,'wait_p99_s',5),(2,'gpu_alloc_pct',55),(2,'frag_pct',3);");
     rdb ra, rb;
     strbuf err = {0}, out = {0};
     assert_int_equal(rdb_open(a, &ra, &err), 0);
     assert_int_equal(rdb_open(b, &rb, &err), 0);
     compare_dbs(&ra, &rb, true, &out);
-    /* matched by seed although the run ids are swapped */
-    assert_non_null(strstr(sb_str(&out), "run,metric,A,B,delta,delta_pct\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated seed=1,gpu_alloc_pct,50,55,+5,+10.00%\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated seed=2,gpu_alloc_pct,60,66,+6,+10.00%\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated seed=2,wait_p99_s,10,5,-5,-50.00%\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated seed=1,wait_p99_s,0,-,-,-\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated seed=1,frag_pct,-,3,-,-\n"));
+    assert_non_null(strstr(sb_str(&out), "run,metric,A,B,delta,delta_pct,A_ci95,B_ci95\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra P seed=1,gpu_alloc_pct,50,55,+5,+10.00%,-,-\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra Q seed=1,gpu_alloc_pct,60,66,+6,+10.00%,-,-\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra Q seed=1,wait_p99_s,10,5,-5,-50.00%,-,-\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra P seed=1,wait_p99_s,0,-,-,-,-,-\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra P seed=1,frag_pct,-,3,-,-,-,-\n"));
+    rdb_close(&ra);
+    rdb_close(&rb);
+    /* the same two seeds on both sides: one line per configuration, mean and 95% CI half width
+     * (A: 50, 60: 12.706 * 7.0711 / sqrt(2) = 63.53; B: 66, 55: 12.706 * 5.5 = 69.883; one value: -) */
+    make_db(a, "INSERT INTO runs VALUES(1,'s','s.yaml','dra','MostAllocated',1,NULL,10,1,1,'t');"
+               "INSERT INTO runs VALUES(2,'s','s.yaml','dra','MostAllocated',2,NULL,10,1,1,'t');"
+               "INSERT INTO summary VALUES(1,'gpu_alloc_pct',50),(1,'wait_p99_s',0),(2,'gpu_alloc_pct',60),(2,'wait_p99_s',10);");
+    make_db(b, "INSERT INTO runs VALUES(1,'s','s.yaml','dra','MostAllocated',2,NULL,10,1,1,'t');"
+               "INSERT INTO runs VALUES(2,'s','s.yaml','dra','MostAllocated',1,NULL,10,1,1,'t');"
+               "INSERT INTO summary VALUES(1,'gpu_alloc_pct',66),(1,'wait_p99_s',5),(2,'gpu_alloc_pct',55),(2,'frag_pct',3);");
+    assert_int_equal(rdb_open(a, &ra, &err), 0);
+    assert_int_equal(rdb_open(b, &rb, &err), 0);
+    sb_clear(&out);
+    compare_dbs(&ra, &rb, true, &out);
+    assert_null(strstr(sb_str(&out), "seed="));
+    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated (mean),gpu_alloc_pct,55,60.5,+5.5,+10.00%,63.53,69.883\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated (mean),wait_p99_s,5,5,+0,0%,63.53,-\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated (mean),frag_pct,-,3,-,-,-,-\n"));
+    sb_clear(&out);
+    compare_dbs(&ra, &rb, false, &out);
+    assert_non_null(strstr(sb_str(&out), "gpu_alloc_pct  55 ± 63.5  60.5 ± 69.9"));
     rdb_close(&rb);
     /* other seeds: per configuration, means */
     make_db(b, "INSERT INTO runs VALUES(1,'s','s.yaml','dra','MostAllocated',7,NULL,10,1,1,'t');"
@@ -149,11 +170,12 @@ static void test_compare(void **state) {
     compare_dbs(&ra, &rb, false, &out);
     const char *line = strstr(sb_str(&out), "s dra MostAllocated (mean)  gpu_alloc_pct");
     assert_non_null(line);
-    char ka[64], kb[64], kd[64], kp[64];
-    assert_int_equal(sscanf(line + strlen("s dra MostAllocated (mean)  gpu_alloc_pct"), "%63s %63s %63s %63s", ka, kb,
-                            kd, kp), 4);
+    char ka[64], kh[64], kb[64], kd[64], kp[64];
+    assert_int_equal(sscanf(line + strlen("s dra MostAllocated (mean)  gpu_alloc_pct"), "%63s ± %63s %63s %63s %63s", ka,
+                            kh, kb, kd, kp), 5);
     assert_string_equal(ka, "55");
-    assert_string_equal(kb, "0");
+    assert_string_equal(kh, "63.5");
+    assert_string_equal(kb, "0");   /* one run: no interval */
     assert_string_equal(kd, "-55");
     assert_string_equal(kp, "-100.00%");
     assert_non_null(strstr(sb_str(&out), "wait_p99_s"));
