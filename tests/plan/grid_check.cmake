@@ -3,25 +3,36 @@
 # the passing point with the fewest nodes (ties: lexicographically smallest)
 # must be plan's answer, and plan must probe at most a third of the grid.
 #   cmake -DDRASIM=... -DDIR=tests/plan -P grid_check.cmake
-set(args ${DIR}/plan.yaml --expect ${DIR}/slo.yaml --seeds 1..2)
+# Another case: -DSCENARIO= -DSLO= -DA=pool -DA_MAX= -DB=pool -DB_MAX= (ranges 1..MAX).
+if(NOT SCENARIO)
+  set(SCENARIO ${DIR}/plan.yaml)
+  set(SLO ${DIR}/slo.yaml)
+  set(A big)
+  set(A_MAX 8)
+  set(B small)
+  set(B_MAX 8)
+endif()
+set(args ${SCENARIO} --expect ${SLO} --seeds 1..2)
 set(best "")
 set(best_n 1000)
-foreach(b RANGE 1 8)
-  foreach(s RANGE 1 8)
-    execute_process(COMMAND ${DRASIM} check ${args} --set cluster.nodePools.big.count=${b}
-                            --set cluster.nodePools.small.count=${s} -q
+foreach(b RANGE 1 ${A_MAX})
+  foreach(s RANGE 1 ${B_MAX})
+    execute_process(COMMAND ${DRASIM} check ${args} --set cluster.nodePools.${A}.count=${b}
+                            --set cluster.nodePools.${B}.count=${s} -q
                     RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
     if(rc GREATER 1)
-      message(FATAL_ERROR "drasim check big=${b} small=${s} exited ${rc}")
+      message(FATAL_ERROR "drasim check ${A}=${b} ${B}=${s} exited ${rc}")
     endif()
     math(EXPR n "${b} + ${s}")
     if(rc EQUAL 0 AND n LESS best_n)
       set(best_n ${n})
-      set(best "big=${b} small=${s}")
+      set(best "${A}=${b} ${B}=${s}")
     endif()
   endforeach()
 endforeach()
-execute_process(COMMAND ${DRASIM} plan ${args} --vary big=1..8 --vary small=1..8 -j 2
+math(EXPR grid "${A_MAX} * ${B_MAX}")
+math(EXPR third "${grid} / 3")
+execute_process(COMMAND ${DRASIM} plan ${args} --vary ${A}=1..${A_MAX} --vary ${B}=1..${B_MAX} -j 2
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 message(STATUS "grid answer: ${best} (${best_n} nodes)\n${out}")
 if(best STREQUAL "")
@@ -30,6 +41,6 @@ endif()
 if(NOT rc EQUAL 0 OR NOT out MATCHES "answer: ${best} [(]${best_n} nodes[)] after ([0-9]+) probes")
   message(FATAL_ERROR "plan's answer differs from the grid's (${best})")
 endif()
-if(CMAKE_MATCH_1 GREATER 21)
-  message(FATAL_ERROR "plan probed ${CMAKE_MATCH_1} points, more than a third of the grid's 64")
+if(CMAKE_MATCH_1 GREATER third)
+  message(FATAL_ERROR "plan probed ${CMAKE_MATCH_1} points, more than a third of the grid's ${grid}")
 endif()
