@@ -94,3 +94,34 @@ drasim_cli_test(NAME run/set-bad
   EXIT 3
   EXPECT "--set scheduling.scoring:1:26: scheduling.scoring: expected LeastAllocated, MostAllocated or RequestedToCapacityRatio, found .Sideways."
   FILE_ABSENT ${_rep_out}/bad.db)
+
+# several databases on one page (device plugin vs DRA): every configuration's
+# label names its file; a hostile file name stays a gnuplot string; a missing
+# database is an input error and writes nothing
+file(MAKE_DIRECTORY ${_rep_out}/multi)
+drasim_cli_test(NAME report/multi-db-inputs RAW
+  COMMAND sh -c "rm -rf dp.db dra.db cmp hostile missing \"a'.system('touch PWNED').'.db\" && $0 run $1 --set stop.time=2h --seeds 1..2 -q -o dp.db && $0 run $2 --set stop.time=2h -q -o dra.db && cp dp.db \"a'.system('touch PWNED').'.db\" && echo inputs-ready"
+          $<TARGET_FILE:drasim> ${_qs} ${CMAKE_SOURCE_DIR}/scenarios/examples/dra-quickstart.yaml
+  WORKDIR ${_rep_out}/multi EXPECT "inputs-ready")
+drasim_cli_test(NAME report/multi-db
+  COMMAND report dp.db dra.db -o cmp
+  WORKDIR ${_rep_out}/multi DEPENDS report/multi-db-inputs
+  EXPECT "cmp/index\\.html: 3 runs"
+  REJECT "cannot"
+  FILE_EXISTS ${_rep_out}/multi/cmp/data/gpu_alloc.dat)
+drasim_cli_test(NAME report/multi-db-labels RAW
+  COMMAND ${CMAKE_COMMAND} -E cat ${_rep_out}/multi/cmp/data/gpu_alloc.dat
+  DEPENDS report/multi-db
+  EXPECT "# dp\\.db: quickstart device-plugin\n" "# dra\\.db: dra-quickstart dra\n")
+drasim_cli_test(NAME report/multi-db-hostile-name
+  COMMAND report "a'.system('touch PWNED').'.db" dra.db -o hostile
+  WORKDIR ${_rep_out}/multi DEPENDS report/multi-db-inputs
+  FILE_ABSENT ${_rep_out}/multi/PWNED ${_rep_out}/multi/hostile/PWNED)
+drasim_cli_test(NAME report/multi-db-hostile-name-quoted RAW
+  COMMAND ${CMAKE_COMMAND} -E cat ${_rep_out}/multi/hostile/plots.gp
+  DEPENDS report/multi-db-hostile-name
+  EXPECT "'a''\\.system[(]''touch PWNED''[)]\\.''\\.db: quickstart device-plugin")
+drasim_cli_test(NAME report/multi-db-missing
+  COMMAND report dp.db missing.db -o missing
+  WORKDIR ${_rep_out}/multi DEPENDS report/multi-db-inputs
+  EXIT 3 EXPECT "missing\\.db: cannot open" FILE_ABSENT ${_rep_out}/multi/missing)

@@ -1,20 +1,26 @@
-/* cmd_report.c -- `drasim report RESULTS.db [-o DIR]`: plots and index.html. */
+/* cmd_report.c -- `drasim report RESULTS.db... [-o DIR]`: plots and index.html
+ * (several databases: merged into a temporary one, one page comparing them). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "report/rdb.h"
 #include "report/report.h"
 #include "store/output_path.h"
+#include "util/xalloc.h"
 
 static void usage(FILE *out) {
-    fprintf(out, "usage: drasim report RESULTS.db [-o DIR] [--force]\n\n"
+    fprintf(out, "usage: drasim report RESULTS.db [MORE.db]... [-o DIR] [--force]\n\n"
                  "Draw plots (PNG and SVG, through gnuplot) and write DIR/index.html, a\n"
                  "self-contained page with every plot and a metrics table per run\n"
                  "(docs/REPORTS.md). Several runs are grouped by configuration (scenario,\n"
-                 "mode, policy, sweep point) and drawn as mean with a min-max band over seeds.\n\n"
+                 "mode, policy, sweep point) and drawn as mean with a min-max band over seeds.\n"
+                 "Several databases (device plugin vs DRA, ...) are drawn on one page, each\n"
+                 "configuration labelled with its file name.\n\n"
                  "  -o, --output DIR   output directory (default report), created if needed; an\n"
                  "                     existing one must be empty or hold a drasim report\n"
                  "  --force            write into DIR even when it holds other files\n"
@@ -39,40 +45,77 @@ static int make_dir(const char *dir) {
 
 int cmd_report(int argc, char **argv) {
     const char *db = NULL, *dir = "report";
+    const char **dbs = xcalloc((size_t)argc, sizeof *dbs);
+    size_t ndbs = 0;
     bool force = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
+            free(dbs);
             return EXIT_OK;
         } else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
             dir = argv[++i];
         } else if (!strcmp(argv[i], "--force")) {
             force = true;
-        } else if (argv[i][0] == '-' || db) {
+        } else if (argv[i][0] == '-') {
             fprintf(stderr, "drasim report: unexpected argument '%s'\n", argv[i]);
             usage(stderr);
+            free(dbs);
             return EXIT_ERROR;
         } else {
-            db = argv[i];
+            dbs[ndbs++] = argv[i];
         }
     }
-    if (!db) {
+    if (!ndbs) {
         usage(stderr);
+        free(dbs);
         return EXIT_ERROR;
     }
-    strbuf err = {0};
-    const char *inputs[] = {db};
-    output_target target = {.path = dir, .kind = OUTPUT_DIRECTORY, .force = force, .inputs = inputs, .ninputs = 1};
+    db = dbs[0];
+    strbuf err = {0}, merged = {0};
+    char tmpdir[] = "/tmp/drasim-report-XXXXXX";
+    bool have_tmp = false;
+    output_target target = {.path = dir, .kind = OUTPUT_DIRECTORY, .force = force, .inputs = dbs, .ninputs = ndbs};
     if (output_check(&target, &err)) {
         fprintf(stderr, "drasim report: %s\n", sb_str(&err));
         sb_free(&err);
+        free(dbs);
         return EXIT_ERROR;
+    }
+    if (ndbs > 1) {   /* one page comparing the databases: their runs in one temporary database */
+        if (!mkdtemp(tmpdir)) {
+            fprintf(stderr, "drasim report: cannot create a temporary directory: %s\n", strerror(errno));
+            free(dbs);
+            return EXIT_ERROR;
+        }
+        have_tmp = true;
+        sb_printf(&merged, "%s/merged.db", tmpdir);
+        if (rdb_merge(dbs, ndbs, sb_str(&merged), &err)) {
+            fprintf(stderr, "drasim report: %s\n", sb_str(&err));
+            unlink(sb_str(&merged));
+            rmdir(tmpdir);
+            sb_free(&merged);
+            sb_free(&err);
+            free(dbs);
+            return EXIT_BAD_INPUT;
+        }
+        db = sb_str(&merged);
     }
     rdb r;
     if (rdb_open(db, &r, &err)) {
         fprintf(stderr, "drasim report: %s\n", sb_str(&err));
+        if (have_tmp) unlink(sb_str(&merged)), rmdir(tmpdir);
+        sb_free(&merged);
         sb_free(&err);
+        free(dbs);
         return EXIT_BAD_INPUT;
+    }
+    if (ndbs > 1) {   /* messages name the files, not the temporary database */
+        strbuf names = {0};
+        for (size_t i = 0; i < ndbs; i++) sb_printf(&names, "%s%s", i ? " + " : "", dbs[i]);
+        free(r.path);
+        r.path = xstrdup(sb_str(&names));
+        sb_free(&names);
     }
     int rc = EXIT_OK;
     report rp = {.r = &r, .dir = dir};
@@ -107,6 +150,12 @@ int cmd_report(int argc, char **argv) {
 done:
     report_free(&rp);
     rdb_close(&r);
+    if (have_tmp) {
+        unlink(sb_str(&merged));
+        rmdir(tmpdir);
+    }
+    sb_free(&merged);
     sb_free(&err);
+    free(dbs);
     return rc;
 }

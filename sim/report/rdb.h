@@ -65,6 +65,12 @@ rdb_stats rdb_pod_group_stats(const rdb *r, const char *grp, const char *metric)
 /* The group names, comma-separated, in first-seen order (for messages). */
 void rdb_pod_group_names(const rdb *r, strbuf *out);
 
+/* rdb_merge.c: write into the new database `out` every run of the results
+ * databases paths[0..n) (run ids shifted; with n > 1 each run's scenario is
+ * prefixed with its file name, "dra.db: quickstart", so that labels say which
+ * file a configuration comes from). 0, or -1 with err. */
+int rdb_merge(const char *const *paths, size_t n, const char *out, strbuf *err);
+
 /* Better direction of a known summary metric: +1 higher is better, -1 lower
  * is better, 0 neither (counters, sizes). */
 int metric_direction(const char *metric);
