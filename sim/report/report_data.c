@@ -232,6 +232,102 @@ static int utilization(report *rp, strbuf *err) {
 }
 
 /* Wait-time CDF per group (waits of every run of the group pooled). */
+/* The wait of every arrived pod of each pod group (pods + pod_groups), per
+ * configuration: a pod that never started is censored (it waited at least
+ * until the end of its run): it adds no step, so the curve ends at the
+ * fraction of the group's pods that started, and the legend says how many
+ * never did. */
+static int wait_cdf_by_group(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    VEC(char *) titles = {0};
+    VEC(char *) blocks = {0};   /* each block's lines; its last fraction extended to xmax at the end */
+    VEC(double) last = {0};
+    double xmax = 0;
+    FILE *f = open_data(rp, "wait_cdf_by_group", err);
+    if (!f) return -1;
+    int rc = 0;
+    for (size_t g = 0; g < r->ngroups && !rc; g++) {
+        strbuf ids = {0}, sql = {0};
+        group_ids(r, g, &ids);
+        sb_printf(&sql, "SELECT pg.name, p.wait_ms FROM pods p JOIN pod_groups pg ON pg.run_id = p.run_id AND "
+                        "pg.group_id = p.group_id WHERE p.run_id IN (%s) ORDER BY pg.name, p.wait_ms IS NULL, p.wait_ms",
+                  sb_str(&ids));
+        sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+        sb_free(&ids);
+        sb_free(&sql);
+        if (!s) {
+            rc = -1;
+            break;
+        }
+        VEC(int64_t) w = {0};
+        size_t total = 0;
+        char *name = NULL;
+        int step;
+        do {
+            step = sqlite3_step(s);
+            const char *nm = step == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
+            if (step == SQLITE_ROW && !nm) nm = "";
+            if (name && (!nm || strcmp(nm, name))) {   /* the group `name` is complete: write its block */
+                strbuf t = {0}, c = {0}, b = {0};
+                if (r->ngroups > 1) sb_printf(&t, "%s / ", r->groups[g]);
+                sb_printf(&t, "%s", name);
+                if (total > w.len) sb_printf(&t, " (%zu of %zu never started)", total - w.len, total);
+                sb_printf(&c, ": %zu of %zu pods started", w.len, total);
+                /* "# title", then (0, 0) and one point per distinct wait */
+                sb_puts(&b, "0 0\n");
+                for (size_t k = 0; k < w.len; k++)
+                    if (k + 1 == w.len || w.data[k + 1] != w.data[k]) {
+                        double x = (double)w.data[k] / 60000.0;
+                        if (x > xmax) xmax = x;
+                        sb_printf(&b, "%.6g %.6f\n", x, (double)(k + 1) / (double)total);
+                    }
+                VEC_PUSH(last, total ? (double)w.len / (double)total : 0.0);
+                strbuf whole = {0};
+                sb_puts(&whole, "# ");
+                gp_comment_text(&whole, sb_str(&t));
+                sb_printf(&whole, "%s\n%s", sb_str(&c), sb_str(&b));
+                VEC_PUSH(blocks, xstrdup(sb_str(&whole)));
+                sb_free(&whole);
+                VEC_PUSH(titles, xstrdup(sb_str(&t)));
+                sb_free(&t);
+                sb_free(&c);
+                sb_free(&b);
+                free(name);
+                name = NULL;
+                w.len = 0;
+                total = 0;
+            }
+            if (step != SQLITE_ROW) break;
+            if (!name) name = xstrdup(nm);
+            total++;
+            if (sqlite3_column_type(s, 1) != SQLITE_NULL) VEC_PUSH(w, sqlite3_column_int64(s, 1));
+        } while (step == SQLITE_ROW);
+        free(name);
+        if (step != SQLITE_DONE) {
+            sb_clear(err);
+            sb_printf(err, "%s: cannot read the pods: %s", r->path, sqlite3_errmsg(r->db));
+            rc = -1;
+        }
+        sqlite3_finalize(s);
+        VEC_FREE(w);
+    }
+    if (xmax <= 0) xmax = 1;
+    for (size_t i = 0; i < blocks.len; i++) fprintf(f, "%s%.6g %.6f\n\n\n", blocks.data[i], xmax, last.data[i]);
+    fclose(f);
+    free_strings(blocks.data, blocks.len);
+    VEC_FREE(last);
+    if (!rc && titles.len) {
+        rplot *p = new_plot(rp, "wait_cdf_by_group", "cdf.gp",
+                            "Wait per pod group (arrival to bind), cumulative over every arrived pod");
+        gp_array(&p->vars, "series", titles.data, titles.len);
+        gp_var(&p->vars, "xlabel_text", "wait (min)");
+        gp_var(&p->vars, "ylabel_text", "fraction of the group's pods started within x");
+        sb_puts(&p->vars, "y_min = 0\n");
+    }
+    free_strings(titles.data, titles.len);
+    return rc;
+}
+
 static int wait_cdf(report *rp, strbuf *err) {
     const rdb *r = rp->r;
     FILE *f = open_data(rp, "wait_cdf", err);
@@ -674,6 +770,7 @@ int report_collect(report *rp, strbuf *err) {
         if (!rc) rc = series_per_group(rp, "pending", "Pending pods over time", "pending_pods", "pending pods", err);
     }
     if (!rc && pods) rc = wait_cdf(rp, err);
+    if (!rc && pods && rdb_table_has_rows(r, "pod_groups")) rc = wait_cdf_by_group(rp, err);
     if (!rc && pods && nodes && rdb_has_table(r, "devices")) rc = alloc_by_model(rp, err);
     if (!rc && rdb_table_has_rows(r, "sample_resources")) rc = alloc_by_resource(rp, err);
     if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);

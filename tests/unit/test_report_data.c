@@ -266,12 +266,51 @@ static void test_percentage_band_clamped(void **state) {
     sb_free(&err);
 }
 
+/* Per-group wait distributions: every arrived pod counts, a pod that never
+ * started adds no step (censored), so group a ends at 3 of 4. */
+static void test_wait_cdf_by_group(void **state) {
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/groups.db", dir);
+    unlink(path);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, scenario TEXT, scenario_file TEXT,"
+                                     " mode TEXT, policy TEXT, seed INTEGER, stop_ms INTEGER, end_ms INTEGER, nodes INTEGER,"
+                                     " pods INTEGER, drasim_version TEXT);"
+                                     "CREATE TABLE summary(run_id INTEGER, metric TEXT, value REAL);"
+                                     "CREATE TABLE pod_groups(run_id INTEGER, group_id INTEGER, name TEXT);"
+                                     "CREATE TABLE pods(run_id INTEGER, pod_id INTEGER, group_id INTEGER, wait_ms INTEGER);"
+                                     "INSERT INTO runs VALUES(1,'s','f','dra','A',1,NULL,600000,1,5,'v');"
+                                     "INSERT INTO summary VALUES(1,'gpu_alloc_pct',50);"
+                                     "INSERT INTO pod_groups VALUES(1,0,'a'),(1,1,'b');"
+                                     "INSERT INTO pods VALUES(1,0,0,0),(1,1,0,60000),(1,2,0,NULL),(1,3,0,60000),(1,4,1,120000);",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    rdb r;
+    strbuf err = {0};
+    assert_int_equal(rdb_open(path, &r, &err), 0);
+    report rp = {.r = &r, .dir = dir};
+    assert_int_equal(report_collect(&rp, &err), 0);
+    assert_true(has_plot(&rp, "wait_cdf_by_group"));
+    snprintf(path, sizeof path, "%s/data/wait_cdf_by_group.dat", dir);
+    char *s = slurp(path);
+    /* each curve from (0, 0), one point per distinct wait, then flat to the longest wait (2 min) */
+    assert_string_equal(s, "# a (1 of 4 never started): 3 of 4 pods started\n0 0\n0 0.250000\n1 0.750000\n2 0.750000\n\n\n"
+                           "# b: 1 of 1 pods started\n0 0\n2 1.000000\n2 1.000000\n\n\n");
+    free(s);
+    report_free(&rp);
+    rdb_close(&r);
+    sb_free(&err);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plots_follow_tables),
         cmocka_unit_test(test_not_a_results_db),
         cmocka_unit_test(test_sweep_labels),
         cmocka_unit_test(test_percentage_band_clamped),
+        cmocka_unit_test(test_wait_cdf_by_group),
         cmocka_unit_test(test_metric_direction),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
