@@ -13,6 +13,7 @@
 
 #include "engine/sim.h"
 #include "report/report.h"
+#include "report/stats.h"
 #include "util/xalloc.h"
 
 static void gp_var(strbuf *b, const char *name, const char *value) {
@@ -594,6 +595,166 @@ static int alloc_by_model(report *rp, strbuf *err) {
 }
 
 /* With several runs: one bar chart per key metric, a bar per group. */
+/* The value of `key` in a sweep point "k=v k2=v2", copied into out; false when absent. */
+static bool point_value(const char *point, const char *key, strbuf *out) {
+    size_t kl = strlen(key);
+    for (const char *p = point; p && *p;) {
+        size_t n = strcspn(p, " ");
+        if (n > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+            sb_clear(out);
+            sb_append(out, p + kl + 1, n - kl - 1);
+            return true;
+        }
+        p += n + (p[n] == ' ');
+    }
+    return false;
+}
+
+static bool numeric(const char *s, double *v) {
+    char *end;
+    *v = strtod(s, &end);
+    return *s && !*end && isfinite(*v);
+}
+
+/* The first swept parameter that every run has with a numeric value, and
+ * that takes at least two values; NULL when none. */
+static char *numeric_sweep_param(const rdb *r) {
+    if (!r->nruns || !r->runs[0].point) return NULL;
+    strbuf v = {0};
+    char *found = NULL;
+    for (const char *p = r->runs[0].point; *p && !found;) {
+        size_t n = strcspn(p, " ");
+        const char *eq = memchr(p, '=', n);
+        if (eq) {
+            char *key = xstrndup(p, (size_t)(eq - p));
+            bool ok = true, two = false;
+            double first = 0, x;
+            for (size_t i = 0; i < r->nruns && ok; i++) {
+                ok = r->runs[i].point && point_value(r->runs[i].point, key, &v) && numeric(sb_str(&v), &x);
+                if (ok && i == 0) first = x;
+                if (ok && x != first) two = true;
+            }
+            if (ok && two) found = key;
+            else free(key);
+        }
+        p += n + (p[n] == ' ');
+    }
+    sb_free(&v);
+    return found;
+}
+
+/* A summary metric against the numeric swept parameter: one curve per
+ * configuration of everything else, mean and 95% CI over seeds at each value.
+ * The axis names the parameter in full (cluster.nodePools.h100.count). */
+static int sweep_metrics(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    char *key = numeric_sweep_param(r);
+    if (!key) return 0;
+    /* series: the runs' configuration keys without the parameter */
+    size_t *series = xcalloc(r->nruns, sizeof *series);
+    double *xs = xcalloc(r->nruns, sizeof *xs);
+    VEC(char *) skeys = {0};
+    VEC(char *) labels = {0};
+    strbuf v = {0}, k = {0}, lab = {0};
+    bool vary_sc = false, vary_mode = false, vary_pol = false;
+    for (size_t i = 1; i < r->nruns; i++) {
+        vary_sc |= strcmp(r->runs[i].scenario, r->runs[0].scenario) != 0;
+        vary_mode |= strcmp(r->runs[i].mode, r->runs[0].mode) != 0;
+        vary_pol |= strcmp(r->runs[i].policy, r->runs[0].policy) != 0;
+    }
+    size_t kl = strlen(key);
+    for (size_t i = 0; i < r->nruns; i++) {
+        const rdb_run *u = &r->runs[i];
+        point_value(u->point, key, &v);
+        numeric(sb_str(&v), &xs[i]);
+        sb_clear(&k);
+        sb_clear(&lab);
+        sb_printf(&k, "%s|%s|%s|", u->scenario, u->mode, u->policy);
+        if (vary_sc) sb_printf(&lab, "%s", u->scenario);
+        /* a swept scheduling.mode / scoring / policy already shows in the point */
+        if (vary_mode && !strstr(u->point, "scheduling.mode=")) sb_printf(&lab, "%s%s", lab.len ? " " : "", u->mode);
+        if (vary_pol && !strstr(u->point, "scheduling.scoring=") && !strstr(u->point, "scheduling.policy="))
+            sb_printf(&lab, "%s%s", lab.len ? " " : "", u->policy);
+        for (const char *p = u->point; *p;) {   /* the other parameters */
+            size_t n = strcspn(p, " ");
+            if (!(n > kl && !strncmp(p, key, kl) && p[kl] == '=')) {
+                sb_append(&k, p, n), sb_putc(&k, ' ');
+                if (lab.len) sb_putc(&lab, ' ');
+                sb_append(&lab, p, n);
+            }
+            p += n + (p[n] == ' ');
+        }
+        size_t s = 0;
+        while (s < skeys.len && strcmp(skeys.data[s], sb_str(&k))) s++;
+        if (s == skeys.len) {
+            VEC_PUSH(skeys, xstrdup(sb_str(&k)));
+            VEC_PUSH(labels, xstrdup(lab.len ? sb_str(&lab) : key));
+        }
+        series[i] = s;
+    }
+    static const char *const wanted[] = {"gpu_alloc_pct", "wait_mean_s", "wait_p99_s", "wait_censored_p99_s",
+                                         "pods_pending_at_end"};
+    int rc = 0;
+    double *vals = xcalloc(r->nruns + 1, sizeof *vals);
+    bool *done = xcalloc(r->nruns + 1, sizeof *done);
+    for (size_t w = 0; w < sizeof wanted / sizeof *wanted && !rc; w++) {
+        int m = rdb_metric_index(r, wanted[w]);
+        if (m < 0) continue;
+        strbuf stem = {0}, title = {0}, ylabel = {0};
+        sb_printf(&stem, "sweep_%s", wanted[w]);
+        sb_printf(&title, "%s vs the swept parameter (mean, 95%% CI over seeds)", wanted[w]);
+        FILE *f = open_data(rp, sb_str(&stem), err);
+        if (!f) {
+            rc = -1;
+            break;
+        }
+        bool pct = strstr(wanted[w], "_pct") != NULL;
+        for (size_t s = 0; s < skeys.len; s++) {
+            data_comment(f, labels.data[s], "");
+            memset(done, 0, r->nruns * sizeof *done);
+            for (;;) {   /* the next smallest x of this series */
+                size_t at = SIZE_MAX;
+                for (size_t i = 0; i < r->nruns; i++)
+                    if (series[i] == s && !done[i] && (at == SIZE_MAX || xs[i] < xs[at])) at = i;
+                if (at == SIZE_MAX) break;
+                size_t n = 0;
+                for (size_t i = 0; i < r->nruns; i++)
+                    if (series[i] == s && !done[i] && xs[i] == xs[at]) {
+                        done[i] = true;
+                        if (!isnan(rdb_value(r, i, m))) vals[n++] = rdb_value(r, i, m);
+                    }
+                if (!n) continue;
+                mean_ci c = mean_ci95(vals, n);
+                double half = isnan(c.half) ? 0 : c.half, lo = c.mean - half, hi = c.mean + half;
+                lo = fmax(0.0, lo);   /* none of these metrics is negative */
+                if (pct) hi = fmin(100.0, hi);
+                fprintf(f, "%.6g %.6g %.6g %.6g\n", xs[at], c.mean, lo, hi);
+            }
+            fputs("\n\n", f);
+        }
+        fclose(f);
+        rplot *p = new_plot(rp, sb_str(&stem), "timeseries.gp", sb_str(&title));
+        gp_array(&p->vars, "series", labels.data, labels.len);
+        gp_var(&p->vars, "xlabel_text", key);
+        sb_printf(&ylabel, "%s (%s)", wanted[w], pct ? "%" : strstr(wanted[w], "_s") ? "s" : "pods");
+        gp_var(&p->vars, "ylabel_text", sb_str(&ylabel));
+        sb_free(&stem);
+        sb_free(&title);
+        sb_free(&ylabel);
+    }
+    free(vals);
+    free(done);
+    free(series);
+    free(xs);
+    free_strings(skeys.data, skeys.len);
+    free_strings(labels.data, labels.len);
+    sb_free(&v);
+    sb_free(&k);
+    sb_free(&lab);
+    free(key);
+    return rc;
+}
+
 static int compare_metrics(report *rp, strbuf *err) {
     const rdb *r = rp->r;
     for (size_t m = 0; m < r->nmetrics; m++) {
@@ -775,5 +936,6 @@ int report_collect(report *rp, strbuf *err) {
     if (!rc && rdb_table_has_rows(r, "sample_resources")) rc = alloc_by_resource(rp, err);
     if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);
+    if (!rc && r->ngroups > 1) rc = sweep_metrics(rp, err);
     return rc;
 }

@@ -304,6 +304,54 @@ static void test_wait_cdf_by_group(void **state) {
     sb_free(&err);
 }
 
+/* A summary metric against a numeric swept parameter: mean and 95% CI over
+ * the seeds at each value (t = 12.706 for 2 seeds), clamped to [0, 100] for
+ * percentages and at 0 below; the axis and the series name the parameter. */
+static void test_sweep_metric_plot(void **state) {
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/sweep-metric.db", dir);
+    unlink(path);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, "CREATE TABLE runs(run_id INTEGER PRIMARY KEY, scenario TEXT, scenario_file TEXT,"
+                                     " mode TEXT, policy TEXT, seed INTEGER, stop_ms INTEGER, end_ms INTEGER, nodes INTEGER,"
+                                     " pods INTEGER, drasim_version TEXT);"
+                                     "CREATE TABLE summary(run_id INTEGER, metric TEXT, value REAL);"
+                                     "CREATE TABLE sweep(run_id INTEGER, param TEXT, value TEXT);"
+                                     "INSERT INTO runs VALUES(1,'s','f','dra','A',1,NULL,1,1,1,'v'),(2,'s','f','dra','A',2,NULL,1,1,1,'v'),"
+                                     "(3,'s','f','dra','A',1,NULL,1,1,1,'v'),(4,'s','f','dra','A',2,NULL,1,1,1,'v');"
+                                     "INSERT INTO summary VALUES(1,'gpu_alloc_pct',50),(2,'gpu_alloc_pct',60),"
+                                     "(3,'gpu_alloc_pct',70),(4,'gpu_alloc_pct',72),(1,'wait_p99_s',10),(2,'wait_p99_s',20),"
+                                     "(3,'wait_p99_s',5),(4,'wait_p99_s',5);"
+                                     "INSERT INTO sweep VALUES(1,'cluster.nodePools.h100.count','8'),(2,'cluster.nodePools.h100.count','8'),"
+                                     "(3,'cluster.nodePools.h100.count','16'),(4,'cluster.nodePools.h100.count','16');",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    rdb r;
+    strbuf err = {0};
+    assert_int_equal(rdb_open(path, &r, &err), 0);
+    report rp = {.r = &r, .dir = dir};
+    assert_int_equal(report_collect(&rp, &err), 0);
+    assert_true(has_plot(&rp, "sweep_gpu_alloc_pct"));
+    assert_true(has_plot(&rp, "sweep_wait_p99_s"));
+    assert_false(has_plot(&rp, "sweep_wait_mean_s"));   /* not in the database */
+    snprintf(path, sizeof path, "%s/data/sweep_gpu_alloc_pct.dat", dir);
+    char *s = slurp(path);
+    assert_string_equal(s, "# cluster.nodePools.h100.count\n8 55 0 100\n16 71 58.294 83.706\n\n\n");
+    free(s);
+    snprintf(path, sizeof path, "%s/data/sweep_wait_p99_s.dat", dir);
+    s = slurp(path);
+    assert_string_equal(s, "# cluster.nodePools.h100.count\n8 15 0 78.53\n16 5 5 5\n\n\n");
+    free(s);
+    for (size_t i = 0; i < rp.plots.len; i++)
+        if (!strcmp(rp.plots.data[i].name, "sweep_gpu_alloc_pct"))
+            assert_non_null(strstr(sb_str(&rp.plots.data[i].vars), "xlabel_text = 'cluster.nodePools.h100.count'"));
+    report_free(&rp);
+    rdb_close(&r);
+    sb_free(&err);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plots_follow_tables),
@@ -311,6 +359,7 @@ int main(void) {
         cmocka_unit_test(test_sweep_labels),
         cmocka_unit_test(test_percentage_band_clamped),
         cmocka_unit_test(test_wait_cdf_by_group),
+        cmocka_unit_test(test_sweep_metric_plot),
         cmocka_unit_test(test_metric_direction),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
