@@ -125,3 +125,10 @@ drasim_cli_test(NAME report/multi-db-missing
   COMMAND report dp.db missing.db -o missing
   WORKDIR ${_rep_out}/multi DEPENDS report/multi-db-inputs
   EXIT 3 EXPECT "missing\\.db: cannot open" FILE_ABSENT ${_rep_out}/multi/missing)
+# a baseline from another scenario is an input error naming both (docs/CI.md)
+file(WRITE ${_rep_out}/multi/other-baseline.yaml
+     "apiVersion: drasim/v1\nkind: Expect\nbaseline:\n  file: dra.db\n  metrics:\n    gpu_alloc_pct: 0.5\n")
+drasim_cli_test(NAME check/baseline-other-scenario
+  COMMAND check ${_qs} --expect ${_rep_out}/multi/other-baseline.yaml --set stop.time=1h --seeds 1
+  DEPENDS report/multi-db-inputs
+  EXIT 3 EXPECT "other-baseline\\.yaml: baseline [^ ]*dra\\.db holds scenario dra-quickstart seeds [0-9]+, the results scenario quickstart seeds 1: a baseline must come from the same scenario and seeds")
