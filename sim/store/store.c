@@ -12,6 +12,7 @@
 
 #include "store/output_path.h"
 #include "store/store_dra.h"
+#include "store/store_reasons.h"
 #include "util/xalloc.h"
 
 static const char *const schema_sql =
@@ -394,6 +395,7 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     if (rc) return fail(st, err, "cannot write pods");
     if (write_groups_samples_summary(st, id, run)) return fail(st, err, "cannot write samples");
     if (store_write_claims(st->db, id, run)) return fail(st, err, "cannot write claim allocations");
+    if (store_write_pending_reasons(st->db, id, run)) return fail(st, err, "cannot write pending reasons");
     if (write_arrival_curve(st, id, run)) return fail(st, err, "cannot write the arrival curve");
     st->next_run_id++;
     return id;
