@@ -4,9 +4,9 @@
  * dra.h, dra_explain_begin). Diagnostics only: the allocation itself stays
  * upstream's. For each `exactly` request (ExactCount) of the class's own
  * claims, alone (no constraints, the other requests left out):
- *  - free block: on each eligible node, the largest count k <= count that the
- *    live allocator (devices in use taken) would allocate, by bisection (a
- *    request of k devices fits when one of k + 1 does);
+ *  - free block: over the eligible nodes, the largest count k <= count that
+ *    the live allocator (devices in use taken) would allocate, by bisection
+ *    on a node that beats the best so far (k devices fit when k + 1 do);
  *  - when no node takes the full count: the same on an allocator with no
  *    device in use, the devices that match at all.
  * The first request no node can take gives the reason:
@@ -25,37 +25,40 @@
 #include "sched/sched.h"
 #include "util/intern.h"
 
+static bool fits(dra_state *d, allocator *A, const k8s_node *node, k8s_resource_claim *claim, k8s_device_request *one,
+                 int64_t k) {
+    one->exactly.count = k;
+    k8s_allocation out;
+    uint64_t steps = 0;
+    arena_reset(&d->scratch);
+    sb_clear(&d->err);
+    bool ok = allocator_allocate(A, node, &claim, 1, &d->scratch, &out, &steps, &d->err) == ALLOC_OK;
+    sb_clear(&d->err);
+    return ok;
+}
+
 /* Largest k in [0, count] for which a claim with request q (count k) alone
- * allocates on `node` with allocator A. */
-static int64_t largest_fit(dra_state *d, allocator *A, const k8s_node *node, const k8s_device_request *q, int64_t count) {
+ * allocates on one eligible node with allocator A. A node is bisected only
+ * when it beats the best so far (one call for most nodes). */
+static int64_t best_over_nodes(const scheduler *s, const pod_class *pc, allocator *A, const k8s_device_request *q,
+                               int64_t count) {
     k8s_device_request one = *q;
     k8s_resource_claim claim = {0};
     claim.meta.name = "drasim-explain";
     claim.spec.requests = &one;
     claim.spec.nrequests = 1;
-    k8s_resource_claim *call[1] = {&claim};
-    int64_t lo = 0, hi = count;   /* lo fits (0 trivially), hi + 1 does not */
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        one.exactly.count = mid;
-        k8s_allocation out;
-        uint64_t steps = 0;
-        arena_reset(&d->scratch);
-        sb_clear(&d->err);
-        if (allocator_allocate(A, node, call, 1, &d->scratch, &out, &steps, &d->err) == ALLOC_OK) lo = mid;
-        else hi = mid - 1;
-    }
-    sb_clear(&d->err);
-    return lo;
-}
-
-static int64_t best_over_nodes(const scheduler *s, const pod_class *pc, allocator *A, const k8s_device_request *q,
-                               int64_t count) {
     int64_t best = 0;
     for (size_t node = 0; node < s->nnodes && best < count; node++) {
         if (!((pc->eligible[node >> 6] >> (node & 63)) & 1)) continue;
-        int64_t k = largest_fit(s->dra, A, &s->nodes[node], q, count);
-        if (k > best) best = k;
+        const k8s_node *n = &s->nodes[node];
+        if (!fits(s->dra, A, n, &claim, &one, best + 1)) continue;
+        int64_t lo = best + 1, hi = count;   /* lo fits, hi + 1 does not */
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo + 1) / 2;
+            if (fits(s->dra, A, n, &claim, &one, mid)) lo = mid;
+            else hi = mid - 1;
+        }
+        best = lo;
     }
     return best;
 }
@@ -67,7 +70,6 @@ void dra_explain_begin(const scheduler *s, uint32_t ci) {
     const pod_class *pc = &s->classes[ci];
     c->explain = NULL;
     if (!c->any || c->never || !pc->eligible) return;
-    allocator *empty = NULL;
     char buf[600];
     for (size_t i = 0; i < c->nown && !c->explain; i++) {
         const k8s_claim_spec *sp = &c->own[i].spec;
@@ -77,11 +79,12 @@ void dra_explain_begin(const scheduler *s, uint32_t ci) {
             int64_t count = q->exactly.count > 0 ? q->exactly.count : 1;
             int64_t free_best = best_over_nodes(s, pc, d->A, q, count);
             if (free_best >= count) continue;
-            if (!empty) {
-                empty = allocator_new(&d->features, d->slices, d->nslices, d->classes, d->nclasses, NULL, 0);
-                allocator_set_nodes(empty, s->nodes, s->nnodes);
-                allocator_set_step_limit(empty, ALLOC_SEARCH_BUDGET_DEFAULT);
+            if (!d->explain_empty) {   /* built once per run, freed by dra_free */
+                d->explain_empty = allocator_new(&d->features, d->slices, d->nslices, d->classes, d->nclasses, NULL, 0);
+                allocator_set_nodes(d->explain_empty, s->nodes, s->nnodes);
+                allocator_set_step_limit(d->explain_empty, ALLOC_SEARCH_BUDGET_DEFAULT);
             }
+            allocator *empty = d->explain_empty;
             int64_t match_best = best_over_nodes(s, pc, empty, q, count);
             const char *cls = q->exactly.device_class_name ? q->exactly.device_class_name : "";
             if (match_best == 0 && q->exactly.nselectors) {
@@ -104,7 +107,6 @@ void dra_explain_begin(const scheduler *s, uint32_t ci) {
             c->explain = intern(buf);
         }
     }
-    if (empty) allocator_free(empty);
 }
 
 void dra_explain_end(const scheduler *s, uint32_t ci) {
