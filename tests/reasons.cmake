@@ -45,3 +45,9 @@ drasim_cli_test(NAME reasons/none-pending
   COMMAND run ${CMAKE_SOURCE_DIR}/tests/groups/lua-groups.yaml -o ${_n}
   REJECT "why pods wait"
   SQL ${_n} "SELECT count(*) FROM pending_reasons" "^0$")
+
+# dynamic MIG, one device per claim: no GPU has the slices left
+drasim_cli_test(NAME reasons/dra-mig-one-device
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/dra-mig-frag.yaml -o ${_rsn_out}/mig-frag.db
+  EXPECT "\n    train-4g: [0-9]+ pods?: 0/4 nodes are available: 4 request mig: no matching device is free on any node [(]in use, or its GPU's capacity taken[)][.]\n"
+  REJECT "cannot allocate all claims" "largest free block on any node is 0")

@@ -14,7 +14,8 @@
  *  - some match but fewer than the count on every node: "request R needs N
  *    devices on one node; at most M match on any node";
  *  - else: "request R needs N devices on one node; the largest free block on
- *    any node is F".
+ *    any node is F", or for one device "request R: no matching device is free
+ *    on any node (in use, or its GPU's capacity taken)".
  * When every request fits somewhere alone, the claims fail only together:
  * the Filter keeps "cannot allocate all claims".
  */
@@ -100,6 +101,10 @@ void dra_explain_begin(const scheduler *s, uint32_t ci) {
             else if (match_best < count)
                 snprintf(buf, sizeof buf, "request %s needs %lld devices on one node; at most %lld match on any node",
                          q->name, (long long)count, (long long)match_best);
+            else if (count == 1)   /* dynamic MIG: the GPU's counters (memory slices) may be what is taken */
+                snprintf(buf, sizeof buf,
+                         "request %s: no matching device is free on any node (in use, or its GPU's capacity taken)",
+                         q->name);
             else
                 snprintf(buf, sizeof buf,
                          "request %s needs %lld devices on one node; the largest free block on any node is %lld", q->name,
