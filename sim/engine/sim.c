@@ -160,6 +160,8 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     for (size_t n = 0; n < nnodes; n++)
         for (size_t k = 0; k < R; k++) r->tot_alloc[k] += r->sched.alloc[n * R + k];
     for (size_t k = 0; k < R; k++) r->total_gpu_equiv += (double)r->tot_alloc[k] * r->res_equiv[k];
+    /* physical GPUs: a static-MIG GPU counts 1 whatever its layout (sim_capacity.c) */
+    if (!dra && r->has_mig_resources) r->total_gpu_equiv += sim_mig_uncut_gpus(r);
     if (dra) r->total_gpu_equiv += dra->total_gpus;
 
     evq_init(&r->q);
@@ -365,6 +367,7 @@ static void take_sample(sim_run *r, sim_time t) {
     gpu_view_metrics(&r->sched.gv, &m);
     if (r->dra && r->dra->mig) m.mig_frag_pct = place_mig_frag_pct(r->dra->mig);
     else if (r->has_mig_resources) m.mig_frag_pct = sched_mig_static_pct(&r->sched);
+    sim_capacity_breakdown(r, &m);
     VEC_PUSH(r->sample_gpu, m);
 }
 

@@ -163,6 +163,14 @@ void sim_metric_add(sim_run *r, const char *name, double value);
 void sim_group_summary(sim_run *r);
 /* Summary metrics of the placement-quality samples (sample_gpu), if any: engine/sim_quality.c. */
 void sim_quality_summary(sim_run *r);
+/* engine/sim_capacity.c: node i's GPUs as gpu_total counts them (static-MIG
+ * GPUs whole), one pod's GPU-equivalents (NAN: DRA pod never started), and
+ * the idle-capacity breakdown of *m (after gpu_view_metrics filled it). */
+double sim_node_gpus(const sim_run *r, size_t i);
+/* GPUs of static-MIG nodes their MIG devices do not cover (physical - sum of N/7). */
+double sim_mig_uncut_gpus(const sim_run *r);
+double sim_pod_gpu_equiv(const sim_run *r, uint32_t id);
+void sim_capacity_breakdown(const sim_run *r, gpu_metrics *m);
 
 /* ---- for workload sources ---- */
 /* Register a source (copied); returns its id, or -1 when there are too many. */

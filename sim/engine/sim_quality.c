@@ -17,6 +17,11 @@ static double frag_pct(const gpu_metrics *g) { return gpu_metrics_frag_pct(g); }
 static double frag_ratio_pct(const gpu_metrics *g) { return gpu_metrics_frag_ratio_pct(g); }
 static double stranded(const gpu_metrics *g) { return g->stranded_gpus; }
 static double mig_pct(const gpu_metrics *g) { return g->mig_frag_pct; }
+static double idle_total(const gpu_metrics *g) { return g->idle_total; }
+static double idle_usable(const gpu_metrics *g) { return g->idle_usable; }
+static double idle_mig_layout(const gpu_metrics *g) { return g->idle_mig_layout; }
+static double idle_fragmented(const gpu_metrics *g) { return g->idle_fragmented; }
+static double idle_unavailable(const gpu_metrics *g) { return g->idle_unavailable; }
 
 typedef double (*measure)(const gpu_metrics *);
 
@@ -65,6 +70,11 @@ void sim_quality_summary(sim_run *r) {
         snprintf(name, sizeof name, "nodes_fit_%d_end", gpu_metrics_fit_size(k));
         add_new(r, name, (double)end->nodes_fit[k]);
     }
+    add_new(r, "idle_gpus_mean", time_mean(r, idle_total, false));
+    add_new(r, "idle_usable_gpus_mean", time_mean(r, idle_usable, false));
+    add_new(r, "idle_mig_layout_gpus_mean", time_mean(r, idle_mig_layout, false));
+    add_new(r, "idle_fragmented_gpus_mean", time_mean(r, idle_fragmented, false));
+    add_new(r, "idle_unavailable_gpus_mean", time_mean(r, idle_unavailable, false));
     add_new(r, "frag_mig_pct_mean", time_mean(r, mig_pct, true));
     if (end->mig_frag_pct >= 0) add_new(r, "frag_mig_pct_end", end->mig_frag_pct);
 }

@@ -538,8 +538,14 @@ static double pod_equiv(const equiv_table *t, const char *devices) {
  * pods on nodes of that model / (its GPUs * run length). */
 static int alloc_by_model(report *rp, strbuf *err) {
     const rdb *r = rp->r;
-    sqlite3_stmt *cap = prep(rp, "SELECT gpu_model, sum(gpus) FROM nodes WHERE run_id = ? AND gpus > 0"
-                                 " AND gpu_model IS NOT NULL GROUP BY gpu_model ORDER BY gpu_model", err);
+    /* alloc_groups (both modes, GPU-equivalents as gpu_total): the GPU-hours are exact; older
+     * databases: from the pods' device-plugin units */
+    bool groups = rdb_has_table(r, "alloc_groups");
+    sqlite3_stmt *cap = prep(rp, groups ? "SELECT gpu_model, sum(gpus), sum(gpu_hours_allocated) * 3600000.0"
+                                          " FROM alloc_groups WHERE run_id = ? AND gpus > 0 AND gpu_model IS NOT NULL"
+                                          " GROUP BY gpu_model ORDER BY gpu_model"
+                                        : "SELECT gpu_model, sum(gpus), 0 FROM nodes WHERE run_id = ? AND gpus > 0"
+                                          " AND gpu_model IS NOT NULL GROUP BY gpu_model ORDER BY gpu_model", err);
     sqlite3_stmt *use = prep(rp, "SELECT n.gpu_model, p.devices, p.scheduled_ms, coalesce(p.completion_ms, ?)"
                                  " FROM pods p JOIN nodes n ON n.run_id = p.run_id AND n.node_id = p.node_id"
                                  " WHERE p.run_id = ? AND p.scheduled_ms IS NOT NULL AND p.devices IS NOT NULL"
@@ -556,10 +562,11 @@ static int alloc_by_model(report *rp, strbuf *err) {
         sqlite3_bind_int64(cap, 1, r->runs[i].id);
         while (sqlite3_step(cap) == SQLITE_ROW) {
             cell c = {i, cat_index(&cats, &ncat, (const char *)sqlite3_column_text(cap, 0)),
-                      sqlite3_column_double(cap, 1), 0};
+                      sqlite3_column_double(cap, 1), sqlite3_column_double(cap, 2)};
             VEC_PUSH(cells, c);
         }
         sqlite3_reset(cap);
+        if (groups) continue;
         equiv_load(eq, r->runs[i].id, &et);
         sqlite3_bind_int64(use, 1, r->runs[i].end_ms);
         sqlite3_bind_int64(use, 2, r->runs[i].id);
@@ -932,7 +939,8 @@ int report_collect(report *rp, strbuf *err) {
     }
     if (!rc && pods) rc = wait_cdf(rp, err);
     if (!rc && pods && rdb_table_has_rows(r, "pod_groups")) rc = wait_cdf_by_group(rp, err);
-    if (!rc && pods && nodes && rdb_has_table(r, "devices")) rc = alloc_by_model(rp, err);
+    if (!rc && pods && nodes && (rdb_has_table(r, "devices") || rdb_has_table(r, "alloc_groups")))
+        rc = alloc_by_model(rp, err);
     if (!rc && rdb_table_has_rows(r, "sample_resources")) rc = alloc_by_resource(rp, err);
     if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);

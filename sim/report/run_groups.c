@@ -1,6 +1,9 @@
 /* run_groups.c -- pending pods per group and groups that never started a pod (see run_groups.h). */
 #include "report/run_groups.h"
 
+#include <stdlib.h>
+
+#include "engine/sim_reasons.h"
 #include "report/escape.h"
 
 enum { MAX_LISTED = 8 };   /* groups named per line (trace runs have a group per shape) */
@@ -30,6 +33,15 @@ void run_groups_print(const sim_run *run, FILE *out, FILE *warn) {
         }
         if (more) fprintf(out, " and %zu more (summary table, grp)", more - 1);
         fputc('\n', out);
+        size_t nr;
+        sim_reason_row *rows = sim_pending_reasons(run, &nr);
+        fputs("  why pods wait (pending at end, by group and reason):\n", out);
+        for (size_t i = 0; i < nr && i < MAX_LISTED; i++)
+            fprintf(out, "    %s: %lld %s: %s\n", term(&b, rows[i].grp), (long long)rows[i].pods,
+                    rows[i].pods == 1 ? "pod" : "pods",
+                    rows[i].reason ? term(&c, rows[i].reason) : "none recorded (no scheduling attempt finished)");
+        if (nr > MAX_LISTED) fprintf(out, "    and %zu more (table pending_reasons)\n", nr - MAX_LISTED);
+        free(rows);
     }
     if (out) fflush(out);   /* the warnings come after the lines above */
     size_t nwarn = 0;

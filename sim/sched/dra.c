@@ -201,6 +201,7 @@ void dra_free(dra_state *d) {
     place_mig_free(d->mig);
     dra_gpus_free(d);
     allocator_free(d->A);
+    if (d->explain_empty) allocator_free(d->explain_empty);
     free(d->equiv);
     for (size_t i = 0; i < d->ncls; i++) {
         free(d->cls[i].shared);

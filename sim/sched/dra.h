@@ -78,6 +78,7 @@ typedef struct dra_state {
     struct place_mig *mig;        /* dynamic-MIG fragmentation and placement (place_mig.h); NULL = none */
     dra_node_gpus *node_gpus;     /* per node: its GPUs in the scheduler's GPU view */
     struct dra_equiv_memo *equiv; /* dra_allocation_gpu_equiv's last shared attribute run (dra.c) */
+    allocator *explain_empty;     /* dra_explain.c: the inventory with no device in use; NULL until needed */
     uint64_t claims_created, claims_deleted, shared_allocated, shared_freed, allocate_calls, steps;
 } dra_state;
 
@@ -100,6 +101,15 @@ struct scheduler;
  * an eligible node (not committed, not counted): GPUs and milli per GPU in
  * shape; *mig when it took MIG devices. False when it takes no GPU. */
 bool dra_probe_shape(struct scheduler *s, uint32_t ci, gs_pod *shape, bool *mig);
+/* Diagnostics only (dra_explain.c), around sched_explain's filter pass for
+ * class ci: _begin finds, over the eligible nodes, the first request of the
+ * class's own claims that fits on no node alone and words why ("request gpu
+ * needs 8 devices on one node; the largest free block on any node is 5",
+ * "request gpu: no device matches selector ..."); the DynamicResources
+ * Filter then gives that text instead of "cannot allocate all claims".
+ * Nothing is committed or counted; _end clears it. */
+void dra_explain_begin(const struct scheduler *s, uint32_t ci);
+void dra_explain_end(const struct scheduler *s, uint32_t ci);
 /* GPUs of `node` in the GPU view (devices of type gpu, and static-MIG parents). */
 int dra_node_gpu_count(const dra_state *d, size_t node);
 /* Number of claims class c uses (template + shared + extended-resource). */

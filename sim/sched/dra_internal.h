@@ -15,6 +15,7 @@ struct dra_class {
     k8s_allocation *out;          /* scratch: results */
     const char *never;            /* PreFilter failure (missing DeviceClass), interned */
     const char *error;            /* the allocator's last error for this class, interned */
+    const char *explain;          /* while sched_explain runs: why the allocator finds no fit (dra_explain.c) */
     int32_t *score;               /* per node: prioritized-list score from the last Filter */
     bool any;                     /* has claims at all */
 };

@@ -48,6 +48,11 @@ typedef struct gpu_metrics {
     double stranded_gpus;                /* idle GPU capacity on nodes no GPU pod of the workload fits for CPU, memory or pod slots */
     int64_t nodes_fit[GPU_METRICS_NFIT]; /* nodes that could take a pod of 1, 2, 4, 8 whole GPUs now */
     double mig_frag_pct;                 /* MIG fragmentation, % of the MIG GPUs' slices; -1 = no MIG in the run */
+    /* Where the idle capacity goes (engine/sim_capacity.c; the engine fills
+     * these, gpu_metrics_compute leaves 0): idle_total = gpu_total - GPUs
+     * allocated = idle_usable + stranded_gpus + idle_mig_layout +
+     * idle_fragmented + idle_unavailable, in GPU-equivalents. */
+    double idle_total, idle_usable, idle_mig_layout, idle_fragmented, idle_unavailable;
 } gpu_metrics;
 
 /* The pod size (GPUs) of nodes_fit[i]: 1, 2, 4, 8. */

@@ -143,6 +143,7 @@ static bool dra_filter(const scheduler *s, const pod_class *pc, size_t node, sch
     if (st != ALLOC_OK) {
         add_reason(why, st == ALLOC_TIMEOUT                ? "allocation search budget exhausted"
                         : st == ALLOC_ERROR && c->error ? c->error
+                        : c->explain                    ? c->explain
                                                         : "cannot allocate all claims");
         return false;
     }

@@ -871,6 +871,7 @@ void sched_explain(const scheduler *s, uint32_t ci, strbuf *out) {
     size_t *counts = xcalloc(s->nnodes * 4 + 8, sizeof *counts), nnames = 0;
     sb_clear(out);
     if (c->nfit) goto done;
+    if (s->dra) dra_explain_begin(s, ci);
     for (size_t i = 0; i < s->nnodes; i++) {
         sched_reasons why = {0};
         for (size_t p = 0; p < s->nplugins; p++) {
@@ -886,6 +887,7 @@ void sched_explain(const scheduler *s, uint32_t ci, strbuf *out) {
             counts[j]++;
         }
     }
+    if (s->dra) dra_explain_end(s, ci);
     char **texts = xcalloc(nnames ? nnames : 1, sizeof *texts);
     for (size_t j = 0; j < nnames; j++) {
         strbuf b = {0};

@@ -12,6 +12,7 @@
 
 #include "store/output_path.h"
 #include "store/store_dra.h"
+#include "store/store_reasons.h"
 #include "util/xalloc.h"
 
 static const char *const schema_sql =
@@ -37,7 +38,10 @@ static const char *const schema_sql =
     " gpu_equiv_alloc REAL NOT NULL, gpu_alloc_pct REAL NOT NULL, cpu_alloc_milli INTEGER NOT NULL,"
     " memory_alloc_bytes INTEGER NOT NULL, frag_gpus REAL, frag_gpu_pct REAL, frag_ratio_pct REAL, stranded_gpus REAL,"
     " nodes_fit_1 INTEGER, nodes_fit_2 INTEGER, nodes_fit_4 INTEGER, nodes_fit_8 INTEGER, frag_mig_pct REAL,"
-    " PRIMARY KEY(run_id, time_ms));\n"
+    " idle_gpus REAL, idle_usable_gpus REAL, idle_mig_layout_gpus REAL, idle_fragmented_gpus REAL,"
+    " idle_unavailable_gpus REAL, PRIMARY KEY(run_id, time_ms));\n"
+    "CREATE TABLE alloc_groups(run_id INTEGER NOT NULL, pool TEXT, gpu_model TEXT, gpus REAL NOT NULL,"
+    " gpu_hours_allocated REAL NOT NULL);\n"
     "CREATE TABLE sample_resources(run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL, resource TEXT NOT NULL,"
     " allocated INTEGER NOT NULL, allocatable INTEGER NOT NULL, PRIMARY KEY(run_id, time_ms, resource));\n"
     "CREATE TABLE summary(run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL, grp TEXT NOT NULL DEFAULT '',"
@@ -252,7 +256,7 @@ static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_at
  * NULL when the run has no MIG. */
 static void bind_quality(sqlite3_stmt *s, int col, const gpu_metrics *g) {
     if (!g) {
-        for (int k = 0; k < 5 + GPU_METRICS_NFIT; k++) sqlite3_bind_null(s, col + k);
+        for (int k = 0; k < 10 + GPU_METRICS_NFIT; k++) sqlite3_bind_null(s, col + k);
         return;
     }
     sqlite3_bind_double(s, col, g->frag_gpus);
@@ -262,12 +266,56 @@ static void bind_quality(sqlite3_stmt *s, int col, const gpu_metrics *g) {
     for (int k = 0; k < GPU_METRICS_NFIT; k++) sqlite3_bind_int64(s, col + 4 + k, g->nodes_fit[k]);
     if (g->mig_frag_pct >= 0) sqlite3_bind_double(s, col + 4 + GPU_METRICS_NFIT, g->mig_frag_pct);
     else sqlite3_bind_null(s, col + 4 + GPU_METRICS_NFIT);
+    const double parts[5] = {g->idle_total, g->idle_usable, g->idle_mig_layout, g->idle_fragmented, g->idle_unavailable};
+    for (int k = 0; k < 5; k++) sqlite3_bind_double(s, col + 5 + GPU_METRICS_NFIT + k, parts[k]);
+}
+
+/* GPUs and GPU-hours allocated per (node pool, GPU model), both modes
+ * (sim_capacity.c): GPUs as gpu_total counts them, a pod's GPU-equivalents
+ * times the time it held them (start to completion or the end of the run). */
+static int write_alloc_groups(store *st, int64_t id, const sim_run *run, const inv_node *info) {
+    size_t n = run->nnodes, ng = 0;
+    const char **pool = xcalloc(n + 1, sizeof *pool), **model = xcalloc(n + 1, sizeof *model);
+    size_t *grp = xcalloc(n + 1, sizeof *grp);
+    double *gpus = xcalloc(n + 1, sizeof *gpus), *held = xcalloc(n + 1, sizeof *held);
+    for (size_t i = 0; i < n; i++) {
+        const char *p = info && info[i].pool ? info[i].pool->name : NULL;
+        const char *m = info && info[i].gpu ? info[i].gpu->key : info && info[i].pool ? info[i].pool->gpu_model : NULL;
+        size_t g = 0;
+        while (g < ng && !((pool[g] == p || (pool[g] && p && !strcmp(pool[g], p))) &&
+                           (model[g] == m || (model[g] && m && !strcmp(model[g], m)))))
+            g++;
+        if (g == ng) { pool[ng] = p; model[ng] = m; ng++; }
+        grp[i] = g;
+        gpus[g] += sim_node_gpus(run, i);
+    }
+    for (size_t k = 0; k < run->pods.len; k++) {
+        const sim_pod *p = &run->pods.data[k];
+        if (p->start < 0 || p->node < 0 || (size_t)p->node >= n) continue;
+        double eq = sim_pod_gpu_equiv(run, (uint32_t)k);
+        sim_time end = p->state == POD_SUCCEEDED ? p->end : run->end_time;
+        if (!isnan(eq)) held[grp[p->node]] += eq * (double)(end - p->start) / 3600000.0;
+    }
+    sqlite3_stmt *s = prep(st, "INSERT INTO alloc_groups VALUES(?,?,?,?,?)");
+    int rc = s ? 0 : -1;
+    for (size_t g = 0; g < ng && !rc; g++) {
+        if (gpus[g] <= 0) continue;
+        sqlite3_bind_int64(s, 1, id);
+        bind_text(s, 2, pool[g]);
+        bind_text(s, 3, model[g]);
+        sqlite3_bind_double(s, 4, gpus[g]);
+        sqlite3_bind_double(s, 5, held[g]);
+        rc = step(s);
+    }
+    sqlite3_finalize(s);
+    free(pool); free(model); free(grp); free(gpus); free(held);
+    return rc;
 }
 
 static int write_groups_samples_summary(store *st, int64_t id, const sim_run *run) {
     const scheduler *sc = &run->sched;
     sqlite3_stmt *g = prep(st, "INSERT INTO pod_groups VALUES(?,?,?,?,?,?,?,?)");
-    sqlite3_stmt *s = prep(st, "INSERT INTO samples VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *s = prep(st, "INSERT INTO samples VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     sqlite3_stmt *sr = prep(st, "INSERT INTO sample_resources VALUES(?,?,?,?,?)");
     sqlite3_stmt *m = prep(st, "INSERT INTO summary VALUES(?,?,?,?)");
     int rc = g && s && sr && m ? 0 : -1;
@@ -393,7 +441,9 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     }
     if (rc) return fail(st, err, "cannot write pods");
     if (write_groups_samples_summary(st, id, run)) return fail(st, err, "cannot write samples");
+    if (write_alloc_groups(st, id, run, info)) return fail(st, err, "cannot write alloc_groups");
     if (store_write_claims(st->db, id, run)) return fail(st, err, "cannot write claim allocations");
+    if (store_write_pending_reasons(st->db, id, run)) return fail(st, err, "cannot write pending reasons");
     if (write_arrival_curve(st, id, run)) return fail(st, err, "cannot write the arrival curve");
     st->next_run_id++;
     return id;

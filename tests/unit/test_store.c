@@ -195,13 +195,17 @@ static void test_quality_samples(void **state) {
     }
     t->run.summary.len = keep;
     /* gpus 2; frag, idle, stranded, nodes_fit, mig */
+#define QS(idle, frag, strand, f1, f2, mig) \
+    {.gpus = 2, .idle_gpus = idle, .frag_gpus = frag, .stranded_gpus = strand, .nodes_fit = {f1, f2, 0, 0}, \
+     .mig_frag_pct = mig}
     const gpu_metrics g[5] = {
-        {2, 1.0, 0.5, 0.0, {2, 1, 0, 0}, -1},    /* frag 25 % of GPUs, 50 % of idle */
-        {2, 1.6, 1.0, 1.0, {1, 1, 0, 0}, 10},    /* 50 %, 62.5 % */
-        {2, 0.5, 0.25, 0.5, {0, 0, 0, 0}, 20},   /* 12.5 %, 50 % */
-        {2, 2.0, 0.0, 0.0, {2, 1, 0, 0}, 30},    /* 0 %, 0 % */
-        {2, 0.8, 0.2, 2.0, {1, 0, 0, 0}, 40},    /* 10 %, 25 % (end) */
+        QS(1.0, 0.5, 0.0, 2, 1, -1),    /* frag 25 % of GPUs, 50 % of idle */
+        QS(1.6, 1.0, 1.0, 1, 1, 10),    /* 50 %, 62.5 % */
+        QS(0.5, 0.25, 0.5, 0, 0, 20),   /* 12.5 %, 50 % */
+        QS(2.0, 0.0, 0.0, 2, 1, 30),    /* 0 %, 0 % */
+        QS(0.8, 0.2, 2.0, 1, 0, 40),    /* 10 %, 25 % (end) */
     };
+#undef QS
     for (int i = 0; i < 5; i++) VEC_PUSH(t->run.sample_gpu, g[i]);
     sim_metric_add(&t->run, "frag_ratio_pct_end", 99);   /* as a trace run writes it: kept, not repeated */
     sim_quality_summary(&t->run);

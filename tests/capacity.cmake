@@ -1,0 +1,25 @@
+# Where idle GPU capacity goes and allocation per model/pool (issue 12 item 4; docs/SCHEMA.md).
+set(_cap ${CMAKE_SOURCE_DIR}/tests/capacity)
+set(_capdb ${CMAKE_CURRENT_BINARY_DIR}/capacity)
+file(MAKE_DIRECTORY ${_capdb})
+# tests/capacity/breakdown.yaml's comment derives each part, at the end (t = 1h):
+# gpu_total 4 physical GPUs (the MIG GPU counts 1, not 6/7); allocated 1; idle 3 =
+# stranded 1 (cpu-full) + MIG layout 1 (2 x 3/7 + 1/7) + fragmented 0.5 (FGD: the CPU-only
+# typical pod, half of the pods, counts the free GPU of `whole` as fragment) + usable 0.5.
+drasim_cli_test(NAME capacity/breakdown
+  COMMAND run ${_cap}/breakdown.yaml -o ${_capdb}/breakdown.db --force
+  SQL ${_capdb}/breakdown.db "SELECT value FROM summary WHERE grp = '' AND metric = 'gpu_total'" "^4[.]0$"
+  SQL ${_capdb}/breakdown.db "SELECT idle_gpus, stranded_gpus, idle_mig_layout_gpus, idle_fragmented_gpus, idle_usable_gpus, idle_unavailable_gpus FROM samples WHERE time_ms = 3600000" "^3[.]0[|]1[.]0[|]1[.]0[|]0[.]5[|]0[.]5[|]0[.]0$"
+  SQL ${_capdb}/breakdown.db "SELECT count(*) FROM samples WHERE abs(idle_gpus - stranded_gpus - idle_mig_layout_gpus - idle_fragmented_gpus - idle_usable_gpus - idle_unavailable_gpus) > 1e-9 OR abs(idle_gpus + gpu_equiv_alloc - 4) > 1e-9" "^0$")
+# A static-MIG fleet's gpu_total is its physical GPUs (quickstart: 224; the MIG layouts alone gave less).
+drasim_cli_test(NAME capacity/mig-gpu-total
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/quickstart.yaml -o ${_capdb}/quickstart.db --force
+  SQL ${_capdb}/quickstart.db "SELECT value FROM summary WHERE grp = '' AND metric = 'gpu_total'" "^224[.]0$"
+  SQL ${_capdb}/quickstart.db "SELECT sum(gpus) FROM nodes" "^224$")
+# Whole-GPU pods, both modes: h100 pool 4 pods x 2 GPUs x 30 min = 4 GPU-h of 8 GPUs;
+# a100 1 pod x 2 GPUs x 30 min = 1 GPU-h of 4 GPUs.
+foreach(_m device-plugin dra)
+  drasim_cli_test(NAME capacity/alloc-groups-${_m}
+    COMMAND run ${_cap}/whole.yaml --set scheduling.mode=${_m} -o ${_capdb}/whole-${_m}.db --force
+    SQL ${_capdb}/whole-${_m}.db "SELECT pool, gpu_model, gpus, gpu_hours_allocated FROM alloc_groups ORDER BY pool" "^a100[|]A100-80GB[|]4[.]0[|]1[.]0\nh100[|]H100-80GB[|]8[.]0[|]4[.]0$")
+endforeach()
