@@ -23,3 +23,22 @@ foreach(_m device-plugin dra)
     COMMAND run ${_cap}/whole.yaml --set scheduling.mode=${_m} -o ${_capdb}/whole-${_m}.db --force
     SQL ${_capdb}/whole-${_m}.db "SELECT pool, gpu_model, gpus, gpu_hours_allocated FROM alloc_groups ORDER BY pool" "^a100[|]A100-80GB[|]4[.]0[|]1[.]0\nh100[|]H100-80GB[|]8[.]0[|]4[.]0$")
 endforeach()
+# Report plots of the breakdown (docs/REPORTS.md idle_capacity): one configuration draws the five
+# causes over time (constant from t = 0: usable 0.5, stranded 1, MIG layout 1, fragmented 0.5,
+# unavailable 0); two draw each cause's time-weighted mean per configuration (the same numbers).
+drasim_cli_test(NAME capacity/report-idle-one RAW
+  COMMAND sh ${_cap}/report_data.sh $<TARGET_FILE:drasim> ${_capdb}/report-idle-one idle_capacity ${_capdb}/breakdown.db
+  EXPECT "\n0[.]000000 0[.]5 1 1 0[.]5 0\n" "\n1[.]000000 0[.]5 1 1 0[.]5 0\n"
+  DEPENDS capacity/breakdown)
+drasim_cli_test(NAME capacity/report-idle-configs RAW
+  COMMAND sh ${_cap}/report_data.sh $<TARGET_FILE:drasim> ${_capdb}/report-idle-configs idle_capacity
+          ${_capdb}/breakdown.db ${_capdb}/quickstart.db
+  EXPECT "\n1 0[.]5 0[.]5 0[.]5 [0-9.]+ [0-9.]+ [0-9.]+\n2 1 1 1 0 0 0\n3 1 1 1 18[.]2857 18[.]2857 18[.]2857\n4 0[.]5 0[.]5 0[.]5 [0-9.]+ [0-9.]+ [0-9.]+\n5 0 0 0 0 0 0\n"
+  DEPENDS capacity/breakdown capacity/mig-gpu-total)
+# Allocation per node pool, both modes on one page (whole.yaml, 1 h): a100 1 GPU-h of 4 GPUs = 25 %,
+# h100 4 GPU-h of 8 GPUs = 50 %, in the device-plugin and the DRA run alike.
+drasim_cli_test(NAME capacity/report-alloc-by-pool RAW
+  COMMAND sh ${_cap}/report_data.sh $<TARGET_FILE:drasim> ${_capdb}/report-pool alloc_by_pool
+          ${_capdb}/whole-device-plugin.db ${_capdb}/whole-dra.db
+  EXPECT "\n1 25 25 25 25 25 25\n2 50 50 50 50 50 50\n"
+  DEPENDS capacity/alloc-groups-device-plugin capacity/alloc-groups-dra)
