@@ -42,3 +42,9 @@ drasim_cli_test(NAME capacity/report-alloc-by-pool RAW
           ${_capdb}/whole-device-plugin.db ${_capdb}/whole-dra.db
   EXPECT "\n1 25 25 25 25 25 25\n2 50 50 50 50 50 50\n"
   DEPENDS capacity/alloc-groups-device-plugin capacity/alloc-groups-dra)
+# samples.mig_alloc in DRA mode counts MIG devices (type mig) of live allocations;
+# tests/capacity/dra-mig.yaml derives each sample (a whole GPU is not counted).
+drasim_cli_test(NAME capacity/dra-mig-alloc
+  COMMAND run ${_cap}/dra-mig.yaml -o ${_capdb}/dra-mig.db --force
+  SQL ${_capdb}/dra-mig.db "SELECT group_concat(m, ' ') FROM (SELECT (time_ms / 60000) || ':' || mig_alloc AS m FROM samples ORDER BY time_ms)"
+      "^0:1 5:3 10:4 15:4 20:5 25:4 30:4 35:1 40:1 45:0 50:0 55:0 60:0$")
