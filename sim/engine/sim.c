@@ -360,7 +360,8 @@ void sim_schedule_now(sim_run *r, sim_time t) { schedule_pass(r, t); }
 static void take_sample(sim_run *r, sim_time t) {
     int64_t pending = (int64_t)r->sched.dropped;   /* dropped pods stay pending */
     for (size_t c = 0; c < r->sched.nclasses; c++) pending += (int64_t)sched_waiting(&r->sched, (uint32_t)c);
-    sim_sample s = {.t = t, .pending = pending, .running = r->running, .gpu_equiv = r->cur_gpu_equiv};
+    sim_sample s = {.t = t, .pending = pending, .running = r->running, .gpu_equiv = r->cur_gpu_equiv,
+                    .mig_devices = r->dra ? r->dra->cur_mig_devices : 0};
     VEC_PUSH(r->samples, s);
     for (size_t k = 0; k < r->sched.nres; k++) VEC_PUSH(r->sample_used, r->tot_used[k]);
     gpu_metrics m;

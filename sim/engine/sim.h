@@ -42,6 +42,7 @@ typedef struct sim_sample {
     sim_time t;
     int64_t pending, running;
     double gpu_equiv;                         /* GPUs in use, MIG slices as fractions */
+    int64_t mig_devices;                      /* DRA mode: MIG devices allocated (dra_state.cur_mig_devices) */
 } sim_sample;
 
 typedef struct sim_metric {

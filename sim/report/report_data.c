@@ -601,6 +601,108 @@ static int alloc_by_model(report *rp, strbuf *err) {
     return rc;
 }
 
+/* Where idle GPU capacity goes (samples.idle_*, stranded_gpus; docs/SCHEMA.md):
+ * one configuration: the five causes over time, in GPUs, of its first run;
+ * several: each cause's time-weighted mean (summary idle_*_gpus_mean,
+ * stranded_gpus_mean) per configuration, bars with min..max whiskers. */
+static const char *const IDLE_COLS[] = {"idle_usable_gpus", "stranded_gpus", "idle_mig_layout_gpus",
+                                        "idle_fragmented_gpus", "idle_unavailable_gpus"};
+static char *IDLE_NAMES[] = {"usable", "stranded (CPU, memory, pod slots)", "static MIG layout", "fragmented",
+                             "unavailable"};
+#define NIDLE (sizeof IDLE_COLS / sizeof *IDLE_COLS)
+
+static int idle_capacity(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    if (r->ngroups > 1) {
+        double *values = xmalloc(r->nruns * NIDLE * sizeof *values);
+        bool any = false;
+        for (size_t c = 0; c < NIDLE; c++) {
+            strbuf m = {0};
+            sb_printf(&m, "%s_mean", IDLE_COLS[c]);
+            int mi = rdb_metric_index(r, sb_str(&m));
+            sb_free(&m);
+            for (size_t i = 0; i < r->nruns; i++) {
+                values[i * NIDLE + c] = mi >= 0 ? rdb_value(r, i, mi) : NAN;
+                if (!isnan(values[i * NIDLE + c])) any = true;
+            }
+        }
+        int rc = any ? add_bar_plot(rp, "idle_capacity", "Where idle GPU capacity goes (time-weighted mean per cause)",
+                                    "idle GPUs, time-weighted mean", IDLE_NAMES, NIDLE, values, err)
+                     : 0;
+        free(values);
+        return rc;
+    }
+    size_t i = first_run_of(r, 0);
+    strbuf sql = {0};
+    sb_puts(&sql, "SELECT time_ms");
+    for (size_t c = 0; c < NIDLE; c++) sb_printf(&sql, ", coalesce(\"%s\", 0)", IDLE_COLS[c]);
+    sb_printf(&sql, " FROM samples WHERE run_id = %lld AND idle_gpus IS NOT NULL ORDER BY time_ms",
+              (long long)r->runs[i].id);
+    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    sb_free(&sql);
+    if (!s) return -1;
+    FILE *f = open_data(rp, "idle_capacity", err);
+    if (!f) {
+        sqlite3_finalize(s);
+        return -1;
+    }
+    fputs("# hour idle_usable_gpus stranded_gpus idle_mig_layout_gpus idle_fragmented_gpus idle_unavailable_gpus\n", f);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        fprintf(f, "%.6f", sqlite3_column_double(s, 0) / 3600000.0);
+        for (size_t c = 0; c < NIDLE; c++) fprintf(f, " %.6g", sqlite3_column_double(s, (int)c + 1));
+        fputc('\n', f);
+    }
+    sqlite3_finalize(s);
+    fclose(f);
+    strbuf title = {0};
+    sb_printf(&title, "Where idle GPU capacity goes over time (run %lld: %s, seed %lld)", (long long)r->runs[i].id,
+              r->groups[r->runs[i].group], (long long)r->runs[i].seed);
+    rplot *p = new_plot(rp, "idle_capacity", "columns.gp", sb_str(&title));
+    sb_free(&title);
+    gp_array(&p->vars, "series", IDLE_NAMES, NIDLE);
+    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
+    gp_var(&p->vars, "ylabel_text", "idle GPUs (GPU-equivalents)");
+    return 0;
+}
+
+/* Mean allocation of each node pool's GPUs (alloc_groups, both modes):
+ * GPU-hours allocated / (its GPUs x run length), % per configuration. */
+static int alloc_by_pool(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    sqlite3_stmt *s = prep(rp, "SELECT pool, sum(gpus), sum(gpu_hours_allocated) FROM alloc_groups"
+                               " WHERE run_id = ? AND gpus > 0 AND pool IS NOT NULL GROUP BY pool ORDER BY pool", err);
+    if (!s) return -1;
+    char **cats = NULL;
+    size_t ncat = 0;
+    typedef struct { size_t run; int cat; double pct; } cell;
+    VEC(cell) cells = {0};
+    for (size_t i = 0; i < r->nruns; i++) {
+        sqlite3_bind_int64(s, 1, r->runs[i].id);
+        double hours = (double)r->runs[i].end_ms / 3600000.0;
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            double gpus = sqlite3_column_double(s, 1);
+            cell c = {i, cat_index(&cats, &ncat, (const char *)sqlite3_column_text(s, 0)),
+                      hours > 0 ? 100.0 * sqlite3_column_double(s, 2) / (gpus * hours) : NAN};
+            VEC_PUSH(cells, c);
+        }
+        sqlite3_reset(s);
+    }
+    sqlite3_finalize(s);
+    int rc = 0;
+    if (ncat) {
+        double *values = xmalloc(r->nruns * ncat * sizeof *values);
+        for (size_t k = 0; k < r->nruns * ncat; k++) values[k] = NAN;
+        for (size_t k = 0; k < cells.len; k++)
+            values[cells.data[k].run * ncat + (size_t)cells.data[k].cat] = cells.data[k].pct;
+        rc = add_bar_plot(rp, "alloc_by_pool", "Mean GPU allocation by node pool",
+                          "allocated GPUs, time-weighted mean (% of the pool's GPU-hours)", cats, ncat, values, err);
+        free(values);
+    }
+    VEC_FREE(cells);
+    free_strings(cats, ncat);
+    return rc;
+}
+
 /* With several runs: one bar chart per key metric, a bar per group. */
 /* The value of `key` in a sweep point "k=v k2=v2", copied into out; false when absent. */
 static bool point_value(const char *point, const char *key, strbuf *out) {
@@ -905,6 +1007,7 @@ static int quality(report *rp, strbuf *err) {
         rc = series_per_group(rp, "stranded_gpus", "Stranded GPUs over time (idle, on nodes out of CPU, memory or pod slots)",
                               "stranded_gpus", "stranded GPUs", err);
     if (!rc && samples_have(rp, "nodes_fit_8")) rc = nodes_fit(rp, err);
+    if (!rc && samples_have(rp, "idle_gpus")) rc = idle_capacity(rp, err);
     if (!rc && samples_have(rp, "frag_mig_pct"))
         rc = series_per_group(rp, "frag_mig_over_time", "MIG fragmentation over time", "frag_mig_pct",
                               "fragmented MIG slices (% of the MIG GPUs' slices)", err);
@@ -941,6 +1044,7 @@ int report_collect(report *rp, strbuf *err) {
     if (!rc && pods && rdb_table_has_rows(r, "pod_groups")) rc = wait_cdf_by_group(rp, err);
     if (!rc && pods && nodes && (rdb_has_table(r, "devices") || rdb_has_table(r, "alloc_groups")))
         rc = alloc_by_model(rp, err);
+    if (!rc && rdb_table_has_rows(r, "alloc_groups")) rc = alloc_by_pool(rp, err);
     if (!rc && rdb_table_has_rows(r, "sample_resources")) rc = alloc_by_resource(rp, err);
     if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);

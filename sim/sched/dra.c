@@ -311,6 +311,17 @@ static double device_equiv(struct dra_equiv_memo *m, const k8s_device *dev) {
     return type_equiv(attr(dev, "type"), attr(dev, "profile"));
 }
 
+int64_t dra_allocation_mig_devices(const dra_state *d, const k8s_allocation *al) {
+    int64_t n = 0;
+    for (size_t i = 0; i < al->nresults; i++) {
+        if (al->results[i].admin_access) continue;
+        const k8s_device *dev = find_device(d, &al->results[i]);
+        const k8s_attribute *type = dev ? attr(dev, "type") : NULL;
+        if (type && type->kind == ATTR_STRING && !strcmp(type->s, "mig")) n++;
+    }
+    return n;
+}
+
 double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al) {
     double total = 0;
     for (size_t i = 0; i < al->nresults; i++) {

@@ -75,6 +75,7 @@ typedef struct dra_state {
     VEC(uint32_t) pod_first;      /* per pod id: 1 + index of its first record, 0 = none */
     double total_gpus;            /* physical GPUs of the inventory */
     double cur_gpu_equiv, peak_gpu_equiv;   /* GPUs taken by live allocations */
+    int64_t cur_mig_devices;      /* MIG devices (type mig) held by live allocations (samples.mig_alloc) */
     struct place_mig *mig;        /* dynamic-MIG fragmentation and placement (place_mig.h); NULL = none */
     dra_node_gpus *node_gpus;     /* per node: its GPUs in the scheduler's GPU view */
     struct dra_equiv_memo *equiv; /* dra_allocation_gpu_equiv's last shared attribute run (dra.c) */

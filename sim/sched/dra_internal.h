@@ -47,6 +47,8 @@ bool dra_gpu_filter(void *ctx, const alloc_device_id *id);
 
 /* GPUs an allocation takes (see dra.h). */
 double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al);
+/* MIG devices (devices with attribute type = "mig") among its results, admin access not counted. */
+int64_t dra_allocation_mig_devices(const dra_state *d, const k8s_allocation *al);
 /* Append a record for pod `pod`. */
 void dra_add_record(dra_state *d, const dra_record *r);
 

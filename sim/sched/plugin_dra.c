@@ -190,6 +190,7 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
         dra_record r = {.pod = p->pod, .al = c->out[i]};
         r.gpu_equiv = dra_allocation_gpu_equiv(d, &c->out[i]);
         d->cur_gpu_equiv += r.gpu_equiv;
+        d->cur_mig_devices += dra_allocation_mig_devices(d, &c->out[i]);
         if (c->call_shared[i] < 0) {
             r.claim = c->own_names[i];
             d->claims_created++;
@@ -237,6 +238,7 @@ static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const 
             if (d->mig) place_mig_release(d->mig, &r[i].al, s->now);
             view_gpus(s, node, &r[i].al, -1);
             d->cur_gpu_equiv -= r[i].gpu_equiv;
+            d->cur_mig_devices -= dra_allocation_mig_devices(d, &r[i].al);
             d->claims_deleted++;
             continue;
         }
@@ -248,6 +250,7 @@ static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const 
         if (d->mig) place_mig_release(d->mig, &sh->al, s->now);
         view_gpus(s, sh->node, &sh->al, -1);
         d->cur_gpu_equiv -= sh->gpu_equiv;
+        d->cur_mig_devices -= dra_allocation_mig_devices(d, &sh->al);
         sh->allocated = false;
         d->shared_freed++;
         refresh_users(s, sh);

@@ -350,7 +350,7 @@ static int write_groups_samples_summary(store *st, int64_t id, const sim_run *ru
         sqlite3_bind_int64(s, 3, x->pending);
         sqlite3_bind_int64(s, 4, x->running);
         sqlite3_bind_int64(s, 5, gpus);
-        sqlite3_bind_int64(s, 6, mig);
+        sqlite3_bind_int64(s, 6, run->dra ? x->mig_devices : mig);   /* DRA: devices of type mig */
         sqlite3_bind_double(s, 7, x->gpu_equiv);
         sqlite3_bind_double(s, 8, run->total_gpu_equiv > 0 ? 100.0 * x->gpu_equiv / run->total_gpu_equiv : 0);
         sqlite3_bind_int64(s, 9, used[RES_CPU]);
