@@ -33,24 +33,6 @@ static void add(sim_run *r, const char *group, const char *name, double v) {
     VEC_PUSH(r->summary, m);
 }
 
-/* GPUs one pod takes: its device-plugin resources as GPU equivalents, or in
- * DRA mode what its claims' allocations take (NAN: not known, never started). */
-static double pod_gpus(const sim_run *r, uint32_t id) {
-    const sim_pod *p = &r->pods.data[id];
-    if (r->dra) {
-        if (p->start < 0) return NAN;
-        size_t n;
-        const dra_record *rec = dra_pod_records(r->dra, id, &n);
-        double eq = 0;
-        for (size_t i = 0; i < n; i++) eq += rec[i].gpu_equiv;
-        return eq;
-    }
-    const pod_class *c = &r->sched.classes[p->group];
-    double eq = 0;
-    for (size_t i = 0; i < c->ndemand; i++) eq += (double)c->demand[i].amount * r->res_equiv[c->demand[i].res];
-    return eq;
-}
-
 /* The groups in class order; cls_group[c] = index of class c's group. */
 static void find_groups(sim_run *r, uint32_t *cls_group) {
     r->groups.len = 0;
@@ -124,7 +106,7 @@ void sim_group_summary(sim_run *r) {
     for (size_t c = 0; c < nc; c++) cls_eq[c] = NAN;
     for (size_t i = 0; i < np; i++) {
         uint32_t c = r->pods.data[i].group;
-        if (isnan(cls_eq[c])) cls_eq[c] = pod_gpus(r, (uint32_t)i);
+        if (isnan(cls_eq[c])) cls_eq[c] = sim_pod_gpu_equiv(r, (uint32_t)i);
     }
     waits all = {xmalloc((np ? np : 1) * sizeof(int64_t)), xmalloc((np ? np : 1) * sizeof(int64_t)), 0, 0, 0, 0};
     waits *gw = xcalloc(ng ? ng : 1, sizeof *gw);
@@ -137,7 +119,7 @@ void sim_group_summary(sim_run *r) {
     for (size_t i = 0; i < np; i++) {
         const sim_pod *p = &r->pods.data[i];
         sim_group *g = &r->groups.data[cls_group[p->group]];
-        double eq = p->start >= 0 && r->dra ? pod_gpus(r, (uint32_t)i) : cls_eq[p->group];
+        double eq = p->start >= 0 && r->dra ? sim_pod_gpu_equiv(r, (uint32_t)i) : cls_eq[p->group];
         g->arrived++;
         if (p->start >= 0) g->scheduled++;
         if (p->state == POD_SUCCEEDED) g->succeeded++;
