@@ -201,6 +201,8 @@ void sim_free(sim_run *r) {
     free(r->tot_alloc);
     free(r->area);
     VEC_FREE(r->pods);
+    VEC_FREE(r->started);
+    VEC_FREE(r->deleted);
     VEC_FREE(r->samples);
     VEC_FREE(r->sample_used);
     VEC_FREE(r->sample_gpu);
@@ -300,18 +302,58 @@ static void account(sim_run *r, uint32_t g, int sign) {
     if (r->cur_gpu_equiv > r->peak_gpu_equiv) r->peak_gpu_equiv = r->cur_gpu_equiv;
 }
 
-static int on_completion(sim_run *r, uint32_t id, sim_time t) {
+/* Free a running pod's resources; it ends at t in state `state`. */
+static void end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     sim_pod *p = &r->pods.data[id];
     const pod_class *c = &r->sched.classes[p->group];
     placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
     uint64_t *u = sim_pod_units(r, p);
     for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
-    p->state = POD_SUCCEEDED;
+    p->state = state;
     p->end = t;
     r->running--;
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
+}
+
+int sim_delete(sim_run *r, uint32_t id, const char *reason, sim_time t) {
+    sim_pod *p = &r->pods.data[id];
+    int was = p->state;
+    if (was == POD_PENDING) {
+        if (!p->dropped) sched_remove(&r->sched, p->group, id);
+        p->state = POD_DELETED;
+        p->end = t;
+    } else if (was == POD_RUNNING) {
+        end_pod(r, id, t, POD_DELETED);   /* its queued completion finds it deleted */
+    } else {
+        return -1;
+    }
+    struct sim_deleted d = {id, reason};
+    VEC_PUSH(r->deleted, d);
+    return was;
+}
+
+static int cmp_deleted(const void *a, const void *b) {
+    uint32_t x = ((const struct sim_deleted *)a)->pod, y = ((const struct sim_deleted *)b)->pod;
+    return (x > y) - (x < y);
+}
+
+/* After the run `deleted` is sorted by pod id (sim_execute): binary search. */
+const char *sim_delete_reason(const sim_run *r, uint32_t pod) {
+    size_t lo = 0, hi = r->deleted.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->deleted.data[mid].pod < pod) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < r->deleted.len && r->deleted.data[lo].pod == pod ? r->deleted.data[lo].reason : NULL;
+}
+
+static int on_completion(sim_run *r, uint32_t id, sim_time t) {
+    sim_pod *p = &r->pods.data[id];
+    if (p->state != POD_RUNNING) return 0;   /* deleted before its end */
+    end_pod(r, id, t, POD_SUCCEEDED);
     const sim_source *src = p->source < r->nsources ? &r->sources[p->source] : NULL;
     if (src && src->finished) return src->finished(r, src->ctx, id, t);
     return 0;
@@ -347,6 +389,7 @@ static void schedule_pass(sim_run *r, sim_time t) {
         r->running++;
         account(r, c, +1);
         if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
+        if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
         if (p->duration != SIM_TIME_NEVER) {
             evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
             r->live_events++;
@@ -502,12 +545,22 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             }
         }
         schedule_pass(r, t);
+        for (size_t k = 0; k < r->started.len; k++) {   /* started hooks may submit or delete pods */
+            uint32_t id = r->started.data[k];
+            const sim_source *src = &r->sources[r->pods.data[id].source];
+            if (src->started(r, src->ctx, id, t)) {
+                r->started.len = 0;
+                return interrupt && *interrupt ? -1 : -2;
+            }
+        }
+        r->started.len = 0;
         if (sample) {
             take_sample(r, t);
             evq_push(&r->q, t + sc->sample_interval, EV_SAMPLE, 0);
         }
     }
     r->end_time = stopped ? sc->stop_time : r->last_t;
+    if (r->deleted.len > 1) qsort(r->deleted.data, r->deleted.len, sizeof *r->deleted.data, cmp_deleted);
     advance(r, r->end_time);
     if (r->samples.len == 0 || r->samples.data[r->samples.len - 1].t != r->end_time) take_sample(r, r->end_time);
     for (size_t c = 0; c < r->sched.nclasses; c++)

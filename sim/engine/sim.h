@@ -24,7 +24,7 @@
 #include "sched/sched.h"
 #include "util/vec.h"
 
-typedef enum { POD_PENDING, POD_RUNNING, POD_SUCCEEDED } sim_pod_state;
+typedef enum { POD_PENDING, POD_RUNNING, POD_SUCCEEDED, POD_DELETED } sim_pod_state;
 
 typedef struct sim_pod {
     sim_time arrival, start, end, duration;   /* start/end = -1 while unknown */
@@ -68,13 +68,17 @@ typedef struct sim_run sim_run;
  * r->error set, which stops the run (sim_execute returns -2).
  *  start     at time 0, before the first event (sources in attach order);
  *  event     an EV_SOURCE event it scheduled (sim_schedule_source);
- *  finished  one of its pods ended (after the scheduler released it);
+ *  started   one of its pods was bound (after the scheduling pass of the
+ *            instant, in binding order);
+ *  finished  one of its pods ended (after the scheduler released it; not
+ *            for a pod deleted with sim_delete);
  *  summarize after the run's own summary: add the source's metrics. */
 typedef struct sim_source {
     void *ctx;
     int (*start)(sim_run *r, void *ctx);
     int (*event)(sim_run *r, void *ctx, uint64_t arg, sim_time t);
     int (*finished)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
+    int (*started)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
     void (*summarize)(sim_run *r, void *ctx);
     void (*free)(void *ctx);
 } sim_source;
@@ -136,6 +140,8 @@ struct sim_run {
     uint32_t *tie_rank;                       /* per node, when ties go to name order (trace runs); owned */
     struct gorand *go;                        /* the artifact's random stream for the run (trace runs); owned */
     strbuf error;                             /* why a source stopped the run */
+    VEC(uint32_t) started;                    /* pods bound in this instant's pass whose source has a started hook */
+    VEC(struct sim_deleted { uint32_t pod; const char *reason; }) deleted;   /* sim_delete's pods, in order */
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
 };
 
@@ -188,6 +194,13 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
 void sim_schedule_now(sim_run *r, sim_time t);
 /* Schedule an EV_SOURCE event for source `src` with `arg` (< 2^56) at time t (>= now). */
 void sim_schedule_source(sim_run *r, int src, sim_time t, uint64_t arg);
+/* Delete pod `pod` now, at time t (its source's finished hook is not
+ * called): a pending pod leaves the queue, a running one ends and frees its
+ * resources. It becomes POD_DELETED with `reason` (interned or static; NULL
+ * = none). Returns the state it was in, or -1 when it had ended. */
+int sim_delete(sim_run *r, uint32_t pod, const char *reason, sim_time t);
+/* The reason pod `pod` was deleted with (NULL: none or not deleted). */
+const char *sim_delete_reason(const sim_run *r, uint32_t pod);
 /* The spec of class c: a scenario pod group or a source's class. */
 const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c);
 /* The device unit masks of pod p (class.next of them). */

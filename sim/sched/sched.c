@@ -493,6 +493,42 @@ void sched_enqueue(scheduler *s, uint32_t ci, uint32_t pod) {
     if (!c->blocked && !c->in_heap && !c->backing_off) heap_push(s, ci);
 }
 
+/* Take class c out of the heap (it is in it). */
+static void heap_remove(scheduler *s, uint32_t c) {
+    size_t i = 0;
+    while (i < s->heap_len && s->heap[i] != c) i++;
+    if (i == s->heap_len) return;
+    /* rebuild from the rest: O(classes), deletions are rare */
+    uint32_t *rest = s->heap;
+    size_t n = s->heap_len;
+    rest[i] = rest[n - 1];
+    s->heap_len = 0;
+    s->classes[c].in_heap = false;
+    for (size_t k = 0; k + 1 < n; k++) heap_push(s, rest[k]);
+}
+
+bool sched_remove(scheduler *s, uint32_t ci, uint32_t pod) {
+    pod_class *c = &s->classes[ci];
+    size_t i = c->head;
+    while (i < c->len && c->pending[i] != pod) i++;
+    if (i == c->len) return false;
+    bool was_head = i == c->head;
+    bool in_heap = c->in_heap;
+    if (in_heap && was_head) heap_remove(s, ci);   /* its key (the head pod) changes */
+    memmove(c->pending + i, c->pending + i + 1, (c->len - i - 1) * sizeof *c->pending);
+    c->len--;
+    if (was_head) {   /* the next head pod has not failed yet */
+        c->head_failures = 0;
+        if (!c->backing_off) c->backoff_until = 0;
+    }
+    if (!sched_waiting(s, ci)) {
+        if (c->in_heap) heap_remove(s, ci);
+    } else if (was_head && in_heap && !c->in_heap) {
+        heap_push(s, ci);
+    }
+    return true;
+}
+
 bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod) {
     if (!s->heap_len) return false;
     *c = heap_pop(s);

@@ -184,6 +184,10 @@ int sched_add_class_late(scheduler *s, const pod_group_spec *g, bool device_plug
 void sched_enqueue(scheduler *s, uint32_t c, uint32_t pod);
 /* Pop the next class whose head pod should be tried; false when nothing to try. */
 bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod);
+/* A waiting pod of class c leaves the queue (deleted); false when it is not
+ * waiting. The class keeps its blocked and back-off state; its place in the
+ * queue follows its new head pod. */
+bool sched_remove(scheduler *s, uint32_t c, uint32_t pod);
 /* One scheduling cycle for the head pod of class c. On success the pod is
  * removed from the queue, its resources reserved and bound on p->node, and
  * true returned. On failure the class is blocked and false returned; under

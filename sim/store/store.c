@@ -109,6 +109,7 @@ static const char *state_name(uint8_t st) {
     switch (st) {
     case POD_RUNNING: return "Running";
     case POD_SUCCEEDED: return "Succeeded";
+    case POD_DELETED: return "Deleted";
     default: return "Pending";
     }
 }
@@ -216,7 +217,9 @@ static void bind_pod(sqlite3_stmt *s, int base, int64_t id, const sim_run *run, 
     if (p->node >= 0) devices_text(run, p, dev);
     bind_text(s, base + 12, dev->len ? sb_str(dev) : NULL);
     bind_text(s, base + 13, state_name(p->state));
-    bind_text(s, base + 14, p->state == POD_PENDING ? run->class_reason[p->group] : NULL);
+    bind_text(s, base + 14, p->state == POD_PENDING   ? run->class_reason[p->group]
+                            : p->state == POD_DELETED ? sim_delete_reason(run, (uint32_t)i)
+                                                      : NULL);
 }
 
 /* Pods go in POD_BATCH rows per INSERT (far fewer statement steps for 1M pods). */
@@ -293,7 +296,7 @@ static int write_alloc_groups(store *st, int64_t id, const sim_run *run, const i
         const sim_pod *p = &run->pods.data[k];
         if (p->start < 0 || p->node < 0 || (size_t)p->node >= n) continue;
         double eq = sim_pod_gpu_equiv(run, (uint32_t)k);
-        sim_time end = p->state == POD_SUCCEEDED ? p->end : run->end_time;
+        sim_time end = p->end >= 0 ? p->end : run->end_time;   /* succeeded or deleted: its end */
         if (!isnan(eq)) held[grp[p->node]] += eq * (double)(end - p->start) / 3600000.0;
     }
     sqlite3_stmt *s = prep(st, "INSERT INTO alloc_groups VALUES(?,?,?,?,?)");

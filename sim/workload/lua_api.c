@@ -190,6 +190,139 @@ static int api_on_finish(lua_State *L) {
     return 0;
 }
 
+static int api_on_start(lua_State *L) {
+    luaw *w = luaw_get(L);
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_all_ref);
+    lua_pushvalue(L, 1);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    return 0;
+}
+
+/* Pod `name` of this script: 1 with its id in *id (arrived), 0 with its
+ * arrival slot in *slot (submitted, not arrived), -1 (unknown, or deleted
+ * before it arrived). */
+static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, size_t *slot) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
+    int t = lua_getfield(L, -1, name);
+    lua_Integer v = t == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 2);
+    if (t != LUA_TNUMBER) return -1;
+    if (v >= 0) {
+        *id = (uint32_t)v;
+        return 1;
+    }
+    *slot = (size_t)(-v - 1);
+    return 0;
+}
+
+static const char *const STATE_NAMES[] = {"pending", "running", "succeeded", "deleted"};
+
+static int api_delete(lua_State *L) {
+    luaw *w = luaw_get(L);
+    const char *name = luaL_checkstring(L, 1);
+    const char *reason = NULL;
+    if (!lua_isnoneornil(L, 2)) {
+        size_t n;
+        reason = luaL_checklstring(L, 2, &n);
+        if (n > 1024) return luaL_error(L, "drasim.delete: reason: at most 1024 bytes, found %d", (int)n);
+    }
+    luaw_charge_work(L, 16);
+    uint32_t id;
+    size_t slot;
+    int k = find_pod(L, w, name, &id, &slot);
+    if (k < 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    if (reason) reason = intern(reason);
+    if (k == 0) {   /* not arrived yet: it never will */
+        luaw_arrival *a = &w->arrivals.data[slot];
+        if (a->due_now) w->due.data[a->cls]--;
+        a->cls = LUAW_CANCELLED;
+        lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, name);
+        lua_pop(L, 1);
+        lua_pushstring(L, "submitted");
+        return 1;
+    }
+    const sim_pod *p = &w->run->pods.data[id];
+    /* the pending queue is searched: charge its length */
+    if (p->state == POD_PENDING) luaw_charge_work(L, (int64_t)sched_waiting(&w->run->sched, p->group));
+    int was = sim_delete(w->run, id, reason, luaw_now(w));
+    if (was < 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);   /* a deleted pod's on_finish callbacks never run */
+    lua_pushnil(L);
+    lua_setfield(L, -2, name);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
+    lua_pushnil(L);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 2);
+    lua_pushstring(L, STATE_NAMES[was]);
+    return 1;
+}
+
+static void set_time(lua_State *L, const char *k, sim_time t) {
+    if (t < 0) return;
+    lua_pushnumber(L, (double)t / 1000.0);
+    lua_setfield(L, -2, k);
+}
+
+static int api_pod(lua_State *L) {
+    luaw *w = luaw_get(L);
+    const char *name = luaL_checkstring(L, 1);
+    luaw_charge_work(L, 16);
+    uint32_t id;
+    size_t slot;
+    int k = find_pod(L, w, name, &id, &slot);
+    if (k < 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 6);
+    if (k == 0) {
+        lua_pushstring(L, "submitted");
+        lua_setfield(L, -2, "state");
+        return 1;
+    }
+    const sim_pod *p = &w->run->pods.data[id];
+    lua_pushstring(L, STATE_NAMES[p->state]);
+    lua_setfield(L, -2, "state");
+    if (p->node >= 0) {
+        lua_pushstring(L, w->run->nodes[p->node].meta.name);
+        lua_setfield(L, -2, "node");
+    }
+    set_time(L, "arrival", p->arrival);
+    set_time(L, "start", p->start);
+    set_time(L, "finish", p->end);
+    if (p->node >= 0) {   /* {resource = {unit, ...}} of the device units it took */
+        const pod_class *c = &w->run->sched.classes[p->group];
+        const uint64_t *u = sim_pod_units(w->run, p);
+        lua_createtable(L, 0, (int)c->next);
+        size_t x = 0;   /* as pods.devices: the units of each extended resource */
+        for (size_t e = 0; e < c->ndemand; e++) {
+            if (c->demand[e].res <= RES_PODS) continue;
+            uint64_t m = x < 8 ? u[x] : 0;
+            x++;
+            if (!m && (int)c->demand[e].res == c->gpu_res) m = p->gpus;
+            if (!m) continue;
+            lua_newtable(L);
+            int n = 0;
+            for (; m; m &= m - 1) {
+                lua_pushinteger(L, __builtin_ctzll(m));
+                lua_rawseti(L, -2, ++n);
+            }
+            lua_setfield(L, -2, w->run->sched.res_names[c->demand[e].res]);
+        }
+        lua_setfield(L, -2, "devices");
+    }
+    return 1;
+}
+
 /* ---- cluster state (read-only) ---- */
 
 void luaw_index_class(lua_State *L, luaw *w, uint32_t c) {
@@ -228,12 +361,18 @@ static int64_t sum_classes(lua_State *L, luaw *w, const char *group, int64_t (*p
     return n;
 }
 
-static int64_t class_waiting(const sim_run *r, uint32_t c) { return (int64_t)sched_waiting(&r->sched, c); }
+static luaw *count_w;   /* the script whose counts are taken (pods submitted for now, not arrived) */
+static int64_t class_waiting(const sim_run *r, uint32_t c) {
+    int64_t due = count_w && c < count_w->due.len ? count_w->due.data[c] : 0;
+    return (int64_t)sched_waiting(&r->sched, c) + due;
+}
 static int64_t class_running(const sim_run *r, uint32_t c) { return r->class_running[c]; }
 
 static int api_pending(lua_State *L) {
     const char *group = luaL_optstring(L, 1, NULL);
-    lua_pushinteger(L, sum_classes(L, luaw_get(L), group, class_waiting));
+    count_w = luaw_get(L);
+    lua_pushinteger(L, sum_classes(L, count_w, group, class_waiting));
+    count_w = NULL;
     return 1;
 }
 
@@ -406,6 +545,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
         {"random_int", api_random_int}, {"normal", api_normal},       {"exponential", api_exponential},
         {"lognormal", api_lognormal}, {"every", api_every},           {"at", api_at},
         {"after", api_after},       {"cancel", api_cancel},           {"on_finish", api_on_finish},
+        {"on_start", api_on_start},  {"delete", api_delete},          {"pod", api_pod},
         {"submit", luaw_submit},    {"submit_gang", luaw_submit_gang}, {"pending", api_pending},
         {"running", api_running},   {"free_gpus", api_free_gpus},     {"nodes", api_nodes},
         {"csv", api_csv},           {"sorted_keys", luaw_sorted_keys}, {NULL, NULL}};

@@ -33,7 +33,8 @@ typedef struct luaw_timer {
 /* A pod submitted for a later (or the current) instant; the slot is free
  * again once the pod arrived. */
 typedef struct luaw_arrival {
-    uint32_t cls;
+    uint32_t cls;              /* LUAW_CANCELLED: deleted before it arrived */
+    bool due_now;              /* submitted for the instant it was submitted at (counted in `due`) */
     uint32_t next_free;
     const char *name;
     sim_time duration;
@@ -71,8 +72,14 @@ typedef struct luaw {
     int counters_ref;          /* registry table: group -> pods named automatically */
     int fields_ref;            /* registry set of the pod table's field names (0 until first use) */
     int groups_ref;            /* registry table: group name -> list of its class indexes */
+    int pods_ref;              /* registry table: pod name -> pod id (arrived), -(slot + 1) (queued), false (deleted before) */
+    int start_ref;             /* registry table: pod name -> list of on_start callbacks */
+    int start_all_ref;         /* registry list: drasim.on_start callbacks (every pod) */
+    VEC(int64_t) due;          /* per class: pods submitted for now that have not arrived yet */
+    int64_t after_stop;        /* pods submitted for an arrival at or after the stop time */
 } luaw;
 
+#define LUAW_CANCELLED UINT32_MAX
 #define LUAW_INSTR_STEP 1000   /* the count hook runs every this many VM instructions */
 #define LUAW_MAX_CLASSES 10000 /* distinct pod shapes a script may create */
 #define LUAW_QUEUED_COST 64    /* bytes charged to the memory limit per queued timer or arrival */

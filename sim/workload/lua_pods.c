@@ -29,7 +29,7 @@
 #define MAX_DEPTH 24
 
 static const char *const POD_FIELDS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory",
-                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", NULL};
+                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", NULL};
 static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu", NULL};
 
 static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -431,7 +431,8 @@ static void times_of(lua_State *L, luaw *w, int idx, const char *fn, sim_time *a
 
 static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, sim_time at, sim_time dur) {
     luaw_charge(L, w, LUAW_QUEUED_COST);   /* refunded when the pod arrives */
-    luaw_arrival a = {.cls = c, .name = name, .duration = dur};
+    bool due_now = w->run && at == luaw_now(w);
+    luaw_arrival a = {.cls = c, .name = name, .duration = dur, .due_now = due_now};
     size_t slot;
     if (w->free_arrival) {   /* reuse the slot of a pod that arrived */
         slot = w->free_arrival - 1;
@@ -441,7 +442,38 @@ static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, sim_tim
         VEC_PUSH(w->arrivals, a);
         slot = w->arrivals.len - 1;
     }
+    if (!w->run) return;
+    if (due_now) {
+        while (w->due.len <= c) VEC_PUSH(w->due, 0);
+        w->due.data[c]++;
+    }
+    if (at >= w->run->sc->stop_time) w->after_stop++;   /* never arrives: warned about at the end */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
+    lua_pushinteger(L, -(lua_Integer)slot - 1);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
     luaw_schedule(w, at, ((uint64_t)slot << 1) | LUAW_EV_ARRIVAL);
+}
+
+/* The pod table's on_start = fn (checked before anything is submitted). */
+static void check_on_start(lua_State *L, const char *fn) {
+    int t = lua_getfield(L, 1, "on_start");
+    lua_pop(L, 1);
+    if (t != LUA_TNIL && t != LUA_TFUNCTION) luaL_error(L, "%s: on_start: expected a function, found %s", fn, lua_typename(L, t));
+}
+
+/* Register the pod table's on_start for pod `name`. */
+static void add_on_start(lua_State *L, luaw *w, const char *name) {
+    if (lua_getfield(L, 1, "on_start") != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
+    lua_createtable(L, 1, 0);
+    lua_pushvalue(L, -3);
+    lua_rawseti(L, -2, 1);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 2);
 }
 
 int luaw_submit(lua_State *L) {
@@ -454,11 +486,13 @@ int luaw_submit(lua_State *L) {
     snapshot_pod(L, NULL);
     sim_time at, dur;
     times_of(L, w, 1, "drasim.submit", &at, &dur);
+    check_on_start(L, "drasim.submit");
     uint32_t c = class_of(L, w, 1, "drasim.submit");
     char buf[300];
     base_name(L, w, 1, buf, "drasim.submit");
     const char *name = claim_name(L, w, buf, "drasim.submit");
     enqueue(L, w, c, name, at, dur);
+    add_on_start(L, w, name);
     lua_pushstring(L, name);
     return 1;
 }
@@ -479,6 +513,7 @@ int luaw_submit_gang(lua_State *L) {
     lua_pop(L, 1);
     sim_time at, dur;
     times_of(L, w, 1, "drasim.submit_gang", &at, &dur);
+    check_on_start(L, "drasim.submit_gang");
     uint32_t c = class_of(L, w, 1, "drasim.submit_gang");
     char base[300], buf[320];
     base_name(L, w, 1, base, "drasim.submit_gang");
@@ -487,6 +522,7 @@ int luaw_submit_gang(lua_State *L) {
         snprintf(buf, sizeof buf, "%s-%d", base, i);
         const char *name = claim_name(L, w, buf, "drasim.submit_gang");
         enqueue(L, w, c, name, at, dur);
+        add_on_start(L, w, name);
         lua_pushstring(L, name);
         lua_rawseti(L, -2, i + 1);
     }

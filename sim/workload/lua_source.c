@@ -4,6 +4,7 @@
  * events (arg = index << 1 | kind) and calls drasim.on_finish callbacks.
  */
 #include <lauxlib.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,9 @@ static int source_start(sim_run *r, void *ctx) {
     new_ref_table(w, &w->names_ref);
     new_ref_table(w, &w->finish_ref);
     new_ref_table(w, &w->counters_ref);
+    new_ref_table(w, &w->pods_ref);
+    new_ref_table(w, &w->start_ref);
+    new_ref_table(w, &w->start_all_ref);
     lua_pushcfunction(L, open_api);
     if (luaw_call(w, 0, 0, "lua: setting up the drasim API", &r->error)) return -1;
     if (luaw_load_file(w, spec->path)) {
@@ -136,8 +140,16 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     luaw_arrival a = w->arrivals.data[idx];
     w->arrivals.data[idx].next_free = w->free_arrival;   /* the slot serves the next submitted pod */
     w->free_arrival = (uint32_t)idx + 1;
-    sim_arrive(r, w->source_id, a.cls, a.name, a.duration, t);
     luaw_charge(w->L, w, -LUAW_QUEUED_COST);
+    if (a.cls == LUAW_CANCELLED) return 0;   /* deleted before it arrived */
+    if (a.due_now) w->due.data[a.cls]--;
+    uint32_t id = sim_arrive(r, w->source_id, a.cls, a.name, a.duration, t);
+    lua_State *L = w->L;
+    if (!lua_checkstack(L, 4)) return -1;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
+    lua_pushinteger(L, (lua_Integer)id);
+    lua_setfield(L, -2, a.name);
+    lua_pop(L, 1);
     return 0;
 }
 
@@ -170,6 +182,58 @@ static int source_finished(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     return rc;
 }
 
+/* Call the callbacks of list `list_idx` (if it is a list) with the pod name. */
+static int call_start_list(sim_run *r, luaw *w, int list_idx, const char *name) {
+    lua_State *L = w->L;
+    if (lua_type(L, list_idx) != LUA_TTABLE) return 0;
+    lua_Integer n = (lua_Integer)lua_rawlen(L, list_idx);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, list_idx, i);
+        lua_pushstring(L, name);
+        if (luaw_call(w, 1, 0, where(w, "a drasim.on_start callback"), &r->error)) return -1;
+    }
+    return 0;
+}
+
+/* A pod of ours was bound: drasim.on_start callbacks (every pod's first, in
+ * the order they were set), then the pod's own on_start; each gets the name. */
+static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
+    (void)t;
+    luaw *w = ctx;
+    lua_State *L = w->L;
+    const char *name = r->pods.data[pod].name;
+    if (!lua_checkstack(L, 8)) return -1;
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_all_ref);
+    bool any = lua_rawlen(L, -1) > 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
+    lua_getfield(L, -1, name);
+    if (!any && lua_isnil(L, -1)) {
+        lua_settop(L, top);
+        return 0;
+    }
+    lua_pushnil(L);
+    lua_setfield(L, -3, name);   /* a pod starts once */
+    /* like on_finish: a stream keyed by the pod's name (another tag than on_finish's) */
+    rng outer = w->rng;
+    rng_fork(&w->base, rng_name_tag(name) ^ 0x5374617274ULL, &w->rng);
+    int rc = call_start_list(r, w, top + 1, name);
+    if (!rc) rc = call_start_list(r, w, top + 3, name);
+    w->rng = outer;
+    lua_settop(L, top);
+    return rc;
+}
+
+/* After the run: pods submitted for the stop time or later never arrived. */
+static void source_summarize(sim_run *r, void *ctx) {
+    luaw *w = ctx;
+    sim_metric_add(r, "pods_after_stop", (double)w->after_stop);
+    if (w->after_stop)
+        fprintf(stderr, "drasim: warning: %s: %lld pod%s submitted for arrival at or after the stop time (%.3f s) "
+                "never arrived (summary pods_after_stop)\n", w->spec->script, (long long)w->after_stop,
+                w->after_stop == 1 ? " was" : "s were", (double)r->sc->stop_time / 1000.0);
+}
+
 static void source_free(void *ctx) {
     luaw *w = ctx;
     luaw_close(w);
@@ -178,6 +242,7 @@ static void source_free(void *ctx) {
     sb_free(&w->buf);
     VEC_FREE(w->timers);
     VEC_FREE(w->arrivals);
+    VEC_FREE(w->due);
     free(w);
 }
 
@@ -187,6 +252,7 @@ void lua_source_attach(sim_run *r, const lua_source_spec *spec) {
     w->spec = spec;
     w->script_dir = "";
     sim_source src = {.ctx = w, .start = source_start, .event = source_event, .finished = source_finished,
+                      .started = source_started, .summarize = source_summarize,
                       .free = source_free};
     w->source_id = sim_add_source(r, &src);
     if (w->source_id < 0) source_free(w);

@@ -170,6 +170,26 @@ static void test_cluster_state(void **state) {
     lrun_free(&t);
 }
 
+/* delete, on_start, pod(name) and the counts (the script asserts the values it sees). */
+static void test_pod_lifecycle(void **state) {
+    lrun t;
+    expect_success("api_lifecycle.lua", NULL, &t);
+    const sim_pod *a = pod_named(&t.run, "a"), *c = pod_named(&t.run, "c"), *d = pod_named(&t.run, "d");
+    assert_int_equal(a->state, POD_DELETED);
+    assert_int_equal(a->end, SIM_SECONDS(60));
+    assert_int_equal(c->state, POD_DELETED);
+    assert_int_equal(c->start, -1);
+    assert_int_equal(d->start, SIM_SECONDS(60));
+    assert_int_equal(d->end, SIM_SECONDS(3660));
+    assert_string_equal(sim_delete_reason(&t.run, (uint32_t)(a - t.run.pods.data)), "culled");
+    assert_string_equal(sim_delete_reason(&t.run, (uint32_t)(c - t.run.pods.data)), "scaled down");
+    assert_null(sim_delete_reason(&t.run, (uint32_t)(d - t.run.pods.data)));
+    assert_int_equal(t.run.pods.len, 4);   /* e deleted before it arrived, late after the stop */
+    assert_true(sim_metric_get(&t.run, "pods_after_stop") == 1.0);
+    assert_true(sim_metric_get(&t.run, "pods_succeeded") == 2.0);   /* b, d */
+    lrun_free(&t);
+}
+
 /* 3000 pods of three shapes: three classes, and every pod scheduled. */
 static void test_shapes_are_interned(void **state) {
     lrun t;
@@ -322,6 +342,7 @@ int main(void) {
         cmocka_unit_test(test_pairs_order_is_fixed),
         cmocka_unit_test(test_same_seed_same_pods),
         cmocka_unit_test(test_api_argument_errors),
+        cmocka_unit_test(test_pod_lifecycle),
         cmocka_unit_test(test_scenario_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
