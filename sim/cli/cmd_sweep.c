@@ -19,13 +19,18 @@
 
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim sweep SCENARIO --param KEY=V1,V2,... [--param ...] [--seeds LIST]\n"
-                 "                    [--set KEY=VALUE]... -o OUT [--split] [--force] [--quiet]\n\n"
+                 "                    [--set KEY=VALUE]... -o OUT [--split | --shard I/N] [--force] [--quiet]\n\n"
                  "Run the scenario at every point of the grid (the cartesian product of the\n"
                  "--param values; each value is applied like --set KEY=VALUE), once per seed.\n"
                  "Default: one database OUT with every run and a table sweep(run_id, param,\n"
                  "value). --split: OUT is a directory with one database per point, named\n"
                  "KEY=VALUE,KEY=VALUE.db. OUT and every point's database must be new paths or\n"
                  "drasim databases (--force: replace other files; docs/SECURITY.md).\n"
+                 "--shard I/N: run only the I-th (0-based) of N equal parts of the sweep's\n"
+                 "runs (points x seeds, points in grid order, last parameter fastest, then\n"
+                 "seeds) into OUT; `drasim merge` joins the N databases (docs/SWEEPS.md).\n"
+                 "--shard auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job)\n"
+                 "or else SLURM_ARRAY_TASK_ID (Slurm job array).\n"
                  "exit codes: 0 ok, 2 usage or processing error, 3 invalid scenario\n");
 }
 
@@ -119,8 +124,61 @@ static int check_outputs(const char *scenario, const char *out, bool split, bool
     return rc;
 }
 
+/* Parse --shard "I/N" or "auto/N" (I from the environment): 0, or -1 with err. */
+static int parse_shard(const char *text, uint64_t total, uint64_t *idx, uint64_t *n, strbuf *err) {
+    const char *slash = strchr(text, '/');
+    char *end;
+    if (!slash || slash == text || !slash[1]) {
+        sb_printf(err, "--shard %s: expected I/N or auto/N", text);
+        return -1;
+    }
+    errno = 0;
+    unsigned long long nn = strtoull(slash + 1, &end, 10);
+    if (*end || errno || slash[1] < '0' || slash[1] > '9' || nn < 1) {
+        sb_printf(err, "--shard %s: N must be a whole number >= 1", text);
+        return -1;
+    }
+    const char *itext = text, *from = NULL;
+    size_t ilen = (size_t)(slash - text);
+    if (ilen == 4 && !strncmp(text, "auto", 4)) {
+        const char *vars[] = {"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"};
+        for (size_t v = 0; v < 2 && !from; v++)
+            if ((itext = getenv(vars[v])) && *itext) from = vars[v];
+        if (!from) {
+            sb_printf(err, "--shard %s: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID "
+                           "(Slurm array) is set",
+                      text);
+            return -1;
+        }
+        ilen = strlen(itext);
+    }
+    char buf[32];
+    if (ilen == 0 || ilen >= sizeof buf) ilen = sizeof buf - 1;
+    memcpy(buf, itext, ilen);
+    buf[ilen] = 0;
+    errno = 0;
+    unsigned long long ii = strtoull(buf, &end, 10);
+    if (*end || errno || buf[0] < '0' || buf[0] > '9') {
+        sb_printf(err, "--shard %s: index '%s'%s%s is not a whole number", text, buf, from ? " from " : "", from ? from : "");
+        return -1;
+    }
+    if (ii >= nn) {
+        sb_printf(err, "--shard %s: index %llu%s%s out of range 0..%llu", text, ii, from ? " from " : "", from ? from : "",
+                  nn - 1);
+        return -1;
+    }
+    if (nn > total) {
+        sb_printf(err, "--shard %s: the sweep has only %llu run%s, fewer than %llu shards", text,
+                  (unsigned long long)total, total == 1 ? "" : "s", nn);
+        return -1;
+    }
+    *idx = ii;
+    *n = nn;
+    return 0;
+}
+
 int cmd_sweep(int argc, char **argv) {
-    const char *scenario = NULL, *out = NULL;
+    const char *scenario = NULL, *out = NULL, *shard = NULL;
     bool split = false, quiet = false, force = false;
     param *params = xcalloc((size_t)argc, sizeof *params);
     size_t nparams = 0, nbase = 0;
@@ -151,6 +209,8 @@ int cmd_sweep(int argc, char **argv) {
             }
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(a, "--shard") && i + 1 < argc) {
+            shard = argv[++i];
         } else if (!strcmp(a, "--split")) {
             split = true;
         } else if (!strcmp(a, "--force")) {
@@ -172,6 +232,24 @@ int cmd_sweep(int argc, char **argv) {
         rc = EXIT_ERROR;
         goto done;
     }
+    /* the runs, in order: point by point (odometer), seed by seed; a shard runs [lo, hi) */
+    uint64_t per = nseeds ? nseeds : 1, total = per, lo = 0, hi, sidx = 0, nshards = 1;
+    for (size_t p = 0; p < nparams; p++) total *= params[p].n;
+    hi = total;
+    if (shard) {
+        if (split) {
+            fprintf(stderr, "drasim sweep: --shard and --split do not go together\n");
+            rc = EXIT_ERROR;
+            goto done;
+        }
+        if (parse_shard(shard, total, &sidx, &nshards, &err)) {
+            fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
+            rc = EXIT_ERROR;
+            goto done;
+        }
+        lo = sidx * total / nshards;   /* parts differ by at most one run */
+        hi = (sidx + 1) * total / nshards;
+    }
     if (check_outputs(scenario, out, split, force, params, nparams, &err)) {
         fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
         rc = EXIT_ERROR;
@@ -188,6 +266,7 @@ int cmd_sweep(int argc, char **argv) {
     store st = {0};
     bool open = false;
     size_t npoints = 0;
+    uint64_t point_index = 0;
     strbuf set_text = {0}, path = {0};
     char **point_sets = xcalloc(nparams, sizeof *point_sets);
     while (rc == EXIT_OK) {
@@ -211,36 +290,41 @@ int cmd_sweep(int argc, char **argv) {
             }
             open = true;
         }
-        for (size_t p = 0; p < nparams; p++) {
-            sb_clear(&set_text);
-            sb_printf(&set_text, "%s=%s", params[p].key, params[p].values[pt[p]]);
-            free(point_sets[p]);
-            point_sets[p] = xstrdup(sb_str(&set_text));
-            sets[nbase + p] = point_sets[p];
-        }
-        sweep_ctx ctx = {st.db, params, nparams, pt, 0};
-        run_batch b = {.scenario_path = scenario, .sets = sets, .nsets = nbase + nparams, .seeds = seeds,
-                       .nseeds = nseeds, .progress = !quiet && isatty(2), .interrupt = interrupt,
-                       .on_run = record_point, .ud = &ctx};
-        int brc = run_batch_execute(&b, &st, &err);
-        if (brc == RUN_OK && ctx.rc) {
-            sb_clear(&err);
-            sb_printf(&err, "%s: cannot write the sweep table", sb_str(&path));
-            brc = RUN_ERROR;
-        }
-        if (brc == RUN_OK && *interrupt) brc = RUN_INTERRUPTED;
-        if (brc != RUN_OK) {
-            store_abort(&st);
-            open = false;
-            fprintf(stderr, "drasim sweep: %s\n", brc == RUN_INTERRUPTED ? "interrupted" : sb_str(&err));
-            rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
-            break;
-        }
-        npoints++;
-        if (!quiet) {
-            printf("point %zu:", npoints);
-            for (size_t p = 0; p < nparams; p++) printf(" %s", point_sets[p]);
-            printf(" (%zu run%s)\n", nseeds ? nseeds : 1, nseeds > 1 ? "s" : "");
+        /* this point's runs: [point_index * per, + per), cut to [lo, hi) */
+        uint64_t p0 = point_index * per, first = p0 < lo ? lo - p0 : 0, last_run = p0 + per > hi ? hi > p0 ? hi - p0 : 0 : per;
+        point_index++;
+        if (first < last_run) {
+            for (size_t p = 0; p < nparams; p++) {
+                sb_clear(&set_text);
+                sb_printf(&set_text, "%s=%s", params[p].key, params[p].values[pt[p]]);
+                free(point_sets[p]);
+                point_sets[p] = xstrdup(sb_str(&set_text));
+                sets[nbase + p] = point_sets[p];
+            }
+            sweep_ctx ctx = {st.db, params, nparams, pt, 0};
+            run_batch b = {.scenario_path = scenario, .sets = sets, .nsets = nbase + nparams, .seeds = nseeds ? seeds + first : NULL,
+                           .nseeds = nseeds ? last_run - first : 0, .progress = !quiet && isatty(2), .interrupt = interrupt,
+                           .on_run = record_point, .ud = &ctx};
+            int brc = run_batch_execute(&b, &st, &err);
+            if (brc == RUN_OK && ctx.rc) {
+                sb_clear(&err);
+                sb_printf(&err, "%s: cannot write the sweep table", sb_str(&path));
+                brc = RUN_ERROR;
+            }
+            if (brc == RUN_OK && *interrupt) brc = RUN_INTERRUPTED;
+            if (brc != RUN_OK) {
+                store_abort(&st);
+                open = false;
+                fprintf(stderr, "drasim sweep: %s\n", brc == RUN_INTERRUPTED ? "interrupted" : sb_str(&err));
+                rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
+                break;
+            }
+            npoints++;
+            if (!quiet) {
+                printf("point %zu:", npoints);
+                for (size_t p = 0; p < nparams; p++) printf(" %s", point_sets[p]);
+                printf(" (%llu run%s)\n", (unsigned long long)(last_run - first), last_run - first > 1 ? "s" : "");
+            }
         }
         /* next point (odometer, last parameter fastest) */
         size_t p = nparams;
@@ -256,7 +340,12 @@ int cmd_sweep(int argc, char **argv) {
         }
         if (last) break;
     }
-    if (rc == EXIT_OK && !quiet) printf("wrote %zu point%s to %s\n", npoints, npoints == 1 ? "" : "s", out);
+    if (rc == EXIT_OK && !quiet && shard)
+        printf("wrote shard %llu/%llu (runs %llu..%llu of %llu, %zu point%s) to %s\n", (unsigned long long)sidx,
+               (unsigned long long)nshards, (unsigned long long)lo + 1, (unsigned long long)hi, (unsigned long long)total,
+               npoints, npoints == 1 ? "" : "s", out);
+    else if (rc == EXIT_OK && !quiet)
+        printf("wrote %zu point%s to %s\n", npoints, npoints == 1 ? "" : "s", out);
     for (size_t p = 0; p < nparams; p++) free(point_sets[p]);
     free(point_sets);
     sb_free(&set_text);
