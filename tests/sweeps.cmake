@@ -86,4 +86,13 @@ drasim_cli_test(NAME sweeps/merged-compare
   REJECT " [+-][0-9.]*[1-9]")
 drasim_cli_test(NAME sweeps/merged-report
   COMMAND report ${_sw_out}/all.db -o ${_sw_out}/rep --force
-  DEPENDS sweeps/shards EXPECT "12 runs" FILE_EXISTS ${_sw_out}/rep/index.html)
+  DEPENDS sweeps/shards EXPECT "12 runs" FILE_EXISTS ${_sw_out}/rep/index.html ${_sw_out}/rep/data/sweep_gpu_alloc_pct.dat)
+# a merged database as `check`'s baseline: two shards of the quickstart (seeds 1..2) against itself
+file(WRITE ${_sw_out}/merged-baseline.yaml "apiVersion: drasim/v1\nkind: Expect\nseeds: 1..2\nbaseline:\n  file: mb.db\n  metrics:\n    gpu_alloc_pct: 0\n    wait_p99_s: 0\n")
+drasim_cli_test(NAME sweeps/merged-baseline-db RAW
+  COMMAND sh -c "rm -f mb0.db mb1.db mb.db && $0 sweep $1 --param scheduling.scoring=LeastAllocated --seeds 1..2 --shard 0/2 -q -o mb0.db && $0 sweep $1 --param scheduling.scoring=LeastAllocated --seeds 1..2 --shard 1/2 -q -o mb1.db && $0 merge mb0.db mb1.db -o mb.db"
+          $<TARGET_FILE:drasim> ${_sw_qs}
+  WORKDIR ${_sw_out} EXPECT "merged 2 databases")
+drasim_cli_test(NAME sweeps/merged-check-baseline
+  COMMAND check ${_sw_qs} --expect ${_sw_out}/merged-baseline.yaml -q
+  DEPENDS sweeps/merged-baseline-db REJECT "FAIL")
