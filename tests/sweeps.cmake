@@ -96,3 +96,50 @@ drasim_cli_test(NAME sweeps/merged-baseline-db RAW
 drasim_cli_test(NAME sweeps/merged-check-baseline
   COMMAND check ${_sw_qs} --expect ${_sw_out}/merged-baseline.yaml -q
   DEPENDS sweeps/merged-baseline-db REJECT "FAIL")
+
+# --emit-job: the manifests parse with drasim's YAML reader and have the fields
+# an Indexed Job needs with the right values (tests/sweeps/check_job.c: a
+# structural check, not the API's schema); a shard then runs the way the pod
+# runs it (tests/sweeps/run_pod.sh), from the ConfigMap's files alone.
+add_executable(sweeps_check_job ${CMAKE_SOURCE_DIR}/tests/sweeps/check_job.c)
+target_link_libraries(sweeps_check_job PRIVATE drasim_lib)
+set(_sw_run_pod ${CMAKE_SOURCE_DIR}/tests/sweeps/run_pod.sh)
+get_filename_component(_sw_bindir ${CMAKE_BINARY_DIR}/drasim DIRECTORY)
+# the OpenB six-policy ten-seed matrix (docs/SWEEPS.md): the trace is in the image (a link to its data/)
+drasim_cli_test(NAME sweeps/emit-job-openb
+  COMMAND sweep ${CMAKE_SOURCE_DIR}/scenarios/openb/default.yaml
+          --param scheduling.policy=random,dotprod,gpu-clustering,gpu-packing,bestfit,fgd --seeds 42..51
+          --emit-job ${_sw_out}/job-openb --image registry.example/drasim:1 --parallelism 12 --force
+  EXPECT "wrote [^\n]*job-openb/job[.]yaml [(]60 shards, 12 at a time[)]"
+  FILE_EXISTS ${_sw_out}/job-openb/configmap.yaml ${_sw_out}/job-openb/slurm.sh ${_sw_out}/job-openb/collect.sh)
+drasim_cli_test(NAME sweeps/emit-job-openb-valid RAW
+  COMMAND $<TARGET_FILE:sweeps_check_job> ${_sw_out}/job-openb 60 12 registry.example/drasim:1 ${_sw_out}/pod-openb
+  DEPENDS sweeps/emit-job-openb EXPECT "job ok: 1 file in the ConfigMap, 60 shards, 12 at a time")
+drasim_cli_test(NAME sweeps/emit-job-openb-pod RAW
+  COMMAND sh ${_sw_run_pod} ${_sw_out}/pod-openb 59
+  ENV "PATH=${_sw_bindir}:$ENV{PATH}" "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
+  DEPENDS sweeps/emit-job-openb-valid EXPECT "shard-00059[.]db"
+  SQL ${_sw_out}/pod-openb/results/shard-00059.db "SELECT policy || ' ' || seed FROM runs" "^fgd 51$")
+drasim_cli_test(NAME sweeps/emit-job-slurm RAW
+  COMMAND sh -c "grep -x '#SBATCH --array=0-59%12' $0/slurm.sh && grep -c -- '--shard auto/60 ' $0/slurm.sh" ${_sw_out}/job-openb
+  DEPENDS sweeps/emit-job-openb EXPECT "^#SBATCH --array=0-59%12\n1\n")
+# a scenario with its own Lua script: the script goes into the ConfigMap, the shard runs from it
+drasim_cli_test(NAME sweeps/emit-job-lua
+  COMMAND sweep ${CMAKE_SOURCE_DIR}/tests/lua/dra.yaml --param stop.time=1h,2h --seeds 1..2 --shard auto/2
+          --emit-job ${_sw_out}/job-lua --force -q
+  FILE_EXISTS ${_sw_out}/job-lua/job.yaml)
+drasim_cli_test(NAME sweeps/emit-job-lua-valid RAW
+  COMMAND $<TARGET_FILE:sweeps_check_job> ${_sw_out}/job-lua 2 2 drasim:latest ${_sw_out}/pod-lua
+  DEPENDS sweeps/emit-job-lua EXPECT "job ok: 2 files in the ConfigMap, 2 shards, 2 at a time")
+drasim_cli_test(NAME sweeps/emit-job-lua-pod RAW
+  COMMAND sh ${_sw_run_pod} ${_sw_out}/pod-lua 1
+  ENV "PATH=${_sw_bindir}:$ENV{PATH}" "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
+  DEPENDS sweeps/emit-job-lua-valid EXPECT "shard-00001[.]db"
+  SQL ${_sw_out}/pod-lua/results/shard-00001.db "SELECT group_concat(s.value || '/' || r.seed, ' ') FROM runs r JOIN sweep s USING (run_id)" "^2h/1 2h/2$")
+# the check can fail: the wrong number of shards
+drasim_cli_test(NAME sweeps/emit-job-check-fails RAW
+  COMMAND $<TARGET_FILE:sweeps_check_job> ${_sw_out}/job-lua 3 2 drasim:latest ${_sw_out}/pod-lua-bad
+  DEPENDS sweeps/emit-job-lua EXIT 1 EXPECT "spec[.]completions is 2, expected 3")
+drasim_cli_test(NAME sweeps/emit-job-bad-shard
+  COMMAND sweep ${_sw_qs} --param stop.time=1h,2h --shard auto/3 --emit-job ${_sw_out}/job-bad
+  EXIT 2 EXPECT "--emit-job takes --shard auto/N with N in 1[.][.]2" FILE_ABSENT ${_sw_out}/job-bad/job.yaml)

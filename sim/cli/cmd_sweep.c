@@ -12,6 +12,8 @@
 
 #include "cli/cli.h"
 #include "report/runner.h"
+#include "report/sweep_job.h"
+#include "util/input_files.h"
 #include "store/output_path.h"
 #include "store/store.h"
 #include "util/intern.h"
@@ -19,7 +21,9 @@
 
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim sweep SCENARIO --param KEY=V1,V2,... [--param ...] [--seeds LIST]\n"
-                 "                    [--set KEY=VALUE]... -o OUT [--split | --shard I/N] [--force] [--quiet]\n\n"
+                 "                    [--set KEY=VALUE]... -o OUT [--split | --shard I/N] [--force] [--quiet]\n"
+                 "       drasim sweep SCENARIO --param ... [--seeds LIST] [--set ...] --emit-job DIR\n"
+                 "                    [--shard auto/N] [--image IMAGE] [--parallelism K] [--force]\n\n"
                  "Run the scenario at every point of the grid (the cartesian product of the\n"
                  "--param values; each value is applied like --set KEY=VALUE), once per seed.\n"
                  "Default: one database OUT with every run and a table sweep(run_id, param,\n"
@@ -31,6 +35,11 @@ static void usage(FILE *out) {
                  "seeds) into OUT; `drasim merge` joins the N databases (docs/SWEEPS.md).\n"
                  "--shard auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job)\n"
                  "or else SLURM_ARRAY_TASK_ID (Slurm job array).\n"
+                 "--emit-job DIR: run nothing; write into DIR a ConfigMap with the scenario and\n"
+                 "the files it reads, a results volume, an Indexed Job running the N shards\n"
+                 "(default: one per run) K at a time (default 10) in IMAGE (default\n"
+                 "drasim:latest; Containerfile), a merge Job, collect.sh and a Slurm array\n"
+                 "script slurm.sh (docs/SWEEPS.md).\n"
                  "exit codes: 0 ok, 2 usage or processing error, 3 invalid scenario\n");
 }
 
@@ -177,8 +186,62 @@ static int parse_shard(const char *text, uint64_t total, uint64_t *idx, uint64_t
     return 0;
 }
 
+/* --emit-job: one short run of the first point and seed (stop.time=1s) notes
+ * every file the scenario reads; then the manifests (report/sweep_job.h). */
+static int emit_job(sweep_job *j, const param *params, size_t nparams, const char **sets, size_t nbase,
+                    const uint64_t *seeds, size_t nseeds, strbuf *err) {
+    struct stat st;
+    if (!stat(j->dir, &st) ? !S_ISDIR(st.st_mode) : mkdir(j->dir, 0755) != 0) {
+        sb_printf(err, "--emit-job %s: %s", j->dir, errno ? strerror(errno) : "exists and is not a directory");
+        return EXIT_ERROR;
+    }
+    char tmpl[] = "/tmp/drasim-emit-XXXXXX";
+    if (!mkdtemp(tmpl)) {
+        sb_printf(err, "cannot create a temporary directory: %s", strerror(errno));
+        return EXIT_ERROR;
+    }
+    strbuf probe = {0};
+    sb_printf(&probe, "%s/probe.db", tmpl);
+    char **point = xcalloc(nparams, sizeof *point);
+    for (size_t p = 0; p < nparams; p++) {
+        strbuf t = {0};
+        sb_printf(&t, "%s=%s", params[p].key, params[p].values[0]);
+        point[p] = xstrdup(sb_str(&t));
+        sets[nbase + p] = point[p];
+        sb_free(&t);
+    }
+    sets[nbase + nparams] = "stop.time=1s";
+    input_files_reset();
+    store ps;
+    int rc = EXIT_OK;
+    if (store_open(&ps, sb_str(&probe), err)) {
+        rc = EXIT_ERROR;
+    } else {
+        run_batch b = {.scenario_path = j->scenario, .sets = sets, .nsets = nbase + nparams + 1, .seeds = seeds,
+                       .nseeds = nseeds ? 1 : 0};
+        int brc = run_batch_execute(&b, &ps, err);
+        store_abort(&ps);
+        if (brc != RUN_OK) rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
+    }
+    rmdir(tmpl);
+    sb_free(&probe);
+    size_t n = input_files_count();
+    const char **inputs = xcalloc(n + 1, sizeof *inputs);
+    for (size_t i = 0; i < n; i++) inputs[i] = input_files_path(i);
+    j->inputs = inputs;
+    j->ninputs = n;
+    if (rc == EXIT_OK && sweep_emit_job(j, err)) rc = EXIT_ERROR;
+    free(inputs);
+    for (size_t p = 0; p < nparams; p++) free(point[p]);
+    free(point);
+    return rc;
+}
+
 int cmd_sweep(int argc, char **argv) {
-    const char *scenario = NULL, *out = NULL, *shard = NULL;
+    const char *scenario = NULL, *out = NULL, *shard = NULL, *emit = NULL, *image = "drasim:latest";
+    const char **rep = xcalloc((size_t)argc + 1, sizeof *rep);   /* --param/--set/--seeds as given, for --emit-job */
+    size_t nrep = 0;
+    uint64_t parallelism = 0;
     bool split = false, quiet = false, force = false;
     param *params = xcalloc((size_t)argc, sizeof *params);
     size_t nparams = 0, nbase = 0;
@@ -193,15 +256,31 @@ int cmd_sweep(int argc, char **argv) {
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             goto done;
+        } else if (!strcmp(a, "--emit-job") && i + 1 < argc) {
+            emit = argv[++i];
+        } else if (!strcmp(a, "--image") && i + 1 < argc) {
+            image = argv[++i];
+        } else if (!strcmp(a, "--parallelism") && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            parallelism = strtoull(argv[++i], &end, 10);
+            if (*end || errno || argv[i][0] < '1' || argv[i][0] > '9' || parallelism > 100000) {
+                fprintf(stderr, "drasim sweep: --parallelism %s: expected a whole number 1..100000\n", argv[i]);
+                rc = EXIT_ERROR;
+                goto done;
+            }
         } else if (!strcmp(a, "--param") && i + 1 < argc) {
+            rep[nrep++] = a, rep[nrep++] = argv[i + 1];
             if (parse_param(argv[++i], &params[nparams++])) {
                 fprintf(stderr, "drasim sweep: --param %s: expected KEY=V1,V2,...\n", argv[i]);
                 rc = EXIT_ERROR;
                 goto done;
             }
         } else if (!strcmp(a, "--set") && i + 1 < argc) {
+            rep[nrep++] = a, rep[nrep++] = argv[i + 1];
             sets[nbase++] = argv[++i];
         } else if (!strcmp(a, "--seeds") && i + 1 < argc) {
+            rep[nrep++] = a, rep[nrep++] = argv[i + 1];
             if (parse_seed_list(argv[++i], &seeds, &nseeds, &err)) {
                 fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
                 rc = EXIT_ERROR;
@@ -225,6 +304,38 @@ int cmd_sweep(int argc, char **argv) {
         } else {
             scenario = a;
         }
+    }
+    if (emit && scenario && nparams && !out && !split) {
+        uint64_t per = nseeds ? nseeds : 1, total = per, n = 0;
+        for (size_t p = 0; p < nparams; p++) total *= params[p].n;
+        n = total;
+        if (shard) {
+            char *end;
+            errno = 0;
+            n = strncmp(shard, "auto/", 5) ? 0 : strtoull(shard + 5, &end, 10);
+            if (!n || *end || errno || n > total) {
+                fprintf(stderr, "drasim sweep: --emit-job takes --shard auto/N with N in 1..%llu (the sweep's runs), not "
+                                "'%s'\n", (unsigned long long)total, shard);
+                rc = EXIT_ERROR;
+                goto done;
+            }
+        }
+        if (!parallelism) parallelism = n < 10 ? n : 10;
+        if (parallelism > n) parallelism = n;
+        sweep_job j = {.scenario = scenario, .args = rep, .nargs = nrep, .shards = n, .parallelism = parallelism,
+                       .image = image, .dir = emit, .force = force};
+        rc = emit_job(&j, params, nparams, sets, nbase, seeds, nseeds, &err);
+        if (rc) fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
+        else if (!quiet)
+            printf("wrote %s/job.yaml (%llu shards, %llu at a time), configmap.yaml, results-pvc.yaml, merge-job.yaml, "
+                   "collect.sh, slurm.sh\n", emit, (unsigned long long)n, (unsigned long long)parallelism);
+        goto done;
+    }
+    if (emit) {
+        fprintf(stderr, "drasim sweep: --emit-job DIR writes manifests and runs nothing: give SCENARIO and --param, "
+                        "and no -o or --split\n");
+        rc = EXIT_ERROR;
+        goto done;
     }
     if (!scenario || !out || !nparams) {
         if (scenario) fprintf(stderr, "drasim sweep: %s\n", !out ? "-o OUT is required" : "give at least one --param");
@@ -358,6 +469,7 @@ done:
     }
     free(params);
     free(sets);
+    free(rep);
     free(seeds);
     free(pt);
     sb_free(&err);
