@@ -260,6 +260,11 @@ int cmd_sweep(int argc, char **argv) {
             emit = argv[++i];
         } else if (!strcmp(a, "--image") && i + 1 < argc) {
             image = argv[++i];
+            if (!*image || strspn(image, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:/@-") != strlen(image)) {
+                fprintf(stderr, "drasim sweep: --image %s: expected an image reference (letters, digits, . _ : / @ -)\n", image);
+                rc = EXIT_ERROR;
+                goto done;
+            }
         } else if (!strcmp(a, "--parallelism") && i + 1 < argc) {
             char *end;
             errno = 0;

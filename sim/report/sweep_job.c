@@ -119,6 +119,13 @@ static int write_out(const sweep_job *j, const char *name, const char *signature
     return rc;
 }
 
+/* The comment lines at the top of a manifest: a newline inside an argument
+ * shown there must not end the comment. */
+static void comment_safe(strbuf *t) {
+    for (size_t i = 0; i + 1 < t->len; i++)
+        if (t->s[i] == '\n' && t->s[i + 1] != '#') t->s[i] = ' ';
+}
+
 static ynode *kv_map(arena *a, const char *k1, ynode *v1) {
     ynode *m = yb_map(a);
     yb_add(a, m, k1, v1);
@@ -234,6 +241,7 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
     if (bin->n) yb_add(&a, cm, "binaryData", bin);
     sb_printf(&text, SWEEP_JOB_SIGNATURE "\n# The scenario %s and the files it reads (%zu bytes), for job.yaml.\n",
               j->scenario, total);
+    comment_safe(&text);
     ydump(&text, cm);
     if (write_out(j, "configmap.yaml", SWEEP_JOB_SIGNATURE, &text, err)) goto done_names;
 
@@ -331,6 +339,7 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
     sb_printf(&text, SWEEP_JOB_SIGNATURE "\n# %llu shards of `drasim sweep %s%s`, %llu at a time; shard I writes\n"
                      "# /results/shard-I.db (5 digits). kubectl apply -f configmap.yaml -f results-pvc.yaml -f job.yaml\n",
               (unsigned long long)j->shards, j->scenario, sb_str(&sargs), (unsigned long long)j->parallelism);
+    comment_safe(&text);
     ydump(&text, job);
     if (write_out(j, "job.yaml", SWEEP_JOB_SIGNATURE, &text, err)) goto done_names;
 
@@ -377,10 +386,10 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
                   "#!/bin/sh\n" SWEEP_JOB_SIGNATURE "\n"
                   "# Run the sweep as an Indexed Job, merge its shards, copy all.db here (docs/SWEEPS.md).\n"
                   "set -eu\n"
-                  "cd \"$(dirname \"$0\")\"\n"
-                  "kubectl apply -f configmap.yaml -f results-pvc.yaml -f job.yaml\n"
+                  "d=$(dirname \"$0\")\n"
+                  "kubectl apply -f \"$d/configmap.yaml\" -f \"$d/results-pvc.yaml\" -f \"$d/job.yaml\"\n"
                   "kubectl wait --for=condition=complete --timeout=24h job/%s\n"
-                  "kubectl apply -f merge-job.yaml\n"
+                  "kubectl apply -f \"$d/merge-job.yaml\"\n"
                   "kubectl wait --for=condition=complete --timeout=1h job/%s\n"
                   "# a pod on the results volume to copy from (kubectl cp needs a running container)\n"
                   "kubectl run %s-fetch --image=%s --restart=Never --command --overrides='{\"spec\":{\"volumes\":"
