@@ -19,7 +19,7 @@ drasim_cli_test(NAME sweeps/shards RAW
   SQL ${_sw_out}/all.db "PRAGMA user_version" "^1$")
 drasim_cli_test(NAME sweeps/shards-equal-unsharded RAW
   COMMAND sh ${_sw_same} ${_sw_out}/full.db ${_sw_out}/all.db
-  DEPENDS sweeps/shards EXPECT "same results: 15 tables")
+  DEPENDS sweeps/shards EXPECT "same results: 14 tables, [0-9]+ rows")
 # the comparison can fail: shards merged out of order put runs in another order
 drasim_cli_test(NAME sweeps/shards-order-matters RAW
   COMMAND sh ${_sw_same} ${_sw_out}/full.db ${_sw_out}/rev.db
