@@ -143,3 +143,12 @@ drasim_cli_test(NAME sweeps/emit-job-check-fails RAW
 drasim_cli_test(NAME sweeps/emit-job-bad-shard
   COMMAND sweep ${_sw_qs} --param stop.time=1h,2h --shard auto/3 --emit-job ${_sw_out}/job-bad
   EXIT 2 EXPECT "--emit-job takes --shard auto/N with N in 1[.][.]2" FILE_ABSENT ${_sw_out}/job-bad/job.yaml)
+
+# more shards than SQLite attaches at once (10 by default): the merge goes in batches
+file(MAKE_DIRECTORY ${_sw_out}/twelve)
+drasim_cli_test(NAME sweeps/shards-12 RAW
+  COMMAND sh ${CMAKE_SOURCE_DIR}/tests/sweeps/run_shards.sh $<TARGET_FILE:drasim> ${_sw_qs} 12 ${_sw_grid}
+  WORKDIR ${_sw_out}/twelve EXPECT "merged 12 databases into all\\.db")
+drasim_cli_test(NAME sweeps/shards-12-equal-unsharded RAW
+  COMMAND sh ${_sw_same} ${_sw_out}/twelve/full.db ${_sw_out}/twelve/all.db
+  DEPENDS sweeps/shards-12 EXPECT "same results: 14 tables, [0-9]+ rows")
