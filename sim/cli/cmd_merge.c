@@ -71,7 +71,6 @@ int cmd_merge(int argc, char **argv) {
         rc = EXIT_BAD_INPUT;
         goto done;
     }
-    cli_catch_interrupts();
     store st;
     if (store_open(&st, out, &err) ||
         sqlite3_exec(st.db, "CREATE TABLE sweep(run_id INTEGER NOT NULL, param TEXT NOT NULL, value TEXT NOT NULL,"

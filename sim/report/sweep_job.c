@@ -273,7 +273,7 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
         const char *rel = rel_to(root, links[k]), *b = strrchr(links[k], '/');
         sb_puts(&cmd, "; mkdir -p \"$(dirname /tmp/sweep/");
         sh_quote(&cmd, rel);
-        sb_puts(&cmd, ")\"; ln -sfn \"$DRASIM_DATADIR\"/");
+        sb_puts(&cmd, ")\"; ln -sfn \"${DRASIM_DATADIR:-" IMAGE_DATADIR "}\"/");
         sh_quote(&cmd, b ? b + 1 : links[k]);
         sb_puts(&cmd, " /tmp/sweep/");
         sh_quote(&cmd, rel);
