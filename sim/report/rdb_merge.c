@@ -226,7 +226,10 @@ int rdb_merge_check(const char *const *paths, size_t n, bool allow_mixed, strbuf
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         rdb r;
-        if (rdb_open(paths[i], &r, err)) return -1;
+        if (rdb_open(paths[i], &r, err)) {
+            rc = -1;
+            break;
+        }
         int ver = -1;
         sqlite3_stmt *s;
         if (sqlite3_prepare_v2(r.db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK) {
