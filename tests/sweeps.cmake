@@ -152,3 +152,17 @@ drasim_cli_test(NAME sweeps/shards-12 RAW
 drasim_cli_test(NAME sweeps/shards-12-equal-unsharded RAW
   COMMAND sh ${_sw_same} ${_sw_out}/twelve/full.db ${_sw_out}/twelve/all.db
   DEPENDS sweeps/shards-12 EXPECT "same results: 14 tables, [0-9]+ rows")
+
+# a merge that fails half-way (an input whose nodes lack a NOT NULL column) leaves
+# the existing output as it was and no temporary file
+drasim_cli_test(NAME sweeps/merge-fails-midway-inputs RAW
+  COMMAND sh -c "rm -rf midway && mkdir midway && cp s1.db midway/broken.db && sqlite3 midway/broken.db 'ALTER TABLE nodes DROP COLUMN name' && cp all.db midway/keep.db && echo ready"
+  WORKDIR ${_sw_out} DEPENDS sweeps/shards EXPECT "ready")
+drasim_cli_test(NAME sweeps/merge-fails-midway
+  COMMAND merge ../s0.db broken.db -o keep.db
+  WORKDIR ${_sw_out}/midway DEPENDS sweeps/merge-fails-midway-inputs EXIT 2
+  EXPECT "NOT NULL constraint failed: nodes[.]name"
+  SQL ${_sw_out}/midway/keep.db "SELECT count(*) FROM runs" "^12$")
+drasim_cli_test(NAME sweeps/merge-fails-midway-no-temp RAW
+  COMMAND sh -c "ls -a | tr '\\n' ' '" WORKDIR ${_sw_out}/midway DEPENDS sweeps/merge-fails-midway
+  EXPECT "broken[.]db" REJECT "tmp-" "[.]lock")
