@@ -31,5 +31,6 @@ int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

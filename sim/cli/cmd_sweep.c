@@ -12,6 +12,8 @@
 
 #include "cli/cli.h"
 #include "report/runner.h"
+#include "report/sweep_job.h"
+#include "util/input_files.h"
 #include "store/output_path.h"
 #include "store/store.h"
 #include "util/intern.h"
@@ -19,13 +21,25 @@
 
 static void usage(FILE *out) {
     fprintf(out, "usage: drasim sweep SCENARIO --param KEY=V1,V2,... [--param ...] [--seeds LIST]\n"
-                 "                    [--set KEY=VALUE]... -o OUT [--split] [--force] [--quiet]\n\n"
+                 "                    [--set KEY=VALUE]... -o OUT [--split | --shard I/N] [--force] [--quiet]\n"
+                 "       drasim sweep SCENARIO --param ... [--seeds LIST] [--set ...] --emit-job DIR\n"
+                 "                    [--shard auto/N] [--image IMAGE] [--parallelism K] [--force]\n\n"
                  "Run the scenario at every point of the grid (the cartesian product of the\n"
                  "--param values; each value is applied like --set KEY=VALUE), once per seed.\n"
                  "Default: one database OUT with every run and a table sweep(run_id, param,\n"
                  "value). --split: OUT is a directory with one database per point, named\n"
                  "KEY=VALUE,KEY=VALUE.db. OUT and every point's database must be new paths or\n"
                  "drasim databases (--force: replace other files; docs/SECURITY.md).\n"
+                 "--shard I/N: run only the I-th (0-based) of N equal parts of the sweep's\n"
+                 "runs (points x seeds, points in grid order, last parameter fastest, then\n"
+                 "seeds) into OUT; `drasim merge` joins the N databases (docs/SWEEPS.md).\n"
+                 "--shard auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job)\n"
+                 "or else SLURM_ARRAY_TASK_ID (Slurm job array).\n"
+                 "--emit-job DIR: run nothing; write into DIR a ConfigMap with the scenario and\n"
+                 "the files it reads, a results volume, an Indexed Job running the N shards\n"
+                 "(default: one per run) K at a time (default 10) in IMAGE (default\n"
+                 "drasim:latest; Containerfile), a merge Job, collect.sh and a Slurm array\n"
+                 "script slurm.sh (docs/SWEEPS.md).\n"
                  "exit codes: 0 ok, 2 usage or processing error, 3 invalid scenario\n");
 }
 
@@ -119,8 +133,115 @@ static int check_outputs(const char *scenario, const char *out, bool split, bool
     return rc;
 }
 
+/* Parse --shard "I/N" or "auto/N" (I from the environment): 0, or -1 with err. */
+static int parse_shard(const char *text, uint64_t total, uint64_t *idx, uint64_t *n, strbuf *err) {
+    const char *slash = strchr(text, '/');
+    char *end;
+    if (!slash || slash == text || !slash[1]) {
+        sb_printf(err, "--shard %s: expected I/N or auto/N", text);
+        return -1;
+    }
+    errno = 0;
+    unsigned long long nn = strtoull(slash + 1, &end, 10);
+    if (*end || errno || slash[1] < '0' || slash[1] > '9' || nn < 1) {
+        sb_printf(err, "--shard %s: N must be a whole number >= 1", text);
+        return -1;
+    }
+    const char *itext = text, *from = NULL;
+    size_t ilen = (size_t)(slash - text);
+    if (ilen == 4 && !strncmp(text, "auto", 4)) {
+        const char *vars[] = {"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"};
+        for (size_t v = 0; v < 2 && !from; v++)
+            if ((itext = getenv(vars[v])) && *itext) from = vars[v];
+        if (!from) {
+            sb_printf(err, "--shard %s: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID "
+                           "(Slurm array) is set",
+                      text);
+            return -1;
+        }
+        ilen = strlen(itext);
+    }
+    char buf[32];
+    if (ilen == 0 || ilen >= sizeof buf) ilen = sizeof buf - 1;
+    memcpy(buf, itext, ilen);
+    buf[ilen] = 0;
+    errno = 0;
+    unsigned long long ii = strtoull(buf, &end, 10);
+    if (*end || errno || buf[0] < '0' || buf[0] > '9') {
+        sb_printf(err, "--shard %s: index '%s'%s%s is not a whole number", text, buf, from ? " from " : "", from ? from : "");
+        return -1;
+    }
+    if (ii >= nn) {
+        sb_printf(err, "--shard %s: index %llu%s%s out of range 0..%llu", text, ii, from ? " from " : "", from ? from : "",
+                  nn - 1);
+        return -1;
+    }
+    if (nn > total) {
+        sb_printf(err, "--shard %s: the sweep has only %llu run%s, fewer than %llu shards", text,
+                  (unsigned long long)total, total == 1 ? "" : "s", nn);
+        return -1;
+    }
+    *idx = ii;
+    *n = nn;
+    return 0;
+}
+
+/* --emit-job: one short run of the first point and seed (stop.time=1s) notes
+ * every file the scenario reads; then the manifests (report/sweep_job.h). */
+static int emit_job(sweep_job *j, const param *params, size_t nparams, const char **sets, size_t nbase,
+                    const uint64_t *seeds, size_t nseeds, strbuf *err) {
+    struct stat st;
+    if (!stat(j->dir, &st) ? !S_ISDIR(st.st_mode) : mkdir(j->dir, 0755) != 0) {
+        sb_printf(err, "--emit-job %s: %s", j->dir, errno ? strerror(errno) : "exists and is not a directory");
+        return EXIT_ERROR;
+    }
+    char tmpl[] = "/tmp/drasim-emit-XXXXXX";
+    if (!mkdtemp(tmpl)) {
+        sb_printf(err, "cannot create a temporary directory: %s", strerror(errno));
+        return EXIT_ERROR;
+    }
+    strbuf probe = {0};
+    sb_printf(&probe, "%s/probe.db", tmpl);
+    char **point = xcalloc(nparams, sizeof *point);
+    for (size_t p = 0; p < nparams; p++) {
+        strbuf t = {0};
+        sb_printf(&t, "%s=%s", params[p].key, params[p].values[0]);
+        point[p] = xstrdup(sb_str(&t));
+        sets[nbase + p] = point[p];
+        sb_free(&t);
+    }
+    sets[nbase + nparams] = "stop.time=1s";
+    input_files_reset();
+    store ps;
+    int rc = EXIT_OK;
+    if (store_open(&ps, sb_str(&probe), err)) {
+        rc = EXIT_ERROR;
+    } else {
+        run_batch b = {.scenario_path = j->scenario, .sets = sets, .nsets = nbase + nparams + 1, .seeds = seeds,
+                       .nseeds = nseeds ? 1 : 0};
+        int brc = run_batch_execute(&b, &ps, err);
+        store_abort(&ps);
+        if (brc != RUN_OK) rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
+    }
+    rmdir(tmpl);
+    sb_free(&probe);
+    size_t n = input_files_count();
+    const char **inputs = xcalloc(n + 1, sizeof *inputs);
+    for (size_t i = 0; i < n; i++) inputs[i] = input_files_path(i);
+    j->inputs = inputs;
+    j->ninputs = n;
+    if (rc == EXIT_OK && sweep_emit_job(j, err)) rc = EXIT_ERROR;
+    free(inputs);
+    for (size_t p = 0; p < nparams; p++) free(point[p]);
+    free(point);
+    return rc;
+}
+
 int cmd_sweep(int argc, char **argv) {
-    const char *scenario = NULL, *out = NULL;
+    const char *scenario = NULL, *out = NULL, *shard = NULL, *emit = NULL, *image = "drasim:latest";
+    const char **rep = xcalloc((size_t)argc + 1, sizeof *rep);   /* --param/--set/--seeds as given, for --emit-job */
+    size_t nrep = 0;
+    uint64_t parallelism = 0;
     bool split = false, quiet = false, force = false;
     param *params = xcalloc((size_t)argc, sizeof *params);
     size_t nparams = 0, nbase = 0;
@@ -135,15 +256,36 @@ int cmd_sweep(int argc, char **argv) {
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             goto done;
+        } else if (!strcmp(a, "--emit-job") && i + 1 < argc) {
+            emit = argv[++i];
+        } else if (!strcmp(a, "--image") && i + 1 < argc) {
+            image = argv[++i];
+            if (!*image || strspn(image, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:/@-") != strlen(image)) {
+                fprintf(stderr, "drasim sweep: --image %s: expected an image reference (letters, digits, . _ : / @ -)\n", image);
+                rc = EXIT_ERROR;
+                goto done;
+            }
+        } else if (!strcmp(a, "--parallelism") && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            parallelism = strtoull(argv[++i], &end, 10);
+            if (*end || errno || argv[i][0] < '1' || argv[i][0] > '9' || parallelism > 100000) {
+                fprintf(stderr, "drasim sweep: --parallelism %s: expected a whole number 1..100000\n", argv[i]);
+                rc = EXIT_ERROR;
+                goto done;
+            }
         } else if (!strcmp(a, "--param") && i + 1 < argc) {
+            rep[nrep++] = a, rep[nrep++] = argv[i + 1];
             if (parse_param(argv[++i], &params[nparams++])) {
                 fprintf(stderr, "drasim sweep: --param %s: expected KEY=V1,V2,...\n", argv[i]);
                 rc = EXIT_ERROR;
                 goto done;
             }
         } else if (!strcmp(a, "--set") && i + 1 < argc) {
+            rep[nrep++] = a, rep[nrep++] = argv[i + 1];
             sets[nbase++] = argv[++i];
         } else if (!strcmp(a, "--seeds") && i + 1 < argc) {
+            rep[nrep++] = a, rep[nrep++] = argv[i + 1];
             if (parse_seed_list(argv[++i], &seeds, &nseeds, &err)) {
                 fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
                 rc = EXIT_ERROR;
@@ -151,6 +293,8 @@ int cmd_sweep(int argc, char **argv) {
             }
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(a, "--shard") && i + 1 < argc) {
+            shard = argv[++i];
         } else if (!strcmp(a, "--split")) {
             split = true;
         } else if (!strcmp(a, "--force")) {
@@ -166,11 +310,61 @@ int cmd_sweep(int argc, char **argv) {
             scenario = a;
         }
     }
+    if (emit && scenario && nparams && !out && !split) {
+        uint64_t per = nseeds ? nseeds : 1, total = per, n = 0;
+        for (size_t p = 0; p < nparams; p++) total *= params[p].n;
+        n = total;
+        if (shard) {
+            char *end;
+            errno = 0;
+            n = strncmp(shard, "auto/", 5) ? 0 : strtoull(shard + 5, &end, 10);
+            if (!n || *end || errno || n > total) {
+                fprintf(stderr, "drasim sweep: --emit-job takes --shard auto/N with N in 1..%llu (the sweep's runs), not "
+                                "'%s'\n", (unsigned long long)total, shard);
+                rc = EXIT_ERROR;
+                goto done;
+            }
+        }
+        if (!parallelism) parallelism = n < 10 ? n : 10;
+        if (parallelism > n) parallelism = n;
+        sweep_job j = {.scenario = scenario, .args = rep, .nargs = nrep, .shards = n, .parallelism = parallelism,
+                       .image = image, .dir = emit, .force = force};
+        rc = emit_job(&j, params, nparams, sets, nbase, seeds, nseeds, &err);
+        if (rc) fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
+        else if (!quiet)
+            printf("wrote %s/job.yaml (%llu shards, %llu at a time), configmap.yaml, results-pvc.yaml, merge-job.yaml, "
+                   "collect.sh, slurm.sh\n", emit, (unsigned long long)n, (unsigned long long)parallelism);
+        goto done;
+    }
+    if (emit) {
+        fprintf(stderr, "drasim sweep: --emit-job DIR writes manifests and runs nothing: give SCENARIO and --param, "
+                        "and no -o or --split\n");
+        rc = EXIT_ERROR;
+        goto done;
+    }
     if (!scenario || !out || !nparams) {
         if (scenario) fprintf(stderr, "drasim sweep: %s\n", !out ? "-o OUT is required" : "give at least one --param");
         usage(stderr);
         rc = EXIT_ERROR;
         goto done;
+    }
+    /* the runs, in order: point by point (odometer), seed by seed; a shard runs [lo, hi) */
+    uint64_t per = nseeds ? nseeds : 1, total = per, lo = 0, hi, sidx = 0, nshards = 1;
+    for (size_t p = 0; p < nparams; p++) total *= params[p].n;
+    hi = total;
+    if (shard) {
+        if (split) {
+            fprintf(stderr, "drasim sweep: --shard and --split do not go together\n");
+            rc = EXIT_ERROR;
+            goto done;
+        }
+        if (parse_shard(shard, total, &sidx, &nshards, &err)) {
+            fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
+            rc = EXIT_ERROR;
+            goto done;
+        }
+        lo = sidx * total / nshards;   /* parts differ by at most one run */
+        hi = (sidx + 1) * total / nshards;
     }
     if (check_outputs(scenario, out, split, force, params, nparams, &err)) {
         fprintf(stderr, "drasim sweep: %s\n", sb_str(&err));
@@ -188,6 +382,7 @@ int cmd_sweep(int argc, char **argv) {
     store st = {0};
     bool open = false;
     size_t npoints = 0;
+    uint64_t point_index = 0;
     strbuf set_text = {0}, path = {0};
     char **point_sets = xcalloc(nparams, sizeof *point_sets);
     while (rc == EXIT_OK) {
@@ -211,36 +406,41 @@ int cmd_sweep(int argc, char **argv) {
             }
             open = true;
         }
-        for (size_t p = 0; p < nparams; p++) {
-            sb_clear(&set_text);
-            sb_printf(&set_text, "%s=%s", params[p].key, params[p].values[pt[p]]);
-            free(point_sets[p]);
-            point_sets[p] = xstrdup(sb_str(&set_text));
-            sets[nbase + p] = point_sets[p];
-        }
-        sweep_ctx ctx = {st.db, params, nparams, pt, 0};
-        run_batch b = {.scenario_path = scenario, .sets = sets, .nsets = nbase + nparams, .seeds = seeds,
-                       .nseeds = nseeds, .progress = !quiet && isatty(2), .interrupt = interrupt,
-                       .on_run = record_point, .ud = &ctx};
-        int brc = run_batch_execute(&b, &st, &err);
-        if (brc == RUN_OK && ctx.rc) {
-            sb_clear(&err);
-            sb_printf(&err, "%s: cannot write the sweep table", sb_str(&path));
-            brc = RUN_ERROR;
-        }
-        if (brc == RUN_OK && *interrupt) brc = RUN_INTERRUPTED;
-        if (brc != RUN_OK) {
-            store_abort(&st);
-            open = false;
-            fprintf(stderr, "drasim sweep: %s\n", brc == RUN_INTERRUPTED ? "interrupted" : sb_str(&err));
-            rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
-            break;
-        }
-        npoints++;
-        if (!quiet) {
-            printf("point %zu:", npoints);
-            for (size_t p = 0; p < nparams; p++) printf(" %s", point_sets[p]);
-            printf(" (%zu run%s)\n", nseeds ? nseeds : 1, nseeds > 1 ? "s" : "");
+        /* this point's runs: [point_index * per, + per), cut to [lo, hi) */
+        uint64_t p0 = point_index * per, first = p0 < lo ? lo - p0 : 0, last_run = p0 + per > hi ? hi > p0 ? hi - p0 : 0 : per;
+        point_index++;
+        if (first < last_run) {
+            for (size_t p = 0; p < nparams; p++) {
+                sb_clear(&set_text);
+                sb_printf(&set_text, "%s=%s", params[p].key, params[p].values[pt[p]]);
+                free(point_sets[p]);
+                point_sets[p] = xstrdup(sb_str(&set_text));
+                sets[nbase + p] = point_sets[p];
+            }
+            sweep_ctx ctx = {st.db, params, nparams, pt, 0};
+            run_batch b = {.scenario_path = scenario, .sets = sets, .nsets = nbase + nparams, .seeds = nseeds ? seeds + first : NULL,
+                           .nseeds = nseeds ? last_run - first : 0, .progress = !quiet && isatty(2), .interrupt = interrupt,
+                           .on_run = record_point, .ud = &ctx};
+            int brc = run_batch_execute(&b, &st, &err);
+            if (brc == RUN_OK && ctx.rc) {
+                sb_clear(&err);
+                sb_printf(&err, "%s: cannot write the sweep table", sb_str(&path));
+                brc = RUN_ERROR;
+            }
+            if (brc == RUN_OK && *interrupt) brc = RUN_INTERRUPTED;
+            if (brc != RUN_OK) {
+                store_abort(&st);
+                open = false;
+                fprintf(stderr, "drasim sweep: %s\n", brc == RUN_INTERRUPTED ? "interrupted" : sb_str(&err));
+                rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
+                break;
+            }
+            npoints++;
+            if (!quiet) {
+                printf("point %zu:", npoints);
+                for (size_t p = 0; p < nparams; p++) printf(" %s", point_sets[p]);
+                printf(" (%llu run%s)\n", (unsigned long long)(last_run - first), last_run - first > 1 ? "s" : "");
+            }
         }
         /* next point (odometer, last parameter fastest) */
         size_t p = nparams;
@@ -256,7 +456,12 @@ int cmd_sweep(int argc, char **argv) {
         }
         if (last) break;
     }
-    if (rc == EXIT_OK && !quiet) printf("wrote %zu point%s to %s\n", npoints, npoints == 1 ? "" : "s", out);
+    if (rc == EXIT_OK && !quiet && shard)
+        printf("wrote shard %llu/%llu (runs %llu..%llu of %llu, %zu point%s) to %s\n", (unsigned long long)sidx,
+               (unsigned long long)nshards, (unsigned long long)lo + 1, (unsigned long long)hi, (unsigned long long)total,
+               npoints, npoints == 1 ? "" : "s", out);
+    else if (rc == EXIT_OK && !quiet)
+        printf("wrote %zu point%s to %s\n", npoints, npoints == 1 ? "" : "s", out);
     for (size_t p = 0; p < nparams; p++) free(point_sets[p]);
     free(point_sets);
     sb_free(&set_text);
@@ -269,6 +474,7 @@ done:
     }
     free(params);
     free(sets);
+    free(rep);
     free(seeds);
     free(pt);
     sb_free(&err);

@@ -21,6 +21,7 @@ static const command commands[] = {
     {"compare", cmd_compare, "compare the summary metrics of two results databases"},
     {"sweep", cmd_sweep, "run a scenario over a grid of parameter values"},
     {"plan", cmd_plan, "find the smallest or cheapest fleet meeting an expect file"},
+    {"merge", cmd_merge, "merge results databases (the shards of a sweep) into one"},
 };
 
 static void usage(FILE *out) {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/strbuf.h"
 
@@ -70,6 +71,22 @@ void rdb_pod_group_names(const rdb *r, strbuf *out);
  * prefixed with its file name, "dra.db: quickstart", so that labels say which
  * file a configuration comes from). 0, or -1 with err. */
 int rdb_merge(const char *const *paths, size_t n, const char *out, strbuf *err);
+
+/* `drasim merge`: how rdb_merge_into copies. */
+typedef struct rdb_merge_opts {
+    bool label_files;   /* prefix each run's scenario with its file name */
+    bool runs_only;     /* leave out tables without a run_id column (a note on `notes`) */
+    FILE *notes;
+} rdb_merge_opts;
+/* Copy the runs of paths[0..n) into the open database `db` (its tables may
+ * exist already: rows are inserted by column name), attaching as many files
+ * at a time as SQLite allows, one transaction per batch; run ids shifted so
+ * that the runs keep their order (input order, then run id). The caller
+ * checked the files (rdb_open / rdb_merge_check). 0, or -1 with err. */
+int rdb_merge_into(sqlite3 *db, const char *const *paths, size_t n, const rdb_merge_opts *o, strbuf *err);
+/* Every file a results database of this drasim's schema version and, unless
+ * allow_mixed, all runs of one scenario: 0, or -1 with err naming the file(s). */
+int rdb_merge_check(const char *const *paths, size_t n, bool allow_mixed, strbuf *err);
 
 /* Better direction of a known summary metric: +1 higher is better, -1 lower
  * is better, 0 neither (counters, sizes). */

@@ -11,6 +11,7 @@
 
 #include "report/escape.h"
 #include "report/rdb.h"
+#include "store/store.h"
 #include "util/xalloc.h"
 
 static bool plain(const char *s) {
@@ -42,19 +43,26 @@ static bool has_column(sqlite3 *db, const char *schema, const char *table, const
     return found;
 }
 
-/* Copy src.table into main.table (created or widened as needed). */
-static int copy_table(sqlite3 *db, const char *table, int64_t offset, strbuf *err) {
+/* Copy SRC.table into main.table (created or widened as needed); src is a
+ * schema name drasim chose ("src", "src3"). */
+static int copy_table(sqlite3 *db, const char *src, const char *table, int64_t offset, strbuf *err) {
     sqlite3_stmt *s;
-    char *q = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q, 'src') ORDER BY cid", table);
+    char *q = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q, %Q) ORDER BY cid", table, src);
     int rc = sqlite3_prepare_v2(db, q, -1, &s, NULL) == SQLITE_OK ? 0 : -1;
     sqlite3_free(q);
     if (rc) return run_sql(db, "SELECT 0 FROM src.no_such_table", err);
     strbuf cols = {0}, sel = {0}, ddl = {0};
+    /* main's columns, once: "\1a\1b\1" (no row: no such table yet) */
     bool exists = false;
+    strbuf have = {0};
     sqlite3_stmt *e;
-    q = sqlite3_mprintf("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = %Q", table);
+    q = sqlite3_mprintf("SELECT char(1) || group_concat(name, char(1)) || char(1) FROM pragma_table_info(%Q, 'main')",
+                        table);
     if (sqlite3_prepare_v2(db, q, -1, &e, NULL) == SQLITE_OK) {
-        exists = sqlite3_step(e) == SQLITE_ROW;
+        if (sqlite3_step(e) == SQLITE_ROW && sqlite3_column_type(e, 0) != SQLITE_NULL) {
+            exists = true;
+            sb_puts(&have, (const char *)sqlite3_column_text(e, 0));
+        }
         sqlite3_finalize(e);
     }
     sqlite3_free(q);
@@ -66,7 +74,9 @@ static int copy_table(sqlite3 *db, const char *table, int64_t offset, strbuf *er
         sb_printf(&ddl, "\"%s\"", c);
         if (!strcmp(c, "run_id")) sb_printf(&sel, "\"run_id\" + %lld", (long long)offset);
         else sb_printf(&sel, "\"%s\"", c);
-        if (exists && !has_column(db, "main", table, c)) {
+        char key[80];
+        snprintf(key, sizeof key, "\1%s\1", c);
+        if (exists && !strstr(sb_str(&have), key)) {
             q = sqlite3_mprintf("ALTER TABLE main.\"%w\" ADD COLUMN \"%w\"", table, c);
             rc = run_sql(db, q, err);
             sqlite3_free(q);
@@ -80,8 +90,8 @@ static int copy_table(sqlite3 *db, const char *table, int64_t offset, strbuf *er
             sqlite3_free(q);
         }
         if (!rc) {
-            q = sqlite3_mprintf("INSERT INTO main.\"%w\"(%s) SELECT %s FROM src.\"%w\"", table, sb_str(&cols),
-                                sb_str(&sel), table);
+            q = sqlite3_mprintf("INSERT INTO main.\"%w\"(%s) SELECT %s FROM \"%w\".\"%w\"", table, sb_str(&cols),
+                                sb_str(&sel), src, table);
             rc = run_sql(db, q, err);
             sqlite3_free(q);
         }
@@ -89,12 +99,103 @@ static int copy_table(sqlite3 *db, const char *table, int64_t offset, strbuf *er
     sb_free(&cols);
     sb_free(&sel);
     sb_free(&ddl);
+    sb_free(&have);
     return rc;
 }
 
 static const char *base_name(const char *p) {
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
+}
+
+/* Does schema `src` hold table `t` with a run_id column? */
+static bool has_run_id(sqlite3 *db, const char *src, const char *t) { return has_column(db, src, t, "run_id"); }
+
+/* Copy every plain table of the attached schema `src` (file `path`) into
+ * main, run ids shifted by *offset, which then becomes main's largest run id. */
+static int copy_source(sqlite3 *db, const char *src, const char *path, const rdb_merge_opts *o, int64_t *offset,
+                       strbuf *err) {
+    sqlite3_stmt *s;
+    char *q = sqlite3_mprintf("SELECT name FROM \"%w\".sqlite_master WHERE type = 'table' ORDER BY rowid", src);
+    int rc = sqlite3_prepare_v2(db, q, -1, &s, NULL) == SQLITE_OK ? 0 : -1;
+    sqlite3_free(q);
+    if (rc) return run_sql(db, "SELECT 0 FROM src.sqlite_master WHERE 0 = 1 AND", err);
+    char **names = NULL;
+    size_t nn = 0;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(s, 0);
+        if (!plain(t) || !strncmp(t, "sqlite_", 7)) continue;
+        names = xrealloc(names, (nn + 1) * sizeof *names);
+        names[nn++] = xstrdup(t);
+    }
+    sqlite3_finalize(s);
+    for (size_t k = 0; k < nn; k++) {
+        if (!rc && o->runs_only && !has_run_id(db, src, names[k])) {
+            if (o->notes) fprintf(o->notes, "drasim merge: %s: table %s has no run_id column: left out\n", path, names[k]);
+        } else if (!rc) {
+            rc = copy_table(db, src, names[k], *offset, err);
+        }
+        free(names[k]);
+    }
+    free(names);
+    if (!rc && o->label_files) {   /* the file name in every label of its runs */
+        q = sqlite3_mprintf("UPDATE main.runs SET scenario = %Q || ': ' || scenario WHERE run_id > %lld",
+                            base_name(path), (long long)*offset);
+        rc = run_sql(db, q, err);
+        sqlite3_free(q);
+    }
+    if (!rc) {
+        sqlite3_stmt *m;
+        if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM main.runs", -1, &m, NULL) == SQLITE_OK) {
+            if (sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
+                *offset = sqlite3_column_int64(m, 0);
+            sqlite3_finalize(m);
+        }
+    }
+    return rc;
+}
+
+int rdb_merge_into(sqlite3 *db, const char *const *paths, size_t n, const rdb_merge_opts *o, strbuf *err) {
+    /* as many files at a time as SQLite lets one connection attach (10 by
+     * default, at most 125), one transaction per batch */
+    int lim = sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, -1);
+    size_t batch = lim > 0 ? (size_t)lim : 1;
+    int64_t offset = 0;
+    int rc = 0;
+    char name[32];
+    for (size_t b = 0; b < n && !rc; b += batch) {
+        size_t k = n - b < batch ? n - b : batch, attached = 0;
+        for (; attached < k && !rc; attached++) {
+            sqlite3_stmt *s;
+            snprintf(name, sizeof name, "src%zu", attached);
+            rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS ?2", -1, &s, NULL) == SQLITE_OK ? 0 : -1;
+            if (!rc) {
+                sqlite3_bind_text(s, 1, paths[b + attached], -1, SQLITE_STATIC);
+                sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT);
+                rc = sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+                sqlite3_finalize(s);
+            }
+            if (rc) {
+                sb_clear(err);
+                sb_printf(err, "%s: cannot attach: %s", paths[b + attached], sqlite3_errmsg(db));
+                break;
+            }
+        }
+        if (!rc) rc = run_sql(db, "BEGIN", err);
+        for (size_t i = 0; i < k && !rc; i++) {
+            snprintf(name, sizeof name, "src%zu", i);
+            rc = copy_source(db, name, paths[b + i], o, &offset, err);
+        }
+        if (!rc) rc = run_sql(db, "COMMIT", err);
+        else sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        for (size_t i = 0; i < attached; i++) {
+            snprintf(name, sizeof name, "DETACH src%zu", i);
+            if (sqlite3_exec(db, name, NULL, NULL, NULL) != SQLITE_OK && !rc) rc = run_sql(db, name, err);
+        }
+    }
+    /* a database without summary groups next to one with them: its rows are whole-run rows */
+    if (!rc && has_column(db, "main", "summary", "grp")) rc = run_sql(db, "UPDATE summary SET grp = '' WHERE grp IS NULL", err);
+    return rc;
 }
 
 int rdb_merge(const char *const *paths, size_t n, const char *out, strbuf *err) {
@@ -113,59 +214,49 @@ int rdb_merge(const char *const *paths, size_t n, const char *out, strbuf *err) 
     sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
     int rc = run_sql(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", err);
-    int64_t offset = 0;
+    rdb_merge_opts o = {.label_files = n > 1};
+    if (!rc) rc = rdb_merge_into(db, paths, n, &o, err);
+    sqlite3_close(db);
+    return rc;
+}
+
+int rdb_merge_check(const char *const *paths, size_t n, bool allow_mixed, strbuf *err) {
+    char *first_scn = NULL;
+    size_t first_file = 0;
+    int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
-        sqlite3_stmt *s;
-        rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS src", -1, &s, NULL) == SQLITE_OK ? 0 : -1;
-        if (!rc) {
-            sqlite3_bind_text(s, 1, paths[i], -1, SQLITE_STATIC);
-            rc = sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
-            sqlite3_finalize(s);
-        }
-        if (rc) {
-            sb_clear(err);
-            sb_printf(err, "%s: cannot attach: %s", paths[i], sqlite3_errmsg(db));
+        rdb r;
+        if (rdb_open(paths[i], &r, err)) {
+            rc = -1;
             break;
         }
-        rc = run_sql(db, "BEGIN", err);
-        if (!rc && sqlite3_prepare_v2(db, "SELECT name FROM src.sqlite_master WHERE type = 'table' ORDER BY rowid", -1,
-                                      &s, NULL) == SQLITE_OK) {
-            char **names = NULL;
-            size_t nn = 0;
-            while (sqlite3_step(s) == SQLITE_ROW) {
-                const char *t = (const char *)sqlite3_column_text(s, 0);
-                if (!plain(t) || !strncmp(t, "sqlite_", 7)) continue;
-                names = xrealloc(names, (nn + 1) * sizeof *names);
-                names[nn++] = xstrdup(t);
-            }
+        int ver = -1;
+        sqlite3_stmt *s;
+        if (sqlite3_prepare_v2(r.db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK) {
+            if (sqlite3_step(s) == SQLITE_ROW) ver = sqlite3_column_int(s, 0);
             sqlite3_finalize(s);
-            for (size_t k = 0; k < nn; k++) {
-                if (!rc) rc = copy_table(db, names[k], offset, err);
-                free(names[k]);
+        }
+        if (ver != STORE_SCHEMA_VERSION) {
+            sb_clear(err);
+            sb_printf(err, "%s: results schema version %d, this drasim reads and writes version %d%s; "
+                           "re-run its sweep with this drasim",
+                      paths[i], ver, STORE_SCHEMA_VERSION, ver == 0 ? " (0: written before versions were stored)" : "");
+            rc = -1;
+        }
+        for (size_t k = 0; k < r.nruns && !rc && !allow_mixed; k++) {
+            if (!first_scn) {
+                first_scn = xstrdup(r.runs[k].scenario);
+                first_file = i;
+            } else if (strcmp(first_scn, r.runs[k].scenario)) {
+                sb_clear(err);
+                sb_printf(err, "%s (scenario '%s') and %s (scenario '%s') come from different scenarios; "
+                               "--allow-mixed merges them",
+                          paths[first_file], first_scn, paths[i], r.runs[k].scenario);
+                rc = -1;
             }
-            free(names);
-        } else if (!rc) {
-            rc = run_sql(db, "SELECT 0 FROM src.sqlite_master WHERE 0 = 1 AND", err);
         }
-        if (!rc && n > 1) {   /* the file name in every label of its runs */
-            char *q = sqlite3_mprintf("UPDATE main.runs SET scenario = %Q || ': ' || scenario WHERE run_id > %lld",
-                                      base_name(paths[i]), (long long)offset);
-            rc = run_sql(db, q, err);
-            sqlite3_free(q);
-        }
-        if (!rc) {
-            sqlite3_stmt *m;
-            if (sqlite3_prepare_v2(db, "SELECT max(run_id) FROM main.runs", -1, &m, NULL) == SQLITE_OK) {
-                if (sqlite3_step(m) == SQLITE_ROW) offset = sqlite3_column_int64(m, 0);
-                sqlite3_finalize(m);
-            }
-        }
-        if (!rc) rc = run_sql(db, "COMMIT", err);
-        else sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-        if (sqlite3_exec(db, "DETACH src", NULL, NULL, NULL) != SQLITE_OK && !rc) rc = run_sql(db, "DETACH src", err);
+        rdb_close(&r);
     }
-    /* a database without summary groups next to one with them: its rows are whole-run rows */
-    if (!rc && has_column(db, "main", "summary", "grp")) rc = run_sql(db, "UPDATE summary SET grp = '' WHERE grp IS NULL", err);
-    sqlite3_close(db);
+    free(first_scn);
     return rc;
 }

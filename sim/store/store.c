@@ -49,6 +49,15 @@ static const char *const schema_sql =
     "CREATE TABLE arrival_curve(run_id INTEGER NOT NULL, arrived_pct INTEGER NOT NULL, gpu_alloc_pct REAL NOT NULL,"
     " frag_gpu_pct REAL NOT NULL, frag_ratio_pct REAL NOT NULL, PRIMARY KEY(run_id, arrived_pct));\n";
 
+int store_create_schema(sqlite3 *db) {
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", STORE_SCHEMA_VERSION);
+    return sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
+                   sqlite3_exec(db, pragma, NULL, NULL, NULL) != SQLITE_OK
+               ? -1
+               : 0;
+}
+
 static int fail(store *st, strbuf *err, const char *what) {
     sb_clear(err);
     sb_printf(err, "%s: %s: %s", st->tmp ? st->tmp : "results", what, st->db ? sqlite3_errmsg(st->db) : "no database");
@@ -77,7 +86,7 @@ int store_open(store *st, const char *path, strbuf *err) {
                      "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
                      "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; BEGIN;",
                      NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_exec(st->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK)
+        store_create_schema(st->db))
         return fail(st, err, "cannot create schema");
     return 0;
 }

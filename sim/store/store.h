@@ -18,6 +18,13 @@
 
 typedef struct sqlite3 sqlite3;
 
+/* The results schema's version, stored as PRAGMA user_version (docs/SCHEMA.md);
+ * `drasim merge` refuses databases of another version. Raise it whenever a
+ * table or column changes meaning. Databases written before it existed say 0. */
+#define STORE_SCHEMA_VERSION 1
+/* Create every table of the results schema in `db` (no sweep table). */
+int store_create_schema(sqlite3 *db);
+
 typedef struct store {
     sqlite3 *db;
     char *path;       /* final name */

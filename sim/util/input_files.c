@@ -35,6 +35,9 @@ bool input_files_has(const char *path, const char **which) {
     return false;
 }
 
+size_t input_files_count(void) { return nfiles; }
+const char *input_files_path(size_t i) { return i < nfiles ? files[i].path : NULL; }
+
 void input_files_reset(void) {
     for (size_t i = 0; i < nfiles; i++) free(files[i].path);
     free(files);

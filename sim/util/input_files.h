@@ -9,12 +9,16 @@
 #define DRASIM_UTIL_INPUT_FILES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Remember `path` (if it exists) as an input. */
 void input_files_note(const char *path);
 /* True when `path` exists and is the same file as a noted input; `which`
  * (may be NULL) gets the path under which it was noted. */
 bool input_files_has(const char *path, const char **which);
+/* The inputs noted so far, in the order they were first read. */
+size_t input_files_count(void);
+const char *input_files_path(size_t i);
 /* Forget every input (tests; commands that run several times). */
 void input_files_reset(void);
 

@@ -5,7 +5,8 @@
 # pods.state, and that its example SQL queries run. The databases: the
 # quickstart (device plugin), its DRA twin, a sweep, the OpenB trace in both
 # modes, and tests/docs/fields-*.yaml (RTCR scoring, a shared DRA claim,
-# dynamic MIG with `policy: fgd`), and a `drasim plan` database (tests/plan).
+# dynamic MIG with `policy: fgd`), a `drasim plan` database (tests/plan) and
+# a `drasim merge` of the sweep and the quickstart.
 #   tests/docs/check_schema.sh SRCDIR DRASIM WORKDIR
 src=$1 drasim=$2 work=$3
 doc=$src/docs/SCHEMA.md
@@ -20,8 +21,9 @@ run openb.db run "$src/scenarios/openb/default.yaml" --policy bestfit
 run openb-dra.db run "$src/scenarios/openb/default-dra.yaml"
 run fields-dp.db run "$src/tests/docs/fields-device-plugin.yaml"
 run fields-dra.db run "$src/tests/docs/fields-dra.yaml"
+run merged.db merge sweep.db qs.db
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
-dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db plan.db"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db plan.db merged.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
 
