@@ -70,3 +70,27 @@ drasim_cli_test(NAME lua/dra-unknown-shared-claim
   EXIT 3
   EXPECT "dra_unknown_shared.lua:2: .*resourceClaimName nope is not in workload.resourceClaims"
   FILE_ABSENT ${_lua_out}/dra-bad.db ${_lua_out}/dra-bad.db.tmp-*)
+
+# drasim.record / drasim.sample (tests/lua/record.lua): the exact summary and
+# user_samples rows; the first user_gang_wait_s (10) is replaced by the last (150).
+set(_db ${_lua_out}/record.db)
+drasim_cli_test(NAME lua/record-sample
+  COMMAND run ${CMAKE_SOURCE_DIR}/tests/lua/record.yaml -o ${_db}
+  EXPECT "1 pods arrived, 1 scheduled"
+  SQL ${_db} "SELECT group_concat(metric || '=' || value || '@' || grp, ' ') FROM (SELECT * FROM summary WHERE metric LIKE 'user%' ORDER BY grp, metric)" "^user_count=3[.]0@ user_gang_wait_s=150[.]0@ user_gang_wait_s=2[.]5@train$"
+      ${_db} "SELECT group_concat(series || '/' || time_ms || '/' || value, ' ') FROM (SELECT * FROM user_samples ORDER BY rowid)" "^user_queue/0/1[.]0 user_queue/90000/4[.]5 user_other[.]x-1/90000/-2[.]0$"
+      ${_db} "SELECT count(*) FROM summary WHERE grp = 'train' AND metric = 'wait_p50_s'" "^1$")
+# bad arguments: a Lua error at the script's line, exit 3, no database
+foreach(_case
+    "record_collision|record_collision.lua:2: drasim.record: metric 'makespan_s': expected 'user_'"
+    "record_bad_name|record_bad_name.lua:3: drasim.record: metric 'user_a b': expected"
+    "record_long|record_long.lua:2: drasim.record: metric 'user_a+': expected"
+    "record_nan|record_nan.lua:3: drasim.record: value: expected a finite number"
+    "sample_inf|sample_inf.lua:3: drasim.sample: value: expected a finite number")
+  string(REPLACE "|" ";" _parts "${_case}")
+  list(GET _parts 0 _name)
+  list(GET _parts 1 _expect)
+  drasim_cli_test(NAME lua/refused-${_name} RAW
+    COMMAND ${CMAKE_COMMAND} -DDRASIM=$<TARGET_FILE:drasim> -DSCRIPT=${CMAKE_SOURCE_DIR}/tests/lua/${_name}.lua
+            -DOUT=${_lua_out}/${_name}.db "-DEXPECT=${_expect}" -P ${CMAKE_SOURCE_DIR}/tests/lua/cli_check.cmake)
+endforeach()

@@ -51,6 +51,13 @@ typedef struct sim_metric {
     const char *group;                        /* NULL: the whole run; else a group's metric (sim_groups.c) */
 } sim_metric;
 
+/* A point of a user time series (drasim.sample): table user_samples. */
+typedef struct sim_user_sample {
+    const char *series;                       /* interned */
+    sim_time t;
+    double value;
+} sim_user_sample;
+
 /* A group of pods: the pod classes with one name (a scenario pod group, a
  * Lua `group`, a trace's shape class); counts at the end of the run. */
 typedef struct sim_group {
@@ -127,6 +134,7 @@ struct sim_run {
     struct dra_state *dra;                    /* DRA mode: claims and allocations (sched/dra.h), owned */
     double dra_area;                          /* integral of the GPUs DRA allocations take */
     VEC(sim_metric) summary;
+    VEC(sim_user_sample) user_samples;        /* drasim.sample, in call order */
     VEC(sim_group) groups;                    /* filled with the summary (sim_groups.c) */
     sim_progress_fn progress;                 /* optional, set after sim_init */
     void *progress_ud;

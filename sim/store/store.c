@@ -411,6 +411,28 @@ static int write_arrival_curve(store *st, int64_t id, const sim_run *run) {
     return rc;
 }
 
+/* user_samples (drasim.sample): created by the first run that has any. */
+static int write_user_samples(store *st, int64_t id, const sim_run *run) {
+    if (!run->user_samples.len) return 0;
+    if (sqlite3_exec(st->db,
+                     "CREATE TABLE IF NOT EXISTS user_samples(run_id INTEGER NOT NULL, series TEXT NOT NULL,"
+                     " time_ms INTEGER NOT NULL, value REAL NOT NULL);",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_stmt *s = prep(st, "INSERT INTO user_samples VALUES(?,?,?,?)");
+    int rc = s ? 0 : -1;
+    for (size_t i = 0; i < run->user_samples.len && !rc; i++) {
+        const sim_user_sample *x = &run->user_samples.data[i];
+        sqlite3_bind_int64(s, 1, id);
+        bind_text(s, 2, x->series);
+        sqlite3_bind_int64(s, 3, x->t);
+        sqlite3_bind_double(s, 4, x->value);
+        rc = step(s);
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
 /* runs.policy (docs/SCHEMA.md): the placement policy when one decides (trace
  * workloads: fgd unless set; DRA dynamic MIG: `policy: fgd`), else the
  * NodeResourcesFit scoring strategy. */
@@ -457,6 +479,7 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     if (store_write_claims(st->db, id, run)) return fail(st, err, "cannot write claim allocations");
     if (store_write_pending_reasons(st->db, id, run)) return fail(st, err, "cannot write pending reasons");
     if (write_arrival_curve(st, id, run)) return fail(st, err, "cannot write the arrival curve");
+    if (write_user_samples(st, id, run)) return fail(st, err, "cannot write user_samples");
     st->next_run_id++;
     return id;
 }

@@ -216,6 +216,69 @@ static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, size_
     return 0;
 }
 
+/* A user metric or series name: "user_" then [A-Za-z0-9_.-], 6..64 bytes
+ * (the prefix keeps it apart from every metric drasim writes). */
+static const char *check_user_name(lua_State *L, int idx, const char *fn, const char *what) {
+    size_t n;
+    if (lua_type(L, idx) != LUA_TSTRING)
+        luaL_error(L, "%s: %s: expected a string, found %s", fn, what, luaL_typename(L, idx));
+    const char *s = lua_tolstring(L, idx, &n);
+    bool ok = n > 5 && n <= 64 && !strncmp(s, "user_", 5);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+             s[i] == '_' || s[i] == '.' || s[i] == '-';
+    if (!ok)
+        luaL_error(L, "%s: %s '%s': expected 'user_' followed by letters, digits, '_', '.' or '-', at most 64 characters "
+                      "(names without the user_ prefix are drasim's own)", fn, what, s);
+    return s;
+}
+
+static int api_record(lua_State *L) {
+    luaw *w = luaw_get(L);
+    const char *metric = check_user_name(L, 1, "drasim.record", "metric");
+    double v = check_number(L, 2, "drasim.record: value");
+    const char *group = "";
+    if (!lua_isnoneornil(L, 3)) {
+        if (lua_type(L, 3) != LUA_TSTRING || lua_rawlen(L, 3) == 0 || lua_rawlen(L, 3) > 253)
+            return luaL_error(L, "drasim.record: group: expected a non-empty string of at most 253 characters");
+        group = lua_tostring(L, 3);
+        if (strlen(group) != lua_rawlen(L, 3)) return luaL_error(L, "drasim.record: group: contains a NUL byte");
+    }
+    luaw_charge_work(L, 16);
+    if (!w->records_ref) return 0;   /* no engine (tests): nothing to record into */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->records_ref);
+    lua_pushstring(L, metric);
+    lua_pushlstring(L, "", 1);
+    lua_pushstring(L, group);
+    lua_concat(L, 3);
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, -3) == LUA_TNUMBER) {   /* recorded before: the last value wins */
+        w->records.data[lua_tointeger(L, -1) - 1].value = v;
+        lua_pop(L, 3);
+        return 0;
+    }
+    lua_pop(L, 1);
+    luaw_charge(L, w, LUAW_QUEUED_COST);
+    luaw_record rec = {intern(metric), *group ? intern(group) : NULL, v};
+    VEC_PUSH(w->records, rec);
+    lua_pushinteger(L, (lua_Integer)w->records.len);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    return 0;
+}
+
+static int api_sample(lua_State *L) {
+    luaw *w = luaw_get(L);
+    const char *series = check_user_name(L, 1, "drasim.sample", "series");
+    double v = check_number(L, 2, "drasim.sample: value");
+    luaw_charge_work(L, 16);
+    if (!w->run) return 0;
+    luaw_charge(L, w, (long)sizeof(sim_user_sample));
+    sim_user_sample x = {intern(series), luaw_now(w), v};
+    VEC_PUSH(w->run->user_samples, x);
+    return 0;
+}
+
 static const char *const STATE_NAMES[] = {"pending", "running", "succeeded", "deleted"};
 
 static int api_delete(lua_State *L) {
@@ -548,7 +611,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
         {"on_start", api_on_start},  {"delete", api_delete},          {"pod", api_pod},
         {"submit", luaw_submit},    {"submit_gang", luaw_submit_gang}, {"pending", api_pending},
         {"running", api_running},   {"free_gpus", api_free_gpus},     {"nodes", api_nodes},
-        {"csv", api_csv},           {"sorted_keys", luaw_sorted_keys}, {NULL, NULL}};
+        {"csv", api_csv},           {"record", api_record},           {"sample", api_sample},           {"sorted_keys", luaw_sorted_keys}, {NULL, NULL}};
     lua_State *L = w->L;
     luaL_newlib(L, fns);
     if (args) push_ynode(L, args);

@@ -40,6 +40,12 @@ typedef struct luaw_arrival {
     sim_time duration;
 } luaw_arrival;
 
+typedef struct luaw_record {  /* drasim.record */
+    const char *metric;        /* interned */
+    const char *group;         /* interned; NULL: the whole run */
+    double value;
+} luaw_record;
+
 typedef struct luaw {
     lua_State *L;
     sim_run *run;              /* NULL when used without an engine (tests, fuzzing) */
@@ -77,6 +83,8 @@ typedef struct luaw {
     int start_all_ref;         /* registry list: drasim.on_start callbacks (every pod) */
     VEC(int64_t) due;          /* per class: pods submitted for now that have not arrived yet */
     int64_t after_stop;        /* pods submitted for an arrival at or after the stop time */
+    VEC(luaw_record) records;   /* drasim.record, first-call order */
+    int records_ref;           /* registry table: "metric\0group" -> index in records + 1 */
 } luaw;
 
 #define LUAW_CANCELLED UINT32_MAX

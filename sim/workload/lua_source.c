@@ -69,6 +69,7 @@ static int source_start(sim_run *r, void *ctx) {
     new_ref_table(w, &w->pods_ref);
     new_ref_table(w, &w->start_ref);
     new_ref_table(w, &w->start_all_ref);
+    new_ref_table(w, &w->records_ref);
     lua_pushcfunction(L, open_api);
     if (luaw_call(w, 0, 0, "lua: setting up the drasim API", &r->error)) return -1;
     if (luaw_load_file(w, spec->path)) {
@@ -228,6 +229,10 @@ static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
 static void source_summarize(sim_run *r, void *ctx) {
     luaw *w = ctx;
     sim_metric_add(r, "pods_after_stop", (double)w->after_stop);
+    for (size_t i = 0; i < w->records.len; i++) {   /* drasim.record: unique per (metric, group), user_ prefix */
+        sim_metric m = {w->records.data[i].metric, w->records.data[i].value, w->records.data[i].group};
+        VEC_PUSH(r->summary, m);
+    }
     if (w->after_stop)
         fprintf(stderr, "drasim: warning: %s: %lld pod%s submitted for arrival at or after the stop time (%.3f s) "
                 "never arrived (summary pods_after_stop)\n", w->spec->script, (long long)w->after_stop,
@@ -243,6 +248,7 @@ static void source_free(void *ctx) {
     VEC_FREE(w->timers);
     VEC_FREE(w->arrivals);
     VEC_FREE(w->due);
+    VEC_FREE(w->records);
     free(w);
 }
 

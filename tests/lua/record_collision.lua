@@ -1,0 +1,2 @@
+-- drasim.record with a name drasim writes itself (tests/lua.cmake).
+drasim.record("makespan_s", 1)
