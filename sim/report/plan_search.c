@@ -36,25 +36,25 @@ static int infer(const plan_ctx *c, const int64_t *x) {
 
 /* Probe the points whose result is not known yet (duplicates once). */
 static int probe_batch(plan_ctx *c, int64_t **pts, size_t n, int *code, strbuf *err) {
-    int64_t **todo = xcalloc(n ? n : 1, sizeof *todo);
+    int64_t **unprobed = xcalloc(n ? n : 1, sizeof *unprobed);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (infer(c, pts[i]) >= 0) continue;
         bool dup = false;
-        for (size_t j = 0; j < m && !dup; j++) dup = !memcmp(todo[j], pts[i], c->k * sizeof *pts[i]);
-        if (!dup) todo[m++] = pts[i];
+        for (size_t j = 0; j < m && !dup; j++) dup = !memcmp(unprobed[j], pts[i], c->k * sizeof *pts[i]);
+        if (!dup) unprobed[m++] = pts[i];
     }
     int rc = 0;
     if (m) {
         c->probes = xrealloc(c->probes, (c->nprobes + m) * sizeof *c->probes);
         plan_probe *out = &c->probes[c->nprobes];
         memset(out, 0, m * sizeof *out);
-        for (size_t i = 0; i < m; i++) out[i].x = xmemdup(todo[i], c->k * sizeof *todo[i]);
+        for (size_t i = 0; i < m; i++) out[i].x = xmemdup(unprobed[i], c->k * sizeof *unprobed[i]);
         size_t before = c->nprobes;
         c->nprobes += m;   /* owned by c (freed by plan_free), even on failure */
-        rc = c->probe(c, todo, m, &c->probes[before], code, err);
+        rc = c->probe(c, unprobed, m, &c->probes[before], code, err);
     }
-    free(todo);
+    free(unprobed);
     return rc;
 }
 
