@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "model/placement_names.h"
+#include "model/scenario_faults.h"
 #include "util/intern.h"
 
 static const char *const top_keys[] = {"apiVersion", "kind", "metadata", "seed", "stop", "cluster",
-                                       "scheduling", "workload", "output", NULL};
+                                       "scheduling", "workload", "output", "faults", NULL};
 
 static int parse_metadata(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"name", "description", NULL};
@@ -187,6 +188,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
         /* dra mode with gpu.devicePlugin only: extended resources served by DRA
          * (DeviceClass extendedResourceName), checked when the run starts. */
     }
+    if ((v = ymap_get(root, "faults")) && scenario_parse_faults(v, s, err)) return -1;
     return scenario_check_limits(root, s, err);
 }
 
