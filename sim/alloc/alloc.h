@@ -116,6 +116,14 @@ void allocator_set_nodes(allocator *a, const k8s_node *nodes, size_t n);
  * NULL when there is none. */
 const k8s_device *allocator_find_device(const allocator *a, const char *driver, const char *pool, const char *device);
 
+/* drasim's cluster dynamics (engine/sim_faults.c): device (driver, pool,
+ * device) now carries `taints` (n of them, not copied: they must stay valid
+ * until replaced; n = 0 clears them) instead of its slice's own, as a
+ * ResourceSlice republished by the driver plus the DeviceTaintRules
+ * (KEP-5055) would show it. False when there is no such device. */
+bool allocator_set_device_taints(allocator *a, const char *driver, const char *pool, const char *device,
+                                 const k8s_taint *taints, size_t n);
+
 /* The search budget: stop one allocator_allocate after `steps` search steps
  * (0 = no limit, the allocator's own default) with ALLOC_TIMEOUT. It stands
  * for upstream's DynamicResources filter timeout (DynamicResourcesArgs

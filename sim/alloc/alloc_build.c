@@ -317,6 +317,7 @@ void allocator_free(allocator *A) {
     free(A->uid_first);
     free(A->dev_ctr);
     free(A->dev_flags);
+    alloc_taints_free(A);
     free(A->node_gi);
     VEC_FREE(A->built);
     free(A->memo);

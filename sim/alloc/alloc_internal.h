@@ -137,6 +137,7 @@ struct allocator {
     size_t nnode_base;
     uint32_t *node_gi;
     uint8_t *dev_flags;             /* per device: DEV_BINDING, DEV_NODE_SEL (is_selectable without the device) */
+    struct alloc_taint_set *dev_taints;   /* per device: taints set while a run goes (alloc_taints.c), NULL = none */
     arena call_mem;                 /* a call's fixed-size scratch (alloc_search.c), reset per call */
     struct acall_spare *spare;      /* a call's growable vectors, kept between calls */
     const char *metadata_name;      /* intern("metadata.name") */
@@ -334,6 +335,9 @@ void alloc_constraints_free(cclaim *cc);
 
 /* alloc_result.c */
 int alloc_build_results(acall *c, arena *ar, k8s_allocation *out);
+/* alloc_taints.c: device `dev`'s taints now (those set while a run goes, else its slice's). */
+const k8s_taint *alloc_device_taints(const allocator *A, uint32_t dev, size_t *n);
+void alloc_taints_free(allocator *A);
 
 /* alloc_search.c helpers used elsewhere */
 const char *alloc_claim_name(const k8s_resource_claim *claim, char *buf, size_t n);

@@ -265,9 +265,11 @@ static bool taint_tolerated(const k8s_taint *t, const k8s_device_request_spec *s
     return false;
 }
 
-static bool taint_prevents(const k8s_device *d, const k8s_device_request_spec *spec) {
-    for (size_t i = 0; i < d->ntaints; i++) {
-        const k8s_taint *t = &d->taints[i];
+static bool taint_prevents(const allocator *A, uint32_t dev, const k8s_device_request_spec *spec) {
+    size_t n;
+    const k8s_taint *taints = alloc_device_taints(A, dev, &n);
+    for (size_t i = 0; i < n; i++) {
+        const k8s_taint *t = &taints[i];
         if ((t->effect == TAINT_NO_SCHEDULE || t->effect == TAINT_NO_EXECUTE) && !taint_tolerated(t, spec)) return true;
     }
     return false;
@@ -294,7 +296,7 @@ static int allocate_device(acall *c, size_t ci, const rdata *rd, uint32_t k, boo
     if (consumes && !(multi && alloc_uid_capacity_in_use(c, d->uid)) && !alloc_counters_take(c, p, d)) return 0;
     /* Upstream quirk kept: counters taken above are not given back when the
      * taint check, a constraint or the capacity re-check rejects the device. */
-    if (A->f.device_taints && (f & DEV_TAINTS) && taint_prevents(d->d, rd->spec)) return 0;
+    if (A->f.device_taints && (f & DEV_TAINTS) && taint_prevents(A, cd->dev, rd->spec)) return 0;
     cclaim *cc = &c->cc[ci];
     const char *driver = cc->ncons || multi ? A->slices.data[d->slice].s->driver : NULL;   /* not read otherwise */
     if (cc->ncons && !alloc_constraints_add(cc, rd, d, driver)) {
@@ -379,7 +381,7 @@ static bool hopeless(acall *c, size_t ci, const rdata *rd, uint32_t start, int n
         uint8_t f = A->dev_flags[dev];
         if ((f & DEV_CONSUMES) || (A->f.consumable_capacity && (f & DEV_MULTI))) return false;
         if (A->f.consumable_capacity && !alloc_capacity_fits(c, rd, d, NULL)) continue;
-        if (A->f.device_taints && (f & DEV_TAINTS) && taint_prevents(d->d, rd->spec)) continue;
+        if (A->f.device_taints && (f & DEV_TAINTS) && taint_prevents(A, dev, rd->spec)) continue;
         if (++u >= need) return false;
     }
     uint64_t more = ((uint64_t)1 << u) - 1;   /* the calls below this one */

@@ -118,6 +118,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     r->dra = dra;
     r->sc = sc;
     r->nodes = nodes;
+    r->info = info;
     r->nnodes = nnodes;
     sched_config cfg = {.strategy = sc->sched.strategy,
                         .score_resources = sc->sched.score_resources,
@@ -391,6 +392,7 @@ static void schedule_pass(sim_run *r, sim_time t) {
         account(r, c, +1);
         if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
         if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
+        if (r->on_bind) r->on_bind(r, r->on_bind_ctx, id, t);
         if (p->duration != SIM_TIME_NEVER) {
             evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
             r->live_events++;

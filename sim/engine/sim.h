@@ -111,6 +111,7 @@ typedef struct sim_curve_point {
 struct sim_run {
     const scenario *sc;
     const k8s_node *nodes;
+    const inv_node *info;                     /* parallel to nodes (NULL: not known) */
     size_t nnodes;
     scheduler sched;
     event_queue q;
@@ -151,6 +152,11 @@ struct sim_run {
     VEC(uint32_t) started;                    /* pods bound in this instant's pass whose source has a started hook */
     VEC(struct sim_deleted { uint32_t pod; const char *reason; }) deleted;   /* sim_delete's pods, in order */
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
+    /* called for every pod as it is bound (cluster dynamics, workload/faults.h; it must not change the
+     * scheduler, only note the pod or time an event); NULL = none */
+    void (*on_bind)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
+    void *on_bind_ctx;
+    struct faults *faults;                    /* the run's fault state (workload/faults.h), owned by its source */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */

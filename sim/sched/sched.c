@@ -429,6 +429,8 @@ void sched_free(scheduler *s) {
     free(s->used);
     free(s->nz_used);
     free(s->units_free);
+    free(s->units_off);
+    free(s->units_off_idle);
     free(s->unit_milli);
     free(s->per_gpu);
     free(s->scratch);
@@ -880,7 +882,14 @@ void sched_release(scheduler *s, uint32_t ci, const placement *p) {
     for (size_t i = 0; i < c->ndemand; i++) {
         size_t r = c->demand[i].res;
         used[r] -= c->demand[i].amount;
-        if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) s->units_free[node * R + r] |= p->units[e++];
+        if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) {
+            uint64_t u = p->units[e++];
+            if (s->units_off) {   /* an unhealthy GPU's units stay out (sched_health.c) */
+                s->units_off_idle[node * R + r] |= u & s->units_off[node * R + r];
+                u &= ~s->units_off[node * R + r];
+            }
+            s->units_free[node * R + r] |= u;
+        }
     }
     s->nz_used[node * 2] -= c->nz_cpu;
     s->nz_used[node * 2 + 1] -= c->nz_mem;

@@ -126,6 +126,7 @@ typedef struct scheduler {
     int64_t *used;                    /* [node * nres + r] requested by bound pods */
     int64_t *nz_used;                 /* [node * 2 + {0,1}] non-zero cpu/memory requested */
     uint64_t *units_free;             /* [node * nres + r] free device units (resources with <= 64 units) */
+    uint64_t *units_off, *units_off_idle;   /* unhealthy GPUs' units, and those no pod holds (sched_health.c); NULL = none */
     int16_t *unit_milli;              /* [node * nres + r] GPU resources: milli-GPU of one unit (0 = not a GPU) */
     int32_t *per_gpu;                 /* [node * nres + r] GPU resources: units per GPU */
     /* classes and plugins */
@@ -235,5 +236,11 @@ double sched_mig_static_pct(const scheduler *s);
  * added while the run goes count the pods that arrived so far). */
 void sched_rebuild_typical(scheduler *s);
 size_t sched_waiting(const scheduler *s, uint32_t c);
+void sched_node_changed(scheduler *s, size_t node); /* SHIM */
+/* sched_health.c, device-plugin mode: GPU `gpu` of node `node` becomes
+ * unhealthy (or healthy again): its units leave the node's allocatable and
+ * are no longer handed out; pods that hold them keep running (NVIDIA device
+ * plugin). False when the node has no such GPU or nothing changed. */
+bool sched_set_gpu_health(scheduler *s, size_t node, int gpu, bool healthy);
 
 #endif

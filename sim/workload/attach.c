@@ -2,6 +2,7 @@
 #include "workload/attach.h"
 
 #include "engine/sim.h"
+#include "workload/faults.h"
 #include "workload/lua_source.h"
 
 void workload_attach(sim_run *r) {
@@ -12,6 +13,7 @@ void workload_attach(sim_run *r) {
     }
     if (sc->ngroups) groups_source_attach(r);
     if (sc->lua) lua_source_attach(r, sc->lua);
+    if (sc->faults) faults_attach(r);
 }
 
 int workload_execute(sim_run *r, volatile sig_atomic_t *interrupt) {

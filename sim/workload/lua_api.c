@@ -614,6 +614,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
         {"csv", api_csv},           {"record", api_record},           {"sample", api_sample},           {"sorted_keys", luaw_sorted_keys}, {NULL, NULL}};
     lua_State *L = w->L;
     luaL_newlib(L, fns);
+    luaw_open_faults(L);   /* lua_faults.c */
     if (args) push_ynode(L, args);
     else lua_newtable(L);
     lua_setfield(L, -2, "args");

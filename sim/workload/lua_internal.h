@@ -109,6 +109,8 @@ int luaw_load_file(luaw *w, const char *path);
  * "WHAT: script:line: message\nstack traceback: ...". */
 int luaw_call(luaw *w, int nargs, int nres, const char *what, strbuf *err);
 luaw *luaw_get(lua_State *L);
+/* lua_faults.c: add the fault verbs to the table on top of the stack. */
+void luaw_open_faults(lua_State *L);
 
 /* Charge (+) or refund (-) C-side memory to the state's limit; charging
  * beyond it raises a Lua error. */
