@@ -305,6 +305,7 @@ fail:
 int scenario_parse_faults(const ynode *n, scenario *s, strbuf *err) {
     static const char *const keys[] = {"gpuFailures", "nodeFailures", "maintenance", "deviceTaintRules", "events",
                                        NULL};
+    if (y_is_null(n)) return 0;   /* `--set faults=null`: the same scenario without faults */
     if (y_expect(n, YN_MAP, "faults", err) || ymap_check_keys(n, keys, "faults", err)) return -1;
     fault_spec *f = ARENA_NEW(&s->a, fault_spec, 1);
     memset(f, 0, sizeof *f);

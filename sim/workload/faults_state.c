@@ -131,6 +131,8 @@ faults *faults_of(sim_run *r) {
     f->o_admin = intern("drasim-gpu-fault-evict");
     r->on_bind = faults_on_bind;
     r->on_bind_ctx = f;
+    for (size_t i = 0; i < r->pods.len; i++)   /* created while the run goes (Lua): the pods bound so far */
+        if (r->pods.data[i].state == POD_RUNNING) VEC_PUSH(f->on_node[r->pods.data[i].node], (uint32_t)i);
     r->faults = f;
     faults_note(f, 0);
     return f;
