@@ -236,7 +236,6 @@ double sched_mig_static_pct(const scheduler *s);
  * added while the run goes count the pods that arrived so far). */
 void sched_rebuild_typical(scheduler *s);
 size_t sched_waiting(const scheduler *s, uint32_t c);
-void sched_node_changed(scheduler *s, size_t node); /* SHIM */
 /* sched_health.c, device-plugin mode: GPU `gpu` of node `node` becomes
  * unhealthy (or healthy again): its units leave the node's allocatable and
  * are no longer handed out; pods that hold them keep running (NVIDIA device
