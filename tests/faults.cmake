@@ -6,13 +6,14 @@ set(_flt ${CMAKE_SOURCE_DIR}/tests/faults)
 file(MAKE_DIRECTORY ${_flt_out})
 
 # NoExecute: untolerated -> at timeAdded (1h); tolerationSeconds 600 -> 1h10m;
-# a toleration without seconds -> never (the driver selector taints every device)
+# a toleration without seconds -> never (the driver selector taints every
+# device). completion_ms is the end of the 30 s grace period (sim_evict).
 set(_d ${_flt_out}/tolerations.db)
 drasim_cli_test(NAME faults/noexecute-tolerations
   COMMAND run ${_flt}/tolerations.yaml -o ${_d}
   EXPECT "6 pods arrived, 6 scheduled"
   SQL ${_d} "SELECT group_concat(name || ':' || state || ':' || completion_ms || ':' || ifnull(reason, '-'), ' ') FROM (SELECT * FROM pods ORDER BY name)"
-            "^forever-0:Succeeded:14400000:- forever-1:Succeeded:14401000:- none-0:Deleted:3600000:DeletionByDeviceTaintManager none-1:Deleted:3600000:DeletionByDeviceTaintManager secs-0:Deleted:4200000:DeletionByDeviceTaintManager secs-1:Deleted:4200000:DeletionByDeviceTaintManager$"
+            "^forever-0:Succeeded:14400000:- forever-1:Succeeded:14401000:- none-0:Deleted:3630000:DeletionByDeviceTaintManager none-1:Deleted:3630000:DeletionByDeviceTaintManager secs-0:Deleted:4230000:DeletionByDeviceTaintManager secs-1:Deleted:4230000:DeletionByDeviceTaintManager$"
       ${_d} "SELECT group_concat(time_ms || '=' || gpus_healthy || '/' || gpus_tainted || '/' || gpus_failed, ' ') FROM fault_timeline"
             "^0=6/0/0 3600000=0/6/0$")
 
@@ -21,7 +22,7 @@ set(_d ${_flt_out}/dra-rule.db)
 drasim_cli_test(NAME faults/noexecute-one-device
   COMMAND run ${_flt}/dra-rule.yaml -o ${_d}
   SQL ${_d} "SELECT count(*) || ' ' || group_concat(p.state || ':' || p.completion_ms) FROM pods p JOIN claim_allocations c USING (run_id, pod_id) WHERE c.pool = 'a-0' AND c.device = 'gpu-0'"
-            "^1 Deleted:3600000$"
+            "^1 Deleted:3630000$"
       ${_d} "SELECT count(*) FROM pods WHERE state = 'Succeeded'" "^3$")
 
 # effect None: informational only, nothing evicted, tainted devices still allocated
@@ -68,7 +69,7 @@ set(_d ${_flt_out}/nodefail.db)
 drasim_cli_test(NAME faults/node-failure
   COMMAND run ${_flt}/nodefail.yaml -o ${_d}
   SQL ${_d} "SELECT group_concat(name || ':' || state || ':' || ifnull(completion_ms, '-') || ':' || ifnull(reason, '-'), ' ') FROM (SELECT * FROM pods ORDER BY name)"
-            "^dflt-0:Deleted:3900000:DeletionByTaintManager late-0:Succeeded:14400000:- tol60-0:Deleted:3660000:DeletionByTaintManager$"
+            "^dflt-0:Deleted:3930000:DeletionByTaintManager late-0:Succeeded:14400000:- tol60-0:Deleted:3690000:DeletionByTaintManager$"
       ${_d} "SELECT group_concat(time_ms || '=' || gpus_failed || '/' || nodes_down, ' ') FROM fault_timeline"
             "^0=0/0 3600000=4/1 10800000=0/0$"
       ${_d} "SELECT value FROM summary WHERE grp = '' AND metric IN ('fault_node_failures', 'fault_node_repairs')" "^1[.]0\n1[.]0$")

@@ -211,6 +211,11 @@ void sched_retry(scheduler *s, uint32_t c);
  * freed); a blocked class that now fits somewhere goes back to the queue. */
 void sched_refresh_class(scheduler *s, uint32_t c);
 
+/* Node `node` changed outside a bind or release (its taints, readiness or
+ * presence): cached Filter/Score columns are recomputed and blocked classes
+ * that now fit it are woken. */
+void sched_node_changed(scheduler *s, size_t node);
+
 /* Bring class c's cached Filter/Score results up to date on the nodes that
  * changed since (a class that is not blocked is re-evaluated lazily, when it
  * is tried; a blocked one at once, to know when to wake it). */
@@ -241,5 +246,9 @@ size_t sched_waiting(const scheduler *s, uint32_t c);
  * are no longer handed out; pods that hold them keep running (NVIDIA device
  * plugin). False when the node has no such GPU or nothing changed. */
 bool sched_set_gpu_health(scheduler *s, size_t node, int gpu, bool healthy);
+/* Node `node`'s taints or spec.unschedulable changed (s->nodes[node] is
+ * read again): the state-independent filters are evaluated again for it,
+ * then as sched_node_changed. */
+void sched_node_static_changed(scheduler *s, size_t node);
 
 #endif

@@ -9,6 +9,7 @@
  * A GPU's units of resource r are drasim's numbering (sched.c view_node):
  * unit u is on GPU u / per_gpu.
  */
+#include "sched/framework.h"
 #include "sched/sched.h"
 
 #include "util/xalloc.h"
@@ -43,4 +44,17 @@ bool sched_set_gpu_health(scheduler *s, size_t node, int gpu, bool healthy) {
     }
     if (changed) sched_node_changed(s, node);
     return changed;
+}
+
+void sched_node_static_changed(scheduler *s, size_t node) {
+    for (size_t ci = 0; ci < s->nclasses; ci++) {
+        pod_class *c = &s->classes[ci];
+        if (!c->eligible) continue;   /* before sched_prepare */
+        bool ok = c->prefiltered;
+        for (size_t p = 0; p < s->nplugins && ok; p++)
+            if (s->plugins[p]->filter_static) ok = s->plugins[p]->filter_static(s, c, node, NULL);
+        if (ok) c->eligible[node >> 6] |= (uint64_t)1 << (node & 63);
+        else c->eligible[node >> 6] &= ~((uint64_t)1 << (node & 63));
+    }
+    sched_node_changed(s, node);
 }

@@ -182,7 +182,7 @@ int faults_node_fail(sim_run *r, size_t node, sim_time t) {
     f->node_epoch[node]++;
     f->node_failures++;
     f->nodes_down++;
-    sched_node_changed(&r->sched, node);
+    sched_node_static_changed(&r->sched, node);
     faults_recount_node(f, node, t);
     faults_check_node(f, node, false, t);
     faults_note(f, t);
@@ -199,7 +199,7 @@ int faults_node_repair(sim_run *r, size_t node, sim_time t) {
     f->node_epoch[node]++;
     f->node_repairs++;
     f->nodes_down--;
-    sched_node_changed(&r->sched, node);
+    sched_node_static_changed(&r->sched, node);
     faults_recount_node(f, node, t);
     faults_note(f, t);
     return 0;
@@ -212,7 +212,7 @@ int faults_node_drain(sim_run *r, size_t node, sim_time t) {
         f->node_state[node] |= NODE_CORDONED;
         f->nodes[node].unschedulable = true;   /* kubectl drain: cordon, then evict */
         f->drains++;
-        sched_node_changed(&r->sched, node);
+        sched_node_static_changed(&r->sched, node);
     }
     u32list *on = &f->on_node[node];
     for (size_t i = 0; i < on->len; i++) {
@@ -232,7 +232,7 @@ int faults_node_uncordon(sim_run *r, size_t node, sim_time t) {
     if (!(f->node_state[node] & NODE_CORDONED)) return 0;
     f->node_state[node] &= (uint8_t)~NODE_CORDONED;
     f->nodes[node].unschedulable = r->nodes[node].unschedulable;
-    sched_node_changed(&r->sched, node);
+    sched_node_static_changed(&r->sched, node);
     faults_recount_node(f, node, t);
     faults_note(f, t);
     return 0;
