@@ -90,6 +90,15 @@ drasim_cli_test(NAME faults/lua-verbs
             "^0h=4/0/0/0 1h=2/2/0/0 2h=3/0/1/0 3h=2/0/2/1 4h=2/2/0/0 5h=4/0/0/0$"
       ${_d} "SELECT state || ':' || reason FROM pods" "^Deleted:DeletionByDeviceTaintManager$")
 
+# owner job: the replacement's new claim (on the untainted GPU) and the work lost since the checkpoint
+set(_d ${_flt_out}/owner.db)
+drasim_cli_test(NAME faults/replacement-claim-checkpoint
+  COMMAND run ${_flt}/owner.yaml -o ${_d}
+  SQL ${_d} "SELECT group_concat(p.name || ':' || p.state || ':' || p.arrival_ms || '-' || p.completion_ms || ':' || c.device, ' ') FROM pods p JOIN claim_allocations c USING (run_id, pod_id)"
+            "^train-0:Deleted:0-9030000:gpu-0 train-1:Succeeded:9000000-19800000:gpu-1$"
+      ${_d} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = 'train' AND metric IN ('evictions_fault', 'pods_replaced', 'gpu_hours_lost_fault')"
+            "^evictions_fault=1[.]0 pods_replaced=1[.]0 gpu_hours_lost_fault=0[.]5$")
+
 # every key at once: deterministic, and the workload is the same as without faults
 drasim_cli_test(NAME faults/all-keys-a COMMAND run ${_flt}/all-keys.yaml -o ${_flt_out}/all-a.db)
 drasim_cli_test(NAME faults/all-keys-b COMMAND run ${_flt}/all-keys.yaml -o ${_flt_out}/all-b.db)
