@@ -232,6 +232,50 @@ static int utilization(report *rp, strbuf *err) {
     return 0;
 }
 
+/* Runs with faults (fault_timeline, docs/DYNAMICS.md): the first such run's
+ * GPUs in use, failed and tainted (the timeline's step value at each sample)
+ * and its pending pods, over time. */
+static int fault_timeline(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    sqlite3_stmt *q = prep(rp, "SELECT min(run_id) FROM fault_timeline", err);
+    if (!q) return -1;
+    long long id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    sqlite3_finalize(q);
+    size_t i = 0;
+    while (i < r->nruns && r->runs[i].id != id) i++;
+    if (i == r->nruns) return 0;
+    strbuf sql = {0};
+    sb_printf(&sql,
+              "SELECT s.time_ms, s.gpu_equiv_alloc, f.gpus_failed, f.gpus_tainted, s.pending_pods FROM samples s"
+              " JOIN fault_timeline f ON f.run_id = s.run_id AND f.time_ms = (SELECT max(time_ms) FROM fault_timeline"
+              " WHERE run_id = s.run_id AND time_ms <= s.time_ms) WHERE s.run_id = %lld ORDER BY s.time_ms", id);
+    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    sb_free(&sql);
+    if (!s) return -1;
+    FILE *f = open_data(rp, "faults", err);
+    if (!f) {
+        sqlite3_finalize(s);
+        return -1;
+    }
+    fputs("# hour gpus_allocated gpus_failed gpus_tainted pending_pods\n", f);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        fprintf(f, "%.6f %.6g %lld %lld %lld\n", sqlite3_column_double(s, 0) / 3600000.0, sqlite3_column_double(s, 1),
+                (long long)sqlite3_column_int64(s, 2), (long long)sqlite3_column_int64(s, 3),
+                (long long)sqlite3_column_int64(s, 4));
+    sqlite3_finalize(s);
+    fclose(f);
+    strbuf title = {0};
+    sb_printf(&title, "Faults against allocation and pending pods (run %lld: %s, seed %lld)", id,
+              r->groups[r->runs[i].group], (long long)r->runs[i].seed);
+    rplot *p = new_plot(rp, "faults", "columns.gp", sb_str(&title));
+    sb_free(&title);
+    char *names[] = {"GPUs allocated", "GPUs failed", "GPUs tainted (usable)", "pending pods"};
+    gp_array(&p->vars, "series", names, 4);
+    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
+    gp_var(&p->vars, "ylabel_text", "GPUs / pods");
+    return 0;
+}
+
 /* Wait-time CDF per group (waits of every run of the group pooled). */
 /* The wait of every arrived pod of each pod group (pods + pod_groups), per
  * configuration: a pod that never started is censored (it waited at least
@@ -1039,6 +1083,7 @@ int report_collect(report *rp, strbuf *err) {
         if (!rc && nodes) rc = utilization(rp, err);
         if (!rc) rc = quality(rp, err);
         if (!rc) rc = series_per_group(rp, "pending", "Pending pods over time", "pending_pods", "pending pods", err);
+        if (!rc && rdb_table_has_rows(r, "fault_timeline")) rc = fault_timeline(rp, err);
     }
     if (!rc && pods) rc = wait_cdf(rp, err);
     if (!rc && pods && rdb_table_has_rows(r, "pod_groups")) rc = wait_cdf_by_group(rp, err);
