@@ -4,6 +4,7 @@
  */
 #include "fleet.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "engine/sim.h"
 #include "workload/attach.h"
 #include "model/cluster.h"
+#include "model/scenario_faults.h"
 #include "store/store.h"
 #include "util/intern.h"
 #include "bench_util.h"
@@ -33,7 +35,23 @@ typedef struct fleet {
     k8s_node *nodes;                  /* device-plugin mode: hand-built */
     k8s_resource_amount alloc[4];
     k8s_kv label;
+    gpu_failure_spec gpu_faults;      /* DRASIM_BENCH_FAULTS: GPU failures per GPU-day */
+    fault_spec faults;
 } fleet;
+
+/* DRASIM_BENCH_FAULTS=R: fatal-XID GPU failures at R per GPU-day, repaired
+ * after 24 h; in DRA mode an administrator's NoExecute rule evicts the pod
+ * on a failed GPU 5 minutes later (docs/DYNAMICS.md). */
+static void fleet_faults(fleet *f) {
+    const char *e = getenv("DRASIM_BENCH_FAULTS");
+    double rate = e ? atof(e) : 0;
+    if (!(rate > 0)) return;
+    f->gpu_faults = (gpu_failure_spec){.rate_per_gpu_ms = rate / 86400000.0, .kind = GPU_FAULT_FATAL_XID, .xid = 79,
+                                       .has_repair = true, .repair = {.kind = DIST_FIXED, .a = SIM_SECONDS(86400)},
+                                       .evict = true, .evict_after = SIM_SECONDS(300)};
+    f->faults = (fault_spec){.gpu = &f->gpu_faults, .ngpu = 1};
+    f->sc.faults = &f->faults;
+}
 
 /* The workload: four job sizes sharing ~80 % offered GPU load. */
 static void fleet_workload(fleet *f, sched_mode mode, long nnodes, long npods) {
@@ -95,6 +113,7 @@ static void fleet_init(fleet *f, sched_mode mode, long nnodes, long npods, const
     sc->sched.balanced_allocation = true;
     sc->sched.policy = policy ? intern(policy) : NULL;
     fleet_workload(f, mode, nnodes, npods);
+    fleet_faults(f);
     if (mode == SCHED_MODE_DRA) {
         node_pool_spec *p = &f->pool;
         p->name = intern("gpu");
@@ -129,7 +148,7 @@ static void fleet_init(fleet *f, sched_mode mode, long nnodes, long npods, const
 
 typedef struct child_report {
     double inventory_s, simulate_s, sqlite_s, cpu_s;
-    double arrived, scheduled, cycles, hours, gpu_alloc, wait_p99, alloc_calls;
+    double arrived, scheduled, cycles, hours, gpu_alloc, wait_p99, alloc_calls, gpu_failures, evictions;
 } child_report;
 
 static double cpu_now(void) {
@@ -176,7 +195,9 @@ static int run_child(sched_mode mode, long nnodes, long npods, const char *polic
                           sim_metric_get(&run, "pods_arrived"), sim_metric_get(&run, "pods_scheduled"),
                           sim_metric_get(&run, "scheduling_cycles"), (double)run.end_time / 3600e3,
                           sim_metric_get(&run, "gpu_alloc_pct"), sim_metric_get(&run, "wait_p99_s"),
-                          mode == SCHED_MODE_DRA ? sim_metric_get(&run, "dra_allocate_calls") : 0};
+                          mode == SCHED_MODE_DRA ? sim_metric_get(&run, "dra_allocate_calls") : 0,
+                          f.sc.faults ? sim_metric_get(&run, "fault_gpu_failures") : 0,
+                          f.sc.faults && !isnan(sim_metric_get(&run, "evictions")) ? sim_metric_get(&run, "evictions") : 0};
     sim_free(&run);
     if (mode == SCHED_MODE_DRA) {
         inventory_free(&inv);
@@ -207,8 +228,11 @@ int fleet_bench(const char *what, sched_mode mode, long nodes, long pods, const 
     double inv[MAXR], sim[MAXR], sql[MAXR], tot[MAXR], cpu[MAXR], rss[MAXR];
     if (repeat < 1) repeat = 1;
     if (repeat > MAXR) repeat = MAXR;
-    printf("  %s: %ld nodes x 8 GPUs, %ld pods, %s mode, policy %s, %d runs (load average %.2f)\n", what, nodes, pods,
-           mode == SCHED_MODE_DRA ? "DRA" : "device-plugin", policy ? policy : "none", repeat, fleet_load());
+    const char *faults = getenv("DRASIM_BENCH_FAULTS");
+    printf("  %s: %ld nodes x 8 GPUs, %ld pods, %s mode, policy %s, %d runs%s%s%s (load average %.2f)\n", what, nodes,
+           pods, mode == SCHED_MODE_DRA ? "DRA" : "device-plugin", policy ? policy : "none", repeat,
+           faults && atof(faults) > 0 ? ", GPU failures " : "", faults && atof(faults) > 0 ? faults : "",
+           faults && atof(faults) > 0 ? "/GPU-day" : "", fleet_load());
     fflush(stdout);
     for (int i = 0; i < repeat; i++) {
         int fd[2];
@@ -237,8 +261,9 @@ int fleet_bench(const char *what, sched_mode mode, long nodes, long pods, const 
         rss[i] = ru.ru_maxrss / 1024.0;
         if (i == 0)
             printf("    %.0f pods (%.0f scheduled, %.0f cycles, %.0f allocator calls), simulated %.1f h, "
-                   "GPU alloc %.1f%%, wait p99 %.0f s\n",
-                   rep.arrived, rep.scheduled, rep.cycles, rep.alloc_calls, rep.hours, rep.gpu_alloc, rep.wait_p99);
+                   "GPU alloc %.1f%%, wait p99 %.0f s; %.0f GPU failures, %.0f evictions\n",
+                   rep.arrived, rep.scheduled, rep.cycles, rep.alloc_calls, rep.hours, rep.gpu_alloc, rep.wait_p99,
+                   rep.gpu_failures, rep.evictions);
         printf("    run %d: inventory %.2f s, simulate %.2f s, SQLite %.2f s, total %.2f s; CPU %.2f s; peak RSS %.0f MB\n",
                i + 1, inv[i], sim[i], sql[i], tot[i], cpu[i], rss[i]);
         fflush(stdout);
