@@ -133,3 +133,26 @@ foreach(_case
     COMMAND run ${_flt}/bad/${_name}.yaml -o ${_flt_out}/bad-${_name}.db
     EXIT 3 EXPECT "${_msg}" FILE_ABSENT ${_flt_out}/bad-${_name}.db)
 endforeach()
+
+# drasim inventory --at: the cluster as it stood (device taints with timeAdded,
+# node taints, device-plugin allocatable), and it reads back as a recorded inventory
+drasim_cli_test(NAME faults/inventory-at-dra
+  COMMAND inventory ${_flt}/lua.yaml --at 150m -o ${_flt_out}/inv-150m.yaml
+  FILE_EXISTS ${_flt_out}/inv-150m.yaml)
+drasim_cli_test(NAME faults/inventory-at-dra-taint RAW
+  COMMAND grep -A4 "^    taints:" ${_flt_out}/inv-150m.yaml
+  EXPECT "^    taints:\n    - key: gpu[.]nvidia[.]com/gpu-lost\n      effect: NoSchedule\n      timeAdded: \"?1970-01-01T02:00:00Z\"?\n"
+  DEPENDS faults/inventory-at-dra)
+drasim_cli_test(NAME faults/inventory-at-node-taints
+  COMMAND inventory ${_flt}/nodefail.yaml --at 90m
+  EXPECT "spec:\n  taints:\n  - key: node[.]kubernetes[.]io/unreachable\n    effect: NoSchedule\n  - key: node[.]kubernetes[.]io/unreachable\n    effect: NoExecute\n")
+drasim_cli_test(NAME faults/inventory-at-device-plugin
+  COMMAND inventory ${_flt}/dp-gpu.yaml --at 2h
+  EXPECT "  allocatable:\n    cpu: \"32\"\n    memory: 256Gi\n    nvidia[.]com/gpu: \"1\"\n"
+         "  capacity:\n    cpu: \"32\"\n    memory: 256Gi\n    nvidia[.]com/gpu: \"2\"\n")
+drasim_cli_test(NAME faults/inventory-at-repaired
+  COMMAND inventory ${_flt}/dp-gpu.yaml --at 3h
+  EXPECT "  allocatable:\n    cpu: \"32\"\n    memory: 256Gi\n    nvidia[.]com/gpu: \"2\"\n")
+drasim_cli_test(NAME faults/inventory-at-after-stop
+  COMMAND inventory ${_flt}/dp-gpu.yaml --at 5h
+  EXIT 3 EXPECT "--at: 18000[.]000 s is not before the scenario's stop[.]time [(]14400[.]000 s[)]")

@@ -10,13 +10,16 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "engine/sim.h"
 #include "model/cluster.h"
+#include "workload/attach.h"
+#include "workload/faults.h"
 #include "store/output_path.h"
 #include "util/intern.h"
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: drasim inventory SCENARIO [-o FILE] [--catalog FILE] [--force]\n\n"
+            "usage: drasim inventory SCENARIO [-o FILE] [--catalog FILE] [--force] [--at TIME]\n\n"
             "Build the cluster described by SCENARIO's `cluster:` section and write it as\n"
             "Kubernetes YAML: Nodes (with device-plugin resources and GPU Feature Discovery\n"
             "labels), the DeviceClasses gpu.nvidia.com and mig.nvidia.com, and the NVIDIA\n"
@@ -26,7 +29,13 @@ static void usage(FILE *out) {
             "  -o FILE         write to FILE (atomically) instead of standard output; an existing\n"
             "                  FILE must be one drasim inventory wrote (its first line)\n"
             "  --force         replace FILE whatever it holds\n"
-            "  --catalog FILE  GPU catalog to use (default: data/gpu-catalog.yaml)\n\n"
+            "  --catalog FILE  GPU catalog to use (default: data/gpu-catalog.yaml)\n"
+            "  --at TIME       run the scenario up to simulated TIME (e.g. 36h) and write the\n"
+            "                  cluster as it stood then: node taints and cordons, device taints\n"
+            "                  with their timeAdded (the run starts at 1970-01-01T00:00:00Z),\n"
+            "                  allocatable without unhealthy GPUs (docs/DYNAMICS.md); the objects\n"
+            "                  are those the run sees (DRA: no device-plugin resources;\n"
+            "                  device plugin: no ResourceSlices)\n\n"
             "exit codes: 0 success, 2 usage or I/O error, 3 invalid scenario or catalog\n");
 }
 
@@ -81,8 +90,57 @@ done:
     return rc;
 }
 
+/* --at: run the scenario to time `at` and write its cluster as it stood. */
+static int build_at(const char *path, const char *catalog, sim_time at, strbuf *out) {
+    strbuf err = {0};
+    scenario sc;
+    gpu_catalog cat;
+    inventory inv;
+    sim_run run;
+    arena a = {0};
+    bool have_cat = false, have_inv = false, have_run = false;
+    int rc = EXIT_BAD_INPUT;
+    if (scenario_load(path, &sc, &err)) goto done;
+    if (sc.trace) {
+        sb_printf(&err, "%s: --at needs a scenario with a cluster: section (a trace lists its own nodes)", path);
+        goto done;
+    }
+    if (at >= sc.stop_time) {
+        sb_printf(&err, "--at: %.3f s is not before the scenario's stop.time (%.3f s)", (double)at / 1000,
+                  (double)sc.stop_time / 1000);
+        goto done;
+    }
+    if (catalog_load(catalog, &cat, &err)) goto done;
+    have_cat = true;
+    bool dra = sc.sched.mode == SCHED_MODE_DRA;   /* what `drasim run` builds (report/runner.c) */
+    if (inventory_build_ex(&sc.cluster, &cat, dra ? NULL : &sc.sched.dp, dra ? 0 : INV_NO_SLICES, &inv, &err)) goto done;
+    have_inv = true;
+    sc.stop_time = at + 1;   /* every event at `at` happens */
+    sc.stop_all_pods_done = false;
+    if (sim_init_inv(&run, &sc, &inv, &err)) goto done;
+    have_run = true;
+    int ex = workload_execute(&run, NULL);
+    if (ex) {
+        sb_puts(&err, ex == -2 ? sb_str(&run.error) : "interrupted");
+        goto done;
+    }
+    faults_patch_inventory(&run, &inv, &a);
+    inventory_write_yaml(&inv, out);
+    rc = EXIT_OK;
+done:
+    if (rc) fprintf(stderr, "drasim inventory: %s\n", sb_str(&err));
+    if (have_run) sim_free(&run);
+    if (have_inv) inventory_free(&inv);
+    if (have_cat) catalog_free(&cat);
+    scenario_free(&sc);
+    arena_free(&a);
+    sb_free(&err);
+    return rc;
+}
+
 int cmd_inventory(int argc, char **argv) {
     const char *scenario = NULL, *output = NULL, *catalog = NULL;
+    sim_time at = -1;
     bool force = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -94,6 +152,12 @@ int cmd_inventory(int argc, char **argv) {
             catalog = argv[++i];
         } else if (!strcmp(argv[i], "--force")) {
             force = true;
+        } else if (!strcmp(argv[i], "--at") && i + 1 < argc) {
+            if (parse_duration_text(argv[++i], &at)) {
+                fprintf(stderr, "drasim inventory: --at: expected a simulated time such as 90s, 36h or 2d, found '%s'\n",
+                        argv[i]);
+                return EXIT_ERROR;
+            }
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "drasim inventory: unknown or incomplete option '%s'\n", argv[i]);
             usage(stderr);
@@ -125,7 +189,7 @@ int cmd_inventory(int argc, char **argv) {
         return EXIT_ERROR;
     }
     sb_puts(&out, INVENTORY_SIGNATURE);
-    int rc = build(scenario, catalog, &out);
+    int rc = at >= 0 ? build_at(scenario, catalog, at, &out) : build(scenario, catalog, &out);
     if (rc == EXIT_OK) {
         if (output) {
             if (output_write_file(output, out.s, out.len, &err)) {

@@ -157,6 +157,18 @@ static ynode *device_yaml(arena *a, const char *driver, const k8s_device *d) {
         }
         yb_add(a, o, "consumesCounters", cs);
     }
+    if (d->ntaints) {   /* KEP-5055 device taints (drasim inventory --at: as they stood) */
+        ynode *ts = yb_seq(a);
+        for (size_t i = 0; i < d->ntaints; i++) {
+            ynode *t = yb_map(a);
+            yb_add(a, t, "key", yb_str(a, d->taints[i].key));
+            if (d->taints[i].value && *d->taints[i].value) yb_add(a, t, "value", yb_str(a, d->taints[i].value));
+            yb_add(a, t, "effect", yb_str(a, k8s_taint_effect_name(d->taints[i].effect)));
+            if (d->taints[i].time_added) yb_add(a, t, "timeAdded", yb_str(a, d->taints[i].time_added));
+            yb_push(a, ts, t);
+        }
+        yb_add(a, o, "taints", ts);
+    }
     return o;
 }
 

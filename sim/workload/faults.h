@@ -70,6 +70,14 @@ int faults_rule_add(struct sim_run *r, const char *name, const char *driver, con
                     const k8s_taint *taint, sim_time t, strbuf *err);
 int faults_rule_remove(struct sim_run *r, const char *name, sim_time t);
 
+/* faults_inventory.c: write the fault state into `inv` (the inventory the run
+ * was built on, owned by the caller; new arrays in `a`, some pointing into the
+ * run: write it out before sim_free): node taints and cordons, device taints
+ * with timeAdded (the run starts at 1970-01-01T00:00:00Z), device-plugin
+ * allocatable without unhealthy GPUs. Nothing without fault state. */
+struct inventory;
+void faults_patch_inventory(struct sim_run *r, struct inventory *inv, arena *a);
+
 /* Node index by name, -1 if none. */
 int faults_node_index(const struct sim_run *r, const char *name);
 
