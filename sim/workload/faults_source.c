@@ -119,8 +119,13 @@ static int gpu_proc_fire(faults *f, size_t k, sim_time t) {
     schedule_proc(f, p, FEV_K_GPU_PROC, k, t);
     bool fatal = g->kind != GPU_FAULT_NONFATAL_XID;
     if (f->gpu_state[x] == GPU_FAILED || (!fatal && f->gpu_state[x] != GPU_OK)) return 0;
-    size_t node = 0;
-    while (f->gpu_first[node + 1] <= x) node++;   /* targets are few per fire: a walk is fine */
+    size_t lo = 0, hi = f->nnodes;   /* the node whose GPUs [gpu_first[n], gpu_first[n + 1]) hold x */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->gpu_first[mid] <= x) lo = mid;
+        else hi = mid;
+    }
+    size_t node = lo;
     int gpu = (int)(x - f->gpu_first[node]);
     if (faults_gpu_fail(f->r, node, gpu, g->kind, g->xid, t, &f->err)) return 0;
     faction a = {.node = (uint32_t)node, .gpu = (int16_t)gpu, .epoch = f->gpu_epoch[x]};
