@@ -41,6 +41,16 @@ drasim_cli_test(NAME faults/noschedule-allocated-device
       ${_d} "SELECT group_concat(DISTINCT c.device) FROM pods p JOIN claim_allocations c USING (run_id, pod_id) WHERE p.name LIKE 'later%'"
             "^gpu-1$")
 
+# an allocated shared claim on a device tainted since accepts no new pods until the taint goes
+set(_d ${_flt_out}/shared.db)
+drasim_cli_test(NAME faults/shared-claim-tainted
+  COMMAND run ${_flt}/shared.yaml -o ${_d}
+  SQL ${_d} "SELECT group_concat(name || ':' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY name)"
+            "^notebook-0:0 notebook-1:10800000$")
+drasim_cli_test(NAME faults/shared-claim-untainted
+  COMMAND run ${_flt}/shared.yaml -o ${_flt_out}/shared-none.db --set faults=null
+  SQL ${_flt_out}/shared-none.db "SELECT scheduled_ms FROM pods WHERE name = 'notebook-1'" "^7200000$")
+
 # DeviceTaintRule selectors: pool (2 GPUs), device name (one per node), all three (1); until removes
 set(_d ${_flt_out}/selectors.db)
 drasim_cli_test(NAME faults/rule-selectors

@@ -123,6 +123,11 @@ const k8s_device *allocator_find_device(const allocator *a, const char *driver, 
  * (KEP-5055) would show it. False when there is no such device. */
 bool allocator_set_device_taints(allocator *a, const char *driver, const char *pool, const char *device,
                                  const k8s_taint *taints, size_t n);
+/* Does the device of allocation result `res` now carry a NoSchedule or
+ * NoExecute taint that the result's tolerations (its request's) do not
+ * tolerate? Then the claim accepts no new pods (KEP-5055: the scheduler lets
+ * no pod reserve it). Always false until allocator_set_device_taints was used. */
+bool allocator_result_blocked(const allocator *a, const k8s_device_result *res);
 
 /* The search budget: stop one allocator_allocate after `steps` search steps
  * (0 = no limit, the allocator's own default) with ALLOC_TIMEOUT. It stands

@@ -40,6 +40,8 @@ static bool collect(const scheduler *s, dra_class *c, size_t node, size_t *n) {
         dra_shared *sh = &d->shared[c->shared[i]];
         if (sh->allocated) {
             if (sh->al.has_node_selector && !node_selector_matches(&sh->al.node_selector, &s->nodes[node])) return false;
+            for (size_t k = 0; k < sh->al.nresults; k++)   /* on a device tainted since: no new users (KEP-5055) */
+                if (allocator_result_blocked(d->A, &sh->al.results[k])) return false;
             continue;
         }
         c->call_shared[*n] = (int32_t)c->shared[i];
