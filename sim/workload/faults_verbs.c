@@ -172,7 +172,7 @@ int faults_node_fail(sim_run *r, size_t node, sim_time t) {
     /* the node lifecycle controller: Ready Unknown -> unreachable NoSchedule + NoExecute */
     const k8s_node *base = &r->nodes[node];
     k8s_taint *tt = ARENA_NEW(&f->a, k8s_taint, base->ntaints + 2);
-    memcpy(tt, base->taints, base->ntaints * sizeof *tt);
+    if (base->ntaints) memcpy(tt, base->taints, base->ntaints * sizeof *tt);
     tt[base->ntaints] = (k8s_taint){.key = f->k_unreachable, .effect = TAINT_NO_SCHEDULE};
     tt[base->ntaints + 1] = (k8s_taint){.key = f->k_unreachable, .effect = TAINT_NO_EXECUTE};
     f->nodes[node].taints = tt;
