@@ -427,8 +427,24 @@ static void validate(vctx *c, const ynode *v, const ynode *s) {
     }
 }
 
+/* The kinds seen and how often, in first-seen order ("44 Node, 2 DeviceClass"). */
+typedef struct kind_count {
+    char *kind;
+    size_t n;
+} kind_count;
+
+static void count_kind(kind_count **kc, size_t *nkc, const char *kind) {
+    for (size_t i = 0; i < *nkc; i++)
+        if (!strcmp((*kc)[i].kind, kind)) {
+            (*kc)[i].n++;
+            return;
+        }
+    *kc = xrealloc(*kc, (*nkc + 1) * sizeof **kc);
+    (*kc)[(*nkc)++] = (kind_count){xstrdup(kind), 1};
+}
+
 /* One document: its apiVersion + kind name the schema. */
-static void validate_doc(vctx *c, const ynode *doc, strbuf *kinds_seen) {
+static void validate_doc(vctx *c, const ynode *doc, kind_count **kc, size_t *nkc) {
     if (doc->kind != YN_MAP) {
         verr(c, "expected a Kubernetes object (a map with apiVersion and kind), got %s", jtype_names[resolve(doc).t]);
         return;
@@ -444,27 +460,83 @@ static void validate_doc(vctx *c, const ynode *doc, strbuf *kinds_seen) {
     if (!name) verr(c, "no schema for apiVersion %s, kind %s (tools/k8s-schema/trim.py ROOTS)", av->str, kd->str);
     else {
         validate(c, doc, schema_def(c->S, name));
-        sb_printf(kinds_seen, "%s\n", kd->str);
+        count_kind(kc, nkc, kd->str);
     }
     sb_free(&gvk);
 }
 
-/* "2 DeviceClass, 44 Node" from the kinds seen, one per line, in first-seen order. */
-static void kind_counts(const char *seen, strbuf *out) {
-    const char *p = seen;
-    while (*p) {
-        size_t n = strcspn(p, "\n"), count = 0;
-        bool first = true;
-        for (const char *q = seen; *q; q += strcspn(q, "\n") + 1) {
-            size_t m = strcspn(q, "\n");
-            if (m == n && !strncmp(q, p, n)) {
-                if (q < p) first = false;
-                count++;
-            }
-        }
-        if (first) sb_printf(out, "%s%zu %.*s", out->len ? ", " : "", count, (int)n, p);
-        p += n + 1;
+/* Where the next document of text[0..len) starts after `from`: the next line
+ * that begins with "---" (a document marker; YAML forbids it inside a scalar
+ * at column 0), or len. */
+static size_t next_doc(const char *text, size_t len, size_t from) {
+    size_t i = from;
+    while (i < len) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        i = nl ? (size_t)(nl - text) + 1 : len;
+        if (i + 3 <= len && !memcmp(text + i, "---", 3) && (i + 3 == len || strchr(" \t\r\n", text[i + 3]))) return i;
     }
+    return len;
+}
+
+/* Validate every document of one file ("-": standard input), a document at a
+ * time (a 10,000-node inventory is 66 MB). Returns 0 valid, 1 violations, 2
+ * unreadable or not YAML. */
+static int validate_file(const schema *S, const char *path, bool print) {
+    strbuf text = {0}, err = {0}, counts = {0};
+    int rc = 0;
+    if (!strcmp(path, "-")) {
+        char chunk[65536];
+        size_t k;
+        while ((k = fread(chunk, 1, sizeof chunk, stdin)) > 0) sb_append(&text, chunk, k);
+        if (ferror(stdin)) sb_puts(&err, "-: cannot read standard input"), rc = 2;
+    } else if (file_read_all(path, &text, &err)) {
+        rc = 2;
+    }
+    vctx c = {.S = S, .file = path, .print = print};
+    kind_count *kc = NULL;
+    size_t nkc = 0, ndocs = 0;
+    for (size_t at = 0; !rc && at < text.len;) {
+        size_t end = next_doc(text.s, text.len, at);
+        yfile f;
+        if (yfile_load_mem(path, text.s + at, end - at, &f, &err)) {
+            /* the message's line is relative to this document: load the whole file for the right one */
+            yfile whole;
+            sb_clear(&err);
+            if (!strcmp(path, "-") ? yfile_load_mem(path, text.s, text.len, &whole, &err) : yfile_load(path, &whole, &err)) {
+            } else {
+                yfile_free(&whole);
+                sb_printf(&err, "%s: not valid YAML in the document starting at byte %zu", path, at);
+            }
+            rc = 2;
+            break;
+        }
+        for (size_t d = 0; d < f.ndocs; d++) {
+            c.doc = ++ndocs;
+            sb_clear(&c.path);
+            validate_doc(&c, f.docs[d], &kc, &nkc);
+        }
+        yfile_free(&f);
+        at = end;
+    }
+    if (rc) {
+        fprintf(stderr, "k8s_validate: %s\n", sb_str(&err));
+    } else if (c.errors) {
+        fprintf(stderr, "%s: %d schema violation%s in %zu document%s\n", path, c.errors, c.errors == 1 ? "" : "s", ndocs,
+                ndocs == 1 ? "" : "s");
+        rc = 1;
+    } else {
+        for (size_t i = 0; i < nkc; i++) sb_printf(&counts, "%s%zu %s", i ? ", " : "", kc[i].n, kc[i].kind);
+        const char *version = sget_str(S->file.docs[0], "kubernetes");
+        printf("%s: %zu document%s valid (%s; Kubernetes %s)\n", path, ndocs, ndocs == 1 ? "" : "s",
+               counts.len ? sb_str(&counts) : "none", version ? version : "?");
+    }
+    for (size_t i = 0; i < nkc; i++) free(kc[i].kind);
+    free(kc);
+    sb_free(&c.path);
+    sb_free(&counts);
+    sb_free(&text);
+    sb_free(&err);
+    return rc;
 }
 
 static int usage(void) {
@@ -493,45 +565,8 @@ int main(int argc, char **argv) {
     }
     int rc = 0;
     for (int a = first; a < argc; a++) {
-        yfile f;
-        sb_clear(&err);
-        int lrc;
-        if (!strcmp(argv[a], "-")) {
-            strbuf in = {0};
-            char chunk[65536];
-            size_t k;
-            while ((k = fread(chunk, 1, sizeof chunk, stdin)) > 0) sb_append(&in, chunk, k);
-            lrc = ferror(stdin) ? (sb_puts(&err, "-: cannot read standard input"), -1)
-                                : yfile_load_mem("-", in.s ? in.s : "", in.len, &f, &err);
-            sb_free(&in);
-        } else {
-            lrc = yfile_load(argv[a], &f, &err);
-        }
-        if (lrc) {
-            fprintf(stderr, "k8s_validate: %s\n", sb_str(&err));
-            rc = 2;
-            continue;
-        }
-        vctx c = {.S = &S, .file = argv[a], .print = print};
-        strbuf seen = {0}, counts = {0};
-        for (size_t d = 0; d < f.ndocs; d++) {
-            c.doc = d + 1;
-            sb_clear(&c.path);
-            validate_doc(&c, f.docs[d], &seen);
-        }
-        kind_counts(sb_str(&seen), &counts);
-        if (c.errors) {
-            fprintf(stderr, "%s: %d schema violation%s in %zu document%s\n", argv[a], c.errors, c.errors == 1 ? "" : "s",
-                    f.ndocs, f.ndocs == 1 ? "" : "s");
-            if (rc == 0) rc = 1;
-        } else {
-            printf("%s: %zu document%s valid (%s; Kubernetes %s)\n", argv[a], f.ndocs, f.ndocs == 1 ? "" : "s",
-                   counts.len ? sb_str(&counts) : "none", sget_str(S.file.docs[0], "kubernetes") ? sget_str(S.file.docs[0], "kubernetes") : "?");
-        }
-        sb_free(&seen);
-        sb_free(&counts);
-        sb_free(&c.path);
-        yfile_free(&f);
+        int frc = validate_file(&S, argv[a], print);
+        if (frc == 2 || (frc == 1 && rc == 0)) rc = frc;
     }
     free(S.defs);
     yfile_free(&S.file);
