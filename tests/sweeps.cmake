@@ -136,6 +136,15 @@ drasim_cli_test(NAME sweeps/emit-job-lua-pod RAW
   ENV "PATH=${_sw_bindir}:$ENV{PATH}" "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
   DEPENDS sweeps/emit-job-lua-valid EXPECT "shard-00001[.]db"
   SQL ${_sw_out}/pod-lua/results/shard-00001.db "SELECT group_concat(s.value || '/' || r.seed, ' ') FROM runs r JOIN sweep s USING (run_id)" "^2h/1 2h/2$")
+# the manifests are valid Kubernetes objects: the API's OpenAPI schema, offline (tools/k8s-schema)
+foreach(_j openb lua)
+  drasim_k8s_validate(NAME sweeps/emit-job-${_j}-schema
+    FILES ${_sw_out}/job-${_j}/configmap.yaml ${_sw_out}/job-${_j}/results-pvc.yaml ${_sw_out}/job-${_j}/job.yaml
+          ${_sw_out}/job-${_j}/merge-job.yaml
+    DEPENDS sweeps/emit-job-${_j}
+    EXPECT "configmap[.]yaml: 1 document valid [(]1 ConfigMap" "results-pvc[.]yaml: 1 document valid [(]1 PersistentVolumeClaim"
+           "/job[.]yaml: 1 document valid [(]1 Job" "merge-job[.]yaml: 1 document valid [(]1 Job")
+endforeach()
 # the check can fail: the wrong number of shards
 drasim_cli_test(NAME sweeps/emit-job-check-fails RAW
   COMMAND $<TARGET_FILE:sweeps_check_job> ${_sw_out}/job-lua 3 2 drasim:latest ${_sw_out}/pod-lua-bad

@@ -205,10 +205,10 @@ static void verr(vctx *c, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* A short rendering of a scalar for messages. */
+/* A short rendering of a scalar for messages (" \"20\""; nothing for a list or map). */
 static const char *shown(const ynode *n, char *buf, size_t size) {
-    if (n->kind != YN_SCALAR) return jtype_names[n->kind == YN_MAP ? J_MAP : J_SEQ];
-    snprintf(buf, size, "\"%.40s%s\"", n->str, n->len > 40 ? "..." : "");
+    if (n->kind != YN_SCALAR) return "";
+    snprintf(buf, size, " \"%.40s%s\"", n->str, n->len > 40 ? "..." : "");
     return buf;
 }
 
@@ -369,7 +369,7 @@ static void validate(vctx *c, const ynode *v, const ynode *s) {
         if (k ? n == 0 : n != 1) {
             strbuf names = {0};
             alt_names(alts, &names);
-            verr(c, "expected %s, got %s %s", sb_str(&names), jtype_names[j.t], shown(v, buf, sizeof buf));
+            verr(c, "expected %s, got %s%s", sb_str(&names), jtype_names[j.t], shown(v, buf, sizeof buf));
             sb_free(&names);
         }
     }
@@ -378,10 +378,10 @@ static void validate(vctx *c, const ynode *v, const ynode *s) {
     if (!type && ymap_get(s, "properties")) type = "object";
     if (type) {
         if (!strcmp(type, "object")) {
-            if (j.t != J_MAP) verr(c, "expected an object, got %s %s", jtype_names[j.t], shown(v, buf, sizeof buf));
+            if (j.t != J_MAP) verr(c, "expected an object, got %s%s", jtype_names[j.t], shown(v, buf, sizeof buf));
             else validate_object(c, v, s);
         } else if (!strcmp(type, "array")) {
-            if (j.t != J_SEQ) verr(c, "expected a list, got %s %s", jtype_names[j.t], shown(v, buf, sizeof buf));
+            if (j.t != J_SEQ) verr(c, "expected a list, got %s%s", jtype_names[j.t], shown(v, buf, sizeof buf));
             else {
                 const ynode *items = ymap_get(s, "items");
                 for (size_t i = 0; i < v->n; i++) {
@@ -392,7 +392,8 @@ static void validate(vctx *c, const ynode *v, const ynode *s) {
                 }
             }
         } else if (!strcmp(type, "string")) {
-            if (j.t != J_STR) verr(c, "expected a string, got %s %s (quote it)", jtype_names[j.t], shown(v, buf, sizeof buf));
+            if (j.t != J_STR) verr(c, "expected a string, got %s%s%s", jtype_names[j.t], shown(v, buf, sizeof buf),
+                                  v->kind == YN_SCALAR ? " (quote it)" : "");
             else if (format && !strcmp(format, "date-time") && !date_time_ok(v->str))
                 verr(c, "\"%s\" is not an RFC 3339 date-time", v->str);
             else if (format && !strcmp(format, "byte") && !base64_ok(v->str))
@@ -401,7 +402,7 @@ static void validate(vctx *c, const ynode *v, const ynode *s) {
             /* a float with an integral value becomes an integer in JSON (2.0 -> 2) */
             bool whole = j.t == J_FLOAT && isfinite(j.f) && j.f == floor(j.f) && fabs(j.f) < 9.2e18;
             if (j.t != J_INT && !whole)
-                verr(c, "expected an integer%s%s%s, got %s %s", format ? " (" : "", format ? format : "", format ? ")" : "",
+                verr(c, "expected an integer%s%s%s, got %s%s", format ? " (" : "", format ? format : "", format ? ")" : "",
                      jtype_names[j.t], shown(v, buf, sizeof buf));
             else {
                 int64_t x = j.t == J_INT ? j.i : (int64_t)j.f;
@@ -409,9 +410,9 @@ static void validate(vctx *c, const ynode *v, const ynode *s) {
                     verr(c, "%" PRId64 " is out of the int32 range", x);
             }
         } else if (!strcmp(type, "number")) {
-            if (j.t != J_INT && j.t != J_FLOAT) verr(c, "expected a number, got %s %s", jtype_names[j.t], shown(v, buf, sizeof buf));
+            if (j.t != J_INT && j.t != J_FLOAT) verr(c, "expected a number, got %s%s", jtype_names[j.t], shown(v, buf, sizeof buf));
         } else if (!strcmp(type, "boolean")) {
-            if (j.t != J_BOOL) verr(c, "expected a boolean, got %s %s", jtype_names[j.t], shown(v, buf, sizeof buf));
+            if (j.t != J_BOOL) verr(c, "expected a boolean, got %s%s", jtype_names[j.t], shown(v, buf, sizeof buf));
         }
     }
     const ynode *en = ymap_get(s, "enum");
