@@ -145,6 +145,42 @@ foreach(_j openb lua)
     EXPECT "configmap[.]yaml: 1 document valid [(]1 ConfigMap" "results-pvc[.]yaml: 1 document valid [(]1 PersistentVolumeClaim"
            "/job[.]yaml: 1 document valid [(]1 Job" "merge-job[.]yaml: 1 document valid [(]1 Job")
 endforeach()
+# collect.sh against a fake kubectl (tests/sweeps/fake-kubectl; with a real kubectl
+# installed, its JSONPath answers collect.sh's queries): it waits for Complete
+# or Failed, never hangs on a failed Job, and gives up after --timeout
+set(_sw_collect sh ${CMAKE_SOURCE_DIR}/tests/sweeps/collect_fake.sh ${_sw_out}/job-openb)
+find_program(DRASIM_KUBECTL kubectl)
+set(_sw_kubectl "FAKE_REAL_KUBECTL=")
+if(DRASIM_KUBECTL)
+  set(_sw_kubectl "FAKE_REAL_KUBECTL=${DRASIM_KUBECTL}")
+endif()
+drasim_cli_test(NAME sweeps/collect-syntax RAW
+  COMMAND sh -c "sh -n $0/collect.sh && sh -n $0/slurm.sh && echo syntax ok" ${_sw_out}/job-openb
+  DEPENDS sweeps/emit-job-openb EXPECT "syntax ok")
+drasim_cli_test(NAME sweeps/collect-complete RAW
+  COMMAND ${_sw_collect} ${_sw_out}/collect-complete "- - SuccessCriteriaMet,Complete" -
+  ENV ${_sw_kubectl} DEPENDS sweeps/emit-job-openb
+  EXPECT "all[.]db: drasim report all[.]db"
+         "call: kubectl apply -f [^\n]*/job[.]yaml\ncall: kubectl get job/drasim-default -o [^\n]*\ncall: kubectl get job/drasim-default -o [^\n]*\ncall: kubectl get job/drasim-default -o [^\n]*\ncall: kubectl apply -f [^\n]*/merge-job[.]yaml\ncall: kubectl get job/drasim-default-merge "
+         "call: kubectl cp drasim-default-fetch:/results/all[.]db all[.]db"
+  FILE_EXISTS ${_sw_out}/collect-complete/all.db)
+# the pod collect.sh runs to copy all.db out is a valid Pod too
+drasim_k8s_validate(NAME sweeps/collect-fetch-pod-schema FILES ${_sw_out}/collect-complete/fetch-pod.json
+  DEPENDS sweeps/collect-complete EXPECT "1 document valid [(]1 Pod")
+drasim_cli_test(NAME sweeps/collect-failed RAW
+  COMMAND ${_sw_collect} ${_sw_out}/collect-failed "- FailureTarget,Failed" "3,7-9"
+  ENV ${_sw_kubectl} DEPENDS sweeps/emit-job-openb EXIT 1
+  EXPECT "collect[.]sh: job/drasim-default failed [(]FailedIndexes[)]; failed indexes: 3,7-9\n"
+         "kubectl logs -l job-name=drasim-default,batch[.]kubernetes[.]io/job-completion-index=I"
+  REJECT "merge-job" FILE_ABSENT ${_sw_out}/collect-failed/all.db)
+drasim_cli_test(NAME sweeps/collect-timeout RAW
+  COMMAND ${_sw_collect} ${_sw_out}/collect-timeout - - --timeout 2
+  ENV ${_sw_kubectl} DEPENDS sweeps/emit-job-openb EXIT 3
+  EXPECT "job/drasim-default is neither Complete nor Failed after 2s [(]--timeout[)]"
+  REJECT "merge-job" FILE_ABSENT ${_sw_out}/collect-timeout/all.db)
+drasim_cli_test(NAME sweeps/collect-bad-timeout RAW
+  COMMAND ${_sw_collect} ${_sw_out}/collect-bad - - --timeout 1h
+  DEPENDS sweeps/emit-job-openb EXIT 2 EXPECT "collect[.]sh: --timeout 1h: expected whole seconds" REJECT "call: ")
 # the check can fail: the wrong number of shards
 drasim_cli_test(NAME sweeps/emit-job-check-fails RAW
   COMMAND $<TARGET_FILE:sweeps_check_job> ${_sw_out}/job-lua 3 2 drasim:latest ${_sw_out}/pod-lua-bad
