@@ -44,6 +44,13 @@ foreach(_case "5/5|index 5 out of range 0..4" "0/0|N must be a whole number >= 1
     COMMAND sweep ${_sw_qs} ${_sw_grid} --shard ${_spec} -o ${_sw_out}/bad-${_n}.db
     EXIT 2 EXPECT "drasim sweep: --shard ${_spec}: ${_msg}" FILE_ABSENT ${_sw_out}/bad-${_n}.db)
 endforeach()
+# a missing scenario: exit 3, no database, no manifests
+drasim_cli_test(NAME sweeps/shard-missing-scenario
+  COMMAND sweep ${_sw_out}/nope.yaml --param stop.time=1h,2h --shard 0/2 -o ${_sw_out}/bad-missing.db
+  EXIT 3 EXPECT "nope[.]yaml: cannot open: No such file" FILE_ABSENT ${_sw_out}/bad-missing.db)
+drasim_cli_test(NAME sweeps/emit-job-missing-scenario
+  COMMAND sweep ${_sw_out}/nope.yaml --param stop.time=1h,2h --emit-job ${_sw_out}/job-missing
+  EXIT 3 EXPECT "nope[.]yaml: cannot open: No such file" FILE_ABSENT ${_sw_out}/job-missing)
 drasim_cli_test(NAME sweeps/bad-shard-auto-unset RAW
   COMMAND env -u JOB_COMPLETION_INDEX -u SLURM_ARRAY_TASK_ID $<TARGET_FILE:drasim> sweep ${_sw_qs} ${_sw_grid} --shard auto/3 -o ${_sw_out}/bad-auto.db
   EXIT 2 EXPECT "neither JOB_COMPLETION_INDEX [(]Kubernetes Indexed Job[)] nor SLURM_ARRAY_TASK_ID" FILE_ABSENT ${_sw_out}/bad-auto.db)
