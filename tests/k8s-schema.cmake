@@ -26,8 +26,8 @@ drasim_k8s_validate(NAME k8s-schema/bad-doc-index FILES ${_ks}/bad-doc3.yaml EXI
   EXPECT "bad-doc3[.]yaml: doc 3: spec[.]devices[.]requests[[]0[]]: missing required field \"name\""
          "bad-doc3[.]yaml: doc 4: no schema for apiVersion resource[.]k8s[.]io/v1beta1, kind ResourceSlice"
          "bad-doc3[.]yaml: 2 schema violations in 4 documents")
-# what the 1.35 built-in schemas do not use: enum, x-kubernetes-int-or-string,
-# x-kubernetes-preserve-unknown-fields, oneOf (a schema of its own)
+# what the 1.35 built-in schemas do not use (enum, x-kubernetes-int-or-string,
+# x-kubernetes-preserve-unknown-fields) and the rest of the formats, on a schema of its own
 drasim_cli_test(NAME k8s-schema/synthetic-valid RAW
   COMMAND $<TARGET_FILE:k8s_validate> --schema ${_ks}/synthetic-schema.json ${_ks}/synthetic-valid.yaml
   EXPECT "synthetic-valid[.]yaml: 2 documents valid [(]2 Widget; Kubernetes test[)]")
@@ -41,8 +41,11 @@ drasim_cli_test(NAME k8s-schema/synthetic-bad RAW
          "doc 1: spec[.]flags[[]1[]]: expected a boolean, got a string \"off\"\n"
          "doc 1: spec[.]size: expected string or number, got a list\n"
          "doc 1: spec[.]sealed: unknown field \"b\"\n"
+         "doc 1: spec[.]when: \"2026-01-02 15:04\" is not an RFC 3339 date-time\n"
+         "doc 1: spec[.]blob: not base64 [(]format byte[)]\n"
+         "doc 1: spec[.]count: -2147483649 is out of the int32 range\n"
          "doc 2: missing required field \"spec\"\n"
-         "synthetic-bad[.]yaml: 8 schema violations in 2 documents")
+         "synthetic-bad[.]yaml: 11 schema violations in 2 documents")
 drasim_cli_test(NAME k8s-schema/not-yaml RAW
   COMMAND sh -c "$0 - < $1" $<TARGET_FILE:k8s_validate> ${_ks}/not-yaml.yaml
   EXIT 2 EXPECT "k8s_validate: -:3:1: invalid YAML")
