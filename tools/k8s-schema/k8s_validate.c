@@ -21,7 +21,6 @@
  * Exit 0 when every document is valid, 1 when one is not, 2 for usage, I/O
  * or YAML syntax errors.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -503,8 +502,9 @@ static int validate_file(const schema *S, const char *path, bool print) {
             /* the message's line is relative to this document: load the whole file for the right one */
             yfile whole;
             sb_clear(&err);
-            if (!strcmp(path, "-") ? yfile_load_mem(path, text.s, text.len, &whole, &err) : yfile_load(path, &whole, &err)) {
-            } else {
+            bool whole_ok = !(!strcmp(path, "-") ? yfile_load_mem(path, text.s, text.len, &whole, &err)
+                                                 : yfile_load(path, &whole, &err));
+            if (whole_ok) {   /* only this piece fails: say where it starts */
                 yfile_free(&whole);
                 sb_printf(&err, "%s: not valid YAML in the document starting at byte %zu", path, at);
             }
