@@ -105,9 +105,10 @@ drasim_cli_test(NAME sweeps/merged-check-baseline
   DEPENDS sweeps/merged-baseline-db REJECT "FAIL")
 
 # --emit-job: the manifests parse with drasim's YAML reader and have the fields
-# an Indexed Job needs with the right values (tests/sweeps/check_job.c: a
-# structural check, not the API's schema); a shard then runs the way the pod
-# runs it (tests/sweeps/run_pod.sh), from the ConfigMap's files alone.
+# an Indexed Job needs with the right values (tests/sweeps/check_job.c, a
+# structural check; the API's schema is checked by k8s_validate below); a shard
+# then runs the way the pod runs it (tests/sweeps/run_pod.sh), from the
+# ConfigMap's files alone.
 add_executable(sweeps_check_job ${CMAKE_SOURCE_DIR}/tests/sweeps/check_job.c)
 target_link_libraries(sweeps_check_job PRIVATE drasim_lib)
 set(_sw_run_pod ${CMAKE_SOURCE_DIR}/tests/sweeps/run_pod.sh)
