@@ -166,3 +166,9 @@ drasim_cli_test(NAME faults/inventory-at-repaired
 drasim_cli_test(NAME faults/inventory-at-after-stop
   COMMAND inventory ${_flt}/dp-gpu.yaml --at 5h
   EXIT 3 EXPECT "--at: 18000[.]000 s is not before the scenario's stop[.]time [(]14400[.]000 s[)]")
+
+# the cluster at 36 h of the gpu-failures example (device taints with
+# timeAdded) validates against the Kubernetes API schema (tools/k8s-schema)
+drasim_k8s_validate(NAME faults/inventory-at-schema
+  COMMAND inventory ${CMAKE_SOURCE_DIR}/scenarios/examples/gpu-failures.yaml --at 36h
+  EXPECT "40 Node, 2 DeviceClass, 40 ResourceSlice")
