@@ -91,7 +91,7 @@ const gpu_model *recorded_gpu_model(const gpu_catalog *cat, const k8s_node *n, c
     snprintf(needle, sizeof needle, "GPU product '%s'", what);
     if (!warn->len || !strstr(sb_str(warn), needle))
         sb_printf(warn, "%s:%d:%d: Node %s: %s is not in the GPU catalog (data/gpu-catalog.yaml or --catalog): its "
-                        "%d GPU%s count with no model; placement policies that need the model treat them as unknown\n",
+                        "%d GPU%s counted, with no model (no MIG tables, no GFD product); the run goes on\n",
                   n->meta.file ? n->meta.file : "", n->meta.line, n->meta.col, n->meta.name, needle, gpus,
                   gpus == 1 ? "" : "s");
     return NULL;
