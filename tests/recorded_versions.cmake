@@ -77,3 +77,12 @@ grep -c '^kind: ResourceSlice' '${_rv_out}/dyn16.yaml'
 grep '^  name: 000' '${_rv_out}/dyn16.yaml' | cut -c9-14 | sort -c && echo sorted
 '$<TARGET_FILE:drasim>' allocate '${_rv_out}/dyn16.yaml' '${CMAKE_CURRENT_SOURCE_DIR}/inventory/dyn16-claims.yaml' | grep 'device:'"
   EXPECT "^18\nsorted\n        device: gpu-0-mig-1g10gb-19-0\n        device: gpu-1\n$")
+# drasim allocate --k8s-version 1.34 reads the combined layout; the counters
+# count only with DRAPartitionableDevices on (off by default on 1.34)
+drasim_cli_test(NAME recorded/allocate-combined-1.34
+  COMMAND allocate --k8s-version 1.34 --features AdminAccess,PrioritizedList,PartitionableDevices
+          ${_rv}/dyn-combined-1.34.yaml ${CMAKE_CURRENT_SOURCE_DIR}/inventory/dyn16-claims.yaml
+  EXPECT "device: gpu-0-mig-1g10gb-19-0\n(.*\n)*        device: gpu-1\n")
+drasim_cli_test(NAME recorded/allocate-combined-1.34-gate-off EXIT 1
+  COMMAND allocate --k8s-version 1.34 ${_rv}/dyn-combined-1.34.yaml ${CMAKE_CURRENT_SOURCE_DIR}/inventory/dyn16-claims.yaml
+  EXPECT "the claims do not fit on node hgx134-0")

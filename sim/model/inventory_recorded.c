@@ -54,21 +54,34 @@ static void print_warnings(const strbuf *warn) {
     }
 }
 
+/* Interned names seen so far: an open-addressing set of pointers (a
+ * recorded inventory may hold 10,000s of nodes and 100,000s of slices). */
+typedef struct name_set { const char **slot; size_t cap; } name_set;
+
+static bool name_set_add(name_set *ns, const char *name) {   /* true when new */
+    size_t h = ((uintptr_t)name >> 4) * 0x9e3779b97f4a7c15ULL;
+    for (size_t i = h & (ns->cap - 1);; i = (i + 1) & (ns->cap - 1)) {
+        if (ns->slot[i] == name) return false;
+        if (!ns->slot[i]) {
+            ns->slot[i] = name;
+            return true;
+        }
+    }
+}
+
 /* A Node for every node-local slice whose nodeName no Node has, in the order
  * the slices come; labels as the kubelet sets them, no capacity (unknown). */
 static void nodes_from_slices(k8s_objects *o, strbuf *warn) {
-    const char **known = xmalloc((o->nodes.len + o->slices.len + 1) * sizeof *known);
-    size_t nk = 0;
-    for (size_t i = 0; i < o->nodes.len; i++) known[nk++] = o->nodes.data[i]->meta.name;
+    name_set known = {0};
+    known.cap = 16;
+    while (known.cap < 2 * (o->nodes.len + o->slices.len)) known.cap *= 2;
+    known.slot = xcalloc(known.cap, sizeof *known.slot);
+    for (size_t i = 0; i < o->nodes.len; i++) name_set_add(&known, o->nodes.data[i]->meta.name);
     size_t created = 0;
     for (size_t s = 0; s < o->slices.len; s++) {
         const k8s_resource_slice *sl = o->slices.data[s];
         const char *name = sl->node_name;
-        if (!name) continue;
-        size_t j = 0;
-        while (j < nk && known[j] != name) j++;
-        if (j < nk) continue;
-        known[nk++] = name;
+        if (!name || !name_set_add(&known, name)) continue;
         k8s_node *n = ARENA_NEW(&o->a, k8s_node, 1);
         n->meta.name = name;
         n->meta.file = sl->meta.file;
@@ -87,14 +100,15 @@ static void nodes_from_slices(k8s_objects *o, strbuf *warn) {
         k8s_objects_add(o, K8S_NODE, n);
         created++;
     }
-    if (created)
+    if (created) {   /* one warning, at the first slice that needed a Node */
+        const k8s_node *first = o->nodes.data[o->nodes.len - created];
         sb_printf(warn, "%s:%d:%d: %zu node%s created from ResourceSlice nodeName (no Node object in the inventory, "
                         "e.g. %s): their CPU and memory are unknown, so pods requesting CPU or memory do not fit "
                         "there; add the Nodes (kubectl get nodes -o yaml) as another inventory file\n",
-                  o->nodes.data[o->nodes.len - created]->meta.file ? o->nodes.data[o->nodes.len - created]->meta.file : "",
-                  o->nodes.data[o->nodes.len - created]->meta.line, o->nodes.data[o->nodes.len - created]->meta.col,
-                  created, created == 1 ? "" : "s", o->nodes.data[o->nodes.len - created]->meta.name);
-    free(known);
+                  first->meta.file ? first->meta.file : "", first->meta.line, first->meta.col, created,
+                  created == 1 ? "" : "s", first->meta.name);
+    }
+    free(known.slot);
 }
 
 int inventory_load_recorded_files(const char *const *paths, size_t npaths, const dra_publish *pub,
