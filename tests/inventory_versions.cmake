@@ -39,3 +39,12 @@ do '$<TARGET_FILE:drasim>' inventory '${_iv}/versions-scenario.yaml' $s > '${_iv
 grep -m1 'name: 00000-gpu' '${_iv_out}/seed.yaml'
 done"
   EXPECT "^  name: 00000-gpu.nvidia.com-h100-0-nwdmv\n  name: 00000-gpu.nvidia.com-h100-0-24k6j\n  name: 00000-gpu.nvidia.com-h100-0-nwdmv\n$")
+# --k8s-version changes the scheduler too: DRA-backed extended resources
+# (DRAExtendedResource) only from 1.36
+drasim_cli_test(NAME inventory/extended-resources-1.36
+  COMMAND run ${_iv}/extended-scenario.yaml -o ${_iv_out}/ext.db --force
+  EXPECT "extended: 1 nodes, 2 pods arrived, 2 scheduled, 0 pending")
+drasim_cli_test(NAME inventory/extended-resources-off-1.35 EXIT 3
+  COMMAND run ${_iv}/extended-scenario.yaml --k8s-version 1.35 -o ${_iv_out}/ext135.db --force
+  EXPECT "extended-scenario.yaml:15:5: pod group 'ext': extended resource nvidia.com/gpu: Kubernetes 1.35 serves no extended resource through DRA"
+  FILE_ABSENT ${_iv_out}/ext135.db)
