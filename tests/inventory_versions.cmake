@@ -48,3 +48,18 @@ drasim_cli_test(NAME inventory/extended-resources-off-1.35 EXIT 3
   COMMAND run ${_iv}/extended-scenario.yaml --k8s-version 1.35 -o ${_iv_out}/ext135.db --force
   EXPECT "extended-scenario.yaml:15:5: pod group 'ext': extended resource nvidia.com/gpu: Kubernetes 1.35 serves no extended resource through DRA"
   FILE_ABSENT ${_iv_out}/ext135.db)
+# every driver release's output, compute-domain slices included, passes the
+# offline Kubernetes API schema (tools/k8s-schema; it reads no kind: List, so
+# not the recorded dumps)
+foreach(_v v25.3 v25.8 v25.12 v0.4)
+  set(_mig)
+  if(_v STREQUAL "v25.3" OR _v STREQUAL "v25.8")
+    set(_mig --set cluster.nodePools[2].gpu.mig=none)
+    set(_nc 4)
+  else()
+    set(_nc 5)
+  endif()
+  drasim_k8s_validate(NAME k8s-schema/inventory-driver-${_v}
+    COMMAND inventory ${_iv}/versions-scenario.yaml --set cluster.draDriver.version=${_v} ${_mig}
+    EXPECT "4 Node, ${_nc} DeviceClass, [0-9]+ ResourceSlice")
+endforeach()
