@@ -208,6 +208,7 @@ void sim_free(sim_run *r) {
     VEC_FREE(r->sample_gpu);
     VEC_FREE(r->summary);
     VEC_FREE(r->user_samples);
+    VEC_FREE(r->pod_labels);
     VEC_FREE(r->groups);
     VEC_FREE(r->curve);
     memset(r, 0, sizeof *r);

@@ -36,9 +36,15 @@ typedef struct luaw_arrival {
     uint32_t cls;              /* LUAW_CANCELLED: deleted before it arrived */
     bool due_now;              /* submitted for the instant it was submitted at (counted in `due`) */
     uint32_t next_free;
+    uint32_t labels;           /* label set (index + 1), 0 = none */
     const char *name;
     sim_time duration;
 } luaw_arrival;
+
+typedef struct luaw_labelset {   /* labels of pods, interned (lua_labels.c) */
+    const k8s_kv *kv;          /* sorted by key */
+    size_t n;
+} luaw_labelset;
 
 typedef struct luaw_record {  /* drasim.record */
     const char *metric;        /* interned */
@@ -85,6 +91,9 @@ typedef struct luaw {
     int64_t after_stop;        /* pods submitted for an arrival at or after the stop time */
     VEC(luaw_record) records;   /* drasim.record, first-call order */
     int records_ref;           /* registry table: "metric\0group" -> index in records + 1 */
+    VEC(luaw_labelset) labelsets;
+    int labelsets_ref;         /* registry table: canonical labels text -> index in labelsets + 1 */
+    VEC(uint32_t) pod_labels;  /* per pod id of the run: its label set (index + 1), 0 = none; grown on demand */
 } luaw;
 
 #define LUAW_CANCELLED UINT32_MAX
@@ -141,6 +150,14 @@ sim_time luaw_check_duration(lua_State *L, int idx, const char *what);
 /* ---- lua_pods.c ---- */
 int luaw_submit(lua_State *L);
 int luaw_submit_gang(lua_State *L);
+
+/* ---- lua_labels.c ---- */
+/* The pod table's `labels` (table at idx) as a label set: index + 1, 0 = none. */
+uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn);
+/* Pod `pod` of the run arrived with label set `set`: rows of run->pod_labels. */
+void luaw_labels_arrived(luaw *w, uint32_t set, uint32_t pod);
+/* Push label set `set` (> 0) as a table {key = value}. */
+void luaw_push_labels(lua_State *L, const luaw *w, uint32_t set);
 
 /* ---- lua_source.c ---- */
 /* Current simulated time (0 without an engine). */

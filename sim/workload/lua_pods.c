@@ -29,7 +29,7 @@
 #define MAX_DEPTH 24
 
 static const char *const POD_FIELDS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory",
-                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", NULL};
+                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", "labels", NULL};
 static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu", NULL};
 
 static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -120,7 +120,7 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
         const char *k = lua_tostring(L, -1);
         if (!known && !(extra && !strcmp(k, extra)))
             luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
-                          "requests, nodeSelector, affinity, tolerations, gpu%s%s)", fn, k, extra ? ", " : "",
+                          "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels%s%s)", fn, k, extra ? ", " : "",
                        extra ? extra : "");
     }
     lua_pop(L, 1);
@@ -429,10 +429,10 @@ static void times_of(lua_State *L, luaw *w, int idx, const char *fn, sim_time *a
     lua_pop(L, 1);
 }
 
-static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, sim_time at, sim_time dur) {
+static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, sim_time at, sim_time dur, uint32_t labels) {
     luaw_charge(L, w, LUAW_QUEUED_COST);   /* refunded when the pod arrives */
     bool due_now = w->run && at == luaw_now(w);
-    luaw_arrival a = {.cls = c, .name = name, .duration = dur, .due_now = due_now};
+    luaw_arrival a = {.cls = c, .name = name, .duration = dur, .due_now = due_now, .labels = labels};
     size_t slot;
     if (w->free_arrival) {   /* reuse the slot of a pod that arrived */
         slot = w->free_arrival - 1;
@@ -487,11 +487,12 @@ int luaw_submit(lua_State *L) {
     sim_time at, dur;
     times_of(L, w, 1, "drasim.submit", &at, &dur);
     check_on_start(L, "drasim.submit");
+    uint32_t labels = luaw_labels_of(L, w, 1, "drasim.submit");
     uint32_t c = class_of(L, w, 1, "drasim.submit");
     char buf[300];
     base_name(L, w, 1, buf, "drasim.submit");
     const char *name = claim_name(L, w, buf, "drasim.submit");
-    enqueue(L, w, c, name, at, dur);
+    enqueue(L, w, c, name, at, dur, labels);
     add_on_start(L, w, name);
     lua_pushstring(L, name);
     return 1;
@@ -514,6 +515,7 @@ int luaw_submit_gang(lua_State *L) {
     sim_time at, dur;
     times_of(L, w, 1, "drasim.submit_gang", &at, &dur);
     check_on_start(L, "drasim.submit_gang");
+    uint32_t labels = luaw_labels_of(L, w, 1, "drasim.submit_gang");
     uint32_t c = class_of(L, w, 1, "drasim.submit_gang");
     char base[300], buf[320];
     base_name(L, w, 1, base, "drasim.submit_gang");
@@ -521,7 +523,7 @@ int luaw_submit_gang(lua_State *L) {
     for (int i = 0; i < size; i++) {
         snprintf(buf, sizeof buf, "%s-%d", base, i);
         const char *name = claim_name(L, w, buf, "drasim.submit_gang");
-        enqueue(L, w, c, name, at, dur);
+        enqueue(L, w, c, name, at, dur, labels);
         add_on_start(L, w, name);
         lua_pushstring(L, name);
         lua_rawseti(L, -2, i + 1);

@@ -1,0 +1,45 @@
+# CLI tests of the Lua API of issue 20 (docs/LUA.md): labels, the cluster view
+# in both modes, drasim.claim, the process layer, csv_rows/parse_time, and the
+# examples in lua/examples/. Scripts in tests/lua20/ assert what they see
+# (a failed assert fails the run with exit 3); the SQL checks read the result.
+set(_l20 ${CMAKE_CURRENT_BINARY_DIR}/lua20)
+file(MAKE_DIRECTORY ${_l20})
+set(_dp ${CMAKE_SOURCE_DIR}/tests/lua20/dp.yaml)
+set(_dra ${CMAKE_SOURCE_DIR}/tests/lua20/dra.yaml)
+
+# labels = {...}: rows of pod_labels (pods a, b share one label set; c arrives
+# after d, so it is pod 3), and drasim.pod(name).labels.
+drasim_cli_test(NAME lua20/labels
+  COMMAND run ${_dp} -o ${_l20}/labels.db --force
+  EXPECT "4 pods arrived, 4 scheduled"
+  SQL ${_l20}/labels.db "SELECT group_concat(p.name || ':' || l.key || '=' || l.value, ' ') FROM (SELECT * FROM pod_labels ORDER BY pod_id, key) l JOIN pods p USING (run_id, pod_id)"
+      "^a:app=chat a:example[.]com/tier=gold b:app=chat b:example[.]com/tier=gold c:app=batch c:empty=$")
+drasim_cli_test(NAME lua20/labels-bad-value
+  COMMAND run ${_dp} --set workload.lua.script=bad_labels.lua -o ${_l20}/bad-labels.db
+  EXIT 3
+  EXPECT "bad_labels[.]lua:2: drasim[.]submit: labels: app: 'not valid!' is not a valid label value"
+  FILE_ABSENT ${_l20}/bad-labels.db)
+# runs without labels have no pod_labels table (their databases are unchanged)
+drasim_cli_test(NAME lua20/no-labels-no-table
+  COMMAND run ${CMAKE_SOURCE_DIR}/tests/lua/record.yaml -o ${_l20}/record.db --force
+  SQL ${_l20}/record.db "SELECT count(*) FROM sqlite_master WHERE name = 'pod_labels'" "^0$")
+
+# compare, check and report read drasim.record metrics and the series of
+# drasim.sample (S:mean, S:max, S:last); the check's last threshold fails.
+drasim_cli_test(NAME lua20/check-user-metrics
+  COMMAND check ${CMAKE_SOURCE_DIR}/tests/lua/record.yaml --expect ${CMAKE_SOURCE_DIR}/tests/lua20/record-expect.yaml
+  EXIT 1
+  EXPECT "user_gang_wait_s == 150 +150 +== 150 +pass"
+         "user_gang_wait_s[{]group=train[}] == 2[.]5 +2[.]5 +== 2[.]5 +pass"
+         "user_queue:max == 4[.]5 +4[.]5 +== 4[.]5 +pass"
+         "user_queue:mean == 2[.]75 +2[.]75 +== 2[.]75 +pass"
+         "user_queue:last <= 4 +4[.]5 +<= 4 +FAIL"
+         "5 checks, 1 failed")
+drasim_cli_test(NAME lua20/compare-user-metrics
+  COMMAND compare ${_l20}/record.db ${_l20}/record.db --format csv
+  DEPENDS lua20/no-labels-no-table
+  EXPECT "user_count,3,3," "user_queue:mean,2[.]75,2[.]75," "user_queue:last,4[.]5,4[.]5,")
+drasim_cli_test(NAME lua20/report-user-metrics RAW
+  COMMAND sh -c "$<TARGET_FILE:drasim> report ${_l20}/record.db -o ${_l20}/record-report --force && grep -o 'user_[a-z_]*:max' ${_l20}/record-report/index.html"
+  DEPENDS lua20/no-labels-no-table
+  EXPECT "user_queue:max")
