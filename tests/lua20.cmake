@@ -14,11 +14,6 @@ drasim_cli_test(NAME lua20/labels
   EXPECT "4 pods arrived, 4 scheduled"
   SQL ${_l20}/labels.db "SELECT group_concat(p.name || ':' || l.key || '=' || l.value, ' ') FROM (SELECT * FROM pod_labels ORDER BY pod_id, key) l JOIN pods p USING (run_id, pod_id)"
       "^a:app=chat a:example[.]com/tier=gold b:app=chat b:example[.]com/tier=gold c:app=batch c:empty=$")
-drasim_cli_test(NAME lua20/labels-bad-value
-  COMMAND run ${_dp} --set workload.lua.script=bad_labels.lua -o ${_l20}/bad-labels.db
-  EXIT 3
-  EXPECT "bad_labels[.]lua:2: drasim[.]submit: labels: app: 'not valid!' is not a valid label value"
-  FILE_ABSENT ${_l20}/bad-labels.db)
 # runs without labels have no pod_labels table (their databases are unchanged)
 drasim_cli_test(NAME lua20/no-labels-no-table
   COMMAND run ${CMAKE_SOURCE_DIR}/tests/lua/record.yaml -o ${_l20}/record.db --force
@@ -43,3 +38,38 @@ drasim_cli_test(NAME lua20/report-user-metrics RAW
   COMMAND sh -c "$<TARGET_FILE:drasim> report ${_l20}/record.db -o ${_l20}/record-report --force && grep -o 'user_[a-z_]*:max' ${_l20}/record-report/index.html"
   DEPENDS lua20/no-labels-no-table
   EXPECT "user_queue:max")
+
+# The cluster view (tests/lua20/view_*.lua assert the values they read, by hand
+# from the scenario's nodes; a failed assertion fails the run). after_schedule
+# callbacks ran: their user_ metrics are recorded.
+drasim_cli_test(NAME lua20/view-dra
+  COMMAND run ${_dra} -o ${_l20}/view-dra.db --force
+  SQL ${_l20}/view-dra.db "SELECT value FROM summary WHERE metric = 'user_after_schedule_ran'" "^1[.]0$")
+drasim_cli_test(NAME lua20/view-device-plugin
+  COMMAND run ${_dp} --set workload.lua.script=view_dp.lua -o ${_l20}/view-dp.db --force
+  SQL ${_l20}/view-dp.db "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT * FROM summary WHERE metric LIKE 'user%' ORDER BY metric)"
+      "^user_after_schedule_ran=1[.]0 user_nested=60[.]0$")
+
+# Bad arguments: exit 3, the message names the function and the script's line, no database.
+function(lua20_refused name scenario expect)
+  drasim_cli_test(NAME lua20/refused-${name}
+    COMMAND run ${scenario} --set workload.lua.script=${name}.lua -o ${_l20}/${name}.db
+    EXIT 3
+    EXPECT "${name}[.]lua:2: ${expect}"
+    FILE_ABSENT ${_l20}/${name}.db)
+endfunction()
+lua20_refused(bad_labels ${_dp} "drasim[.]submit: labels: app: 'not valid!' is not a valid label value")
+lua20_refused(bad_free_devices_cel ${_dra} "drasim[.]free_devices: selector: CEL selector does not compile: .*Syntax error")
+lua20_refused(bad_free_devices_class ${_dra} "drasim[.]free_devices: class: no DeviceClass named 'nope[.]example[.]com'")
+lua20_refused(bad_free_devices_mode ${_dp} "drasim[.]free_devices: only in dra mode")
+lua20_refused(bad_nodes_field ${_dra} "drasim[.]nodes: unknown field 'gpu'")
+lua20_refused(bad_claim_count ${_dra} "drasim[.]claim: count: expected a positive integer or \"all\"")
+lua20_refused(bad_claim_field ${_dra} "drasim[.]claim: unknown field 'devices'")
+lua20_refused(bad_claim_selector ${_dra} "drasim[.]submit: gpu[.]dra claim lua/gpu: CEL selector does not compile")
+
+# The jobs library in dra mode: DRA claims from the device-plugin demand.
+drasim_cli_test(NAME lua20/jobs-dra
+  COMMAND run ${_dra} --set workload.lua.script=jobs_dra.lua -o ${_l20}/jobs-dra.db --force
+  EXPECT "4 pods arrived, 4 scheduled"
+  SQL ${_l20}/jobs-dra.db "SELECT value FROM summary WHERE metric = 'user_jobs_ok'" "^1[.]0$"
+      ${_l20}/jobs-dra.db "SELECT count(*), count(DISTINCT pod_id) FROM claim_allocations" "^7[|]4$")

@@ -83,6 +83,8 @@ typedef struct sim_run sim_run;
  *  event     an EV_SOURCE event it scheduled (sim_schedule_source);
  *  started   one of its pods was bound (after the scheduling pass of the
  *            instant, in binding order);
+ *  after_pass after the scheduling pass of an instant (and the started
+ *            hooks), every instant; keep it cheap when there is nothing to do;
  *  finished  one of its pods ended (after the scheduler released it; not
  *            for a pod deleted with sim_delete);
  *  summarize after the run's own summary: add the source's metrics. */
@@ -92,6 +94,7 @@ typedef struct sim_source {
     int (*event)(sim_run *r, void *ctx, uint64_t arg, sim_time t);
     int (*finished)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
     int (*started)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
+    int (*after_pass)(sim_run *r, void *ctx, sim_time t);
     void (*summarize)(sim_run *r, void *ctx);
     void (*free)(void *ctx);
 } sim_source;

@@ -474,6 +474,7 @@ static void add_count(lua_State *L, const char *key, lua_Integer v) {
 static int api_free_gpus(lua_State *L) {
     static const char *const modes[] = {"resource", "model", NULL};
     int by = luaL_checkoption(L, 1, "resource", modes);
+    if (luaw_get(L)->run->dra && luaw_get(L)->run->sc->sched.mode == SCHED_MODE_DRA) return luaw_free_gpus_dra(L, by == 1);
     const scheduler *s = &luaw_get(L)->run->sched;
     size_t R = s->nres;
     luaw_charge_work(L, (int64_t)(s->nnodes * R) + 1);
@@ -494,6 +495,7 @@ static int api_free_gpus(lua_State *L) {
 
 /* nodes(): {count=, schedulable=, allocatable={res=total}, models={product=nodes}, pools=...}. */
 static int api_nodes(lua_State *L) {
+    if (!lua_isnoneornil(L, 1)) return luaw_nodes_list(L);   /* drasim.nodes{filters}: per node (lua_view.c) */
     const scheduler *s = &luaw_get(L)->run->sched;
     size_t R = s->nres, sched = 0;
     luaw_charge_work(L, (int64_t)(s->nnodes * (R + 1)) + 1);
@@ -615,9 +617,11 @@ void luaw_open_api(luaw *w, const ynode *args) {
         {"on_start", api_on_start},  {"delete", api_delete},          {"pod", api_pod},
         {"submit", luaw_submit},    {"submit_gang", luaw_submit_gang}, {"pending", api_pending},
         {"running", api_running},   {"free_gpus", api_free_gpus},     {"nodes", api_nodes},
-        {"csv", api_csv},           {"record", api_record},           {"sample", api_sample},           {"sorted_keys", luaw_sorted_keys}, {NULL, NULL}};
+        {"csv", api_csv},           {"record", api_record},           {"sample", api_sample},           {"sorted_keys", luaw_sorted_keys},
+        {"claim", luaw_claim},      {NULL, NULL}};
     lua_State *L = w->L;
     luaL_newlib(L, fns);
+    luaw_open_view(L);
     if (args) push_ynode(L, args);
     else lua_newtable(L);
     lua_setfield(L, -2, "args");

@@ -41,6 +41,11 @@ typedef struct luaw_arrival {
     sim_time duration;
 } luaw_arrival;
 
+typedef struct luaw_after_pass_cb {   /* drasim.after_schedule */
+    int fn_ref;
+    rng rng;
+} luaw_after_pass_cb;
+
 typedef struct luaw_labelset {   /* labels of pods, interned (lua_labels.c) */
     const k8s_kv *kv;          /* sorted by key */
     size_t n;
@@ -91,6 +96,7 @@ typedef struct luaw {
     int64_t after_stop;        /* pods submitted for an arrival at or after the stop time */
     VEC(luaw_record) records;   /* drasim.record, first-call order */
     int records_ref;           /* registry table: "metric\0group" -> index in records + 1 */
+    VEC(luaw_after_pass_cb) after_pass;   /* drasim.after_schedule callbacks due after this instant's pass */
     VEC(luaw_labelset) labelsets;
     int labelsets_ref;         /* registry table: canonical labels text -> index in labelsets + 1 */
     VEC(uint32_t) pod_labels;  /* per pod id of the run: its label set (index + 1), 0 = none; grown on demand */
@@ -158,6 +164,20 @@ uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn);
 void luaw_labels_arrived(luaw *w, uint32_t set, uint32_t pod);
 /* Push label set `set` (> 0) as a table {key = value}. */
 void luaw_push_labels(lua_State *L, const luaw *w, uint32_t set);
+
+/* ---- lua_claim.c ---- */
+/* drasim.claim{...}: a claim entry of gpu.dra.claims. */
+int luaw_claim(lua_State *L);
+
+/* ---- lua_view.c ---- */
+/* drasim.nodes{filters}: one table per node. */
+int luaw_nodes_list(lua_State *L);
+/* drasim.free_gpus([by]) in DRA mode. */
+int luaw_free_gpus_dra(lua_State *L, bool by_model);
+/* Add free_devices and after_schedule to the drasim table at the top of the stack. */
+void luaw_open_view(lua_State *L);
+/* Run the after_schedule callbacks due (after a scheduling pass). 0, or -1 with err set. */
+int luaw_run_after_pass(luaw *w, strbuf *err, const char *what);
 
 /* ---- lua_source.c ---- */
 /* Current simulated time (0 without an engine). */

@@ -231,6 +231,14 @@ static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     return rc;
 }
 
+/* After the scheduling pass of an instant: drasim.after_schedule callbacks. */
+static int source_after_pass(sim_run *r, void *ctx, sim_time t) {
+    (void)t;
+    luaw *w = ctx;
+    if (!w->after_pass.len) return 0;
+    return luaw_run_after_pass(w, &r->error, where(w, "a drasim.after_schedule callback"));
+}
+
 /* After the run: pods submitted for the stop time or later never arrived. */
 static void source_summarize(sim_run *r, void *ctx) {
     luaw *w = ctx;
@@ -256,6 +264,7 @@ static void source_free(void *ctx) {
     VEC_FREE(w->due);
     VEC_FREE(w->records);
     VEC_FREE(w->labelsets);
+    VEC_FREE(w->after_pass);
     VEC_FREE(w->pod_labels);
     free(w);
 }
@@ -266,7 +275,7 @@ void lua_source_attach(sim_run *r, const lua_source_spec *spec) {
     w->spec = spec;
     w->script_dir = "";
     sim_source src = {.ctx = w, .start = source_start, .event = source_event, .finished = source_finished,
-                      .started = source_started, .summarize = source_summarize,
+                      .started = source_started, .after_pass = source_after_pass, .summarize = source_summarize,
                       .free = source_free};
     w->source_id = sim_add_source(r, &src);
     if (w->source_id < 0) source_free(w);
