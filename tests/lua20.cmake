@@ -73,3 +73,23 @@ drasim_cli_test(NAME lua20/jobs-dra
   EXPECT "4 pods arrived, 4 scheduled"
   SQL ${_l20}/jobs-dra.db "SELECT value FROM summary WHERE metric = 'user_jobs_ok'" "^1[.]0$"
       ${_l20}/jobs-dra.db "SELECT count(*), count(DISTINCT pod_id) FROM claim_allocations" "^7[|]4$")
+
+# Processes (tests/lua20/process.lua asserts the order and times of its events by hand).
+drasim_cli_test(NAME lua20/process
+  COMMAND run ${_dp} --set workload.lua.script=process.lua -o ${_l20}/process.db --force
+  EXPECT "3 pods arrived, 3 scheduled"
+  SQL ${_l20}/process.db "SELECT value FROM summary WHERE metric = 'user_all_at'" "^1500[.]0$"
+      ${_l20}/process.db "SELECT group_concat(name || ':' || state || ':' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY name)"
+      "^a:Succeeded:660000 b:Deleted:300000 c:Succeeded:1500000$")
+function(lua20_refused_at name expect)   # errors raised inside a process (a timer callback resumes it)
+  drasim_cli_test(NAME lua20/refused-${name}
+    COMMAND run ${_dp} --set workload.lua.script=${name}.lua -o ${_l20}/${name}.db
+    EXIT 3
+    EXPECT "drasim[.]process: [^ ]*${name}[.]lua:[0-9]+: ${expect}"
+    FILE_ABSENT ${_l20}/${name}.db)
+endfunction()
+lua20_refused_at(process_error "attempt to index a nil value .local 't'.")
+lua20_refused_at(bad_wait_unknown "drasim[.]wait: no pod named 'nope' was submitted")
+lua20_refused_at(bad_sleep_duration "drasim[.]sleep: expected a duration such as 90s")
+lua20_refused_at(bad_any_item "drasim[.]any: item 1: expected a process")
+lua20_refused(bad_sleep_outside ${_dp} "drasim[.]sleep: only inside a drasim[.]process function")

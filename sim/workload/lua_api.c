@@ -307,6 +307,7 @@ static int api_delete(lua_State *L) {
         lua_pushboolean(L, 0);
         lua_setfield(L, -2, name);
         lua_pop(L, 1);
+        luaw_deleted_hook(L, w, name);
         lua_pushstring(L, "submitted");
         return 1;
     }
@@ -325,6 +326,7 @@ static int api_delete(lua_State *L) {
     lua_pushnil(L);
     lua_setfield(L, -2, name);
     lua_pop(L, 2);
+    luaw_deleted_hook(L, w, name);
     lua_pushstring(L, STATE_NAMES[was]);
     return 1;
 }
@@ -638,6 +640,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
     lua_setfield(L, -2, "drasim");
     lua_pop(L, 1);
     lua_setglobal(L, "drasim");
+    luaw_open_process(L);
     if (w->run) {
         lua_newtable(L);
         w->groups_ref = luaL_ref(L, LUA_REGISTRYINDEX);

@@ -96,6 +96,7 @@ typedef struct luaw {
     int64_t after_stop;        /* pods submitted for an arrival at or after the stop time */
     VEC(luaw_record) records;   /* drasim.record, first-call order */
     int records_ref;           /* registry table: "metric\0group" -> index in records + 1 */
+    int delete_hook_ref;       /* the process layer's function drasim.delete calls (0 = none) */
     VEC(luaw_after_pass_cb) after_pass;   /* drasim.after_schedule callbacks due after this instant's pass */
     VEC(luaw_labelset) labelsets;
     int labelsets_ref;         /* registry table: canonical labels text -> index in labelsets + 1 */
@@ -164,6 +165,12 @@ uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn);
 void luaw_labels_arrived(luaw *w, uint32_t set, uint32_t pod);
 /* Push label set `set` (> 0) as a table {key = value}. */
 void luaw_push_labels(lua_State *L, const luaw *w, uint32_t set);
+
+/* ---- lua_process.c ---- */
+/* Add drasim.process/sleep/wait/any/all (the global drasim must exist). */
+int luaw_open_process(lua_State *L);
+/* drasim.delete deleted pod `name`: wake the processes waiting for it. */
+void luaw_deleted_hook(lua_State *L, luaw *w, const char *name);
 
 /* ---- lua_claim.c ---- */
 /* drasim.claim{...}: a claim entry of gpu.dra.claims. */
