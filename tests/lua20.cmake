@@ -93,3 +93,13 @@ lua20_refused_at(bad_wait_unknown "drasim[.]wait: no pod named 'nope' was submit
 lua20_refused_at(bad_sleep_duration "drasim[.]sleep: expected a duration such as 90s")
 lua20_refused_at(bad_any_item "drasim[.]any: item 1: expected a process")
 lua20_refused(bad_sleep_outside ${_dp} "drasim[.]sleep: only inside a drasim[.]process function")
+
+# csv_rows with declared types (no guessing) and parse_time (tests/lua20/csv_rows.lua asserts each value).
+drasim_cli_test(NAME lua20/csv-rows
+  COMMAND run ${_dp} --set workload.lua.script=csv_rows.lua -o ${_l20}/csv-rows.db --force
+  EXPECT "2 pods arrived, 2 scheduled"
+  SQL ${_l20}/csv-rows.db "SELECT group_concat(name || ':' || arrival_ms || ':' || duration_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^job-007:0:300000 job-010:90500:90000$")
+lua20_refused(bad_csv_type ${_dp} "drasim[.]csv_rows: [^ ]*rows_bad[.]csv:3: column gpus: expected an integer, found 'two'")
+lua20_refused(bad_csv_column ${_dp} "drasim[.]csv_rows: types: [^ ]*rows_bad[.]csv has no column 'gpu'")
+lua20_refused(bad_parse_time ${_dp} "drasim[.]parse_time: '2024-13-01T00:00:00Z' is not an ISO 8601 time")

@@ -624,6 +624,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
     lua_State *L = w->L;
     luaL_newlib(L, fns);
     luaw_open_view(L);
+    luaw_open_csv_rows(L);
     if (args) push_ynode(L, args);
     else lua_newtable(L);
     lua_setfield(L, -2, "args");

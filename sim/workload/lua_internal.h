@@ -172,6 +172,10 @@ int luaw_open_process(lua_State *L);
 /* drasim.delete deleted pod `name`: wake the processes waiting for it. */
 void luaw_deleted_hook(lua_State *L, luaw *w, const char *name);
 
+/* ---- lua_csv_rows.c ---- */
+/* Add csv_rows and parse_time to the drasim table at the top of the stack. */
+void luaw_open_csv_rows(lua_State *L);
+
 /* ---- lua_claim.c ---- */
 /* drasim.claim{...}: a claim entry of gpu.dra.claims. */
 int luaw_claim(lua_State *L);
