@@ -174,10 +174,11 @@ static int api_on_finish(lua_State *L) {
     luaw *w = luaw_get(L);
     const char *name = luaL_checkstring(L, 1);
     luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->names_ref);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
     lua_getfield(L, -1, name);
     if (lua_isnil(L, -1)) return luaL_error(L, "drasim.on_finish: no pod named '%s' was submitted", name);
     lua_pop(L, 2);
+    w->any_finish = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
     if (lua_getfield(L, -1, name) == LUA_TNIL) {
         lua_pop(L, 1);
@@ -193,6 +194,7 @@ static int api_on_finish(lua_State *L) {
 static int api_on_start(lua_State *L) {
     luaw *w = luaw_get(L);
     luaL_checktype(L, 1, LUA_TFUNCTION);
+    w->any_start = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_all_ref);
     lua_pushvalue(L, 1);
     lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
@@ -201,13 +203,16 @@ static int api_on_start(lua_State *L) {
 
 /* Pod `name` of this script: 1 with its id in *id (arrived), 0 with its
  * arrival slot in *slot (submitted, not arrived), -1 (unknown, or deleted
- * before it arrived). */
-static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, size_t *slot) {
+ * before it arrived); *k = its submission number when known. */
+static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, size_t *slot, size_t *k) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
     int t = lua_getfield(L, -1, name);
-    lua_Integer v = t == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    lua_Integer n = t == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
     lua_pop(L, 2);
-    if (t != LUA_TNUMBER) return -1;
+    if (n < 1 || (size_t)n > w->podref.len) return -1;
+    *k = (size_t)n - 1;
+    int64_t v = w->podref.data[*k];
+    if (v == LUAW_GONE) return -1;
     if (v >= 0) {
         *id = (uint32_t)v;
         return 1;
@@ -293,7 +298,8 @@ static int api_delete(lua_State *L) {
     luaw_charge_work(L, 16);
     uint32_t id;
     size_t slot;
-    int k = find_pod(L, w, name, &id, &slot);
+    size_t sub;
+    int k = find_pod(L, w, name, &id, &slot, &sub);
     if (k < 0) {
         lua_pushnil(L);
         return 1;
@@ -303,10 +309,7 @@ static int api_delete(lua_State *L) {
         luaw_arrival *a = &w->arrivals.data[slot];
         if (a->due_now) w->due.data[a->cls]--;
         a->cls = LUAW_CANCELLED;
-        lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, name);
-        lua_pop(L, 1);
+        w->podref.data[sub] = LUAW_GONE;
         luaw_deleted_hook(L, w, name);
         lua_pushstring(L, "submitted");
         return 1;
@@ -342,8 +345,8 @@ static int api_pod(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
     luaw_charge_work(L, 16);
     uint32_t id;
-    size_t slot;
-    int k = find_pod(L, w, name, &id, &slot);
+    size_t slot, sub;
+    int k = find_pod(L, w, name, &id, &slot, &sub);
     if (k < 0) {
         lua_pushnil(L);
         return 1;

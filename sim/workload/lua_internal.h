@@ -37,9 +37,21 @@ typedef struct luaw_arrival {
     bool due_now;              /* submitted for the instant it was submitted at (counted in `due`) */
     uint32_t next_free;
     uint32_t labels;           /* label set (index + 1), 0 = none */
+    uint32_t k;                /* the script's submission number (index into luaw.podref) */
     const char *name;
     sim_time duration;
 } luaw_arrival;
+
+typedef struct luaw_shape {    /* lua_shapes.c */
+    uint64_t hash;             /* 0 = empty slot */
+    size_t off, len;           /* the key in luaw_shapes.keys */
+    uint32_t cls;
+} luaw_shape;
+typedef struct luaw_shapes {
+    luaw_shape *slot;
+    size_t cap, n;
+    strbuf keys;
+} luaw_shapes;
 
 typedef struct luaw_after_pass_cb {   /* drasim.after_schedule */
     int fn_ref;
@@ -83,13 +95,15 @@ typedef struct luaw {
     uint32_t free_timer, free_arrival;   /* free lists (index + 1, 0 = empty) */
     sim_time instant;          /* simulated time of the last timer callback */
     int64_t instant_calls;     /* timer callbacks run at that time */
-    int shapes_ref;            /* registry table: shape key -> class index */
-    int names_ref;             /* registry table: pod name -> true */
+    luaw_shapes shapes;        /* shape key -> class index (lua_shapes.c) */
+    VEC(int64_t) podref;       /* per submission: pod id (arrived), -(slot + 1) (queued), LUAW_GONE (deleted before) */
+    bool any_finish, any_start;   /* some on_finish / per-pod on_start was ever set (else the hooks skip the lookup) */
     int finish_ref;            /* registry table: pod name -> list of callbacks */
     int counters_ref;          /* registry table: group -> pods named automatically */
-    int fields_ref;            /* registry set of the pod table's field names (0 until first use) */
+    int fields_ref;            /* registry table: the pod table's field names -> index + 1 (0 until first use) */
+    uint32_t present;          /* the fields the pod table being submitted has (bits of lua_pods.c's F_*) */
     int groups_ref;            /* registry table: group name -> list of its class indexes */
-    int pods_ref;              /* registry table: pod name -> pod id (arrived), -(slot + 1) (queued), false (deleted before) */
+    int pods_ref;              /* registry table: pod name -> its submission number + 1 (podref) */
     int start_ref;             /* registry table: pod name -> list of on_start callbacks */
     int start_all_ref;         /* registry list: drasim.on_start callbacks (every pod) */
     VEC(int64_t) due;          /* per class: pods submitted for now that have not arrived yet */
@@ -104,6 +118,7 @@ typedef struct luaw {
 } luaw;
 
 #define LUAW_CANCELLED UINT32_MAX
+#define LUAW_GONE INT64_MIN
 #define LUAW_INSTR_STEP 1000   /* the count hook runs every this many VM instructions */
 #define LUAW_MAX_CLASSES 10000 /* distinct pod shapes a script may create */
 #define LUAW_QUEUED_COST 64    /* bytes charged to the memory limit per queued timer or arrival */
@@ -157,6 +172,13 @@ sim_time luaw_check_duration(lua_State *L, int idx, const char *what);
 /* ---- lua_pods.c ---- */
 int luaw_submit(lua_State *L);
 int luaw_submit_gang(lua_State *L);
+
+/* ---- lua_shapes.c ---- */
+uint64_t luaw_shape_hash(const char *s, size_t n);
+/* The class of shape key s, or UINT32_MAX. */
+uint32_t luaw_shape_find(const luaw *w, uint64_t h, const char *s, size_t n);
+void luaw_shape_add(luaw *w, uint64_t h, const char *s, size_t n, uint32_t cls);
+void luaw_shapes_free(luaw *w);
 
 /* ---- lua_labels.c ---- */
 /* The pod table's `labels` (table at idx) as a label set: index + 1, 0 = none. */

@@ -62,8 +62,6 @@ static int source_start(sim_run *r, void *ctx) {
     w->rng = w->base;   /* the main chunk draws from the generator's stream */
     lua_State *L = w->L;
     if (!lua_checkstack(L, 8)) return -1;
-    new_ref_table(w, &w->shapes_ref);
-    new_ref_table(w, &w->names_ref);
     new_ref_table(w, &w->finish_ref);
     new_ref_table(w, &w->counters_ref);
     new_ref_table(w, &w->pods_ref);
@@ -151,12 +149,7 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
         while (w->pod_labels.len <= id) VEC_PUSH(w->pod_labels, 0);
         w->pod_labels.data[id] = a.labels;
     }
-    lua_State *L = w->L;
-    if (!lua_checkstack(L, 4)) return -1;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
-    lua_pushinteger(L, (lua_Integer)id);
-    lua_setfield(L, -2, a.name);
-    lua_pop(L, 1);
+    w->podref.data[a.k] = id;
     return 0;
 }
 
@@ -164,6 +157,7 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
 static int source_finished(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     (void)t;
     luaw *w = ctx;
+    if (!w->any_finish) return 0;   /* no drasim.on_finish yet: nothing to look up */
     lua_State *L = w->L;
     const char *name = r->pods.data[pod].name;
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
@@ -207,6 +201,7 @@ static int call_start_list(sim_run *r, luaw *w, int list_idx, const char *name) 
 static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     (void)t;
     luaw *w = ctx;
+    if (!w->any_start) return 0;   /* no on_start callback was ever set */
     lua_State *L = w->L;
     const char *name = r->pods.data[pod].name;
     if (!lua_checkstack(L, 8)) return -1;
@@ -264,6 +259,8 @@ static void source_free(void *ctx) {
     VEC_FREE(w->due);
     VEC_FREE(w->records);
     VEC_FREE(w->labelsets);
+    VEC_FREE(w->podref);
+    luaw_shapes_free(w);
     VEC_FREE(w->after_pass);
     VEC_FREE(w->pod_labels);
     free(w);
