@@ -103,3 +103,41 @@ drasim_cli_test(NAME lua20/csv-rows
 lua20_refused(bad_csv_type ${_dp} "drasim[.]csv_rows: [^ ]*rows_bad[.]csv:3: column gpus: expected an integer, found 'two'")
 lua20_refused(bad_csv_column ${_dp} "drasim[.]csv_rows: types: [^ ]*rows_bad[.]csv has no column 'gpu'")
 lua20_refused(bad_parse_time ${_dp} "drasim[.]parse_time: '2024-13-01T00:00:00Z' is not an ISO 8601 time")
+
+# ---- examples (lua/examples/, scenarios/examples/lua-*.yaml) ----
+set(_ex ${CMAKE_SOURCE_DIR}/scenarios/examples)
+# The exact CSV replay: every row one pod at its submit time, `job` kept as text ("007").
+drasim_cli_test(NAME lua20/example-csv-replay
+  COMMAND run ${_ex}/lua-csv-replay.yaml -o ${_l20}/csv-replay.db --force
+  EXPECT "5 pods arrived, 5 scheduled"
+  SQL ${_l20}/csv-replay.db "SELECT group_concat(name || ':' || arrival_ms || ':' || duration_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^007:0:3600000 008:0:7200000 009:330000:600000 010:600500:1800000 011:1800000:900000$")
+# The serving fleet: after every reconcile (each 5 min) the running replicas equal the
+# target; scale-down deleted the surplus replicas.
+drasim_cli_test(NAME lua20/example-serving
+  COMMAND run ${_ex}/lua-serving.yaml -o ${_l20}/serving.db --force
+  SQL ${_l20}/serving.db "SELECT count(*), sum(t.value <> r.value), min(t.value), max(t.value) FROM user_samples t JOIN user_samples r ON r.run_id = t.run_id AND r.time_ms = t.time_ms AND r.series = 'user_ready' WHERE t.series = 'user_target'"
+      "^576[|]0[|]2[.]0[|]16[.]0$"
+      ${_l20}/serving.db "SELECT count(*) > 20 FROM pods WHERE state = 'Deleted' AND reason = 'scaled down'" "^1$")
+# Notebooks culled after 1 h idle: each culled one ran at least the hour of idleness, and
+# every notebook that had to wait started at the moment a culled one freed its GPU.
+drasim_cli_test(NAME lua20/example-notebooks
+  COMMAND run ${_ex}/lua-notebooks.yaml -o ${_l20}/notebooks.db --force
+  SQL ${_l20}/notebooks.db "SELECT count(*) >= 20, min(completion_ms - scheduled_ms) >= 3600000 FROM pods WHERE state = 'Deleted' AND reason = 'culled after 1h idle'" "^1[|]1$"
+      ${_l20}/notebooks.db "SELECT count(*) FROM pods WHERE scheduled_ms > arrival_ms" "^10$"
+      ${_l20}/notebooks.db "SELECT count(*) FROM pods p WHERE scheduled_ms > arrival_ms AND NOT EXISTS (SELECT 1 FROM pods d WHERE d.state = 'Deleted' AND d.completion_ms = p.scheduled_ms)" "^0$"
+      ${_l20}/notebooks.db "SELECT max(gpus_alloc) FROM samples" "^8$")
+# The job-level wait (recorded) equals the one recomputed from pods and their job labels,
+# is longer than the pod-level wait, and compare shows it for two fleets.
+set(_jw "SELECT avg(w) / 1000.0 FROM (SELECT max(p.scheduled_ms) - min(p.arrival_ms) AS w FROM pods p JOIN pod_labels l USING (run_id, pod_id) WHERE l.key = 'job' GROUP BY l.value HAVING count(p.scheduled_ms) = 4)")
+drasim_cli_test(NAME lua20/example-job-wait-a
+  COMMAND run ${_ex}/lua-job-wait.yaml -o ${_l20}/job-wait-a.db --force
+  SQL ${_l20}/job-wait-a.db "${_jw}" "^5700[.]0$"
+      ${_l20}/job-wait-a.db "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT * FROM summary WHERE grp = '' AND metric IN ('wait_mean_s', 'user_job_wait_mean_s') ORDER BY metric)" "^user_job_wait_mean_s=5700[.]0 wait_mean_s=5100[.]0$")
+drasim_cli_test(NAME lua20/example-job-wait-b
+  COMMAND run ${_ex}/lua-job-wait.yaml --set cluster.nodePools[0].count=4 -o ${_l20}/job-wait-b.db --force
+  SQL ${_l20}/job-wait-b.db "${_jw}" "^0[.]0$")
+drasim_cli_test(NAME lua20/example-job-wait-compare
+  COMMAND compare ${_l20}/job-wait-a.db ${_l20}/job-wait-b.db
+  DEPENDS lua20/example-job-wait-a lua20/example-job-wait-b
+  EXPECT "user_job_wait_mean_s +5700 +0 +-5700" "user_job_wait_max_s +10800 +0 " "wait_mean_s +5100 +0 +-5100")
