@@ -174,10 +174,8 @@ static int api_on_finish(lua_State *L) {
     luaw *w = luaw_get(L);
     const char *name = luaL_checkstring(L, 1);
     luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
-    lua_getfield(L, -1, name);
-    if (lua_isnil(L, -1)) return luaL_error(L, "drasim.on_finish: no pod named '%s' was submitted", name);
-    lua_pop(L, 2);
+    if (luaw_name_find(w, name, strlen(name)) == UINT32_MAX)
+        return luaL_error(L, "drasim.on_finish: no pod named '%s' was submitted", name);
     w->any_finish = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
     if (lua_getfield(L, -1, name) == LUA_TNIL) {
@@ -205,12 +203,10 @@ static int api_on_start(lua_State *L) {
  * arrival slot in *slot (submitted, not arrived), -1 (unknown, or deleted
  * before it arrived); *k = its submission number when known. */
 static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, size_t *slot, size_t *k) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
-    int t = lua_getfield(L, -1, name);
-    lua_Integer n = t == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
-    lua_pop(L, 2);
-    if (n < 1 || (size_t)n > w->podref.len) return -1;
-    *k = (size_t)n - 1;
+    (void)L;
+    uint32_t n = luaw_name_find(w, name, strlen(name));
+    if (n == UINT32_MAX) return -1;
+    *k = n;
     int64_t v = w->podref.data[*k];
     if (v == LUAW_GONE) return -1;
     if (v >= 0) {

@@ -53,6 +53,12 @@ typedef struct luaw_shapes {
     strbuf keys;
 } luaw_shapes;
 
+typedef struct luaw_names {    /* lua_names.c: pod name -> submission number */
+    uint32_t *slot;            /* submission number + 1, 0 = empty */
+    size_t cap, n;
+    VEC(const char *) name;    /* per submission: its name (in luaw.a) */
+} luaw_names;
+
 typedef struct luaw_after_pass_cb {   /* drasim.after_schedule */
     int fn_ref;
     rng rng;
@@ -103,7 +109,7 @@ typedef struct luaw {
     int fields_ref;            /* registry table: the pod table's field names -> index + 1 (0 until first use) */
     uint32_t present;          /* the fields the pod table being submitted has (bits of lua_pods.c's F_*) */
     int groups_ref;            /* registry table: group name -> list of its class indexes */
-    int pods_ref;              /* registry table: pod name -> its submission number + 1 (podref) */
+    luaw_names names;          /* pod name -> its submission number (podref), lua_names.c */
     int start_ref;             /* registry table: pod name -> list of on_start callbacks */
     int start_all_ref;         /* registry list: drasim.on_start callbacks (every pod) */
     VEC(int64_t) due;          /* per class: pods submitted for now that have not arrived yet */
@@ -179,6 +185,13 @@ uint64_t luaw_shape_hash(const char *s, size_t n);
 uint32_t luaw_shape_find(const luaw *w, uint64_t h, const char *s, size_t n);
 void luaw_shape_add(luaw *w, uint64_t h, const char *s, size_t n, uint32_t cls);
 void luaw_shapes_free(luaw *w);
+
+/* ---- lua_names.c ---- */
+/* The submission number of pod name s (n bytes), or UINT32_MAX. */
+uint32_t luaw_name_find(const luaw *w, const char *s, size_t n);
+/* Record name s (lives as long as the run) as submission k. */
+void luaw_name_add(luaw *w, const char *s, uint32_t k);
+void luaw_names_free(luaw *w);
 
 /* ---- lua_labels.c ---- */
 /* The pod table's `labels` (table at idx) as a label set: index + 1, 0 = none. */

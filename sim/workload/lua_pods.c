@@ -410,18 +410,13 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
 static const char *claim_name(lua_State *L, luaw *w, const char *fn, uint32_t *k) {
     size_t len;
     const char *name = lua_tolstring(L, -1, &len);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
-    lua_pushvalue(L, -2);
-    if (lua_rawget(L, -2) != LUA_TNIL) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
-    lua_pop(L, 1);
+    if (luaw_name_find(w, name, len) != UINT32_MAX) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
     if (w->podref.len >= UINT32_MAX - 1) luaL_error(L, "%s: too many pods", fn);
     *k = (uint32_t)w->podref.len;
     VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
-    lua_pushvalue(L, -2);
-    lua_pushinteger(L, (lua_Integer)w->podref.len);
-    lua_rawset(L, -3);
     const char *copy = arena_strndup(&w->a, name, len);
-    lua_pop(L, 2);
+    luaw_name_add(w, copy, *k);
+    lua_pop(L, 1);
     return copy;
 }
 
@@ -429,7 +424,8 @@ static const char *claim_name(lua_State *L, luaw *w, const char *fn, uint32_t *k
  * group's next free number. Pushed as a Lua string and written into buf (300 bytes). */
 static void base_name(lua_State *L, luaw *w, int idx, char *buf, const char *fn) {
     if (pod_field(L, w, idx, F_NAME) != LUA_TNIL) {
-        if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253)
+        if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253 ||
+            strlen(lua_tostring(L, -1)) != lua_rawlen(L, -1))
             luaL_error(L, "%s: name: expected a non-empty string of at most 253 characters", fn);
         snprintf(buf, 300, "%s", lua_tostring(L, -1));
         return;
@@ -443,7 +439,6 @@ static void base_name(lua_State *L, luaw *w, int idx, char *buf, const char *fn)
     size_t glen;
     const char *group = lua_tolstring(L, g, &glen);
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->counters_ref);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
     lua_pushvalue(L, g);
     lua_rawget(L, g + 1);
     lua_Integer n = lua_tointeger(L, -1);
@@ -458,13 +453,10 @@ static void base_name(lua_State *L, luaw *w, int idx, char *buf, const char *fn)
         buf[len++] = '-';
         while (d) buf[len++] = num[--d];
         buf[len] = 0;
-        lua_pushlstring(L, buf, len);
-        lua_pushvalue(L, -1);
-        if (lua_rawget(L, g + 2) == LUA_TNIL) {
-            lua_pop(L, 1);
+        if (luaw_name_find(w, buf, len) == UINT32_MAX) {
+            lua_pushlstring(L, buf, len);
             break;
         }
-        lua_pop(L, 2);
     }
     lua_pushvalue(L, g);   /* counters[group] = n */
     lua_pushinteger(L, n);

@@ -64,7 +64,6 @@ static int source_start(sim_run *r, void *ctx) {
     if (!lua_checkstack(L, 8)) return -1;
     new_ref_table(w, &w->finish_ref);
     new_ref_table(w, &w->counters_ref);
-    new_ref_table(w, &w->pods_ref);
     new_ref_table(w, &w->start_ref);
     new_ref_table(w, &w->start_all_ref);
     new_ref_table(w, &w->records_ref);
@@ -261,6 +260,7 @@ static void source_free(void *ctx) {
     VEC_FREE(w->labelsets);
     VEC_FREE(w->podref);
     luaw_shapes_free(w);
+    luaw_names_free(w);
     VEC_FREE(w->after_pass);
     VEC_FREE(w->pod_labels);
     free(w);
