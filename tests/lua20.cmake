@@ -141,3 +141,16 @@ drasim_cli_test(NAME lua20/example-job-wait-compare
   COMMAND compare ${_l20}/job-wait-a.db ${_l20}/job-wait-b.db
   DEPENDS lua20/example-job-wait-a lua20/example-job-wait-b
   EXPECT "user_job_wait_mean_s +5700 +0 +-5700" "user_job_wait_max_s +10800 +0 " "wait_mean_s +5100 +0 +-5100")
+
+# The same scripts in DRA mode (CPU pods on tests/lua20/dra.yaml): labels and processes.
+drasim_cli_test(NAME lua20/labels-dra
+  COMMAND run ${_dra} --set workload.lua.script=labels.lua -o ${_l20}/labels-dra.db --force
+  EXPECT "4 pods arrived, 4 scheduled"
+  SQL ${_l20}/labels-dra.db "SELECT count(*), count(DISTINCT pod_id) FROM pod_labels" "^6[|]3$")
+drasim_cli_test(NAME lua20/process-dra
+  COMMAND run ${_dra} --set workload.lua.script=process.lua -o ${_l20}/process-dra.db --force
+  SQL ${_l20}/process-dra.db "SELECT group_concat(name || ':' || state || ':' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY name)"
+      "^a:Succeeded:660000 b:Deleted:300000 c:Succeeded:1500000$")
+drasim_cli_test(NAME lua20/csv-rows-dra
+  COMMAND run ${_dra} --set workload.lua.script=csv_rows.lua -o ${_l20}/csv-rows-dra.db --force
+  EXPECT "2 pods arrived, 2 scheduled")
