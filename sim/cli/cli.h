@@ -12,6 +12,9 @@
 #define DRASIM_CLI_CLI_H
 
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 enum { EXIT_OK = 0, EXIT_NEGATIVE = 1, EXIT_ERROR = 2, EXIT_BAD_INPUT = 3 };
 
@@ -24,6 +27,12 @@ volatile sig_atomic_t *cli_catch_interrupts(void);
 
 int cmd_run(int argc, char **argv);
 int cmd_inventory(int argc, char **argv);
+/* inventory_at.c: `drasim inventory --at TIME`: the scenario (with --set
+ * overrides and --seed) run to simulated time `at`, its cluster then in `out`.
+ * Returns an exit code (errors printed). */
+struct strbuf;
+int inventory_at_build(const char *scenario, const char *catalog, const char *const *sets, size_t nsets,
+                       bool has_seed, uint64_t seed, int64_t at, struct strbuf *out);
 int cmd_cel(int argc, char **argv);
 int cmd_allocate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
