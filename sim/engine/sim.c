@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/sim_usage.h"
 #include "sched/dra.h"
 #include "sched/dra_openb.h"
 #include "sched/place_mig.h"
@@ -175,6 +176,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     size_t total = 0;   /* every pod that can arrive, up to a sane up-front reservation */
     for (size_t g = 0; g < sc->ngroups; g++) total += (size_t)sc->groups[g].count;
     VEC_RESERVE(r->pods, total < (4u << 20) ? total : (4u << 20));
+    r->usage = sim_usage_new(r);   /* NULL unless a group has a usage profile */
 }
 
 void sim_free(sim_run *r) {
@@ -182,6 +184,7 @@ void sim_free(sim_run *r) {
         if (r->sources[k].free) r->sources[k].free(r->sources[k].ctx);
     free(r->tie_rank);
     free(r->go);
+    sim_usage_free(r->usage);
     for (size_t k = 0; k < r->late.len; k++) VEC_FREE(r->late.data[k].units);
     VEC_FREE(r->late);
     sb_free(&r->error);
@@ -241,6 +244,7 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     r->class_reason[c] = NULL;
     r->class_running = xrealloc(r->class_running, r->sched.nclasses * sizeof *r->class_running);
     r->class_running[c] = 0;
+    sim_usage_class(r, (uint32_t)c);
     return c;
 }
 
@@ -313,6 +317,7 @@ static void end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     p->state = state;
     p->end = t;
     r->running--;
+    if (r->usage) sim_usage_stop(r, id, t);
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
@@ -354,6 +359,7 @@ const char *sim_delete_reason(const sim_run *r, uint32_t pod) {
 static int on_completion(sim_run *r, uint32_t id, sim_time t) {
     sim_pod *p = &r->pods.data[id];
     if (p->state != POD_RUNNING) return 0;   /* deleted before its end */
+    if (r->usage && !sim_usage_due(r, id, t)) return 0;   /* rescheduled, or a phase ended */
     end_pod(r, id, t, POD_SUCCEEDED);
     const sim_source *src = p->source < r->nsources ? &r->sources[p->source] : NULL;
     if (src && src->finished) return src->finished(r, src->ctx, id, t);
@@ -391,7 +397,9 @@ static void schedule_pass(sim_run *r, sim_time t) {
         account(r, c, +1);
         if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
         if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
-        if (p->duration != SIM_TIME_NEVER) {
+        if (r->usage) {
+            sim_usage_start(r, id, t);   /* its completion depends on its co-tenants */
+        } else if (p->duration != SIM_TIME_NEVER) {
             evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
             r->live_events++;
         }
@@ -586,6 +594,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         if (r->sources[k].summarize) r->sources[k].summarize(r, r->sources[k].ctx);
     sim_quality_summary(r);   /* after the sources: it skips the metrics already written */
     sim_group_summary(r);     /* last: the earlier rows keep their order */
+    sim_usage_summary(r);     /* containers and usage rows, after them (issue 17) */
     return 0;
 }
 

@@ -151,6 +151,7 @@ struct sim_run {
     VEC(uint32_t) started;                    /* pods bound in this instant's pass whose source has a started hook */
     VEC(struct sim_deleted { uint32_t pod; const char *reason; }) deleted;   /* sim_delete's pods, in order */
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
+    struct sim_usage *usage;                  /* usage and contention model (engine/sim_usage.h), NULL = off */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */

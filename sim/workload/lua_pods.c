@@ -29,8 +29,10 @@
 #define MAX_DEPTH 24
 
 static const char *const POD_FIELDS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory",
-                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", NULL};
-static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu", NULL};
+                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start",
+                                         "containers", "initContainers", "usage", NULL};
+static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu",
+                                            "containers", "initContainers", "usage", NULL};
 
 static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
@@ -120,7 +122,7 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
         const char *k = lua_tostring(L, -1);
         if (!known && !(extra && !strcmp(k, extra)))
             luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
-                          "requests, nodeSelector, affinity, tolerations, gpu%s%s)", fn, k, extra ? ", " : "",
+                          "requests, nodeSelector, affinity, tolerations, gpu, containers, initContainers, usage%s%s)", fn, k, extra ? ", " : "",
                        extra ? extra : "");
     }
     lua_pop(L, 1);
@@ -286,7 +288,7 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
 /* The shape key of the pod table at idx: group + demand fields in a fixed order. */
 static void shape_key(lua_State *L, int idx, const char *group, strbuf *b) {
     static const char *const fields[] = {"cpu", "memory", "requests", "priority", "nodeSelector", "affinity",
-                                         "tolerations", "gpu", NULL};
+                                         "tolerations", "gpu", "containers", "initContainers", "usage", NULL};
     sb_clear(b);
     sb_printf(b, "%zu:%s", strlen(group), group);
     for (int i = 0; fields[i]; i++) {

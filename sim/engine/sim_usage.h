@@ -1,0 +1,63 @@
+/*
+ * sim_usage.h -- allocated versus used GPU capacity and the contention of
+ * pods that share a GPU (issue 17, docs/SHARING.md).
+ *
+ * Off (r->usage NULL) unless a pod group has a `usage:` profile: then the
+ * engine's path is the one it always had. On, a running pod is a stream of
+ * work: `done` milliseconds of its dedicated run time, progressing at speed
+ * 1 / stretch. Pods that share a GPU ("slot": a physical GPU of a node whose
+ * pool time-slices or runs MPS with the device plugin; a DRA device, so the
+ * tenants of one shared claim, of one consumable-capacity device, of one MIG
+ * device) stretch each other. When a tenant comes, goes or changes phase,
+ * the other tenants' progress is brought up to date, their speed recomputed
+ * and their completion rescheduled (the old event is stale: it no longer
+ * matches the pod's `due` time and is ignored).
+ *
+ * The stretch of pod i with busy fraction b on a slot with n tenants whose
+ * busy fractions add up to D (i included):
+ *   time-slicing: (1 - b) + b * max(1, D) * (1 + c * (n - 1))
+ *                 c: the switch cost of the slice interval;
+ *   MPS:          (1 - b) + b * max(1, D, b / p) * (1 + beta * max(0, D - 1))
+ *                 p: its active-thread share (0..1), beta: the bandwidth penalty;
+ *   MIG:          a MIG device is a slot of its own: isolated from its siblings.
+ * A pod on several slots runs at the pace of its slowest one. A pod of a
+ * group without a profile counts as fully busy (b = 1).
+ */
+#ifndef DRASIM_ENGINE_SIM_USAGE_H
+#define DRASIM_ENGINE_SIM_USAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/sim.h"
+#include "model/usage.h"
+
+typedef struct sim_usage sim_usage;
+
+/* The model when some class of r has a usage profile, else NULL (classes
+ * added later: sim_usage_class). */
+sim_usage *sim_usage_new(sim_run *r);
+void sim_usage_free(sim_usage *u);
+/* A class was added while the run goes: switch the model on if it has a profile. */
+void sim_usage_class(sim_run *r, uint32_t c);
+/* Pod `id` was bound at t: its work, slots and completion event. */
+void sim_usage_start(sim_run *r, uint32_t id, sim_time t);
+/* Pod `id` ends at t (completed or deleted): its co-tenants speed up. */
+void sim_usage_stop(sim_run *r, uint32_t id, sim_time t);
+/* An EV_COMPLETION of running pod `id` at t: true when the pod is done now;
+ * false for a stale event or a phase change (handled here). */
+bool sim_usage_due(sim_run *r, uint32_t id, sim_time t);
+/* Summary metrics (run and groups) once the run ended: GPU-hours allocated,
+ * used and idle while allocated, slowdowns; and containers' GPUs per pod. */
+void sim_usage_summary(sim_run *r);
+
+/* The stretch of a tenant with busy b and thread share p (0..1] on a slot of
+ * n tenants whose busy fractions add up to D (see above). */
+double sim_usage_stretch(share_strategy s, double b, double p, int n, double D, double switch_cost,
+                         double bandwidth_penalty);
+
+/* Per node: GPU-milliseconds allocated and used so far (store_usage.c). */
+const double *sim_usage_node_alloc(const sim_usage *u);
+const double *sim_usage_node_used(const sim_usage *u);
+
+#endif
