@@ -158,6 +158,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     r->tot_alloc = xcalloc(R, sizeof *r->tot_alloc);
     r->area = xcalloc(R, sizeof *r->area);
     for (size_t k = 0; k < R; k++) r->res_equiv[k] = sim_gpu_equiv(r->sched.res_names[k], sc->sched.dp.time_slicing_replicas);
+    if (info && !dra) sim_sharing_equiv(r, info);   /* pools with their own time-slicing / MPS */
     for (size_t n = 0; n < nnodes; n++)
         for (size_t k = 0; k < R; k++) r->tot_alloc[k] += r->sched.alloc[n * R + k];
     for (size_t k = 0; k < R; k++) r->total_gpu_equiv += (double)r->tot_alloc[k] * r->res_equiv[k];
@@ -594,7 +595,8 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         if (r->sources[k].summarize) r->sources[k].summarize(r, r->sources[k].ctx);
     sim_quality_summary(r);   /* after the sources: it skips the metrics already written */
     sim_group_summary(r);     /* last: the earlier rows keep their order */
-    sim_usage_summary(r);     /* containers and usage rows, after them (issue 17) */
+    sim_sharing_summary(r);   /* containers' GPUs, multi-GPU requests on fewer GPUs (issue 17) */
+    sim_usage_summary(r);     /* allocated versus used, slowdowns: only with usage profiles */
     return 0;
 }
 

@@ -494,28 +494,7 @@ static void add_usage(sim_run *r, const char *group, double alloc, double used, 
     add(r, group, "slowdown_max", n ? v[n - 1] : NAN);
 }
 
-/* Per group with containers: the GPUs its started pods took, on average. */
-static void containers_summary(sim_run *r) {
-    for (size_t g = 0; g < r->groups.len; g++) {
-        const sim_group *x = &r->groups.data[g];
-        bool any = false;
-        for (size_t c = 0; c < r->sched.nclasses && !any; c++)
-            any = !strcmp(r->sched.classes[c].name, x->name) && sim_class_spec(r, (uint32_t)c)->ncontainers;
-        if (!any) continue;
-        double sum = 0;
-        int64_t n = 0;
-        for (size_t i = 0; i < r->pods.len; i++) {
-            const sim_pod *p = &r->pods.data[i];
-            if (p->start < 0 || strcmp(r->sched.classes[p->group].name, x->name)) continue;
-            double eq = sim_pod_gpu_equiv(r, (uint32_t)i);
-            if (!isnan(eq)) sum += eq, n++;
-        }
-        add(r, x->name, "gpus_per_pod", n ? sum / (double)n : NAN);
-    }
-}
-
 void sim_usage_summary(sim_run *r) {
-    containers_summary(r);
     sim_usage *u = r->usage;
     if (!u) return;
     for (size_t i = 0; i < r->pods.len; i++)   /* pods still running: up to the end of the run */

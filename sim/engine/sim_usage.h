@@ -48,8 +48,17 @@ void sim_usage_stop(sim_run *r, uint32_t id, sim_time t);
  * false for a stale event or a phase change (handled here). */
 bool sim_usage_due(sim_run *r, uint32_t id, sim_time t);
 /* Summary metrics (run and groups) once the run ended: GPU-hours allocated,
- * used and idle while allocated, slowdowns; and containers' GPUs per pod. */
+ * used and idle while allocated, slowdowns. Nothing when the model is off. */
 void sim_usage_summary(sim_run *r);
+
+/* engine/sim_sharing.c: per group with containers, the GPUs a pod took
+ * (gpus_per_pod); per group, the device-plugin pods whose multi-GPU request
+ * landed on fewer physical GPUs (time-slicing / MPS replicas of one GPU:
+ * pods_on_fewer_gpus, only when some did). */
+void sim_sharing_summary(sim_run *r);
+/* GPU-equivalents of device-plugin GPU units when node pools set their own
+ * sharing (replicas per GPU from the first node that offers the resource). */
+void sim_sharing_equiv(sim_run *r, const inv_node *info);
 
 /* The stretch of a tenant with busy b and thread share p (0..1] on a slot of
  * n tenants whose busy fractions add up to D (see above). */

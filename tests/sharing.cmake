@@ -1,0 +1,62 @@
+# CLI tests of issue 17 (docs/SHARING.md): containers (the sidecar example:
+# N GPUs under the device plugin, N/2 under DRA), device-plugin sharing per
+# node pool (failRequestsGreaterThanOne, MPS, the warning about multi-GPU
+# requests on fewer physical GPUs, the rule on resource names), the contention
+# model on hand-computed cases, and bad sharing configs at FILE:LINE:COL.
+set(_sh_out ${CMAKE_CURRENT_BINARY_DIR}/sharing-cli)
+set(_sh_src ${CMAKE_SOURCE_DIR}/tests/sharing)
+file(MAKE_DIRECTORY ${_sh_out})
+
+# The sidecar example: 16 pods, server + GPU sidecar. Device plugin: 2 GPUs a
+# pod, all 32; DRA: both containers name one claim, 1 GPU a pod, 16 of 32.
+# CPU: max(init 8, 4 + 1) = 8 cores a pod -> 128 of 384 = 33.33 %.
+drasim_cli_test(NAME sharing/sidecar-device-plugin
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/sidecar-gpu.yaml -o ${_sh_out}/sidecar-dp.db
+  EXPECT "16 scheduled"
+  SQL ${_sh_out}/sidecar-dp.db "SELECT printf('%.2f', value) FROM summary WHERE grp = 'inference' AND metric = 'gpus_per_pod'" "^2[.]00$"
+      ${_sh_out}/sidecar-dp.db "SELECT printf('%.2f', value) FROM summary WHERE grp = '' AND metric = 'gpu_alloc_peak_pct'" "^100[.]00$"
+      ${_sh_out}/sidecar-dp.db "SELECT printf('%.2f', value) FROM summary WHERE grp = '' AND metric = 'cpu_alloc_pct'" "^33[.]33$")
+drasim_cli_test(NAME sharing/sidecar-dra
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/sidecar-gpu.yaml -o ${_sh_out}/sidecar-dra.db --set scheduling.mode=dra
+  EXPECT "16 scheduled"
+  SQL ${_sh_out}/sidecar-dra.db "SELECT printf('%.2f', value) FROM summary WHERE grp = 'inference' AND metric = 'gpus_per_pod'" "^1[.]00$"
+      ${_sh_out}/sidecar-dra.db "SELECT printf('%.2f', value) FROM summary WHERE grp = '' AND metric = 'gpu_alloc_peak_pct'" "^50[.]00$"
+      ${_sh_out}/sidecar-dra.db "SELECT count(*) FROM claim_allocations" "^16$")
+
+# Per-pool sharing (tests/sharing/pool-sharing.yaml says why each pod lands where it does).
+drasim_cli_test(NAME sharing/pools
+  COMMAND run ${_sh_src}/pool-sharing.yaml -o ${_sh_out}/pools.db
+  EXPECT "warning: group two: 1 pods asked for several GPUs and got shared replicas of fewer physical GPUs"
+  REJECT "warning: group one" "warning: group big"
+  SQL ${_sh_out}/pools.db "SELECT n.name FROM pods p JOIN nodes n ON n.node_id = p.node_id WHERE p.name = 'big-0'" "^whole-0$"
+      ${_sh_out}/pools.db "SELECT n.name FROM pods p JOIN nodes n ON n.node_id = p.node_id WHERE p.name = 'two-0'" "^mps-0$"
+      ${_sh_out}/pools.db "SELECT group_concat(n.name || '=' || c, ' ') FROM (SELECT node_id, count(*) c FROM pods WHERE name LIKE 'one-%' GROUP BY node_id) x JOIN nodes n ON n.node_id = x.node_id ORDER BY n.name" "^sliced-0=4 mps-0=2$|^mps-0=2 sliced-0=4$"
+      ${_sh_out}/pools.db "SELECT printf('%.1f', value) FROM summary WHERE grp = '' AND metric = 'gpu_total'" "^4[.]0$"
+      ${_sh_out}/pools.db "SELECT value FROM summary WHERE grp = 'two' AND metric = 'pods_on_fewer_gpus'" "^1[.]0$"
+      ${_sh_out}/pools.db "SELECT count(*) FROM summary WHERE metric = 'pods_on_fewer_gpus'" "^1$")
+drasim_cli_test(NAME sharing/inventory-labels
+  COMMAND inventory ${_sh_src}/pool-sharing.yaml -o ${_sh_out}/pools-inv.yaml
+  FILE_EXISTS ${_sh_out}/pools-inv.yaml)
+
+# The time-slicing model by hand (tests/sharing/ts-hand.yaml): a 80.4 s, b 130.4 s.
+drasim_cli_test(NAME sharing/time-slicing-by-hand
+  COMMAND run ${_sh_src}/ts-hand.yaml -o ${_sh_out}/ts.db
+  SQL ${_sh_out}/ts.db "SELECT group_concat(name || '=' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY name)" "^a-0=80400 b-0=130400$"
+      ${_sh_out}/ts.db "SELECT group_concat(grp || ':' || printf('%.3f', value), ' ') FROM summary WHERE metric = 'slowdown_max'" "^:1[.]608 a:1[.]608 b:1[.]304$"
+      # used: 0.8 x 50 s and 0.8 x 100 s; allocated: the GPU split in two for 80.4 s, then b's alone 50 s
+      ${_sh_out}/ts.db "SELECT group_concat(grp || ':' || printf('%.1f', value * 3600), ' ') FROM summary WHERE metric = 'usage_gpu_hours_used'" "^:120[.]0 a:40[.]0 b:80[.]0$"
+      ${_sh_out}/ts.db "SELECT group_concat(grp || ':' || printf('%.1f', value * 3600), ' ') FROM summary WHERE metric = 'usage_gpu_hours_allocated'" "^:130[.]4 a:40[.]2 b:90[.]2$")
+
+# Bad sharing configs: one error at the value at fault, exit 3, no database.
+drasim_cli_test(NAME sharing/bad-both-modes
+  COMMAND run ${_sh_src}/bad-both-modes.yaml -o ${_sh_out}/bad1.db
+  EXIT 3 EXPECT "bad-both-modes[.]yaml:16:12: devicePlugin: time-slicing and MPS cannot be used together"
+  FILE_ABSENT ${_sh_out}/bad1.db)
+drasim_cli_test(NAME sharing/bad-mps-replicas
+  COMMAND run ${_sh_src}/bad-both-modes.yaml -o ${_sh_out}/bad2.db --set "cluster.nodePools[0].devicePlugin={mps: {replicas: 49}}"
+  EXIT 3 EXPECT "mps[.]replicas: expected 1 to 48, found 49"
+  FILE_ABSENT ${_sh_out}/bad2.db)
+drasim_cli_test(NAME sharing/bad-claim-strategy
+  COMMAND run ${_sh_src}/bad-claim.yaml -o ${_sh_out}/bad3.db
+  EXIT 3 EXPECT "bad-claim[.]yaml:26:27: unknown GPU sharing strategy: Spatial, supported GPU sharing strategies: TimeSlicing, MPS"
+  FILE_ABSENT ${_sh_out}/bad3.db)
