@@ -38,14 +38,14 @@ drasim_cli_test(NAME sharing/inventory-labels
   COMMAND inventory ${_sh_src}/pool-sharing.yaml -o ${_sh_out}/pools-inv.yaml
   FILE_EXISTS ${_sh_out}/pools-inv.yaml)
 
-# The time-slicing model by hand (tests/sharing/ts-hand.yaml): a 80.4 s, b 130.4 s.
+# The time-slicing model by hand (tests/sharing/ts-hand.yaml): a 88 s, b 138 s.
 drasim_cli_test(NAME sharing/time-slicing-by-hand
   COMMAND run ${_sh_src}/ts-hand.yaml -o ${_sh_out}/ts.db
-  SQL ${_sh_out}/ts.db "SELECT group_concat(name || '=' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY name)" "^a-0=80400 b-0=130400$"
-      ${_sh_out}/ts.db "SELECT group_concat(grp || ':' || printf('%.3f', value), ' ') FROM summary WHERE metric = 'slowdown_max'" "^:1[.]608 a:1[.]608 b:1[.]304$"
-      # used: 0.8 x 50 s and 0.8 x 100 s; allocated: the GPU split in two for 80.4 s, then b's alone 50 s
+  SQL ${_sh_out}/ts.db "SELECT group_concat(name || '=' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY name)" "^a-0=88000 b-0=138000$"
+      ${_sh_out}/ts.db "SELECT group_concat(grp || ':' || printf('%.3f', value), ' ') FROM summary WHERE metric = 'slowdown_max'" "^:1[.]760 a:1[.]760 b:1[.]380$"
+      # used: 0.8 x 50 s and 0.8 x 100 s; allocated: the GPU split in two for 88 s, then b's alone 50 s
       ${_sh_out}/ts.db "SELECT group_concat(grp || ':' || printf('%.1f', value * 3600), ' ') FROM summary WHERE metric = 'usage_gpu_hours_used'" "^:120[.]0 a:40[.]0 b:80[.]0$"
-      ${_sh_out}/ts.db "SELECT group_concat(grp || ':' || printf('%.1f', value * 3600), ' ') FROM summary WHERE metric = 'usage_gpu_hours_allocated'" "^:130[.]4 a:40[.]2 b:90[.]2$")
+      ${_sh_out}/ts.db "SELECT group_concat(grp || ':' || printf('%.1f', value * 3600), ' ') FROM summary WHERE metric = 'usage_gpu_hours_allocated'" "^:138[.]0 a:44[.]0 b:94[.]0$")
 
 # Bad sharing configs: one error at the value at fault, exit 3, no database.
 drasim_cli_test(NAME sharing/bad-both-modes
@@ -60,3 +60,17 @@ drasim_cli_test(NAME sharing/bad-claim-strategy
   COMMAND run ${_sh_src}/bad-claim.yaml -o ${_sh_out}/bad3.db
   EXIT 3 EXPECT "bad-claim[.]yaml:26:27: unknown GPU sharing strategy: Spatial, supported GPU sharing strategies: TimeSlicing, MPS"
   FILE_ABSENT ${_sh_out}/bad3.db)
+
+# The model under DRA by hand (tests/sharing/dra-hand.yaml): MPS on a shared
+# claim, an MPS thread cap, time-slicing with phases.
+drasim_cli_test(NAME sharing/dra-by-hand
+  COMMAND run ${_sh_src}/dra-hand.yaml -o ${_sh_out}/dra-hand.db
+  SQL ${_sh_out}/dra-hand.db "SELECT group_concat(name || '=' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY name)"
+      "^a-0=76320 b-0=76320 c-0=80000 d-0=150000 e-0=170000$"
+      # the shared GPU of a and b counts once, split between them; d and e split theirs for 150 s
+      ${_sh_out}/dra-hand.db "SELECT group_concat(grp || ':' || printf('%.2f', value * 3600), ' ') FROM summary WHERE metric = 'usage_gpu_hours_allocated'"
+      "^:326[.]32 a:38[.]16 b:38[.]16 c:80[.]00 d:75[.]00 e:95[.]00$"
+      ${_sh_out}/dra-hand.db "SELECT group_concat(grp || ':' || printf('%.2f', value * 3600), ' ') FROM summary WHERE metric = 'usage_gpu_hours_used'"
+      "^:262[.]00 a:36[.]00 b:36[.]00 c:20[.]00 d:50[.]00 e:120[.]00$"
+      # three GPUs: one per shared claim, one for c
+      ${_sh_out}/dra-hand.db "SELECT count(DISTINCT device), count(*) FROM claim_allocations" "^3[|]5$")

@@ -43,21 +43,37 @@ struct sim_usage {
     double *node_alloc, *node_used;
     uint8_t *node_mode;           /* device plugin: the node's sharing (SHARE_*) */
     uint16_t *node_reps;          /* and its replicas */
+    double *scratch;              /* tenants' caps on one slot */
+    size_t nscratch;
 };
 
 /* ---- the stretch -------------------------------------------------------- */
 
-double sim_usage_stretch(share_strategy s, double b, double p, int n, double D, double c, double beta) {
-    double x;
-    if (s == SHARE_MPS) {
-        x = D > 1 ? D : 1;
-        if (p > 0 && b / p > x) x = b / p;
-        x *= 1 + beta * (D > 1 ? D - 1 : 0);
-    } else {
-        if (n <= 1) return 1;
-        x = (D > 1 ? D : 1) * (1 + c * (n - 1));
+double sim_usage_capacity(share_strategy s, int n, double D, double c, double beta) {
+    if (s == SHARE_MPS) return 1 / (1 + beta * (D > 1 ? D - 1 : 0));
+    return 1 / (1 + c * (n > 1 ? n - 1 : 0));
+}
+
+static int cmp_dbl(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double sim_usage_fair_share(const double *cap, size_t n, double capacity, size_t i) {
+    /* water-filling: the smallest caps are met first while they are below an
+     * even split of what is left; the others get that split (the level) */
+    double stack[64], *v = n <= 64 ? stack : xmalloc(n * sizeof *v), left = capacity, level = INFINITY;
+    memcpy(v, cap, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_dbl);
+    for (size_t j = 0; j < n; j++) {
+        if (v[j] > left / (double)(n - j)) {
+            level = left / (double)(n - j);
+            break;
+        }
+        left -= v[j];
     }
-    return (1 - b) + b * x;
+    if (v != stack) free(v);
+    return cap[i] < level ? cap[i] : level;
 }
 
 /* ---- slots ------------------------------------------------------------- */
@@ -167,15 +183,33 @@ static void settle(upod *x, sim_time t) {
     x->last = t;
 }
 
-/* Its stretch now: the slowest of its slots. */
+/* A tenant's cap on its GPU share: its busy fraction, and under MPS its thread share. */
+static double cap_of(const upod *x) {
+    return x->mode == SHARE_MPS && x->thread < x->busy ? x->thread : x->busy;
+}
+
+/* Its stretch now: busy / the share it gets, on the slowest of its slots. */
 static double stretch_of(sim_usage *u, const upod *x) {
+    if (x->busy <= 0) return 1;
     double worst = 1;
     for (uint32_t k = 0; k < x->nslot; k++) {
         const slot *s = &u->slots[u->pslots.data[x->slot0 + k]];
-        double D = 0;
-        for (uint32_t i = 0; i < s->n; i++) D += up_of(u, s->ten[i])->busy;
-        double st = sim_usage_stretch((share_strategy)x->mode, x->busy, x->thread, (int)s->n, D,
-                                      u->par.switch_cost[x->interval], u->par.mps_bandwidth_penalty);
+        double D = 0, *cap = u->scratch;
+        size_t me = 0, n = s->n;
+        if (n > u->nscratch) {
+            u->nscratch = n * 2;
+            cap = u->scratch = xrealloc(u->scratch, u->nscratch * sizeof *u->scratch);
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            const upod *y = up_of(u, s->ten[i]);
+            D += y->busy;
+            cap[i] = cap_of(y);
+            if (y == x) me = i;
+        }
+        double C = sim_usage_capacity((share_strategy)x->mode, (int)s->n, D, u->par.switch_cost[x->interval],
+                                      u->par.mps_bandwidth_penalty);
+        double r = sim_usage_fair_share(cap, n, C, me);
+        double st = r > 0 ? x->busy / r : 1e9;
         if (st > worst) worst = st;
     }
     return worst;
@@ -263,6 +297,7 @@ void sim_usage_free(sim_usage *u) {
     free(u->node_used);
     free(u->node_mode);
     free(u->node_reps);
+    free(u->scratch);
     free(u);
 }
 
@@ -458,10 +493,6 @@ const double *sim_usage_node_used(const sim_usage *u) { return u->node_used; }
 
 /* ---- summary -------------------------------------------------------------- */
 
-static int cmp_dbl(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void add(sim_run *r, const char *group, const char *name, double v) {
     sim_metric m = {intern(name), v, group};

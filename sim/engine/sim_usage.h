@@ -13,13 +13,18 @@
  * and their completion rescheduled (the old event is stale: it no longer
  * matches the pod's `due` time and is ignored).
  *
- * The stretch of pod i with busy fraction b on a slot with n tenants whose
- * busy fractions add up to D (i included):
- *   time-slicing: (1 - b) + b * max(1, D) * (1 + c * (n - 1))
- *                 c: the switch cost of the slice interval;
- *   MPS:          (1 - b) + b * max(1, D, b / p) * (1 + beta * max(0, D - 1))
- *                 p: its active-thread share (0..1), beta: the bandwidth penalty;
- *   MIG:          a MIG device is a slot of its own: isolated from its siblings.
+ * The model is processor sharing of the GPU's busy time. A tenant with busy
+ * fraction b (SM activity when it runs alone) caps its share at b, under MPS
+ * also at its active-thread share p. The slot's capacity is
+ *   time-slicing: 1 / (1 + c * (n - 1))   c: the switch cost of its interval,
+ *                                          n: the tenants;
+ *   MPS:          1 / (1 + beta * max(0, D - 1))   beta: the memory-bandwidth
+ *                                          penalty, D: the tenants' busy sum;
+ * and is shared max-min fairly (water-filling: the smallest caps are met,
+ * the rest split what is left evenly). A tenant that gets share r runs at
+ * speed r / b: its stretch is b / r (1 when it gets its whole cap b). The
+ * GPU is never more than fully used (the shares add up to at most 1).
+ * MIG: a MIG device is a slot of its own, isolated from its siblings.
  * A pod on several slots runs at the pace of its slowest one. A pod of a
  * group without a profile counts as fully busy (b = 1).
  */
@@ -60,10 +65,10 @@ void sim_sharing_summary(sim_run *r);
  * sharing (replicas per GPU from the first node that offers the resource). */
 void sim_sharing_equiv(sim_run *r, const inv_node *info);
 
-/* The stretch of a tenant with busy b and thread share p (0..1] on a slot of
- * n tenants whose busy fractions add up to D (see above). */
-double sim_usage_stretch(share_strategy s, double b, double p, int n, double D, double switch_cost,
-                         double bandwidth_penalty);
+/* A slot's capacity (see above) and tenant i's max-min fair share of it
+ * given every tenant's cap (n of them). */
+double sim_usage_capacity(share_strategy s, int n, double D, double switch_cost, double bandwidth_penalty);
+double sim_usage_fair_share(const double *cap, size_t n, double capacity, size_t i);
 
 /* Per node: GPU-milliseconds allocated and used so far (store_usage.c). */
 const double *sim_usage_node_alloc(const sim_usage *u);
