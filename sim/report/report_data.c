@@ -703,6 +703,27 @@ static int alloc_by_pool(report *rp, strbuf *err) {
     return rc;
 }
 
+/* Runs with the usage model (docs/SHARING.md): GPU-hours allocated, used and
+ * idle while allocated, and the slowdown sharing cost, bars per configuration. */
+static int usage_plots(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    static const char *const hours[] = {"usage_gpu_hours_allocated", "usage_gpu_hours_used", "usage_gpu_hours_idle"};
+    static const char *const slow[] = {"slowdown_mean", "slowdown_p95", "slowdown_max"};
+    char *hcats[] = {"allocated", "used", "idle while allocated"}, *scats[] = {"mean", "p95", "max"};
+    double *hv = xmalloc(r->nruns * 3 * sizeof *hv), *sv = xmalloc(r->nruns * 3 * sizeof *sv);
+    for (size_t i = 0; i < r->nruns; i++)
+        for (int k = 0; k < 3; k++) {
+            int h = rdb_metric_index(r, hours[k]), d = rdb_metric_index(r, slow[k]);
+            hv[i * 3 + (size_t)k] = h >= 0 ? rdb_value(r, i, h) : NAN;
+            sv[i * 3 + (size_t)k] = d >= 0 ? rdb_value(r, i, d) : NAN;
+        }
+    int rc = add_bar_plot(rp, "usage", "GPU-hours allocated versus used", "GPU-hours", hcats, 3, hv, err);
+    if (!rc) rc = add_bar_plot(rp, "slowdown", "Slowdown from sharing GPUs", "run time / duration", scats, 3, sv, err);
+    free(hv);
+    free(sv);
+    return rc;
+}
+
 /* With several runs: one bar chart per key metric, a bar per group. */
 /* The value of `key` in a sweep point "k=v k2=v2", copied into out; false when absent. */
 static bool point_value(const char *point, const char *key, strbuf *out) {
@@ -1046,6 +1067,7 @@ int report_collect(report *rp, strbuf *err) {
         rc = alloc_by_model(rp, err);
     if (!rc && rdb_table_has_rows(r, "alloc_groups")) rc = alloc_by_pool(rp, err);
     if (!rc && rdb_table_has_rows(r, "sample_resources")) rc = alloc_by_resource(rp, err);
+    if (!rc && rdb_metric_index(r, "usage_gpu_hours_used") >= 0) rc = usage_plots(rp, err);
     if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);
     if (!rc && r->ngroups > 1) rc = sweep_metrics(rp, err);
