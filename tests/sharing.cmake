@@ -74,3 +74,36 @@ drasim_cli_test(NAME sharing/dra-by-hand
       "^:262[.]00 a:36[.]00 b:36[.]00 c:20[.]00 d:50[.]00 e:120[.]00$"
       # three GPUs: one per shared claim, one for c
       ${_sh_out}/dra-hand.db "SELECT count(DISTINCT device), count(*) FROM claim_allocations" "^3[|]5$")
+
+# The "5 % used" example: whole GPUs (device plugin) versus one shared claim
+# per team with MPS (DRA). The same pods and busy draws: the GPUs taken drop
+# from 38 to 8 (of 48), the used share of allocated GPU time rises, and the
+# DRA run pays a slowdown (MPS thread caps and crowded GPUs), the whole-GPU
+# run none.
+drasim_cli_test(NAME sharing/five-percent-whole
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/five-percent.yaml -o ${_sh_out}/five-whole.db
+  SQL ${_sh_out}/five-whole.db "SELECT printf('%.3f', value) FROM summary WHERE grp = '' AND metric = 'gpu_alloc_peak_pct'" "^79[.]167$"
+      ${_sh_out}/five-whole.db "SELECT printf('%.3f', value) FROM summary WHERE grp = '' AND metric = 'slowdown_max'" "^1[.]000$"
+      ${_sh_out}/five-whole.db "SELECT value < 15 FROM summary WHERE grp = '' AND metric = 'usage_used_pct'" "^1$"
+      ${_sh_out}/five-whole.db "SELECT count(*), sum(gpus) FROM usage_pools" "^1[|]48[.]0$")
+drasim_cli_test(NAME sharing/five-percent-shared
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/five-percent.yaml -o ${_sh_out}/five-shared.db --set scheduling.mode=dra
+  SQL ${_sh_out}/five-shared.db "SELECT printf('%.3f', value) FROM summary WHERE grp = '' AND metric = 'gpu_alloc_peak_pct'" "^16[.]667$"
+      ${_sh_out}/five-shared.db "SELECT value > 30 FROM summary WHERE grp = '' AND metric = 'usage_used_pct'" "^1$"
+      ${_sh_out}/five-shared.db "SELECT value > 1.05 FROM summary WHERE grp = '' AND metric = 'slowdown_mean'" "^1$"
+      ${_sh_out}/five-shared.db "SELECT value FROM summary WHERE grp = '' AND metric = 'dra_shared_claims_allocated'" "^[0-9.]+$")
+drasim_cli_test(NAME sharing/five-percent-report
+  COMMAND report ${_sh_out}/five-whole.db ${_sh_out}/five-shared.db -o ${_sh_out}/five-report
+  DEPENDS sharing/five-percent-whole sharing/five-percent-shared
+  FILE_EXISTS ${_sh_out}/five-report/usage.svg ${_sh_out}/five-report/slowdown.svg ${_sh_out}/five-report/index.html)
+# The used GPU-hours do not depend on where pods run: the same busy draws in both runs
+drasim_cli_test(NAME sharing/five-percent-same-work RAW
+  COMMAND sqlite3 ${_sh_out}/five-whole.db "ATTACH '${_sh_out}/five-shared.db' AS s; SELECT printf('%.6f', a.value) = printf('%.6f', b.value) FROM summary a, s.summary b WHERE a.grp = '' AND b.grp = '' AND a.metric = 'usage_gpu_hours_used' AND b.metric = 'usage_gpu_hours_used'"
+  DEPENDS sharing/five-percent-whole sharing/five-percent-shared
+  EXPECT "^1\n$")
+
+# Lua pods take containers and usage too (the same parser as pod groups)
+drasim_cli_test(NAME sharing/lua-containers
+  COMMAND run ${_sh_src}/lua-containers.yaml -o ${_sh_out}/lua.db
+  SQL ${_sh_out}/lua.db "SELECT group_concat(metric || '=' || printf('%.1f', value * iif(metric = 'usage_gpu_hours_used', 3600, 1)), ' ') FROM summary WHERE grp = 'side' AND metric IN ('gpus_per_pod', 'usage_gpu_hours_used')"
+      "^gpus_per_pod=2[.]0 usage_gpu_hours_used=10[.]0$")
