@@ -67,6 +67,8 @@ drasim_cli_test(NAME sharing/dra-by-hand
   COMMAND run ${_sh_src}/dra-hand.yaml -o ${_sh_out}/dra-hand.db
   SQL ${_sh_out}/dra-hand.db "SELECT group_concat(name || '=' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY name)"
       "^a-0=76320 b-0=76320 c-0=80000 d-0=150000 e-0=170000$"
+      # the run ends with e: a completion rescheduled earlier leaves a stale event that must not move the clock
+      ${_sh_out}/dra-hand.db "SELECT value FROM summary WHERE grp = '' AND metric = 'sim_end_s'" "^170[.]0$"
       # the shared GPU of a and b counts once, split between them; d and e split theirs for 150 s
       ${_sh_out}/dra-hand.db "SELECT group_concat(grp || ':' || printf('%.2f', value * 3600), ' ') FROM summary WHERE metric = 'usage_gpu_hours_allocated'"
       "^:326[.]32 a:38[.]16 b:38[.]16 c:80[.]00 d:75[.]00 e:95[.]00$"
@@ -107,3 +109,9 @@ drasim_cli_test(NAME sharing/lua-containers
   COMMAND run ${_sh_src}/lua-containers.yaml -o ${_sh_out}/lua.db
   SQL ${_sh_out}/lua.db "SELECT group_concat(metric || '=' || printf('%.1f', value * iif(metric = 'usage_gpu_hours_used', 3600, 1)), ' ') FROM summary WHERE grp = 'side' AND metric IN ('gpus_per_pod', 'usage_gpu_hours_used')"
       "^gpus_per_pod=2[.]0 usage_gpu_hours_used=10[.]0$")
+
+# Same scenario and seed, byte-identical database, with the model on (rescheduled completions included)
+drasim_cli_test(NAME sharing/deterministic RAW
+  COMMAND ${CMAKE_COMMAND} -DDRASIM=$<TARGET_FILE:drasim> -DOUT=${_sh_out}/det
+          -DSCENARIO=${CMAKE_SOURCE_DIR}/scenarios/examples/five-percent.yaml -P ${_sh_src}/same_bytes.cmake
+  EXPECT "identical")

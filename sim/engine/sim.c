@@ -525,6 +525,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     if (r->progress) r->progress_last = wall_s();
     while (!evq_empty(&r->q)) {
         if (interrupt && *interrupt) return -1;
+        if (r->usage && sim_usage_skip_stale(r)) continue;
         sim_time t = evq_peek(&r->q)->time;
         maybe_progress(r, t, &tick);
         if (t >= sc->stop_time) {
@@ -536,6 +537,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         r->sched.now = t;
         bool sample = false;
         while (!evq_empty(&r->q) && evq_peek(&r->q)->time == t) {
+            if (r->usage && sim_usage_skip_stale(r)) continue;
             event e = evq_pop(&r->q);
             r->nevents++;
             switch (e.kind) {

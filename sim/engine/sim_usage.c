@@ -229,6 +229,7 @@ static void reschedule(sim_run *r, uint32_t id, sim_time t) {
         if (due < t) due = t;
     }
     if (due == x->due) return;
+    if (x->due >= 0) r->live_events--;   /* its queued event is stale now: no longer a live event */
     x->due = due;
     if (due >= 0) {
         evq_push(&r->q, due, EV_COMPLETION, id);
@@ -454,6 +455,7 @@ void sim_usage_stop(sim_run *r, uint32_t id, sim_time t) {
     book(u, r, id, alloc, used);
     upod *x = up_of(u, id);
     if (!x) return;
+    if (x->due >= 0) r->live_events--;   /* deleted before its completion: that event is stale */
     x->due = -1;
     for (uint32_t k = 0; k < x->nslot; k++) {   /* leave its slots; the others speed up */
         slot *s = &u->slots[u->pslots.data[x->slot0 + k]];
@@ -465,24 +467,36 @@ void sim_usage_stop(sim_run *r, uint32_t id, sim_time t) {
             }
         for (uint32_t i = 0; i < s->n; i++) reschedule(r, s->ten[i], t);
     }
-    u->pod_ix[id] = 0;   /* its upod stays in `up` (indices are stable), unused */
+    /* its upod stays (due -1): its completion events still queued are stale (sim_usage_skip_stale) */
+}
+
+bool sim_usage_skip_stale(sim_run *r) {
+    const event *e = evq_peek(&r->q);
+    if (e->kind != EV_COMPLETION) return false;
+    const upod *x = up_of(r->usage, (uint32_t)e->arg);
+    if (!x || x->due == e->time) return false;
+    evq_pop(&r->q);   /* not live: counted out when it went stale */
+    return true;
 }
 
 bool sim_usage_due(sim_run *r, uint32_t id, sim_time t) {
     sim_usage *u = r->usage;
     upod *x = up_of(u, id);
     if (!x) return true;   /* no slot: its one completion event */
-    if (x->due != t) return false;   /* stale: rescheduled since */
+    if (x->due != t) return false;   /* stale: rescheduled since (sim_usage_skip_stale drops most) */
     settle(x, t);
     int last = nphases(r, id) - 1;
-    if (x->phase >= last) return true;
+    if (x->phase >= last) {
+        x->due = -1;   /* consumed */
+        return true;
+    }
     /* a phase ends: exactly at its boundary, the next busy fraction, new speeds all round */
     double end = phase_end(r, id, x->phase);
     x->used += (end - x->done) * x->busy * x->gpus;
     x->done = end;
     x->phase++;
     x->busy = busy_draw(r, u, id, x->phase);
-    x->due = -2;   /* forces a new event */
+    x->due = -2;   /* consumed; forces a new event */
     for (uint32_t k = 0; k < x->nslot; k++) slot_settle(u, &u->slots[u->pslots.data[x->slot0 + k]], t);
     reschedule_tenants(r, id, t);
     return false;

@@ -52,6 +52,9 @@ void sim_usage_stop(sim_run *r, uint32_t id, sim_time t);
 /* An EV_COMPLETION of running pod `id` at t: true when the pod is done now;
  * false for a stale event or a phase change (handled here). */
 bool sim_usage_due(sim_run *r, uint32_t id, sim_time t);
+/* The next event is a stale completion (its pod was rescheduled or ended):
+ * drop it, so it neither counts nor moves the clock. */
+bool sim_usage_skip_stale(sim_run *r);
 /* Summary metrics (run and groups) once the run ended: GPU-hours allocated,
  * used and idle while allocated, slowdowns. Nothing when the model is off. */
 void sim_usage_summary(sim_run *r);
