@@ -221,6 +221,7 @@ static void reschedule(sim_run *r, uint32_t id, sim_time t) {
     upod *x = up_of(u, id);
     settle(x, t);
     x->speed = 1 / stretch_of(u, x);
+    if (r->pods.data[id].state != POD_RUNNING) return;   /* terminating (evicted): no completion any more */
     double target = phase_end(r, id, x->phase);
     sim_time due = -1;
     if (isfinite(target)) {
@@ -455,8 +456,7 @@ void sim_usage_stop(sim_run *r, uint32_t id, sim_time t) {
     book(u, r, id, alloc, used);
     upod *x = up_of(u, id);
     if (!x) return;
-    if (x->due >= 0) r->live_events--;   /* deleted before its completion: that event is stale */
-    x->due = -1;
+    x->due = -1;   /* consumed (sim_usage_due) or cancelled (sim_usage_cancel) before */
     for (uint32_t k = 0; k < x->nslot; k++) {   /* leave its slots; the others speed up */
         slot *s = &u->slots[u->pslots.data[x->slot0 + k]];
         for (uint32_t i = 0; i < s->n; i++)
@@ -468,6 +468,14 @@ void sim_usage_stop(sim_run *r, uint32_t id, sim_time t) {
         for (uint32_t i = 0; i < s->n; i++) reschedule(r, s->ten[i], t);
     }
     /* its upod stays (due -1): its completion events still queued are stale (sim_usage_skip_stale) */
+}
+
+bool sim_usage_cancel(sim_run *r, uint32_t id) {
+    upod *x = up_of(r->usage, id);
+    if (!x) return false;
+    if (x->due >= 0) r->live_events--;   /* its queued completion is stale now */
+    x->due = -1;
+    return true;
 }
 
 bool sim_usage_skip_stale(sim_run *r) {

@@ -52,6 +52,10 @@ void sim_usage_stop(sim_run *r, uint32_t id, sim_time t);
 /* An EV_COMPLETION of running pod `id` at t: true when the pod is done now;
  * false for a stale event or a phase change (handled here). */
 bool sim_usage_due(sim_run *r, uint32_t id, sim_time t);
+/* Pod `id` will not complete (deleted, evicted): its queued completion is no
+ * longer live. False when the pod is not on a shared GPU (the engine's own
+ * accounting applies). */
+bool sim_usage_cancel(sim_run *r, uint32_t id);
 /* The next event is a stale completion (its pod was rescheduled or ended):
  * drop it, so it neither counts nor moves the clock. */
 bool sim_usage_skip_stale(sim_run *r);
