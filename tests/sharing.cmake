@@ -97,7 +97,8 @@ drasim_cli_test(NAME sharing/five-percent-shared
 drasim_cli_test(NAME sharing/five-percent-report
   COMMAND report ${_sh_out}/five-whole.db ${_sh_out}/five-shared.db -o ${_sh_out}/five-report
   DEPENDS sharing/five-percent-whole sharing/five-percent-shared
-  FILE_EXISTS ${_sh_out}/five-report/usage.svg ${_sh_out}/five-report/slowdown.svg ${_sh_out}/five-report/index.html)
+  FILE_EXISTS ${_sh_out}/five-report/usage.svg ${_sh_out}/five-report/slowdown.svg ${_sh_out}/five-report/index.html
+              ${_sh_out}/five-report/usage_by_group.svg ${_sh_out}/five-report/usage_by_pool.svg)
 # The used GPU-hours do not depend on where pods run: the same busy draws in both runs
 drasim_cli_test(NAME sharing/five-percent-same-work RAW
   COMMAND sqlite3 ${_sh_out}/five-whole.db "ATTACH '${_sh_out}/five-shared.db' AS s; SELECT printf('%.6f', a.value) = printf('%.6f', b.value) FROM summary a, s.summary b WHERE a.grp = '' AND b.grp = '' AND a.metric = 'usage_gpu_hours_used' AND b.metric = 'usage_gpu_hours_used'"
