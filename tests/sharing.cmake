@@ -34,9 +34,13 @@ drasim_cli_test(NAME sharing/pools
       ${_sh_out}/pools.db "SELECT printf('%.1f', value) FROM summary WHERE grp = '' AND metric = 'gpu_total'" "^4[.]0$"
       ${_sh_out}/pools.db "SELECT value FROM summary WHERE grp = 'two' AND metric = 'pods_on_fewer_gpus'" "^1[.]0$"
       ${_sh_out}/pools.db "SELECT count(*) FROM summary WHERE metric = 'pods_on_fewer_gpus'" "^1$")
+# the nodes' labels and resources per pool: GFD's sharing strategy, MPS capability, renamed units
 drasim_cli_test(NAME sharing/inventory-labels
-  COMMAND inventory ${_sh_src}/pool-sharing.yaml -o ${_sh_out}/pools-inv.yaml
-  FILE_EXISTS ${_sh_out}/pools-inv.yaml)
+  COMMAND inventory ${_sh_src}/pool-sharing.yaml
+  EXPECT "drasim[.]io/device-plugin[.]fail-requests-greater-than-one: \"true\""
+         "nvidia[.]com/gpu[.]sharing-strategy: mps" "nvidia[.]com/gpu[.]sharing-strategy: time-slicing"
+         "nvidia[.]com/gpu[.]sharing-strategy: none" "nvidia[.]com/mps[.]capable: \"true\""
+         "nvidia[.]com/gpu[.]shared: \"4\"")
 
 # The time-slicing model by hand (tests/sharing/ts-hand.yaml): a 88 s, b 138 s.
 drasim_cli_test(NAME sharing/time-slicing-by-hand
