@@ -364,8 +364,15 @@ static uint32_t find_slots(sim_run *r, uint32_t id, upod *x) {
             x->interval = sh->interval;
             x->thread = sh->thread_pct > 0 ? sh->thread_pct / 100.0 : sh->thread_pct < 0 ? 0.01 : 1.0;
         }
+        /* a device of its own (a template claim, no MPS thread cap) that no other claim may get
+         * (no allowMultipleAllocations) never has co-tenants: no slot, as on whole GPUs */
+        bool own = !rec[i].shared && !(sh && sh->strategy == SHARE_MPS);
         for (size_t k = 0; k < rec[i].al.nresults; k++) {
             const k8s_device_result *res = &rec[i].al.results[k];
+            if (own) {
+                const k8s_device *dev = allocator_find_device(r->dra->A, res->driver, res->pool, res->device);
+                if (!dev || !dev->allow_multiple) continue;
+            }
             double eq = device_equiv(r->dra, (size_t)p->node, res->pool, res->device);
             if (eq <= 0) continue;
             uint32_t s = slot_of(u, (uint64_t)(uintptr_t)res->pool, (uint64_t)(uintptr_t)res->device, eq);
