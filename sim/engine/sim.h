@@ -167,6 +167,7 @@ struct sim_run {
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
     VEC(struct sim_eviction) evictions;       /* engine/sim_evict.h, in order */
     VEC(uint64_t) *extra_units;               /* per scenario group: units of pods beyond its count (replacements) */
+    struct sim_usage *usage;                  /* usage and contention model (engine/sim_usage.h), NULL = off */
     /* called for every pod as it is bound (cluster dynamics, workload/faults.h; it must not change the
      * scheduler, only note the pod or time an event); NULL = none */
     void (*on_bind)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
