@@ -276,6 +276,12 @@ void sim_schedule_source(sim_run *r, int src, sim_time t, uint64_t arg) {
     r->live_events++;
 }
 
+#define SRC_BACKGROUND ((uint64_t)1 << (SRC_SHIFT - 1))   /* does not count as a live event */
+
+void sim_schedule_background(sim_run *r, int src, sim_time t, uint64_t arg) {
+    evq_push(&r->q, t, EV_SOURCE, ((uint64_t)src << SRC_SHIFT) | SRC_BACKGROUND | arg);
+}
+
 /* Accumulate the time integrals up to t. */
 static void advance(sim_run *r, sim_time t) {
     double dt = (double)(t - r->last_t);
@@ -310,6 +316,7 @@ static void end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
     uint64_t *u = sim_pod_units(r, p);
     for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
+    if (r->pod_node) r->pod_node(r, id, p->node, -1);
     p->state = state;
     p->end = t;
     r->running--;
@@ -385,6 +392,7 @@ static void schedule_pass(sim_run *r, sim_time t) {
         for (size_t k = 0; k < cl->next && k < 8; k++) u[k] = pl.units[k];
         p->gpus = (uint8_t)pl.gpus;
         p->node = pl.node;
+        if (r->pod_node) r->pod_node(r, id, pl.node, +1);
         p->start = t;
         p->state = POD_RUNNING;
         r->running++;
@@ -535,9 +543,9 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
                 if (on_completion(r, (uint32_t)e.arg, t)) return interrupt && *interrupt ? -1 : -2;
                 break;
             case EV_SOURCE: {
-                r->live_events--;
+                if (!(e.arg & SRC_BACKGROUND)) r->live_events--;
                 const sim_source *src = &r->sources[e.arg >> SRC_SHIFT];
-                if (src->event(r, src->ctx, e.arg & (((uint64_t)1 << SRC_SHIFT) - 1), t)) return interrupt && *interrupt ? -1 : -2;
+                if (src->event(r, src->ctx, e.arg & (SRC_BACKGROUND - 1), t)) return interrupt && *interrupt ? -1 : -2;
                 break;
             }
             case EV_SAMPLE: sample = true; break;

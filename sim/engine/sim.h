@@ -151,6 +151,9 @@ struct sim_run {
     VEC(uint32_t) started;                    /* pods bound in this instant's pass whose source has a started hook */
     VEC(struct sim_deleted { uint32_t pod; const char *reason; }) deleted;   /* sim_delete's pods, in order */
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
+    /* a pod was bound on (sign +1) or left (-1) `node`; NULL = nobody listens (the autoscaler's per-node pods) */
+    void (*pod_node)(struct sim_run *r, uint32_t pod, int32_t node, int sign);
+    struct ca_run *ca;                        /* the cluster autoscaler (autoscale/ca.h), NULL = none; freed by its source */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
@@ -202,6 +205,9 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
 void sim_schedule_now(sim_run *r, sim_time t);
 /* Schedule an EV_SOURCE event for source `src` with `arg` (< 2^56) at time t (>= now). */
 void sim_schedule_source(sim_run *r, int src, sim_time t, uint64_t arg);
+/* Like sim_schedule_source, but the event does not keep a `stop: allPodsDone`
+ * run alive (autoscaler scans, periodic checks). */
+void sim_schedule_background(sim_run *r, int src, sim_time t, uint64_t arg);
 /* Delete pod `pod` now, at time t (its source's finished hook is not
  * called): a pending pod leaves the queue, a running one ends and frees its
  * resources. It becomes POD_DELETED with `reason` (interned or static; NULL

@@ -42,6 +42,7 @@ typedef struct node_pool_spec {
     const ynode *where;               /* for error messages */
     const ynode *gpu_model_where;     /* `gpu.model` value, for catalog errors */
     const ynode *mig_layout_where;    /* `gpu.migLayout` value */
+    const struct pool_autoscaling *autoscaling;   /* a node group (model/autoscaler_spec.h), NULL = fixed */
 } node_pool_spec;
 
 /* Device-plugin view options (the NVIDIA device plugin's config file). */
@@ -184,6 +185,9 @@ enum { INV_NO_SLICES = 1 };
 int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
                        unsigned flags, inventory *out, strbuf *err);
 void inventory_free(inventory *inv);
+/* Nodes built for pool p: its count, or a node group's max (the autoscaler
+ * makes them present and absent while the run goes; engine/ autoscale/). */
+int inventory_pool_nodes(const node_pool_spec *p);
 
 /* Write the inventory as one Kubernetes YAML stream: Nodes, DeviceClasses,
  * ResourceSlices (kubectl apply --dry-run=client accepts it). */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/autoscaler_spec.h"
 #include "model/cluster.h"
 #include "util/intern.h"
 
@@ -185,7 +186,8 @@ static int parse_gpu(const ynode *n, node_pool_spec *p, strbuf *err) {
 }
 
 static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
-    static const char *const keys[] = {"name", "count", "cpu", "memory", "maxPods", "labels", "taints", "gpu", NULL};
+    static const char *const keys[] = {"name", "count", "cpu", "memory", "maxPods", "labels", "taints", "gpu",
+                                       "autoscaling", NULL};
     const ynode *v;
     int64_t i64;
     if (ymap_check_keys(n, keys, "a node pool", err)) return -1;
@@ -218,6 +220,7 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
     if (parse_labels(a, ymap_get(n, "labels"), p, err)) return -1;
     if (parse_taints(a, ymap_get(n, "taints"), p, err)) return -1;
     if ((v = ymap_get(n, "gpu")) && !y_is_null(v) && parse_gpu(v, p, err)) return -1;
+    if ((v = ymap_get(n, "autoscaling")) && pool_autoscaling_parse(v, a, p, err)) return -1;
     return 0;
 }
 

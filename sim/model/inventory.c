@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/autoscaler_spec.h"
 #include "model/inventory_parts.h"
 #include "model/k8s_decode.h"
 #include "util/intern.h"
@@ -157,7 +158,7 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
             inventory_free(out);
             return -1;
         }
-        total += (size_t)spec->pools[i].count;
+        total += (size_t)inventory_pool_nodes(&spec->pools[i]);
     }
     out->nodes = ARENA_NEW(&out->a, k8s_node, total + 1);
     out->info = ARENA_NEW(&out->a, inv_node, total + 1);
@@ -165,7 +166,7 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
     dra_dedup *dd = dra_dedup_new();
     for (size_t i = 0; i < spec->npools; i++) {
         const node_pool_spec *p = &spec->pools[i];
-        for (int k = 0; k < p->count; k++) {
+        for (int k = 0; k < inventory_pool_nodes(p); k++) {
             k8s_node *node = &out->nodes[out->nnodes];
             inv_node *info = &out->info[out->nnodes];
             build_node(out, cat, p, k, &gpus[i], dp, node);
@@ -193,4 +194,8 @@ void inventory_free(inventory *inv) {
     }
     arena_free(&inv->a);
     memset(inv, 0, sizeof *inv);
+}
+
+int inventory_pool_nodes(const node_pool_spec *p) {
+    return p->autoscaling ? p->autoscaling->max : p->count;
 }

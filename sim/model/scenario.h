@@ -200,6 +200,7 @@ typedef struct scenario {
     size_t nshared_claims;
     trace_spec *trace;               /* workload.trace, or NULL */
     lua_source_spec *lua;            /* NULL when the workload has no Lua generator */
+    struct autoscaler_spec *autoscaler; /* cluster-autoscaler (model/autoscaler_spec.h), NULL = no pool autoscales */
 } scenario;
 
 /* Limits on memory-hungry settings (scenario_limits.c, docs/SCENARIOS.md). */
@@ -226,6 +227,8 @@ int parse_duration_text(const char *s, sim_time *out);
 /* Parts of the parser, shared by scenario*.c files. */
 int scenario_parse_workload(const ynode *workload, scenario *s, strbuf *err);
 int scenario_parse_lua_source(const ynode *n, scenario *s, strbuf *err);
+/* `duration:`-shaped distributions: D, {fixed|uniform|exponential|lognormal: ...}. */
+int scenario_parse_duration_dist(const ynode *n, duration_dist *d, strbuf *err);
 int scenario_parse_pod_group(const ynode *g, arena *a, pod_group_spec *out, strbuf *err);
 int scenario_parse_tolerations(const ynode *n, arena *a, k8s_toleration **out, size_t *nout, strbuf *err);
 int scenario_parse_string_map(const ynode *n, const char *what, arena *a, k8s_kv **out, size_t *nout, strbuf *err);
