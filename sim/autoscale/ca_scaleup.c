@@ -122,8 +122,10 @@ static double waste(const ca_run *ca, const option *o) {
 }
 
 /* price: unfitness x (node price + stabilizer) / (pod price + stabilizer)
- * (expander/price/price.go). Pods are priced at their CPU share of the
- * node's price; the stabilizer is a pod of 0.5 CPU; unfitness compares the
+ * (expander/price/price.go). Pods are priced by their CPU at one price per
+ * CPU-hour for the whole cluster (the node groups' prices over their CPUs;
+ * a cloud provider's PodPrice is also independent of the node group); the
+ * stabilizer is a pod of 0.5 CPU; unfitness compares the
  * node's CPUs with the preferred node size for the cluster's size
  * (expander/price/preferred.go: 1 CPU up to 2 nodes ... 32 CPU past 200);
  * node groups with GPUs have unfitness 1000 (gpuUnfitnessOverride). */
@@ -134,8 +136,12 @@ static double price_score(const ca_run *ca, const option *o, size_t cluster_node
                   : cluster_nodes <= 60 ? 8 : cluster_nodes <= 200 ? 16 : 32;
     double unfit = ncpu > 0 ? (pref > ncpu ? pref / ncpu : ncpu / pref) : 1;
     if (g->gpus > 0) unfit = 1000;
-    double node_price = g->as->price * (double)o->nodes;
-    double per_cpu = ncpu > 0 ? g->as->price / ncpu : 0;
+    double node_price = g->as->price * (double)o->nodes, price = 0, cpus = 0;
+    for (size_t k = 0; k < ca->ngroups; k++) {
+        price += ca->groups[k].as->price;
+        cpus += (double)ca->groups[k].cpu_milli / 1000.0;
+    }
+    double per_cpu = cpus > 0 ? price / cpus : 0;
     double pod_price = per_cpu * (double)o->cpu_req / 1000.0, stab = per_cpu * 0.5;
     if (pod_price + stab <= 0) return unfit;
     return unfit * (node_price + stab) / (pod_price + stab);
