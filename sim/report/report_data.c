@@ -933,7 +933,7 @@ static int compare_metrics(report *rp, strbuf *err) {
         const char *name = r->metrics[m];
         if (strcmp(name, "gpu_alloc_pct") && strcmp(name, "wait_mean_s") && strcmp(name, "wait_p99_s") &&
             strcmp(name, "pods_pending_at_end") && strncmp(name, "frag", 4) && strcmp(name, "stranded_gpus_mean") &&
-            strcmp(name, "nodes_fit_8_min"))
+            strcmp(name, "nodes_fit_8_min") && strcmp(name, "ca_cost") && strcmp(name, "ca_node_hours"))
             continue;
         if (!plain_name(name)) continue;   /* a stem, never a path */
         strbuf stem = {0}, title = {0}, file = {0};
@@ -952,7 +952,7 @@ static int compare_metrics(report *rp, strbuf *err) {
         gp_array(&p->vars, "categories", r->groups, r->ngroups);
         char *series[] = {(char *)name};
         gp_array(&p->vars, "series", series, 1);
-        const char *unit = strstr(name, "_pct") ? "%" : strstr(name, "_s") ? "s" : "pods";
+        const char *unit = strstr(name, "_pct") ? "%" : !strcmp(name, "ca_cost") ? "price units" : !strcmp(name, "ca_node_hours") ? "node-hours" : strstr(name, "_s") ? "s" : "pods";
         sb_printf(&file, "%s (%s)", name, unit);
         gp_var(&p->vars, "ylabel_text", sb_str(&file));
         gp_var(&p->vars, "xlabel_text", "");
