@@ -50,6 +50,7 @@ typedef struct ca_group {
     const node_pool_spec *pool;
     const pool_autoscaling *as;
     size_t first, n;                  /* its nodes: [first, first + n) */
+    size_t absent_hint;               /* no absent node below it */
     int size, ready;
     int64_t cpu_milli, mem_bytes;     /* one node's allocatable */
     double gpus;                      /* one node's GPUs */
@@ -77,6 +78,12 @@ typedef struct ca_run {
     dra_trial trial;
     uint32_t trial_pods;              /* what-if pod ids handed out in this scan (pods.len + k) */
     int64_t scans;
+    double cores, gib, gpus;          /* totals of the nodes not absent (cores-total, memory-total, gpu-total) */
+    VEC(uint32_t) upcoming;           /* nodes provisioning or unready */
+    int64_t ndraining;
+    double *util;                     /* per node: utilization (ca_node_utilization) when util_ok */
+    uint8_t *util_ok;
+    bool any_unneeded;
     bool busy;                        /* the last scan left work that needs more scans (keeps the run alive) */
 } ca_run;
 
@@ -97,6 +104,8 @@ void ca_scale_up(ca_run *ca, sim_time t);
 void ca_scale_down(ca_run *ca, sim_time t);
 /* Node utilization as cluster-autoscaler computes it (ca_util.c); *gpu: the GPU threshold applies. */
 double ca_node_utilization(const ca_run *ca, size_t node, bool *gpu);
+/* The same, kept per node until a pod binds or leaves there. */
+double ca_node_utilization_cached(ca_run *ca, size_t node, bool *gpu);
 const char *ca_event_kind_name(ca_event_kind k);
 
 #endif

@@ -45,12 +45,32 @@ static void integrate(ca_group *g, sim_time t) {
     g->last_t = t;
 }
 
+/* Node `node` leaves (sign -1) or joins (+1) the cluster totals. */
+static void count_node(ca_run *ca, size_t node, int sign) {
+    const scheduler *s = &ca->r->sched;
+    ca->cores += sign * (double)s->alloc[node * s->nres + RES_CPU] / 1000.0;
+    ca->gib += sign * (double)s->alloc[node * s->nres + RES_MEMORY] / (1024.0 * 1024 * 1024);
+    ca->gpus += sign * (double)s->gv.nodes[node].ngpu;
+}
+
 void ca_set_state(ca_run *ca, size_t node, int state, sim_time t) {
     int32_t gi = ca->node_group[node];
     ca_group *g = &ca->groups[gi];
     int old = ca->state[node];
     if (old == state) return;
     integrate(g, t);
+    if ((old == CA_ABSENT) != (state == CA_ABSENT)) count_node(ca, node, state == CA_ABSENT ? -1 : +1);
+    if (state == CA_ABSENT && node < g->absent_hint) g->absent_hint = node;
+    bool was_up = old == CA_PROVISIONING || old == CA_UNREADY, up = state == CA_PROVISIONING || state == CA_UNREADY;
+    if (up && !was_up) VEC_PUSH(ca->upcoming, (uint32_t)node);
+    if (was_up && !up)
+        for (size_t i = 0; i < ca->upcoming.len; i++)
+            if (ca->upcoming.data[i] == node) {
+                ca->upcoming.data[i] = ca->upcoming.data[--ca->upcoming.len];
+                break;
+            }
+    ca->ndraining += (state == CA_DRAINING) - (old == CA_DRAINING);
+    ca->util_ok[node] = 0;
     g->size += (state != CA_ABSENT) - (old != CA_ABSENT);
     g->ready += (state == CA_READY) - (old == CA_READY);
     ca->state[node] = (uint8_t)state;
@@ -77,6 +97,7 @@ static void pod_node(sim_run *r, uint32_t pod, int32_t node, int sign) {
     ca_run *ca = r->ca;
     if (node < 0 || ca->node_group[node] < 0) return;
     ca_podvec *v = &ca->pods[node];
+    ca->util_ok[node] = 0;
     if (sign > 0) {
         VEC_PUSH(*v, pod);
         return;
@@ -121,10 +142,7 @@ static void scan(ca_run *ca, sim_time t) {
     bool scaled_up = false;
     for (size_t i = before; i < ca->events.len; i++) scaled_up |= ca->events.data[i].kind == CAE_SCALE_UP;
     if (ca->cfg->scale_down_enabled) ca_scale_down(ca, t);
-    bool in_flight = false, backoff = false;
-    for (size_t n = 0; n < ca->r->nnodes && !in_flight; n++)
-        in_flight = ca->node_group[n] >= 0 && (ca->state[n] == CA_PROVISIONING || ca->state[n] == CA_UNREADY ||
-                                               ca->state[n] == CA_DRAINING);
+    bool in_flight = ca->upcoming.len || ca->ndraining, backoff = false;
     for (size_t gi = 0; gi < ca->ngroups; gi++) backoff |= ca->groups[gi].backoff_until > t;
     bool pending = false;
     for (size_t c = 0; c < ca->r->sched.nclasses && !pending; c++) pending = sched_waiting(&ca->r->sched, (uint32_t)c) > 0;
@@ -213,6 +231,9 @@ static void ca_free(void *ctx) {
     free(ca->state);
     free(ca->since);
     free(ca->unneeded);
+    free(ca->util);
+    free(ca->util_ok);
+    VEC_FREE(ca->upcoming);
     VEC_FREE(ca->events);
     VEC_FREE(ca->series);
     dra_trial_free(&ca->trial);
@@ -234,6 +255,8 @@ void ca_attach(sim_run *r, const inv_node *info) {
     ca->since = xcalloc(N ? N : 1, sizeof *ca->since);
     ca->unneeded = xmalloc((N ? N : 1) * sizeof *ca->unneeded);
     ca->pods = xcalloc(N ? N : 1, sizeof *ca->pods);
+    ca->util = xcalloc(N ? N : 1, sizeof *ca->util);
+    ca->util_ok = xcalloc(N ? N : 1, 1);
     ca->groups = xcalloc(sc->cluster.npools ? sc->cluster.npools : 1, sizeof *ca->groups);
     rng base;
     rng_seed(&base, sc->seed);
@@ -244,12 +267,16 @@ void ca_attach(sim_run *r, const inv_node *info) {
         ca->unneeded[n] = -1;
         ca->node_group[n] = -1;
         const node_pool_spec *p = info[n].pool;
-        if (!p || !p->autoscaling) continue;
+        if (!p || !p->autoscaling) {
+            count_node(ca, n, +1);
+            continue;
+        }
         if (p != cur) {   /* a pool's nodes are consecutive */
             ca_group *g = &ca->groups[ca->ngroups++];
             g->pool = p;
             g->as = p->autoscaling;
             g->first = n;
+            g->absent_hint = n;
             g->cpu_milli = p->cpu_milli;
             g->mem_bytes = p->memory_bytes;
             g->gpus = info[n].gpus;
@@ -261,6 +288,8 @@ void ca_attach(sim_run *r, const inv_node *info) {
         ca->node_group[n] = (int32_t)(ca->ngroups - 1);
         size_t k = g->n++;
         if ((int)k < p->count) {   /* present from the start */
+            count_node(ca, n, +1);
+            g->absent_hint = n + 1;
             ca->state[n] = CA_READY;
             g->size++;
             g->ready++;

@@ -68,7 +68,7 @@ void ca_scale_down(ca_run *ca, sim_time t) {
     sim_run *r = ca->r;
     const autoscaler_spec *cfg = ca->cfg;
     size_t N = r->nnodes, draining = 0;
-    for (size_t n = 0; n < N; n++) {   /* drained nodes leave */
+    for (size_t n = 0; n < N && ca->ndraining; n++) {   /* drained nodes leave */
         if (ca->node_group[n] < 0 || ca->state[n] != CA_DRAINING) continue;
         if (ca->pods[n].len == 0) {
             ca_set_state(ca, n, CA_ABSENT, t);
@@ -81,7 +81,8 @@ void ca_scale_down(ca_run *ca, sim_time t) {
                 t < ca->last_delete + cfg->scale_down_delay_after_delete ||
                 t < ca->last_failure + cfg->scale_down_delay_after_failure;
     if (cool) {
-        for (size_t n = 0; n < N; n++) ca->unneeded[n] = -1;
+        for (size_t n = 0; n < N && ca->any_unneeded; n++) ca->unneeded[n] = -1;
+        ca->any_unneeded = false;
         return;
     }
     size_t nw = r->sched.nwords ? r->sched.nwords : 1;
@@ -90,7 +91,7 @@ void ca_scale_down(ca_run *ca, sim_time t) {
     for (size_t n = 0; n < N; n++) {
         if (ca->node_group[n] < 0 || ca->state[n] != CA_READY) continue;
         bool gpu;
-        double u = ca_node_utilization(ca, n, &gpu);
+        double u = ca_node_utilization_cached(ca, n, &gpu);
         double thr = gpu ? cfg->gpu_utilization_threshold : cfg->utilization_threshold;
         bool unneeded = false;
         if (u < thr) {
@@ -108,16 +109,13 @@ void ca_scale_down(ca_run *ca, sim_time t) {
         }
         skip[n >> 6] |= (uint64_t)1 << (n & 63);
         if (ca->unneeded[n] < 0) ca->unneeded[n] = t;
+        ca->any_unneeded = true;
     }
     free(skip);
+    if (!ca->any_unneeded) return;
     /* removal: nodes unneeded long enough, within the group's min and the parallelism caps */
     int64_t removed = 0, drained = 0, budget = cfg->max_scale_down_parallelism - (int64_t)draining;
-    double cores = 0, gib = 0;
-    for (size_t n = 0; n < N; n++) {
-        if (ca->node_group[n] >= 0 && ca->state[n] == CA_ABSENT) continue;
-        cores += (double)r->sched.alloc[n * r->sched.nres + RES_CPU] / 1000.0;
-        gib += (double)r->sched.alloc[n * r->sched.nres + RES_MEMORY] / (1024.0 * 1024 * 1024);
-    }
+    double cores = ca->cores, gib = ca->gib;
     for (size_t n = 0; n < N && removed < budget; n++) {
         if (ca->node_group[n] < 0 || ca->state[n] != CA_READY || ca->unneeded[n] < 0) continue;
         if (t - ca->unneeded[n] < cfg->scale_down_unneeded_time) continue;
@@ -130,7 +128,7 @@ void ca_scale_down(ca_run *ca, sim_time t) {
         for (size_t i = 0; i < ca->pods[n].len && empty; i++) empty = r->pods.data[ca->pods[n].data[i]].state != POD_RUNNING;
         if (!empty && drained + (int64_t)draining >= cfg->max_drain_parallelism) continue;
         bool gpu;
-        double u = ca_node_utilization(ca, n, &gpu);
+        double u = ca_node_utilization_cached(ca, n, &gpu);
         char why[200];
         snprintf(why, sizeof why, "%s %s: utilization %.2f below %.2f for %llds", r->nodes[n].meta.name,
                  empty ? "empty" : "drained", u, gpu ? cfg->gpu_utilization_threshold : cfg->utilization_threshold,

@@ -45,19 +45,6 @@ typedef struct cand {
     uint32_t cls, count;              /* `count` pods of class cls (the queue's waiting pods) */
 } cand;
 
-/* Cluster totals of the nodes present or coming (cores-total, memory-total, gpu-total). */
-static void cluster_totals(const ca_run *ca, double *cores, double *gib, double *gpus) {
-    const sim_run *r = ca->r;
-    const scheduler *s = &r->sched;
-    *cores = *gib = *gpus = 0;
-    for (size_t n = 0; n < r->nnodes; n++) {
-        if (ca->node_group[n] >= 0 && ca->state[n] == CA_ABSENT) continue;
-        *cores += (double)s->alloc[n * s->nres + RES_CPU] / 1000.0;
-        *gib += (double)s->alloc[n * s->nres + RES_MEMORY] / (1024.0 * 1024 * 1024);
-        *gpus += s->gv.nodes[n].ngpu;
-    }
-}
-
 /* Nodes group g may add now: its max, max-nodes-per-scaleup, the cluster limits. */
 static int64_t group_room(const ca_run *ca, const ca_group *g, double cores, double gib, double gpus) {
     const autoscaler_spec *c = ca->cfg;
@@ -199,6 +186,11 @@ static size_t expand(ca_run *ca, ca_expander e, option *o, size_t n, size_t clus
     return m;
 }
 
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 void ca_scale_up(ca_run *ca, sim_time t) {
     sim_run *r = ca->r;
     scheduler *s = &r->sched;
@@ -208,8 +200,8 @@ void ca_scale_up(ca_run *ca, sim_time t) {
         pod_class *pc = &s->classes[c];
         if (!sched_waiting(s, (uint32_t)c) || !pc->blocked || !pc->prefiltered) continue;
         if (pc->priority < cfg->expendable_priority_cutoff) continue;   /* expendable pods never scale up */
-        uint32_t count = 0;
-        for (size_t k = pc->head; k < pc->len; k++) {
+        uint32_t count = cfg->new_pod_scale_up_delay ? 0 : (uint32_t)sched_waiting(s, (uint32_t)c);
+        for (size_t k = pc->head; cfg->new_pod_scale_up_delay && k < pc->len; k++) {
             const sim_pod *p = &r->pods.data[pc->pending[k]];
             if (p->state == POD_PENDING && t - p->arrival >= cfg->new_pod_scale_up_delay) count++;
         }
@@ -227,16 +219,14 @@ void ca_scale_up(ca_run *ca, sim_time t) {
     VEC(uint32_t) up_cls = {0}, tr_cls = {0};
     /* pods that fit on nodes already coming up do not ask for more */
     VEC(uint32_t) upn = {0};
-    for (size_t n = 0; n < r->nnodes; n++)
-        if (ca->node_group[n] >= 0 && (ca->state[n] == CA_PROVISIONING || ca->state[n] == CA_UNREADY))
-            VEC_PUSH(upn, (uint32_t)n);
+    for (size_t i = 0; i < ca->upcoming.len; i++) VEC_PUSH(upn, ca->upcoming.data[i]);
+    if (upn.len > 1) qsort(upn.data, upn.len, sizeof *upn.data, cmp_u32);   /* in node order */
     for (size_t i = 0; i < cands.len && upn.len; i++) {
         size_t cursor = 0, before = upcoming.len;
         cands.data[i].count -= place_on(ca, cands.data[i].cls, cands.data[i].count, upn.data, upn.len, &cursor, &upcoming);
         for (size_t k = before; k < upcoming.len; k++) VEC_PUSH(up_cls, cands.data[i].cls);
     }
-    double cores, gib, gpus;
-    cluster_totals(ca, &cores, &gib, &gpus);
+    double cores = ca->cores, gib = ca->gib, gpus = ca->gpus;
     VEC(option) opts = {0};
     VEC(uint32_t) absent = {0};
     int64_t wanted = 0;
@@ -247,7 +237,8 @@ void ca_scale_up(ca_run *ca, sim_time t) {
         int64_t room = group_room(ca, g, cores, gib, gpus);
         if (room <= 0) continue;
         absent.len = 0;
-        for (size_t n = g->first; n < g->first + g->n && (int64_t)absent.len < room; n++)
+        while (g->absent_hint < g->first + g->n && ca->state[g->absent_hint] != CA_ABSENT) g->absent_hint++;
+        for (size_t n = g->absent_hint; n < g->first + g->n && (int64_t)absent.len < room; n++)
             if (ca->state[n] == CA_ABSENT) VEC_PUSH(absent, (uint32_t)n);
         option o = {.group = (uint32_t)gi};
         size_t opened = 0;   /* nodes [0, opened) of `absent` hold pods; the last one is the open bin */
@@ -282,13 +273,14 @@ void ca_scale_up(ca_run *ca, sim_time t) {
     ca_trial_end(ca);
     if (opts.len) {
         size_t n = opts.len, cluster_nodes = 0;
-        for (size_t i = 0; i < r->nnodes; i++) cluster_nodes += ca->node_group[i] < 0 || ca->state[i] != CA_ABSENT;
+        if (opts.len > 1)
+            for (size_t i = 0; i < r->nnodes; i++) cluster_nodes += ca->node_group[i] < 0 || ca->state[i] != CA_ABSENT;
         for (size_t k = 0; k < cfg->nexpanders && n > 1; k++) n = expand(ca, cfg->expanders[k], opts.data, n, cluster_nodes);
         if (n > 1) n = expand(ca, EXP_RANDOM, opts.data, n, cluster_nodes);   /* a remaining tie: at random */
         option *o = &opts.data[0];
         ca_group *g = &ca->groups[o->group];
         int64_t added = 0;
-        for (size_t i = g->first; i < g->first + g->n && added < o->nodes; i++)
+        for (size_t i = g->absent_hint; i < g->first + g->n && added < o->nodes; i++)
             if (ca->state[i] == CA_ABSENT) {
                 ca_provision(ca, i, t);
                 added++;

@@ -144,3 +144,13 @@ double ca_node_utilization(const ca_run *ca, size_t node, bool *gpu) {
                      ? (double)s->used[node * R + RES_MEMORY] / (double)s->alloc[node * R + RES_MEMORY] : 0;
     return cpu > mem ? cpu : mem;
 }
+
+double ca_node_utilization_cached(ca_run *ca, size_t node, bool *gpu) {
+    if (!(ca->util_ok[node] & 1)) {
+        bool g;
+        ca->util[node] = ca_node_utilization(ca, node, &g);
+        ca->util_ok[node] = (uint8_t)(1 | (g ? 2 : 0));
+    }
+    *gpu = (ca->util_ok[node] & 2) != 0;
+    return ca->util[node];
+}
