@@ -108,3 +108,9 @@ foreach(_bad
     EXPECT "${_msg}"
     FILE_ABSENT ${_ca_out}/bad-${_n}.db)
 endforeach()
+
+# a group's max as a sweep parameter: cost and nodes per value (docs/AUTOSCALER.md)
+drasim_cli_test(NAME autoscaler/sweep-max
+  COMMAND sweep ${_ca_src}/basic.yaml --param cluster.nodePools.h100.autoscaling.max=1,4 -o ${_ca_out}/sweep-max.db -q
+  SQL ${_ca_out}/sweep-max.db "SELECT group_concat(s.value || ':' || g.nodes_added || ':' || printf('%.2f', g.cost), ' ') FROM sweep s JOIN autoscaler_groups g USING(run_id)"
+      "^1:1:117[.]60 4:2:149[.]99$")
