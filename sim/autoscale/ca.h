@@ -77,6 +77,7 @@ typedef struct ca_run {
     VEC(ca_point) series;
     dra_trial trial;
     uint32_t trial_pods;              /* what-if pod ids handed out in this scan (pods.len + k) */
+    rng sched_rng;                    /* the scheduler's stream, kept across what-if placements */
     int64_t scans;
     double cores, gib, gpus;          /* totals of the nodes not absent (cores-total, memory-total, gpu-total) */
     VEC(uint32_t) upcoming;           /* nodes provisioning or unready */

@@ -85,10 +85,12 @@ uint32_t ca_trial_pod(ca_run *ca) { return (uint32_t)ca->r->pods.len + ca->trial
 
 void ca_trial_begin(ca_run *ca) {
     ca->trial_pods = 0;
+    ca->sched_rng = ca->r->sched.rng;   /* a policy drawing GPUs at Reserve (random) must not see what-ifs */
     if (ca->r->dra) dra_trial_begin(ca->r->dra, &ca->trial);
 }
 
 void ca_trial_end(ca_run *ca) {
+    ca->r->sched.rng = ca->sched_rng;
     if (ca->r->dra) dra_trial_end(ca->r->dra, &ca->trial);
 }
 
