@@ -114,3 +114,17 @@ drasim_cli_test(NAME autoscaler/sweep-max
   COMMAND sweep ${_ca_src}/basic.yaml --param cluster.nodePools.h100.autoscaling.max=1,4 -o ${_ca_out}/sweep-max.db -q
   SQL ${_ca_out}/sweep-max.db "SELECT group_concat(s.value || ':' || g.nodes_added || ':' || printf('%.2f', g.cost), ' ') FROM sweep s JOIN autoscaler_groups g USING(run_id)"
       "^1:1:117[.]60 4:2:149[.]99$")
+
+# stop: allPodsDone -- scans keep the run alive while pods wait for nodes that
+# can come (basic: ends when the last pod is done, 2400s), not for a group
+# whose nodes never register in time (backoff: ends when its first node is
+# given up, at 910s, instead of retrying forever)
+drasim_cli_test(NAME autoscaler/all-pods-done
+  COMMAND run ${_ca_src}/basic.yaml --set stop.allPodsDone=true -o ${_ca_out}/alldone.db
+  SQL ${_ca_out}/alldone.db "SELECT value FROM summary WHERE metric = 'sim_end_s' AND grp = ''" "^2400[.]0$"
+      ${_ca_out}/alldone.db "SELECT count(*) FROM pods WHERE state = 'Succeeded'" "^4$")
+drasim_cli_test(NAME autoscaler/all-pods-done-hopeless-group
+  COMMAND run ${_ca_src}/backoff.yaml --set stop.allPodsDone=true -o ${_ca_out}/alldone-bo.db
+  TIMEOUT 60
+  SQL ${_ca_out}/alldone-bo.db "SELECT value FROM summary WHERE metric = 'sim_end_s' AND grp = ''" "^910[.]0$"
+      ${_ca_out}/alldone-bo.db "${_ev}" "^10000 flaky scale-up 1, 910000 flaky provision-failed 1$")

@@ -133,6 +133,14 @@ static bool untried_pods(const ca_run *ca) {
     return false;
 }
 
+/* A group whose nodes can never register within max-node-provision-time
+ * (its shortest provisioning time is longer): scans for it alone do not keep
+ * a `stop: allPodsDone` run going (it would retry forever, as CA does). */
+static bool hopeless(const ca_run *ca, uint32_t gi) {
+    const duration_dist *d = &ca->groups[gi].as->provisioning;
+    return (d->kind == DIST_FIXED || d->kind == DIST_UNIFORM) && d->a > ca->cfg->max_node_provision_time;
+}
+
 static void scan(ca_run *ca, sim_time t) {
     ca->scans++;
     size_t before = ca->events.len;
@@ -142,10 +150,13 @@ static void scan(ca_run *ca, sim_time t) {
     }
     ca_scale_up(ca, t);
     bool scaled_up = false;
-    for (size_t i = before; i < ca->events.len; i++) scaled_up |= ca->events.data[i].kind == CAE_SCALE_UP;
+    for (size_t i = before; i < ca->events.len; i++)
+        scaled_up |= ca->events.data[i].kind == CAE_SCALE_UP && !hopeless(ca, ca->events.data[i].group);
     if (ca->cfg->scale_down_enabled) ca_scale_down(ca, t);
-    bool in_flight = ca->upcoming.len || ca->ndraining, backoff = false;
-    for (size_t gi = 0; gi < ca->ngroups; gi++) backoff |= ca->groups[gi].backoff_until > t;
+    bool in_flight = ca->ndraining > 0, backoff = false;
+    for (size_t i = 0; i < ca->upcoming.len && !in_flight; i++)
+        in_flight = !hopeless(ca, (uint32_t)ca->node_group[ca->upcoming.data[i]]);
+    for (size_t gi = 0; gi < ca->ngroups; gi++) backoff |= ca->groups[gi].backoff_until > t && !hopeless(ca, (uint32_t)gi);
     bool pending = false;
     for (size_t c = 0; c < ca->r->sched.nclasses && !pending; c++) pending = sched_waiting(&ca->r->sched, (uint32_t)c) > 0;
     ca->busy = in_flight || scaled_up || untried_pods(ca) || (backoff && pending);
