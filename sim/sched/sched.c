@@ -941,7 +941,10 @@ void sched_explain(const scheduler *s, uint32_t ci, strbuf *out) {
     sb_clear(out);
     if (c->nfit) goto done;
     if (s->dra) dra_explain_begin(s, ci);
+    size_t present = 0;   /* nodes the autoscaler has not added (absent) are not in the cluster */
     for (size_t i = 0; i < s->nnodes; i++) {
+        if (!sched_node_present(s, i)) continue;
+        present++;
         sched_reasons why = {0};
         for (size_t p = 0; p < s->nplugins; p++) {
             const sched_plugin *pl = s->plugins[p];
@@ -965,7 +968,7 @@ void sched_explain(const scheduler *s, uint32_t ci, strbuf *out) {
         sb_free(&b);
     }
     qsort(texts, nnames, sizeof *texts, cmp_str);
-    sb_printf(out, "0/%zu nodes are available: ", s->nnodes);
+    sb_printf(out, "0/%zu nodes are available: ", present);
     for (size_t j = 0; j < nnames; j++) {
         sb_printf(out, "%s%s", j ? ", " : "", texts[j]);
         free(texts[j]);
