@@ -63,7 +63,7 @@ foreach(_sc ${_ks_scenarios})
   file(STRINGS ${_sc} _kind REGEX "^kind: ")
   if(_kind MATCHES "kind: Scenario")
     drasim_k8s_validate(NAME k8s-schema/inventory-${_n} COMMAND inventory ${_sc}
-      EXPECT "Node, 2 DeviceClass, [0-9]+ ResourceSlice")
+      EXPECT "Node, 5 DeviceClass, [0-9]+ ResourceSlice")   # the chart's five classes (issue 13)
   elseif(_kind MATCHES "kind: (Node|ResourceSlice|DeviceClass|ResourceClaim)")
     drasim_k8s_validate(NAME k8s-schema/manifest-${_n} FILES ${_sc})
   endif()
