@@ -169,6 +169,7 @@ struct sim_run {
     struct ca_run *ca;                        /* the cluster autoscaler (autoscale/ca.h), NULL = none; freed by its source */
     VEC(struct sim_eviction) evictions;       /* engine/sim_evict.h, in order */
     VEC(uint64_t) *extra_units;               /* per scenario group: units of pods beyond its count (replacements) */
+    struct sim_usage *usage;                  /* usage and contention model (engine/sim_usage.h), NULL = off */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
