@@ -344,6 +344,7 @@ void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
     uint64_t *u = sim_pod_units(r, p);
     for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
+    if (r->pod_node) r->pod_node(r, id, p->node, -1);
     p->state = state;
     p->end = t;
     r->running--;
@@ -423,6 +424,7 @@ static void schedule_pass(sim_run *r, sim_time t) {
         for (size_t k = 0; k < cl->next && k < 8; k++) u[k] = pl.units[k];
         p->gpus = (uint8_t)pl.gpus;
         p->node = pl.node;
+        if (r->pod_node) r->pod_node(r, id, pl.node, +1);
         p->start = t;
         p->state = POD_RUNNING;
         r->running++;

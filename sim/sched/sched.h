@@ -156,6 +156,7 @@ typedef struct scheduler {
     uint64_t policy_score_calls;
     uint64_t dropped;                 /* pods dropped without retry (profile openb-artifact) */
     uint64_t dra_moved;               /* trace DRA: placements whose devices differ from the policy's GPUs */
+    uint64_t *absent;                 /* nodes not in the cluster now (autoscaler node groups), NULL = none; owned */
 } scheduler;
 
 /* Where a pod went: node index and the device units taken per extended
@@ -250,5 +251,17 @@ bool sched_set_gpu_health(scheduler *s, size_t node, int gpu, bool healthy);
  * read again): the state-independent filters are evaluated again for it,
  * then as sched_node_changed. */
 void sched_node_static_changed(scheduler *s, size_t node);
+
+/* Node presence (the cluster autoscaler's node groups, autoscale/): an
+ * absent node fits no class; making one present wakes the classes it fits. */
+void sched_set_present(scheduler *s, size_t node, bool present);
+static inline bool sched_node_present(const scheduler *s, size_t node) {
+    return !s->absent || !((s->absent[node >> 6] >> (node & 63)) & 1);
+}
+/* What-if placement (the autoscaler's simulations): if class c passes every
+ * filter on `node` now (present or not), reserve it there for a pod known as
+ * `pod` and return true. Undo with sched_release; the DRA plugin's records
+ * need dra_trial_begin/_end around it (sched/dra.h). */
+bool sched_try_bind(scheduler *s, uint32_t ci, size_t node, uint32_t pod, placement *p);
 
 #endif
