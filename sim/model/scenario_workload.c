@@ -207,7 +207,8 @@ static int parse_gpu(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
 
 int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
     static const char *const keys[] = {"name", "count", "arrival", "duration", "priority", "requests",
-                                       "nodeSelector", "affinity", "tolerations", "gpu", NULL};
+                                       "nodeSelector", "affinity", "tolerations", "gpu", "preemptionPolicy",
+                                       "disruptionBudget", "gang", NULL};
     const ynode *v;
     memset(g, 0, sizeof *g);
     g->where = m;
@@ -249,7 +250,7 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     if ((v = ymap_get(m, "tolerations")) && scenario_parse_tolerations(v, a, &g->tolerations, &g->ntolerations, err))
         return -1;
     if ((v = ymap_get(m, "gpu")) && parse_gpu(v, a, g, err)) return -1;
-    return 0;
+    return scenario_parse_group_dynamics(m, g, err);
 }
 
 int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {

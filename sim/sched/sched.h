@@ -81,6 +81,12 @@ typedef struct pod_class {
     bool in_heap;
     bool prefiltered;                 /* PreFilter passed (else no node is ever eligible) */
     uint64_t attempts, failures;
+    /* preemption (preempt.h) */
+    bool preempt_never;               /* preemptionPolicy: Never */
+    bool has_pdb, pdb_max;            /* disruption budget: maxUnavailable (else minAvailable) */
+    int32_t pdb_value;
+    int32_t nominated;                /* the head pod's nominated node, -1 = none */
+    uint32_t nominated_pod;           /* ... for this pod */
 } pod_class;
 
 typedef struct sched_plugin sched_plugin;
@@ -113,6 +119,8 @@ typedef struct sched_config {
     bool device_by_allocator;                /* ... taking its own first fit, not the policy's GPUs */
     double typical_pct;                      /* typical pods: popularity threshold, percent (95) */
     bool typical_artifact;                   /* typical pods in the artifact's float order (frag.h) */
+    bool preemption;                         /* DefaultPreemption as PostFilter (preempt.h) */
+    bool dra_preemption;                     /* KEP-5690: the dry run frees victims' node-local devices */
 } sched_config;
 
 typedef struct scheduler {
@@ -155,6 +163,7 @@ typedef struct scheduler {
     uint64_t policy_score_calls;
     uint64_t dropped;                 /* pods dropped without retry (profile openb-artifact) */
     uint64_t dra_moved;               /* trace DRA: placements whose devices differ from the policy's GPUs */
+    struct preempt_state *pre;        /* DefaultPreemption's state (preempt.h), NULL when off */
 } scheduler;
 
 /* Where a pod went: node index and the device units taken per extended
