@@ -151,6 +151,7 @@ struct sim_run {
     VEC(uint32_t) started;                    /* pods bound in this instant's pass whose source has a started hook */
     VEC(struct sim_deleted { uint32_t pod; const char *reason; }) deleted;   /* sim_delete's pods, in order */
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
+    struct sim_gangs *gangs;                  /* gang scheduling (sim_gang.h), NULL without gangs */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
@@ -211,6 +212,13 @@ int sim_delete(sim_run *r, uint32_t pod, const char *reason, sim_time t);
 const char *sim_delete_reason(const sim_run *r, uint32_t pod);
 /* The spec of class c: a scenario pod group or a source's class. */
 const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c);
+/* The steps of binding (schedule_pass; sim_gang.c holds gang pods between
+ * them): pod id of class c takes placement pl (it holds the resources); it
+ * starts running at t; a bound pod that never started gives them back and
+ * is pending again (a gang rejected at Permit). */
+void sim_pod_bound(sim_run *r, uint32_t c, uint32_t id, const placement *pl);
+void sim_pod_start(sim_run *r, uint32_t id, sim_time t);
+void sim_pod_unbind(sim_run *r, uint32_t id);
 /* The device unit masks of pod p (class.next of them). */
 uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p);
 

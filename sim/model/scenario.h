@@ -186,7 +186,7 @@ typedef struct scheduling_spec {
     bool has_search_budget;          /* searchBudget given; else the allocator's default (alloc.h) */
     uint64_t search_budget;          /* searchBudget: allocator search steps per Filter call (0 = no limit) */
     bool dra_preemption;             /* features.DRAPreemption: KEP-5690's dry run frees victims' devices */
-    bool no_preemption;              /* features.DefaultPreemption: false (PostFilter disabled) */
+    bool preemption;                 /* features.DefaultPreemption: true (the PostFilter; off unless asked) */
     int k8s_minor;                   /* k8sVersion 1.<minor> (default 36): the gang model (1.37+: workload cycle) */
 } scheduling_spec;
 

@@ -4,7 +4,9 @@
  *   pod group:  preemptionPolicy: PreemptLowerPriority | Never
  *               disruptionBudget: {minAvailable: N} | {maxUnavailable: N}   (a PodDisruptionBudget per group)
  *               gang: {minCount: N, timeout: 5m}                            (a Workload PodGroup, policy gang)
- *   scheduling: features: {DefaultPreemption: true, DRAPreemption: false}
+ *   scheduling: features: {DefaultPreemption: false, DRAPreemption: false}
+ *               (kube-scheduler enables DefaultPreemption by default; drasim
+ *               asks for it, so scenarios written before it run as they did)
  *               k8sVersion: "1.36"   (1.35/1.36: gangs wait at Permit; 1.37+: workload scheduling cycle)
  */
 #include <stdlib.h>
@@ -78,11 +80,9 @@ int scenario_parse_sched_dynamics(const ynode *m, scenario *s, strbuf *err) {
         if (y_expect(v, YN_MAP, "scheduling.features", err) || ymap_check_keys(v, keys, "scheduling.features", err))
             return -1;
         const ynode *f;
-        bool on = true;
-        if ((f = ymap_get(v, "DefaultPreemption"))) {
-            if (y_bool(f, "scheduling.features.DefaultPreemption", &on, err)) return -1;
-            s->sched.no_preemption = !on;
-        }
+        if ((f = ymap_get(v, "DefaultPreemption")) &&
+            y_bool(f, "scheduling.features.DefaultPreemption", &s->sched.preemption, err))
+            return -1;
         if ((f = ymap_get(v, "DRAPreemption")) && y_bool(f, "scheduling.features.DRAPreemption", &s->sched.dra_preemption, err))
             return -1;
     }

@@ -35,6 +35,7 @@ typedef struct candidate {
 typedef struct preempt_state {
     pre_node *nodes;
     int64_t *healthy, *terminating;   /* per class: bound and not terminating / terminating */
+    int64_t *by, *of;                 /* per class: preemptions its pods made / victims among its pods */
     size_t ncls;
     rng rng;                          /* GetOffsetAndNumCandidates' offset */
     uint32_t *queue, *queue_by;       /* victims for the engine, and their preemptor's class */
@@ -62,6 +63,8 @@ void preempt_free(scheduler *s) {
     free(pre->nodes);
     free(pre->healthy);
     free(pre->terminating);
+    free(pre->by);
+    free(pre->of);
     free(pre->queue);
     free(pre->queue_by);
     free(pre->vict);
@@ -79,7 +82,9 @@ static void cover_class(preempt_state *pre, size_t ci) {
     pre->healthy = xrealloc(pre->healthy, n * sizeof *pre->healthy);
     pre->terminating = xrealloc(pre->terminating, n * sizeof *pre->terminating);
     pre->allowed = xrealloc(pre->allowed, n * sizeof *pre->allowed);
-    for (size_t k = pre->ncls; k < n; k++) pre->healthy[k] = pre->terminating[k] = pre->allowed[k] = 0;
+    pre->by = xrealloc(pre->by, n * sizeof *pre->by);
+    pre->of = xrealloc(pre->of, n * sizeof *pre->of);
+    for (size_t k = pre->ncls; k < n; k++) pre->healthy[k] = pre->terminating[k] = pre->allowed[k] = pre->by[k] = pre->of[k] = 0;
     pre->ncls = n;
 }
 
@@ -338,10 +343,12 @@ bool preempt_post_filter(scheduler *s, uint32_t ci, uint32_t pod) {
         v->terminating = true;
         pre->healthy[v->cls]--;
         pre->terminating[v->cls]++;
+        pre->of[v->cls]++;
         pre->queue_by[pre->nqueue] = ci;
         pre->queue[pre->nqueue++] = v->p.pod;
     }
     pre->preemptions++;
+    pre->by[ci]++;
     pre->victims += best->n;
     c->nominated = (int32_t)best->node;
     c->nominated_pod = pod;
@@ -364,4 +371,11 @@ void preempt_counts(const scheduler *s, uint64_t *attempts, uint64_t *preemption
     *attempts = pre ? pre->attempts : 0;
     *preemptions = pre ? pre->preemptions : 0;
     *victims = pre ? pre->victims : 0;
+}
+
+void preempt_class_counts(const scheduler *s, uint32_t ci, int64_t *preemptions, int64_t *victims) {
+    const preempt_state *pre = s->pre;
+    bool in = pre && ci < pre->ncls;
+    *preemptions = in ? pre->by[ci] : 0;
+    *victims = in ? pre->of[ci] : 0;
 }

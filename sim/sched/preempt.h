@@ -51,6 +51,8 @@ bool preempt_post_filter(scheduler *s, uint32_t ci, uint32_t pod);
 bool preempt_take_victim(scheduler *s, uint32_t *victim, uint32_t *preemptor);
 /* Run totals: PostFilter calls, successful preemptions, victims chosen. */
 void preempt_counts(const scheduler *s, uint64_t *attempts, uint64_t *preemptions, uint64_t *victims);
+/* Per class: preemptions its pods made, and its pods chosen as victims. */
+void preempt_class_counts(const scheduler *s, uint32_t ci, int64_t *preemptions, int64_t *victims);
 
 /* sched.c: add (sign +1) or remove (-1) placement p of class ci from its
  * node's used resources, device units and GPU view, without plugins or cache
