@@ -80,13 +80,25 @@ drasim_cli_test(NAME lua/record-sample
   SQL ${_db} "SELECT group_concat(metric || '=' || value || '@' || grp, ' ') FROM (SELECT * FROM summary WHERE metric LIKE 'user%' ORDER BY grp, metric)" "^user_count=3[.]0@ user_gang_wait_s=150[.]0@ user_gang_wait_s=2[.]5@train$"
       ${_db} "SELECT group_concat(series || '/' || time_ms || '/' || value, ' ') FROM (SELECT * FROM user_samples ORDER BY rowid)" "^user_queue/0/1[.]0 user_queue/90000/4[.]5 user_other[.]x-1/90000/-2[.]0$"
       ${_db} "SELECT count(*) FROM summary WHERE grp = 'train' AND metric = 'wait_p50_s'" "^1$")
+# drasim.evict (tests/lua/evict.lua checks return values and states itself):
+# grace periods in the pods table and the eviction metrics (2 GPU-hours lost:
+# two 1-GPU pods evicted after 1 h, owner none)
+set(_db ${_lua_out}/evict.db)
+drasim_cli_test(NAME lua/evict
+  COMMAND run ${CMAKE_SOURCE_DIR}/tests/lua/evict.yaml -o ${_db}
+  EXPECT "3 pods arrived, 3 scheduled"
+  SQL ${_db} "SELECT group_concat(name || ':' || state || ':' || completion_ms || ':' || coalesce(reason, '-'), ' ') FROM (SELECT * FROM pods ORDER BY pod_id)" "^a:Deleted:3660000:Evicted b:Deleted:3630000:spot reclaim c:Succeeded:4260000:-$"
+      ${_db} "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT * FROM summary WHERE grp = 'batch' AND metric IN ('evictions', 'evictions_drain', 'pods_lost', 'pods_replaced', 'gpu_hours_lost') ORDER BY metric)" "^evictions=2[.]0 evictions_drain=2[.]0 gpu_hours_lost=2[.]0 pods_lost=2[.]0 pods_replaced=0[.]0$"
+      ${_db} "SELECT value FROM summary WHERE grp = 'wide' AND metric = 'evictions'" "^0[.]0$")
 # bad arguments: a Lua error at the script's line, exit 3, no database
 foreach(_case
     "record_collision|record_collision.lua:2: drasim.record: metric 'makespan_s': expected 'user_'"
     "record_bad_name|record_bad_name.lua:3: drasim.record: metric 'user_a b': expected"
     "record_long|record_long.lua:2: drasim.record: metric 'user_a+': expected"
     "record_nan|record_nan.lua:3: drasim.record: value: expected a finite number"
-    "sample_inf|sample_inf.lua:3: drasim.sample: value: expected a finite number")
+    "sample_inf|sample_inf.lua:3: drasim.sample: value: expected a finite number"
+    "evict_bad_grace|evict_bad_grace.lua:2: drasim.evict: grace"
+    "evict_bad_reason|evict_bad_reason.lua:2: drasim.evict: reason: expected a string")
   string(REPLACE "|" ";" _parts "${_case}")
   list(GET _parts 0 _name)
   list(GET _parts 1 _expect)

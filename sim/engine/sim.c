@@ -1,5 +1,6 @@
 /* sim.c -- the event loop of one run and its summary metrics (see sim.h). */
 #include "engine/sim.h"
+#include "engine/sim_evict.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +29,11 @@ double sim_gpu_equiv(const char *res, int replicas) {
 }
 
 /* Retry of a pod class whose head pod's back-off ends (scheduler back-off). */
-enum { EV_BACKOFF_RETRY = EV_KIND_USER + 8 };
+enum {
+    EV_BACKOFF_RETRY = EV_KIND_USER + 8,
+    EV_TERMINATED = EV_KIND_USER + 9,   /* a terminating pod's grace period ended (sim_evict.c) */
+    EV_SOURCE_BG = EV_KIND_USER + 10    /* a source's background event (sim_schedule_background) */
+};
 
 static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, const inv_node *info,
                           size_t nnodes, struct dra_state *dra);
@@ -201,6 +206,9 @@ void sim_free(sim_run *r) {
     free(r->class_arrived);
     free(r->units_base);
     free(r->units);
+    for (size_t g = 0; r->extra_units && g < r->sc->ngroups; g++) VEC_FREE(r->extra_units[g]);
+    free(r->extra_units);
+    VEC_FREE(r->evictions);
     free(r->res_equiv);
     free(r->tot_used);
     free(r->tot_alloc);
@@ -220,7 +228,13 @@ void sim_free(sim_run *r) {
 
 uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p) {
     size_t ng = r->sc->ngroups, next = r->sched.classes[p->group].next;
-    if (p->group < ng) return &r->units[r->units_base[p->group] + (size_t)p->ordinal * next];
+    if (p->group < ng) {
+        if (p->ordinal < (uint64_t)r->sc->groups[p->group].count)
+            return &r->units[r->units_base[p->group] + (size_t)p->ordinal * next];
+        /* a replacement beyond the group's count (sim_evict.c) */
+        uint64_t *u = r->extra_units[p->group].data;
+        return u ? u + (size_t)(p->ordinal - (uint64_t)r->sc->groups[p->group].count) * next : NULL;
+    }
     uint64_t *u = r->late.data[p->group - ng].units.data;
     return u ? u + (size_t)p->ordinal * next : NULL;   /* NULL: the class takes no device units */
 }
@@ -259,6 +273,11 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
     uint32_t ordinal;
     if (c < r->sc->ngroups) {
         ordinal = (uint32_t)r->class_arrived[c]++;
+        if (ordinal >= (uint64_t)r->sc->groups[c].count) {   /* replacements (sim_evict.c) */
+            size_t next = r->sched.classes[c].next;
+            if (!r->extra_units) r->extra_units = xcalloc(r->sc->ngroups, sizeof *r->extra_units);
+            for (size_t k = 0; k < next; k++) VEC_PUSH(r->extra_units[c], 0);
+        }
     } else {
         sim_late_class *lc = &r->late.data[c - r->sc->ngroups];
         size_t next = r->sched.classes[c].next;
@@ -280,6 +299,10 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
 void sim_schedule_source(sim_run *r, int src, sim_time t, uint64_t arg) {
     evq_push(&r->q, t, EV_SOURCE, ((uint64_t)src << SRC_SHIFT) | arg);
     r->live_events++;
+}
+
+void sim_schedule_background(sim_run *r, int src, sim_time t, uint64_t arg) {
+    evq_push(&r->q, t, EV_SOURCE_BG, ((uint64_t)src << SRC_SHIFT) | arg);
 }
 
 /* Accumulate the time integrals up to t. */
@@ -309,8 +332,11 @@ static void account(sim_run *r, uint32_t g, int sign) {
     if (r->cur_gpu_equiv > r->peak_gpu_equiv) r->peak_gpu_equiv = r->cur_gpu_equiv;
 }
 
-/* Free a running pod's resources; it ends at t in state `state`. */
-static void end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
+void sim_stop_completion(sim_run *r, uint32_t id) {
+    if (r->pods.data[id].duration != SIM_TIME_NEVER) r->live_events--;
+}
+
+void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     sim_pod *p = &r->pods.data[id];
     const pod_class *c = &r->sched.classes[p->group];
     placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
@@ -332,7 +358,8 @@ int sim_delete(sim_run *r, uint32_t id, const char *reason, sim_time t) {
         p->state = POD_DELETED;
         p->end = t;
     } else if (was == POD_RUNNING) {
-        end_pod(r, id, t, POD_DELETED);   /* its queued completion finds it deleted */
+        sim_stop_completion(r, id);       /* its queued completion finds it deleted */
+        sim_end_pod(r, id, t, POD_DELETED);
     } else {
         return -1;
     }
@@ -359,8 +386,9 @@ const char *sim_delete_reason(const sim_run *r, uint32_t pod) {
 
 static int on_completion(sim_run *r, uint32_t id, sim_time t) {
     sim_pod *p = &r->pods.data[id];
-    if (p->state != POD_RUNNING) return 0;   /* deleted before its end */
-    end_pod(r, id, t, POD_SUCCEEDED);
+    if (p->state != POD_RUNNING) return 0;   /* deleted or evicted before its end (not live any more) */
+    r->live_events--;
+    sim_end_pod(r, id, t, POD_SUCCEEDED);
     const sim_source *src = p->source < r->nsources ? &r->sources[p->source] : NULL;
     if (src && src->finished) return src->finished(r, src->ctx, id, t);
     return 0;
@@ -561,17 +589,18 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             r->nevents++;
             switch (e.kind) {
             case EV_COMPLETION:
-                r->live_events--;
                 if (on_completion(r, (uint32_t)e.arg, t)) return interrupt && *interrupt ? -1 : -2;
                 break;
-            case EV_SOURCE: {
-                r->live_events--;
+            case EV_SOURCE:
+            case EV_SOURCE_BG: {
+                if (e.kind == EV_SOURCE) r->live_events--;
                 const sim_source *src = &r->sources[e.arg >> SRC_SHIFT];
                 if (src->event(r, src->ctx, e.arg & (((uint64_t)1 << SRC_SHIFT) - 1), t)) return interrupt && *interrupt ? -1 : -2;
                 break;
             }
             case EV_SAMPLE: sample = true; break;
             case EV_BACKOFF_RETRY: r->live_events--; sched_retry(&r->sched, (uint32_t)e.arg); break;
+            case EV_TERMINATED: r->live_events--; sim_evict_terminated(r, (uint32_t)e.arg, t); break;
             default: break;
             }
         }
@@ -615,7 +644,8 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     for (size_t k = 0; k < r->nsources; k++)
         if (r->sources[k].summarize) r->sources[k].summarize(r, r->sources[k].ctx);
     sim_quality_summary(r);   /* after the sources: it skips the metrics already written */
-    sim_group_summary(r);     /* last: the earlier rows keep their order */
+    sim_group_summary(r);     /* the earlier rows keep their order */
+    sim_evict_summary(r);     /* after the groups it reports on */
     sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */
     sim_gang_summary(r);
     return 0;

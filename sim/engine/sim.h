@@ -24,7 +24,9 @@
 #include "sched/sched.h"
 #include "util/vec.h"
 
-typedef enum { POD_PENDING, POD_RUNNING, POD_SUCCEEDED, POD_DELETED } sim_pod_state;
+/* POD_TERMINATING: evicted (engine/sim_evict.h), still holding its resources
+ * for its grace period. */
+typedef enum { POD_PENDING, POD_RUNNING, POD_SUCCEEDED, POD_DELETED, POD_TERMINATING } sim_pod_state;
 
 typedef struct sim_pod {
     sim_time arrival, start, end, duration;   /* start/end = -1 while unknown */
@@ -35,6 +37,7 @@ typedef struct sim_pod {
     uint8_t source;                           /* the workload source that submitted it */
     uint8_t gpus;                             /* the GPUs it took on its node (mask over the GPU view's GPUs) */
     bool dropped;                             /* never tried again (profile openb-artifact) */
+    uint32_t replaces;                        /* pod id + 1 of the evicted pod it replaces (0: none) */
     const char *name;                         /* NULL: "<group>-<ordinal>"; set by sources that name their pods */
 } sim_pod;
 
@@ -62,7 +65,7 @@ typedef struct sim_user_sample {
  * Lua `group`, a trace's shape class); counts at the end of the run. */
 typedef struct sim_group {
     const char *name;
-    int64_t arrived, scheduled, succeeded, pending;
+    int64_t arrived, scheduled, succeeded, pending, running;
     uint32_t first_class;                     /* its first class (index order) */
     const char *reason;                       /* a pending pod's reason (NULL: none) */
 } sim_group;
@@ -151,6 +154,8 @@ struct sim_run {
     VEC(uint32_t) started;                    /* pods bound in this instant's pass whose source has a started hook */
     VEC(struct sim_deleted { uint32_t pod; const char *reason; }) deleted;   /* sim_delete's pods, in order */
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
+    VEC(struct sim_eviction) evictions;       /* engine/sim_evict.h, in order */
+    VEC(uint64_t) *extra_units;               /* per scenario group: units of pods beyond its count (replacements) */
     struct sim_gangs *gangs;                  /* gang scheduling (sim_gang.h), NULL without gangs */
 };
 
@@ -208,6 +213,15 @@ void sim_schedule_source(sim_run *r, int src, sim_time t, uint64_t arg);
  * resources. It becomes POD_DELETED with `reason` (interned or static; NULL
  * = none). Returns the state it was in, or -1 when it had ended. */
 int sim_delete(sim_run *r, uint32_t pod, const char *reason, sim_time t);
+/* Like sim_schedule_source, but the event does not keep a `stop: allPodsDone`
+ * run alive (fault timelines, autoscaler scans, periodic checks). */
+void sim_schedule_background(sim_run *r, int src, sim_time t, uint64_t arg);
+/* ---- engine internals (engine/sim_*.c) ---- */
+/* Free running (or terminating) pod `pod`'s resources; it ends at t in `state`. */
+void sim_end_pod(sim_run *r, uint32_t pod, sim_time t, uint8_t state);
+/* Running pod `pod` will not complete by itself: its queued completion no
+ * longer keeps the run alive (call before it leaves POD_RUNNING). */
+void sim_stop_completion(sim_run *r, uint32_t pod);
 /* The reason pod `pod` was deleted with (NULL: none or not deleted). */
 const char *sim_delete_reason(const sim_run *r, uint32_t pod);
 /* The spec of class c: a scenario pod group or a source's class. */

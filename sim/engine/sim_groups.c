@@ -124,6 +124,7 @@ void sim_group_summary(sim_run *r) {
         if (p->start >= 0) g->scheduled++;
         if (p->state == POD_SUCCEEDED) g->succeeded++;
         if (p->state == POD_PENDING) g->pending++;
+        if (p->state == POD_RUNNING || p->state == POD_TERMINATING) g->running++;
         add_pod(r, (uint32_t)i, eq, &all);
         add_pod(r, (uint32_t)i, eq, &gw[cls_group[p->group]]);
     }
@@ -133,7 +134,7 @@ void sim_group_summary(sim_run *r) {
         add(r, x->name, "pods_arrived", (double)x->arrived);
         add(r, x->name, "pods_scheduled", (double)x->scheduled);
         add(r, x->name, "pods_succeeded", (double)x->succeeded);
-        add(r, x->name, "pods_running_at_end", (double)(x->scheduled - x->succeeded));
+        add(r, x->name, "pods_running_at_end", (double)x->running);
         add(r, x->name, "pods_pending_at_end", (double)x->pending);
         add_waits(r, x->name, &gw[g]);
         free(gw[g].started);

@@ -4,12 +4,7 @@
 #include <string.h>
 
 #include "engine/sim_gang.h"
-#if __has_include("engine/sim_evict.h")   /* TEMPORARY until main's sim_evict is merged */
 #include "engine/sim_evict.h"
-#define EVICT(r, v, t) sim_evict(r, v, EVICT_PREEMPTION, "PreemptionByScheduler", -1, t)
-#else
-#define EVICT(r, v, t) sim_delete(r, v, "PreemptionByScheduler", t)
-#endif
 #include "sched/preempt.h"
 #include "util/intern.h"
 
@@ -27,7 +22,7 @@ void sim_preempt_evict(sim_run *r, sim_time t) {
     uint32_t victim, by;
     while (preempt_take_victim(&r->sched, &victim, &by)) {
         if (sim_gang_reject_waiting(r, victim, t)) continue;   /* waitingPod.Preempt: its gang is rejected */
-        EVICT(r, victim, t);
+        sim_evict(r, victim, EVICT_PREEMPTION, "PreemptionByScheduler", -1, t);
     }
 }
 

@@ -104,7 +104,21 @@ typedef struct pod_group_spec {
     int32_t gang_min;                /* gang.minCount, 0 = not a gang */
     sim_time gang_timeout;           /* gang.timeout (0 = 5m, the Permit timeout of 1.35/1.36) */
     const ynode *where;
+    /* lifecycle (model/scenario_lifecycle.c; engine/sim_evict.c): who replaces an
+     * evicted pod and how much of its work survives */
+    uint8_t owner;                   /* pod_owner */
+    bool has_grace;                  /* terminationGracePeriodSeconds given (else 30 s) */
+    sim_time checkpoint;             /* a job's checkpoint interval; 0 = none */
+    sim_time grace;                  /* terminationGracePeriodSeconds */
 } pod_group_spec;
+
+/* What owns a pod group's pods, i.e. what happens when one is evicted:
+ * nothing (a bare pod is lost), a Job (a replacement pod redoes the work since
+ * the last checkpoint) or a Deployment-like service (a replacement serves the
+ * rest of the lifetime). */
+typedef enum { POD_OWNER_NONE, POD_OWNER_JOB, POD_OWNER_SERVICE } pod_owner;
+/* Kubernetes' default terminationGracePeriodSeconds (core/v1 PodSpec). */
+#define POD_DEFAULT_GRACE SIM_SECONDS(30)
 
 /* ---- trace workloads (`workload.trace`, model/scenario_trace.c) ------------------ */
 
@@ -237,6 +251,8 @@ int parse_duration_text(const char *s, sim_time *out);
 int scenario_parse_workload(const ynode *workload, scenario *s, strbuf *err);
 int scenario_parse_lua_source(const ynode *n, scenario *s, strbuf *err);
 int scenario_parse_pod_group(const ynode *g, arena *a, pod_group_spec *out, strbuf *err);
+/* A pod group's `owner`, `checkpoint` and `terminationGracePeriodSeconds` (scenario_lifecycle.c). */
+int scenario_parse_lifecycle(const ynode *g, pod_group_spec *out, strbuf *err);
 int scenario_parse_tolerations(const ynode *n, arena *a, k8s_toleration **out, size_t *nout, strbuf *err);
 int scenario_parse_string_map(const ynode *n, const char *what, arena *a, k8s_kv **out, size_t *nout, strbuf *err);
 /* scenario_dra.c: `gpu.dra` of a pod group, `workload.resourceClaims`, and the

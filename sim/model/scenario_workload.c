@@ -207,8 +207,9 @@ static int parse_gpu(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
 
 int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
     static const char *const keys[] = {"name", "count", "arrival", "duration", "priority", "requests",
-                                       "nodeSelector", "affinity", "tolerations", "gpu", "preemptionPolicy",
-                                       "disruptionBudget", "gang", NULL};
+                                       "nodeSelector", "affinity", "tolerations", "gpu", "owner", "checkpoint",
+                                       "terminationGracePeriodSeconds", "preemptionPolicy", "disruptionBudget", "gang",
+                                       NULL};
     const ynode *v;
     memset(g, 0, sizeof *g);
     g->where = m;
@@ -250,6 +251,7 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     if ((v = ymap_get(m, "tolerations")) && scenario_parse_tolerations(v, a, &g->tolerations, &g->ntolerations, err))
         return -1;
     if ((v = ymap_get(m, "gpu")) && parse_gpu(v, a, g, err)) return -1;
+    if (scenario_parse_lifecycle(m, g, err)) return -1;
     return scenario_parse_group_dynamics(m, g, err);
 }
 

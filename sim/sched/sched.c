@@ -222,6 +222,8 @@ static void node_changed(scheduler *s, size_t node, bool wake_blocked) {
     }
 }
 
+void sched_node_changed(scheduler *s, size_t node) { node_changed(s, node, true); }
+
 void sched_flush_class(scheduler *s, uint32_t ci) {
     pod_class *c = &s->classes[ci];
     if (!c->ndirty) return;

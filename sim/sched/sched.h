@@ -219,6 +219,11 @@ void sched_retry(scheduler *s, uint32_t c);
  * freed); a blocked class that now fits somewhere goes back to the queue. */
 void sched_refresh_class(scheduler *s, uint32_t c);
 
+/* Node `node` changed outside a bind or release (its taints, readiness or
+ * presence): cached Filter/Score columns are recomputed and blocked classes
+ * that now fit it are woken. */
+void sched_node_changed(scheduler *s, size_t node);
+
 /* Bring class c's cached Filter/Score results up to date on the nodes that
  * changed since (a class that is not blocked is re-evaluated lazily, when it
  * is tried; a blocked one at once, to know when to wake it). */

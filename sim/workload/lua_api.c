@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/sim.h"
+#include "engine/sim_evict.h"
 #include "util/csv.h"
 #include "util/intern.h"
 #include "workload/lua_internal.h"
@@ -279,7 +280,7 @@ static int api_sample(lua_State *L) {
     return 0;
 }
 
-static const char *const STATE_NAMES[] = {"pending", "running", "succeeded", "deleted"};
+static const char *const STATE_NAMES[] = {"pending", "running", "succeeded", "deleted", "terminating"};
 
 static int api_delete(lua_State *L) {
     luaw *w = luaw_get(L);
@@ -319,6 +320,54 @@ static int api_delete(lua_State *L) {
         return 1;
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);   /* a deleted pod's on_finish callbacks never run */
+    lua_pushnil(L);
+    lua_setfield(L, -2, name);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
+    lua_pushnil(L);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 2);
+    lua_pushstring(L, STATE_NAMES[was]);
+    return 1;
+}
+
+/* drasim.evict(name [, {reason=, grace=}]) -> the state the pod was in
+ * ("pending", "running") or nil: the Eviction API (engine/sim_evict.h). A
+ * running pod terminates gracefully: it keeps its resources for `grace`
+ * (default: its terminationGracePeriodSeconds, 30 s), then they are free; a
+ * pending one leaves the queue. Counted as an eviction (cause drain, as
+ * kubectl drain uses this API); its on_start/on_finish callbacks never run. */
+static int api_evict(lua_State *L) {
+    luaw *w = luaw_get(L);
+    const char *name = luaL_checkstring(L, 1);
+    const char *reason = "Evicted";
+    sim_time grace = -1;
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        if (lua_getfield(L, 2, "reason") != LUA_TNIL) {
+            size_t n;
+            const char *s = lua_tolstring(L, -1, &n);
+            if (!s || lua_type(L, -1) != LUA_TSTRING) return luaL_error(L, "drasim.evict: reason: expected a string");
+            if (n > 1024) return luaL_error(L, "drasim.evict: reason: at most 1024 bytes, found %d", (int)n);
+            reason = intern(s);
+        }
+        if (lua_getfield(L, 2, "grace") != LUA_TNIL) grace = luaw_check_duration(L, -1, "drasim.evict: grace");
+        lua_pop(L, 2);
+    }
+    luaw_charge_work(L, 16);
+    uint32_t id;
+    size_t slot;
+    if (find_pod(L, w, name, &id, &slot) <= 0) {   /* unknown, or not arrived yet: nothing to evict */
+        lua_pushnil(L);
+        return 1;
+    }
+    const sim_pod *p = &w->run->pods.data[id];
+    if (p->state == POD_PENDING) luaw_charge_work(L, (int64_t)sched_waiting(&w->run->sched, p->group));
+    int was = sim_evict(w->run, id, EVICT_DRAIN, reason, grace, luaw_now(w));
+    if (was < 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
     lua_pushnil(L);
     lua_setfield(L, -2, name);
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
@@ -608,7 +657,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
         {"random_int", api_random_int}, {"normal", api_normal},       {"exponential", api_exponential},
         {"lognormal", api_lognormal}, {"every", api_every},           {"at", api_at},
         {"after", api_after},       {"cancel", api_cancel},           {"on_finish", api_on_finish},
-        {"on_start", api_on_start},  {"delete", api_delete},          {"pod", api_pod},
+        {"on_start", api_on_start},  {"delete", api_delete},          {"evict", api_evict},  {"pod", api_pod},
         {"submit", luaw_submit},    {"submit_gang", luaw_submit_gang}, {"pending", api_pending},
         {"running", api_running},   {"free_gpus", api_free_gpus},     {"nodes", api_nodes},
         {"csv", api_csv},           {"record", api_record},           {"sample", api_sample},           {"sorted_keys", luaw_sorted_keys}, {NULL, NULL}};
