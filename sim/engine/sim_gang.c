@@ -21,6 +21,7 @@ typedef struct gang {
     uint32_t attempt;                /* rejected attempts so far (timeouts carry the attempt they belong to) */
     sim_time quorum_at, started_at;
     double held_gpu_s;               /* GPU-seconds held at Permit by attempts that had not reached minCount */
+    sim_time hold_max;               /* the longest a pod waited at Permit (ms) */
     sim_gang_timeout_fn on_timeout;
     void *ctx;
 } gang;
@@ -198,10 +199,17 @@ static void schedule(sim_run *r, uint64_t arg, sim_time at) {
 
 static double held_gpus(const sim_run *r, uint32_t pod);
 
+/* Waiting pod i of gang x held its resources until t. */
+static void held(const sim_run *r, gang *x, size_t i, sim_time t) {
+    sim_time d = t - x->since.data[i];
+    x->held_gpu_s += held_gpus(r, x->waiting.data[i]) * (double)d / 1000.0;
+    if (d > x->hold_max) x->hold_max = d;
+}
+
 /* minCount reached: every waiting pod binds (starts) now. */
 static void start_waiting(sim_run *r, gang *x, sim_time t) {
     for (size_t i = 0; i < x->waiting.len; i++) {   /* what each held while the gang was partial */
-        x->held_gpu_s += held_gpus(r, x->waiting.data[i]) * (double)(t - x->since.data[i]) / 1000.0;
+        held(r, x, i, t);
         sim_pod_start(r, x->waiting.data[i], t);
     }
     x->waiting.len = x->since.len = 0;
@@ -216,7 +224,7 @@ static int reject(sim_run *r, uint32_t g, sim_time t, bool call_hook) {
     gang *x = &G->g.data[g];
     for (size_t i = x->waiting.len; i-- > 0;) {
         uint32_t pod = x->waiting.data[i];
-        x->held_gpu_s += held_gpus(r, pod) * (double)(t - x->since.data[i]) / 1000.0;
+        held(r, x, i, t);
         sim_pod_unbind(r, pod);
     }
     x->waiting.len = x->since.len = 0;
@@ -298,6 +306,7 @@ static void workload_cycle(sim_run *r, uint32_t g, uint32_t c, sim_time t) {
         uint32_t head = cl->pending[cl->head];
         if (gang_of(r, head) != g + 1) break;
         placement pl;
+        if (placed) sched_take_class(&r->sched, c);   /* the last success queued the class again */
         if (!sched_schedule_head(&r->sched, c, &pl)) break;   /* the rest are the same pods: none fits */
         sim_pod_bound(r, c, head, &pl);
         VEC_PUSH(x->waiting, head);
@@ -340,14 +349,19 @@ static void summarize(sim_run *r, const char *group) {
     sim_gangs *G = r->gangs;
     int64_t n = 0, started = 0, failed = 0;
     double wait_sum = 0, wait_max = 0, held = 0;
+    sim_time hold_max = 0;
     for (size_t i = 0; i < G->g.len; i++) {
         gang *x = &G->g.data[i];
         if (group && x->group != group) continue;
         n++;
         failed += x->attempt;
         held += x->held_gpu_s;
-        for (size_t k = 0; k < x->waiting.len; k++)
-            held += held_gpus(r, x->waiting.data[k]) * (double)(r->end_time - x->since.data[k]) / 1000.0;
+        if (x->hold_max > hold_max) hold_max = x->hold_max;
+        for (size_t k = 0; k < x->waiting.len; k++) {
+            sim_time d = r->end_time - x->since.data[k];
+            held += held_gpus(r, x->waiting.data[k]) * (double)d / 1000.0;
+            if (d > hold_max) hold_max = d;
+        }
         if (x->quorum_at < 0) continue;
         started += x->started;
         double w = (double)((x->started ? x->started_at : r->end_time) - x->quorum_at) / 1000.0;
@@ -361,6 +375,7 @@ static void summarize(sim_run *r, const char *group) {
     add(r, group, "gang_wait_mean_s", wait_sum / (double)n);
     add(r, group, "gang_wait_max_s", wait_max);
     add(r, group, "gang_held_gpu_s", held);
+    add(r, group, "gang_hold_max_s", (double)hold_max / 1000.0);
 }
 
 void sim_gang_summary(sim_run *r) {

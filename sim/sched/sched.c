@@ -539,6 +539,10 @@ bool sched_remove(scheduler *s, uint32_t ci, uint32_t pod) {
     return true;
 }
 
+void sched_take_class(scheduler *s, uint32_t c) {
+    if (s->classes[c].in_heap) heap_remove(s, c);
+}
+
 bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod) {
     if (!s->heap_len) return false;
     *c = heap_pop(s);

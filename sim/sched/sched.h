@@ -193,6 +193,9 @@ int sched_add_class_late(scheduler *s, const pod_group_spec *g, bool device_plug
 void sched_enqueue(scheduler *s, uint32_t c, uint32_t pod);
 /* Pop the next class whose head pod should be tried; false when nothing to try. */
 bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod);
+/* Take class c out of the queue as sched_next would (a gang's workload
+ * cycle tries several of its pods in a row). */
+void sched_take_class(scheduler *s, uint32_t c);
 /* A waiting pod of class c leaves the queue (deleted); false when it is not
  * waiting. The class keeps its blocked and back-off state; its place in the
  * queue follows its new head pod. */
