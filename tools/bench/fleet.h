@@ -33,6 +33,10 @@ int fleet_bench(const char *what, sched_mode mode, long nodes, long pods, const 
  * defaults 10,000 nodes, 1,000,000 pods, no policy, 5 runs. */
 void fleet_args(int argc, char **argv, long *nodes, long *pods, const char **policy, int *repeat);
 
+/* bench_preempt: the same workload with priorities (8-GPU jobs 100, 4-GPU 50,
+ * the rest 0) and DefaultPreemption on; the runs print their preemptions. */
+extern int fleet_preemption;
+
 /* The 1-minute load average, or -1. */
 double fleet_load(void);
 
