@@ -25,8 +25,10 @@ run fields-dra.db run "$src/tests/docs/fields-dra.yaml"
 run merged.db merge sweep.db qs.db
 run lua-record.db run "$src/tests/lua/record.yaml"
 run lua-evict.db run "$src/tests/lua/evict.yaml"
+run preempt.db run "$src/tests/preempt/inference-over-training.yaml"   # preemption (issue 15)
+run gang.db run "$src/tests/preempt/gang-partial.yaml"                  # gangs (issue 15)
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
-dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db plan.db merged.db"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db preempt.db gang.db plan.db merged.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
 
