@@ -111,3 +111,20 @@ drasim_cli_test(NAME gang/lua-training-gang-bad-timeout
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/lua-training-gang.yaml --set workload.lua.args.timeout=soon
   EXIT 3
   EXPECT "training_gang[.]lua:[0-9]+: drasim[.]submit_gang: timeout: expected a duration such as 90s, 5m or 1h30m, found 'soon'")
+
+# DRA 1.36 still preempts for CPU (the node's devices are free)
+set(_db ${_pe_out}/dra-cpu.db)
+drasim_cli_test(NAME preempt/dra-136-for-cpu
+  COMMAND run ${_pe_src}/dra-cpu.yaml -o ${_db}
+  SQL ${_db} "SELECT scheduled_ms FROM pods WHERE name = 'gpu-serving-0'" "^90000$"
+      ${_db} "SELECT state, reason FROM pods WHERE name = 'cpu-batch-0'" "^Deleted[|]PreemptionByScheduler$")
+
+# gangs in DRA mode: rejected pods' claims are freed and allocated again; same numbers as the device plugin
+set(_db ${_pe_out}/gang-dra.db)
+drasim_cli_test(NAME gang/permit-136-dra
+  COMMAND run ${_pe_src}/gang-partial.yaml --set scheduling.mode=dra -o ${_db}
+  SQL ${_db} "SELECT group_concat(DISTINCT scheduled_ms) FROM pods WHERE name LIKE 'gang-%'" "^1200000$"
+      ${_db} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = 'gang' AND metric IN ('gang_attempts_failed', 'gang_held_gpu_s')"
+             "^gang_attempts_failed=3[.]0 gang_held_gpu_s=9064[.]0$"
+      # 1 filler claim + 2 per rejected attempt (3) + 4 for the one that started; all deleted at the end
+      ${_db} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = '' AND metric IN ('dra_claims_created', 'dra_claims_deleted')" "^dra_claims_created=11[.]0 dra_claims_deleted=11[.]0$")

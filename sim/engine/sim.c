@@ -445,7 +445,10 @@ static void schedule_pass(sim_run *r, sim_time t) {
     uint32_t c, id;
     placement pl;
     while (sched_next(&r->sched, &c, &id)) {
-        if (r->gangs && sim_gang_cycle(r, c, id, t)) continue;   /* a gang's pod: Permit or the workload cycle */
+        if (r->gangs && sim_gang_cycle(r, c, id, t)) {   /* a gang's pod: Permit or the workload cycle */
+            if (r->sched.pre) sim_preempt_evict(r, t);
+            continue;
+        }
         if (!sched_schedule_head(&r->sched, c, &pl)) {
             if (r->sched.cfg.drop_unschedulable) r->pods.data[pl.pod].dropped = true;
             if (r->sched.pre) sim_preempt_evict(r, t);   /* the PostFilter's victims */
