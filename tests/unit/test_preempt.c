@@ -393,6 +393,44 @@ static void test_nominated_room_is_taken(void **state) {
     sched_free(&s);
 }
 
+/* 250 full nodes, one 8-GPU pod of priority 0 each, started at 0..249 s. The
+ * dry run stops after max(10 % of 250, 100) = 100 candidates from a seeded
+ * offset, so the victim is the latest started among some 100 nodes: never
+ * one started before 99 s, and not always the latest of all (249 s). */
+static void test_candidate_count(void **state) {
+    (void)state;
+    enum { N = 250 };
+    static tnode t[N];
+    static k8s_node nodes[N];
+    static placement p[N + 1];
+    char name[16];
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "n%d", i);
+        mknode(&t[i], name, 64, 512, 8, "a");
+    }
+    int not_latest = 0;
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        tgroup low, high;
+        mkgroup(&low, "low", 1, 1, 8);
+        mkgroup(&high, "high", 1, 1, 8);
+        high.g.priority = 100;
+        scheduler s;
+        sched_init(&s, flat(t, N, nodes), N, &pre_cfg, seed);
+        sched_add_class(&s, &low.g, true);
+        sched_add_class(&s, &high.g, true);
+        sched_prepare(&s);
+        for (uint32_t i = 0; i < N; i++) assert_true(place_at(&s, 0, i, (int64_t)i * 1000, &p[i]) >= 0);
+        assert_int_equal(place_at(&s, 1, N, 300000, &p[N]), -1);
+        uint32_t v[2];
+        assert_int_equal(victims(&s, v, 2), 1);
+        assert_true(v[0] >= 99);
+        not_latest += v[0] != N - 1;
+        assert_int_equal(s.classes[1].nominated, p[v[0]].node);
+        sched_free(&s);
+    }
+    assert_true(not_latest > 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_victims_and_node),
@@ -403,6 +441,7 @@ int main(void) {
         cmocka_unit_test(test_latest_start),
         cmocka_unit_test(test_sum_then_highest),
         cmocka_unit_test(test_nominated_room_is_taken),
+        cmocka_unit_test(test_candidate_count),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     intern_reset();
