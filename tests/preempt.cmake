@@ -128,3 +128,12 @@ drasim_cli_test(NAME gang/permit-136-dra
              "^gang_attempts_failed=3[.]0 gang_held_gpu_s=9064[.]0$"
       # 1 filler claim + 2 per rejected attempt (3) + 4 for the one that started; all deleted at the end
       ${_db} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = '' AND metric IN ('dra_claims_created', 'dra_claims_deleted')" "^dra_claims_created=11[.]0 dra_claims_deleted=11[.]0$")
+
+# a gang pod deleted at Permit: never starts, its GPUs come back
+set(_db ${_pe_out}/gang-delete.db)
+drasim_cli_test(NAME gang/delete-while-waiting
+  COMMAND run ${_pe_src}/gang-delete.yaml -o ${_db}
+  SQL ${_db} "SELECT group_concat(name || ':' || state || ':' || ifnull(scheduled_ms, '-'), ' ') FROM pods WHERE name LIKE 'g-%' ORDER BY name"
+             "^g-0:Deleted:- g-1:Succeeded:600000 g-2:Succeeded:600000$"
+      ${_db} "SELECT value FROM summary WHERE metric = 'user_deleted_was_pending'" "^1[.]0$"
+      ${_db} "SELECT gpus_alloc FROM samples WHERE time_ms = 1860000" "^0$")

@@ -209,8 +209,10 @@ static void held(const sim_run *r, gang *x, size_t i, sim_time t) {
 /* minCount reached: every waiting pod binds (starts) now. */
 static void start_waiting(sim_run *r, gang *x, sim_time t) {
     for (size_t i = 0; i < x->waiting.len; i++) {   /* what each held while the gang was partial */
+        uint32_t pod = x->waiting.data[i];
         held(r, x, i, t);
-        sim_pod_start(r, x->waiting.data[i], t);
+        if (r->pods.data[pod].state == POD_PENDING) sim_pod_start(r, pod, t);
+        else sim_pod_unbind(r, pod);   /* deleted or evicted while it waited: it only gives back what it held */
     }
     x->waiting.len = x->since.len = 0;
     x->started = true;
