@@ -52,13 +52,18 @@ endforeach()
 # fit are gpu-1; on a the policy's GPU (gpu-1, "least free that fits") is
 # passed to the allocator as a device filter, where first fit would take gpu-0
 # (this was a bug: static-MIG claims were treated as dynamic-MIG ones and got
-# first fit). fgd and random: observed (see the header).
-foreach(p IN ITEMS bestfit:b-0:1 dotprod:b-0:1 gpu-clustering:b-0:1 gpu-packing:a-0:1 fgd:a-0:1 random:c-0:0)
+# first fit). fgd and random: observed (see the header). The last field is
+# the 1g.5gb instance the allocator takes first on that GPU: the driver
+# publishes a static-MIG slice's devices in an arbitrary order (drawn from the
+# seed), and on node a of seed 1 gpu-1's instance at start 1 comes first.
+foreach(p IN ITEMS bestfit:b-0:1:0 dotprod:b-0:1:0 gpu-clustering:b-0:1:0 gpu-packing:a-0:1:1 fgd:a-0:1:1
+                   random:c-0:0:0)
   string(REPLACE ":" ";" f "${p}")
   list(GET f 0 pol)
   list(GET f 1 node)
   list(GET f 2 gpu)
-  _pd_probe(dra-static-mig ${pol} ${node} "gpu-${gpu}-mig-1g5gb-19-0")
+  list(GET f 3 start)
+  _pd_probe(dra-static-mig ${pol} ${node} "gpu-${gpu}-mig-1g5gb-19-${start}")
 endforeach()
 
 # 3. dynamic MIG (dra-dynamic-mig.yaml): fgd keeps place_mig's start

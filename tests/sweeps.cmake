@@ -44,6 +44,13 @@ foreach(_case "5/5|index 5 out of range 0..4" "0/0|N must be a whole number >= 1
     COMMAND sweep ${_sw_qs} ${_sw_grid} --shard ${_spec} -o ${_sw_out}/bad-${_n}.db
     EXIT 2 EXPECT "drasim sweep: --shard ${_spec}: ${_msg}" FILE_ABSENT ${_sw_out}/bad-${_n}.db)
 endforeach()
+# a missing scenario: exit 3, no database, no manifests
+drasim_cli_test(NAME sweeps/shard-missing-scenario
+  COMMAND sweep ${_sw_out}/nope.yaml --param stop.time=1h,2h --shard 0/2 -o ${_sw_out}/bad-missing.db
+  EXIT 3 EXPECT "nope[.]yaml: cannot open: No such file" FILE_ABSENT ${_sw_out}/bad-missing.db)
+drasim_cli_test(NAME sweeps/emit-job-missing-scenario
+  COMMAND sweep ${_sw_out}/nope.yaml --param stop.time=1h,2h --emit-job ${_sw_out}/job-missing
+  EXIT 3 EXPECT "nope[.]yaml: cannot open: No such file" FILE_ABSENT ${_sw_out}/job-missing)
 drasim_cli_test(NAME sweeps/bad-shard-auto-unset RAW
   COMMAND env -u JOB_COMPLETION_INDEX -u SLURM_ARRAY_TASK_ID $<TARGET_FILE:drasim> sweep ${_sw_qs} ${_sw_grid} --shard auto/3 -o ${_sw_out}/bad-auto.db
   EXIT 2 EXPECT "neither JOB_COMPLETION_INDEX [(]Kubernetes Indexed Job[)] nor SLURM_ARRAY_TASK_ID" FILE_ABSENT ${_sw_out}/bad-auto.db)
@@ -98,9 +105,10 @@ drasim_cli_test(NAME sweeps/merged-check-baseline
   DEPENDS sweeps/merged-baseline-db REJECT "FAIL")
 
 # --emit-job: the manifests parse with drasim's YAML reader and have the fields
-# an Indexed Job needs with the right values (tests/sweeps/check_job.c: a
-# structural check, not the API's schema); a shard then runs the way the pod
-# runs it (tests/sweeps/run_pod.sh), from the ConfigMap's files alone.
+# an Indexed Job needs with the right values (tests/sweeps/check_job.c, a
+# structural check; the API's schema is checked by k8s_validate below); a shard
+# then runs the way the pod runs it (tests/sweeps/run_pod.sh), from the
+# ConfigMap's files alone.
 add_executable(sweeps_check_job ${CMAKE_SOURCE_DIR}/tests/sweeps/check_job.c)
 target_link_libraries(sweeps_check_job PRIVATE drasim_lib)
 set(_sw_run_pod ${CMAKE_SOURCE_DIR}/tests/sweeps/run_pod.sh)
@@ -136,6 +144,51 @@ drasim_cli_test(NAME sweeps/emit-job-lua-pod RAW
   ENV "PATH=${_sw_bindir}:$ENV{PATH}" "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
   DEPENDS sweeps/emit-job-lua-valid EXPECT "shard-00001[.]db"
   SQL ${_sw_out}/pod-lua/results/shard-00001.db "SELECT group_concat(s.value || '/' || r.seed, ' ') FROM runs r JOIN sweep s USING (run_id)" "^2h/1 2h/2$")
+# the manifests are valid Kubernetes objects: the API's OpenAPI schema, offline (tools/k8s-schema)
+foreach(_j openb lua)
+  drasim_k8s_validate(NAME sweeps/emit-job-${_j}-schema
+    FILES ${_sw_out}/job-${_j}/configmap.yaml ${_sw_out}/job-${_j}/results-pvc.yaml ${_sw_out}/job-${_j}/job.yaml
+          ${_sw_out}/job-${_j}/merge-job.yaml
+    DEPENDS sweeps/emit-job-${_j}
+    EXPECT "configmap[.]yaml: 1 document valid [(]1 ConfigMap" "results-pvc[.]yaml: 1 document valid [(]1 PersistentVolumeClaim"
+           "/job[.]yaml: 1 document valid [(]1 Job" "merge-job[.]yaml: 1 document valid [(]1 Job")
+endforeach()
+# collect.sh against a fake kubectl (tests/sweeps/fake-kubectl; with a real kubectl
+# installed, its JSONPath answers collect.sh's queries): it waits for Complete
+# or Failed, never hangs on a failed Job, and gives up after --timeout
+set(_sw_collect sh ${CMAKE_SOURCE_DIR}/tests/sweeps/collect_fake.sh ${_sw_out}/job-openb)
+find_program(DRASIM_KUBECTL kubectl)
+set(_sw_kubectl "FAKE_REAL_KUBECTL=")
+if(DRASIM_KUBECTL)
+  set(_sw_kubectl "FAKE_REAL_KUBECTL=${DRASIM_KUBECTL}")
+endif()
+drasim_cli_test(NAME sweeps/collect-syntax RAW
+  COMMAND sh -c "sh -n $0/collect.sh && sh -n $0/slurm.sh && echo syntax ok" ${_sw_out}/job-openb
+  DEPENDS sweeps/emit-job-openb EXPECT "syntax ok")
+drasim_cli_test(NAME sweeps/collect-complete RAW
+  COMMAND ${_sw_collect} ${_sw_out}/collect-complete "- - SuccessCriteriaMet,Complete" -
+  ENV ${_sw_kubectl} DEPENDS sweeps/emit-job-openb
+  EXPECT "all[.]db: drasim report all[.]db"
+         "call: kubectl apply -f [^\n]*/job[.]yaml\ncall: kubectl get job/drasim-default -o [^\n]*\ncall: kubectl get job/drasim-default -o [^\n]*\ncall: kubectl get job/drasim-default -o [^\n]*\ncall: kubectl apply -f [^\n]*/merge-job[.]yaml\ncall: kubectl get job/drasim-default-merge "
+         "call: kubectl cp drasim-default-fetch:/results/all[.]db all[.]db"
+  FILE_EXISTS ${_sw_out}/collect-complete/all.db)
+# the pod collect.sh runs to copy all.db out is a valid Pod too
+drasim_k8s_validate(NAME sweeps/collect-fetch-pod-schema FILES ${_sw_out}/collect-complete/fetch-pod.json
+  DEPENDS sweeps/collect-complete EXPECT "1 document valid [(]1 Pod")
+drasim_cli_test(NAME sweeps/collect-failed RAW
+  COMMAND ${_sw_collect} ${_sw_out}/collect-failed "- FailureTarget,Failed" "3,7-9"
+  ENV ${_sw_kubectl} DEPENDS sweeps/emit-job-openb EXIT 1
+  EXPECT "collect[.]sh: job/drasim-default failed [(]FailedIndexes[)]; failed indexes: 3,7-9\n"
+         "kubectl logs -l job-name=drasim-default,batch[.]kubernetes[.]io/job-completion-index=I"
+  REJECT "merge-job" FILE_ABSENT ${_sw_out}/collect-failed/all.db)
+drasim_cli_test(NAME sweeps/collect-timeout RAW
+  COMMAND ${_sw_collect} ${_sw_out}/collect-timeout - - --timeout 2
+  ENV ${_sw_kubectl} DEPENDS sweeps/emit-job-openb EXIT 3
+  EXPECT "job/drasim-default is neither Complete nor Failed after 2s [(]--timeout[)]"
+  REJECT "merge-job" FILE_ABSENT ${_sw_out}/collect-timeout/all.db)
+drasim_cli_test(NAME sweeps/collect-bad-timeout RAW
+  COMMAND ${_sw_collect} ${_sw_out}/collect-bad - - --timeout 1h
+  DEPENDS sweeps/emit-job-openb EXIT 2 EXPECT "collect[.]sh: --timeout 1h: expected whole seconds" REJECT "call: ")
 # the check can fail: the wrong number of shards
 drasim_cli_test(NAME sweeps/emit-job-check-fails RAW
   COMMAND $<TARGET_FILE:sweeps_check_job> ${_sw_out}/job-lua 3 2 drasim:latest ${_sw_out}/pod-lua-bad

@@ -91,7 +91,7 @@ int alloc_node_matches(const k8s_node *node, const char *node_name, bool all_nod
 static int slice_relevant(acall *c, const k8s_resource_slice *s, bool *rel) {
     *rel = false;
     if (!c->A->f.partitionable_devices && (s->has_per_device_node_selection || s->nshared_counters)) return 0;
-    if (s->nshared_counters) {
+    if (s->nshared_counters && !s->ndevices) {   /* a combined (1.34) slice is scoped like any other */
         *rel = true;
         return 0;
     }

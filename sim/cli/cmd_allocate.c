@@ -18,10 +18,12 @@ static void usage(FILE *out) {
     fprintf(out,
             "usage: drasim allocate [--node NAME] [--features LIST|none] [--k8s-version 1.34|1.35|1.36]\n"
             "                       [--seed N] [--search-budget N] [--stats] FILE...\n\n"
-            "Reads DeviceClasses, ResourceSlices, ResourceClaims and Nodes (resource.k8s.io/v1,\n"
-            "v1; `kind: List` accepted) and allocates every claim without status.allocation, in\n"
-            "input order, together for one node, exactly as the Kubernetes scheduler's DRA\n"
-            "allocator would. Claims that carry status.allocation count as allocated already.\n\n"
+            "Reads DeviceClasses, ResourceSlices, ResourceClaims (resource.k8s.io/v1, or v1beta2\n"
+            "and v1beta1 converted as the API server does) and Nodes (v1; `kind: List` accepted)\n"
+            "and allocates every claim without status.allocation, in input order, together for\n"
+            "one node, exactly as the Kubernetes scheduler's DRA allocator would. With\n"
+            "--k8s-version 1.34 a slice may hold devices and sharedCounters (1.34's API).\n"
+            "Claims that carry status.allocation count as allocated already.\n\n"
             "  --node NAME        the node to allocate for (default: the only Node in the input)\n"
             "  --features LIST    exact allocator feature set: comma list of AdminAccess,\n"
             "                     PrioritizedList, PartitionableDevices, DeviceTaints,\n"
@@ -102,6 +104,8 @@ static int run(const opts *o, k8s_objects *objs) {
         sb_free(&err);
         return EXIT_ERROR;
     }
+    /* 1.34 accepted slices with both devices and sharedCounters (the NVIDIA driver's combined dynamic-MIG layout) */
+    objs->allow_combined_slices = o->version && !strcmp(o->version, "1.34");
     for (size_t i = 0; i < o->nfiles; i++) {
         if (k8s_decode_file(objs, o->files[i], &err)) {
             fprintf(stderr, "drasim allocate: %s\n", sb_str(&err));

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "engine/sim.h"
+#include "model/cluster.h"
 #include "report/run_groups.h"
 #include "report/runner.h"
 #include "sched/policy.h"
@@ -34,6 +35,9 @@ static void usage(FILE *out) {
                  "                     --set scheduling.searchBudget=N: DRA allocator search steps per node\n"
                  "                     and attempt (default 1000000, 0 = no limit; pods the search cannot\n"
                  "                     decide stay pending: 'allocation search budget exhausted')\n"
+                 "  --k8s-version V    1.34, 1.35 or 1.36 (--set cluster.kubernetesVersion=V): the\n"
+                 "                     allocator's default features and the driver's slice layout of\n"
+                 "                     that release (docs/INVENTORY.md)\n"
                  "  --policy NAME      placement policy of a trace workload (scheduling.policy): random,\n"
                  "                     dotprod, gpu-clustering, gpu-packing, bestfit, fgd\n"
                  "  -q, --quiet        print nothing on success but warnings, no progress line\n"
@@ -97,6 +101,18 @@ int cmd_run(int argc, char **argv) {
             }
         } else if (!strcmp(a, "--set") && i + 1 < argc) {
             sets[nsets++] = argv[++i];
+        } else if (!strcmp(a, "--k8s-version") && i + 1 < argc) {
+            int minor;
+            const char *v = argv[++i];
+            if (k8s_version_parse(v, &minor)) {
+                fprintf(stderr, "drasim run: --k8s-version: expected 1.34, 1.35 or 1.36, found '%s'\n", v);
+                rc = EXIT_ERROR;
+                goto done;
+            }
+            /* the same as --set cluster.kubernetesVersion=V (a static text: V is one of three) */
+            sets[nsets++] = minor == 34 ? "cluster.kubernetesVersion=\"1.34\""
+                            : minor == 35 ? "cluster.kubernetesVersion=\"1.35\""
+                                          : "cluster.kubernetesVersion=\"1.36\"";
         } else if (!strcmp(a, "--policy") && i + 1 < argc) {
             policy = argv[++i];
             if (!policy_find(policy)) {

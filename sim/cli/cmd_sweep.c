@@ -191,7 +191,8 @@ static int parse_shard(const char *text, uint64_t total, uint64_t *idx, uint64_t
 static int emit_job(sweep_job *j, const param *params, size_t nparams, const char **sets, size_t nbase,
                     const uint64_t *seeds, size_t nseeds, strbuf *err) {
     struct stat st;
-    if (!stat(j->dir, &st) ? !S_ISDIR(st.st_mode) : mkdir(j->dir, 0755) != 0) {
+    bool made = stat(j->dir, &st) != 0;   /* DIR is new: removed again if nothing gets written */
+    if (!made ? !S_ISDIR(st.st_mode) : mkdir(j->dir, 0755) != 0) {
         sb_printf(err, "--emit-job %s: %s", j->dir, errno ? strerror(errno) : "exists and is not a directory");
         return EXIT_ERROR;
     }
@@ -231,6 +232,7 @@ static int emit_job(sweep_job *j, const param *params, size_t nparams, const cha
     j->inputs = inputs;
     j->ninputs = n;
     if (rc == EXIT_OK && sweep_emit_job(j, err)) rc = EXIT_ERROR;
+    if (rc != EXIT_OK && made) rmdir(j->dir);   /* only if still empty */
     free(inputs);
     for (size_t p = 0; p < nparams; p++) free(point[p]);
     free(point);

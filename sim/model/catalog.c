@@ -143,7 +143,7 @@ static int parse_layout(arena *a, const ynode *key, const ynode *n, const gpu_mo
 }
 
 static int parse_model(arena *a, const ynode *n, gpu_model *m, strbuf *err) {
-    static const char *const keys[] = {"key", "productName", "gfdProduct", "pciDeviceId", "architecture",
+    static const char *const keys[] = {"key", "aliases", "productName", "gfdProduct", "pciDeviceId", "architecture",
                                        "brand", "computeCapability", "memoryMiB", "multiprocessors",
                                        "memorySlices", "computeSlices", "migProfiles", "migLayouts", NULL};
     if (ymap_check_keys(n, keys, "a GPU model", err)) return -1;
@@ -151,6 +151,12 @@ static int parse_model(arena *a, const ynode *n, gpu_model *m, strbuf *err) {
     const ynode *x;
     if (get_str(n, "key", "a GPU model", &m->key, err)) return -1;
     const char *w = m->key;
+    if ((x = ymap_get(n, "aliases")) && !y_is_null(x)) {   /* other names of the model, e.g. H100-NVL */
+        if (y_expect(x, YN_SEQ, "aliases", err)) return -1;
+        m->aliases = ARENA_NEW(a, const char *, x->n ? x->n : 1);
+        for (size_t i = 0; i < x->n; i++)
+            if (y_str(x->vals[i], "aliases", &m->aliases[m->naliases++], err)) return -1;
+    }
     if (get_str(n, "productName", w, &m->product_name, err) || get_str(n, "gfdProduct", w, &m->gfd_product, err) ||
         get_str(n, "pciDeviceId", w, &m->pci_device_id, err) ||
         get_str(n, "architecture", w, &m->architecture, err) || get_str(n, "brand", w, &m->brand, err))
@@ -215,9 +221,12 @@ static int parse_catalog(const ynode *root, gpu_catalog *c, strbuf *err) {
     for (size_t i = 0; i < models->n; i++) {
         gpu_model *m = &c->models[c->nmodels];
         if (parse_model(&c->a, models->vals[i], m, err)) return -1;
-        if (catalog_find(c, m->key)) {
-            yerr(err, models->vals[i], "duplicate GPU model '%s'", m->key);
-            return -1;
+        for (int k = -1; k < m->naliases; k++) {
+            const char *name = k < 0 ? m->key : m->aliases[k];
+            if (catalog_find(c, name)) {
+                yerr(err, models->vals[i], "duplicate GPU model '%s'", name);
+                return -1;
+            }
         }
         c->nmodels++;
     }
@@ -268,8 +277,11 @@ void catalog_free(gpu_catalog *c) {
 }
 
 const gpu_model *catalog_find(const gpu_catalog *c, const char *key) {
-    for (int i = 0; i < c->nmodels; i++)
+    for (int i = 0; i < c->nmodels; i++) {
         if (!strcmp(c->models[i].key, key)) return &c->models[i];
+        for (int k = 0; k < c->models[i].naliases; k++)
+            if (!strcmp(c->models[i].aliases[k], key)) return &c->models[i];
+    }
     return NULL;
 }
 

@@ -42,6 +42,9 @@ typedef struct node_pool_spec {
     const ynode *where;               /* for error messages */
     const ynode *gpu_model_where;     /* `gpu.model` value, for catalog errors */
     const ynode *mig_layout_where;    /* `gpu.migLayout` value */
+    const ynode *mig_where;           /* `gpu.mig` value (NULL when absent) */
+    const char *driver_version;       /* `gpu.driverVersion` (NULL: the catalog's) */
+    const char *cuda_driver_version;  /* `gpu.cudaDriverVersion` (NULL: the catalog's) */
 } node_pool_spec;
 
 /* Device-plugin view options (the NVIDIA device plugin's config file). */
@@ -53,11 +56,33 @@ typedef struct device_plugin_opts {
     bool rename_by_default;           /* advertise nvidia.com/gpu.shared */
 } device_plugin_opts;
 
+/* The NVIDIA DRA driver releases whose slices drasim can publish
+ * (model/dra_driver.c): attribute sets, MIG device names and the
+ * resourceslice controller's slice names differ between them. */
+typedef enum { DRA_DRIVER_V25_3, DRA_DRIVER_V25_8, DRA_DRIVER_V25_12, DRA_DRIVER_V0_4 } dra_driver_version;
+#define DRA_DRIVER_NEWEST DRA_DRIVER_V0_4
+
+/* How the cluster's DRA objects are published (`cluster.draDriver`,
+ * `cluster.kubernetesVersion`). */
+typedef struct dra_publish {
+    dra_driver_version driver;        /* default DRA_DRIVER_NEWEST */
+    int k8s_minor;                    /* 34, 35 or 36 (default 36) */
+    bool sorted_devices;              /* deviceOrder: sorted (default: the driver's arbitrary order) */
+    bool compute_domains;             /* publish compute-domain.nvidia.com slices */
+} dra_publish;
+
 typedef struct cluster_spec {
     node_pool_spec *pools;
     size_t npools;
-    const char *inventory_file;       /* recorded inventory instead of pools */
+    const char *inventory_file;       /* recorded inventory instead of pools (the first file) */
+    const char **inventory_files;     /* every file of `inventory:` (a name or a list) */
+    size_t ninventory_files;
+    dra_publish publish;
+    uint64_t seed;                    /* the run's seed: slice-name suffixes, device order */
 } cluster_spec;
+
+/* "1.34", "1.35", "1.36" -> 34, 35, 36; -1 for anything else. */
+int k8s_version_parse(const char *s, int *minor);
 
 /* Parse a scenario's `cluster:` map (unknown keys are errors). Allocations go
  * to `a`. Returns 0 or -1 with err = "FILE:LINE:COL: ...". */
@@ -93,6 +118,8 @@ typedef struct mig_layout {
 
 typedef struct gpu_model {
     const char *key;                  /* "A100-40GB", "H100-80GB", ... */
+    const char **aliases;             /* other keys naming the same model ("H100-NVL") */
+    int naliases;
     const char *product_name;         /* NVML name: "NVIDIA A100-SXM4-40GB" */
     const char *gfd_product;          /* label value: "NVIDIA-A100-SXM4-40GB" */
     const char *pci_device_id;        /* "0x20B0" */
@@ -169,6 +196,12 @@ typedef struct inventory {
  * from the GFD labels (or the slices' gpu devices). inventory_build calls it
  * when the spec names an inventory file. */
 int inventory_load_recorded(const char *path, const gpu_catalog *cat, inventory *out, strbuf *err);
+/* The same over several files (a Nodes dump and a slices dump, ...), read as
+ * one stream, under the cluster's Kubernetes version (1.34 accepts slices
+ * holding both devices and sharedCounters). Nodes missing for node-local
+ * slices are created from the slices' nodeName, with a warning. */
+int inventory_load_recorded_files(const char *const *paths, size_t npaths, const dra_publish *pub,
+                                  const gpu_catalog *cat, inventory *out, strbuf *err);
 
 /* Build both views of the cluster. Node names are "<pool>-<index>". With
  * dp == NULL nodes get GFD labels but no nvidia.com extended resources (a

@@ -11,14 +11,19 @@
  *       maxPods: 110          # optional, default 110
  *       labels: {topology.kubernetes.io/zone: a}
  *       taints: [{key: dedicated, value: ml, effect: NoSchedule}]
- *       gpu: {model: H100-80GB, count: 8, mig: none|static|dynamic, migLayout: all-balanced}
+ *       gpu: {model: H100-80GB, count: 8, mig: none|static|dynamic, migLayout: all-balanced,
+ *             driverVersion: 580.95.5, cudaDriverVersion: "13.0"}   # versions optional
  *   or
- *     inventory: recorded.yaml   # relative to the scenario file
+ *     inventory: recorded.yaml   # relative to the scenario file; or a list of files
+ *   and, for both, optionally
+ *     kubernetesVersion: "1.36"  # 1.34 | 1.35 | 1.36
+ *     draDriver: {version: v0.4, deviceOrder: driver|sorted, computeDomains: false}
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "model/cluster.h"
+#include "model/dra_driver.h"
 #include "util/intern.h"
 
 /* A Kubernetes quantity from a scalar (quoted or not); must be positive. */
@@ -145,8 +150,31 @@ static int parse_taints(arena *a, const ynode *n, node_pool_spec *p, strbuf *err
     return 0;
 }
 
+/* A driver or CUDA version as the driver publishes it: digits and dots. */
+static int parse_version(const ynode *v, const char *what, int parts_min, const char **out, strbuf *err) {
+    if (y_str(v, what, out, err)) return -1;
+    int parts = 1;
+    const char *s = *out;
+    bool ok = *s >= '0' && *s <= '9';
+    for (; *s && ok; s++) {
+        if (*s == '.') {
+            parts++;
+            ok = s[1] >= '0' && s[1] <= '9';
+        } else if (*s < '0' || *s > '9') {
+            ok = false;
+        }
+    }
+    if (!ok || parts < parts_min || parts > 3) {
+        yerr(err, v, "%s: expected a version such as %s, found '%s'", what,
+             parts_min == 3 ? "580.95.5" : "\"13.0\"", *out);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_gpu(const ynode *n, node_pool_spec *p, strbuf *err) {
-    static const char *const keys[] = {"model", "count", "mig", "migLayout", NULL};
+    static const char *const keys[] = {"model", "count", "mig", "migLayout", "driverVersion", "cudaDriverVersion",
+                                       NULL};
     const ynode *v;
     int64_t cnt;
     if (ymap_check_keys(n, keys, "gpu", err)) return -1;
@@ -160,6 +188,7 @@ static int parse_gpu(const ynode *n, node_pool_spec *p, strbuf *err) {
     p->gpus = (int)cnt;
     p->mig = MIG_OFF;
     if ((v = ymap_get(n, "mig"))) {
+        p->mig_where = v;
         if (y_scalar_eq(v, "none")) p->mig = MIG_OFF;
         else if (y_scalar_eq(v, "static")) p->mig = MIG_STATIC;
         else if (y_scalar_eq(v, "dynamic")) p->mig = MIG_DYNAMIC;
@@ -181,6 +210,11 @@ static int parse_gpu(const ynode *n, node_pool_spec *p, strbuf *err) {
         yerr(err, v, "gpu.migLayout: only valid with mig: static");
         return -1;
     }
+    if ((v = ymap_get(n, "driverVersion")) && parse_version(v, "gpu.driverVersion", 2, &p->driver_version, err))
+        return -1;
+    if ((v = ymap_get(n, "cudaDriverVersion")) &&
+        parse_version(v, "gpu.cudaDriverVersion", 2, &p->cuda_driver_version, err))
+        return -1;
     return 0;
 }
 
@@ -221,10 +255,81 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
     return 0;
 }
 
+/* `draDriver: {version, deviceOrder, computeDomains}` */
+static int parse_dra_driver(const ynode *n, dra_publish *pub, strbuf *err) {
+    static const char *const keys[] = {"version", "deviceOrder", "computeDomains", NULL};
+    if (y_is_null(n)) return 0;
+    if (ymap_check_keys(n, keys, "draDriver", err)) return -1;
+    const ynode *v;
+    if ((v = ymap_get(n, "version"))) {
+        const char *s;
+        if (y_str(v, "draDriver.version", &s, err)) return -1;
+        if (dra_driver_parse(s, &pub->driver)) {
+            yerr(err, v, "draDriver.version: expected one of %s, found '%s'", dra_driver_names(), s);
+            return -1;
+        }
+    }
+    if ((v = ymap_get(n, "deviceOrder"))) {
+        if (y_scalar_eq(v, "sorted")) pub->sorted_devices = true;
+        else if (y_scalar_eq(v, "driver")) pub->sorted_devices = false;
+        else {
+            yerr(err, v, "draDriver.deviceOrder: expected driver or sorted, found %s",
+                 v->kind == YN_SCALAR ? v->str : ykind_name(v));
+            return -1;
+        }
+    }
+    if ((v = ymap_get(n, "computeDomains")) && y_bool(v, "draDriver.computeDomains", &pub->compute_domains, err))
+        return -1;
+    return 0;
+}
+
+int k8s_version_parse(const char *s, int *minor) {
+    if (!strcmp(s, "1.34")) *minor = 34;
+    else if (!strcmp(s, "1.35")) *minor = 35;
+    else if (!strcmp(s, "1.36")) *minor = 36;
+    else return -1;
+    return 0;
+}
+
+/* `inventory:` a file name or a non-empty list of them. */
+static int parse_inventory(arena *a, const ynode *inv, cluster_spec *out, strbuf *err) {
+    size_t n = inv->kind == YN_SEQ ? inv->n : 1;
+    if (n == 0) {
+        yerr(err, inv, "inventory: expected a file name or a list of file names");
+        return -1;
+    }
+    out->inventory_files = ARENA_NEW(a, const char *, n);
+    for (size_t i = 0; i < n; i++) {
+        const ynode *f = inv->kind == YN_SEQ ? inv->vals[i] : inv;
+        const char *path;
+        if (y_str(f, "inventory", &path, err)) return -1;
+        if (!*path) {
+            yerr(err, f, "inventory: expected a file name");
+            return -1;
+        }
+        out->inventory_files[i] = y_resolve_path(f, path);
+    }
+    out->ninventory_files = n;
+    out->inventory_file = out->inventory_files[0];
+    return 0;
+}
+
 int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf *err) {
-    static const char *const keys[] = {"nodePools", "inventory", NULL};
+    static const char *const keys[] = {"nodePools", "inventory", "kubernetesVersion", "draDriver", NULL};
     memset(out, 0, sizeof *out);
+    out->publish.driver = DRA_DRIVER_NEWEST;
+    out->publish.k8s_minor = 36;
     if (ymap_check_keys(cluster, keys, "cluster", err)) return -1;
+    const ynode *kv = ymap_get(cluster, "kubernetesVersion");
+    if (kv) {
+        const char *s;
+        if (y_str(kv, "kubernetesVersion", &s, err)) return -1;
+        if (k8s_version_parse(s, &out->publish.k8s_minor)) {
+            yerr(err, kv, "kubernetesVersion: expected 1.34, 1.35 or 1.36, found '%s'", s);
+            return -1;
+        }
+    }
+    if (parse_dra_driver(ymap_get(cluster, "draDriver"), &out->publish, err)) return -1;
     const ynode *pools = ymap_get(cluster, "nodePools"), *inv = ymap_get(cluster, "inventory");
     if (pools && inv) {
         yerr(err, inv, "cluster: give either nodePools or inventory, not both");
@@ -234,16 +339,7 @@ int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf
         yerr(err, cluster, "missing field 'nodePools' in cluster (or 'inventory' for a recorded inventory)");
         return -1;
     }
-    if (inv) {
-        const char *path;
-        if (y_str(inv, "inventory", &path, err)) return -1;
-        if (!*path) {
-            yerr(err, inv, "inventory: expected a file name");
-            return -1;
-        }
-        out->inventory_file = y_resolve_path(inv, path);
-        return 0;
-    }
+    if (inv) return parse_inventory(a, inv, out, err);
     if (y_expect(pools, YN_SEQ, "nodePools", err)) return -1;
     if (pools->n == 0) {
         yerr(err, pools, "nodePools: expected at least one node pool");
@@ -259,6 +355,11 @@ int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf
                 return -1;
             }
         out->npools++;
+        if (p->mig == MIG_DYNAMIC && !dra_driver_has_dynamic_mig(out->publish.driver)) {
+            yerr(err, p->mig_where, "gpu.mig: dynamic MIG needs driver v25.12 or later (draDriver.version is %s)",
+                 dra_driver_name(out->publish.driver));
+            return -1;
+        }
     }
     return 0;
 }

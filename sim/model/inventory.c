@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/dra_driver.h"
 #include "model/inventory_parts.h"
 #include "model/k8s_decode.h"
 #include "util/intern.h"
@@ -55,10 +56,25 @@ static void list_layouts(strbuf *err, const gpu_model *m) {
     for (int i = 0; i < m->nlayouts; i++) sb_printf(err, "%s%s", i ? ", " : "", m->layouts[i].name);
 }
 
+/* A driver or CUDA version as the driver publishes it: Masterminds semver
+ * normalisation, so "580.95.05" is 580.95.5 and "13.0" is 13.0.0
+ * (cmd/gpu-kubelet-plugin/deviceinfo.go: semver.MustParse(...).String()). */
+static const char *semver_text(const char *v) {
+    unsigned x[3] = {0, 0, 0};
+    if (sscanf(v, "%u.%u.%u", &x[0], &x[1], &x[2]) < 2) return intern(v);
+    char buf[48];
+    snprintf(buf, sizeof buf, "%u.%u.%u", x[0], x[1], x[2]);
+    return intern(buf);
+}
+
 /* Resolve a pool's GPU model, layout and static placements against the catalog. */
-static int resolve_gpus(arena *a, const node_pool_spec *p, const gpu_catalog *cat, node_gpus *g, strbuf *err) {
+static int resolve_gpus(arena *a, const cluster_spec *spec, const node_pool_spec *p, const gpu_catalog *cat,
+                        node_gpus *g, strbuf *err) {
     memset(g, 0, sizeof *g);
     if (!p->gpu_model) return 0;
+    g->pub = &spec->publish;
+    g->driver_version = semver_text(p->driver_version ? p->driver_version : cat->driver_version);
+    g->cuda_version = semver_text(p->cuda_driver_version ? p->cuda_driver_version : cat->cuda_driver_version);
     g->model = catalog_find(cat, p->gpu_model);
     if (!g->model) {
         yerr(err, p->gpu_model_where, "gpu.model: unknown GPU model '%s' (the catalog has: ", p->gpu_model);
@@ -149,11 +165,14 @@ int inventory_build(const cluster_spec *spec, const gpu_catalog *cat, const devi
 int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
                        unsigned flags, inventory *out, strbuf *err) {
     memset(out, 0, sizeof *out);
+    if (spec->ninventory_files)
+        return inventory_load_recorded_files(spec->inventory_files, spec->ninventory_files, &spec->publish, cat, out,
+                                             err);
     if (spec->inventory_file) return inventory_load_recorded(spec->inventory_file, cat, out, err);
     size_t total = 0;
     node_gpus *gpus = ARENA_NEW(&out->a, node_gpus, spec->npools + 1);
     for (size_t i = 0; i < spec->npools; i++) {
-        if (resolve_gpus(&out->a, &spec->pools[i], cat, &gpus[i], err)) {
+        if (resolve_gpus(&out->a, spec, &spec->pools[i], cat, &gpus[i], err)) {
             inventory_free(out);
             return -1;
         }
@@ -173,7 +192,11 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
             info->gpu = gpus[i].model;
             info->gpus = gpus[i].model ? gpus[i].count : 0;
             info->first_slice = slices.len;
-            if (gpus[i].model && !(flags & INV_NO_SLICES)) dra_node_slices(&out->a, dd, cat, node->meta.name, &gpus[i], &slices);
+            if (gpus[i].model && !(flags & INV_NO_SLICES)) {
+                dra_node_slices(&out->a, dd, cat, node->meta.name, &gpus[i], spec->seed, &slices);
+                if (spec->publish.compute_domains)
+                    dra_compute_domain_slice(&out->a, node->meta.name, spec->publish.driver, spec->seed, &slices);
+            }
             info->nslices = slices.len - info->first_slice;
             out->nnodes++;
         }
@@ -182,7 +205,7 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
     out->nslices = slices.len;
     VEC_FREE(slices);
     dra_dedup_free(dd);
-    if (!(flags & INV_NO_SLICES)) out->classes = dra_device_classes(&out->a, &out->nclasses);
+    if (!(flags & INV_NO_SLICES)) out->classes = dra_driver_classes(&out->a, spec->publish.driver, &out->nclasses);
     return 0;
 }
 

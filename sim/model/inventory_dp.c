@@ -36,15 +36,15 @@ static const char *family(const gpu_model *m) {
 }
 
 /* Driver and CUDA version labels from "570.172.8" and "12.8.0". */
-static void version_labels(const gpu_catalog *cat, kv_vec *l) {
+static void version_labels(const node_gpus *g, kv_vec *l) {
     unsigned a = 0, b = 0, c = 0;
-    if (sscanf(cat->driver_version, "%u.%u.%u", &a, &b, &c) >= 2) {
+    if (sscanf(g->driver_version, "%u.%u.%u", &a, &b, &c) >= 2) {
         kv_setf(l, "nvidia.com/cuda.driver-version.major", "%u", a);
         kv_setf(l, "nvidia.com/cuda.driver-version.minor", "%u", b);
         kv_setf(l, "nvidia.com/cuda.driver-version.revision", "%u", c);
-        kv_set(l, "nvidia.com/cuda.driver-version.full", cat->driver_version);
+        kv_set(l, "nvidia.com/cuda.driver-version.full", g->driver_version);
     }
-    if (sscanf(cat->cuda_driver_version, "%u.%u", &a, &b) == 2) {
+    if (sscanf(g->cuda_version, "%u.%u", &a, &b) == 2) {
         kv_setf(l, "nvidia.com/cuda.runtime-version.major", "%u", a);
         kv_setf(l, "nvidia.com/cuda.runtime-version.minor", "%u", b);
         kv_setf(l, "nvidia.com/cuda.runtime-version.full", "%u.%u", a, b);
@@ -84,6 +84,7 @@ static int distinct_profiles(const node_gpus *g, const mig_profile **prof, int *
 void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugin_opts *dp, kv_vec *labels,
                   amount_vec *res) {
     static const device_plugin_opts defaults = {MIG_STRATEGY_NONE, 1, false};
+    (void)cat;   /* versions come with g (the pool's or the catalog's) */
     const bool advertise = dp != NULL;
     if (!dp) dp = &defaults;
     const gpu_model *m = g->model;
@@ -105,7 +106,7 @@ void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugi
     kv_set(labels, "nvidia.com/vgpu.present", "false");
     kv_set(labels, "nvidia.com/mig.strategy", strategy_names[dp->mig_strategy]);
     kv_set(labels, "nvidia.com/gpu.sharing-strategy", shared ? "time-slicing" : "none");
-    version_labels(cat, labels);
+    version_labels(g, labels);
     if (static_mig) {
         kv_set(labels, "nvidia.com/mig.config", g->layout->name);
         kv_set(labels, "nvidia.com/mig.config.state", "success");

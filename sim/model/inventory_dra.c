@@ -1,28 +1,40 @@
 /*
  * inventory_dra.c -- a GPU node as the NVIDIA DRA driver (gpu.nvidia.com)
- * publishes it: ResourceSlices in the driver's format, and the DeviceClasses
- * gpu.nvidia.com and mig.nvidia.com of its Helm chart.
+ * publishes it: ResourceSlices in the format of the chosen driver release
+ * (model/dra_driver.c) on the chosen Kubernetes version.
  *
- * Slice layouts (pool name = node name):
- *  - MIG off / static MIG ("legacy"): one slice with every device (more
- *    slices only beyond the API's 128 devices per slice). Static MIG
- *    publishes only the MIG devices, with uuid and memorySlice<i> capacities.
- *  - dynamic MIG, Kubernetes >= 1.35 "split" layout: first counters-only
- *    slices (one counter set per GPU, at most 8 per slice), then one
- *    device-only slice per GPU with gpu-N (Hopper and later; on Ampere MIG is
- *    assumed on at plugin start, so no gpu-N) and every (profile, placement)
- *    pair as an abstract MIG device consuming counters.
- * Devices are sorted by name inside a slice, as the driver does.
+ * Slice layouts (pool name = node name; cmd/gpu-kubelet-plugin/driver.go):
+ *  - MIG off / static MIG ("legacy", publishResources): one slice with every
+ *    device (more slices only beyond the API's 128 devices per slice). Static
+ *    MIG publishes only the MIG devices, with uuid and memorySlice<i>
+ *    capacities. The driver fills the slice from a Go map, so devices come in
+ *    an arbitrary order: drasim draws it from the run's seed (deviceOrder:
+ *    sorted keeps them sorted by name).
+ *  - dynamic MIG (v25.12+), Kubernetes >= 1.35 "split" layout
+ *    (generateSplitResourceSlices): counters-only slices (one counter set per
+ *    GPU; drasim puts at most 8 in a slice, as the API requires, where the
+ *    driver puts all), then one device-only slice per GPU in PCI bus ID
+ *    order, devices sorted by name, with gpu-N (Hopper and later; on Ampere
+ *    MIG is assumed on at plugin start, so no gpu-N) and every (profile,
+ *    placement) pair as an abstract MIG device consuming counters.
+ *  - dynamic MIG on Kubernetes 1.34 "combined" layout
+ *    (generateCombinedResourceSlices): one slice per GPU holding its counter
+ *    set and its devices.
+ * Slice names are those the API server gives for the release's
+ * resourceslice controller (dra_slice_name).
  *
- * Per-GPU identity (uuid, PCI bus ID, PCIe root, NUMA node) is synthesized
+ * Per-GPU identity (uuid, PCI bus ID, PCIe root) is synthesized
  * deterministically from the node name and GPU index; values are
- * illustrative, their format is the driver's.
+ * illustrative, their format is the driver's. No device carries
+ * resource.kubernetes.io/numaNode: no release publishes it for gpu or mig
+ * devices (deviceinfo.go, mig.go; the bats attribute lists).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/dra_driver.h"
 #include "model/inventory_parts.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -92,45 +104,54 @@ static const char *fake_uuid(const char *prefix, const char *seed) {
 
 typedef struct gpu_identity {
     const char *uuid, *bus, *root;
-    int numa;
+    int index;                /* GPU index = minor number */
     attr_vec common;          /* attributes all its devices carry (common_attrs) */
 } gpu_identity;
 
-/* PCI bus numbers of an HGX 8-GPU baseboard; further GPUs continue the pattern. */
-static gpu_identity identity(const char *node, int i, int count) {
+/* PCI bus numbers of an HGX 8-GPU baseboard; GPUs 8-15 repeat them in PCI
+ * domain 0001 and so on, so bus IDs sort in GPU order (the order in which
+ * the driver publishes dynamic-MIG slices: slices.Sorted over bus IDs). */
+static gpu_identity identity(const char *node, int i) {
     static const unsigned hgx_bus[8] = {0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb};
-    unsigned bus = i < 8 ? hgx_bus[i] : (unsigned)(0x10 + 0x08 * i) & 0xff;
+    unsigned bus = hgx_bus[i % 8], domain = (unsigned)i / 8;
     char seed[160], buf[32];
     gpu_identity id = {0};
     snprintf(seed, sizeof seed, "%s/gpu-%d", node, i);
     id.uuid = fake_uuid("GPU", seed);
-    snprintf(buf, sizeof buf, "0000:%02x:00.0", bus);
+    snprintf(buf, sizeof buf, "%04x:%02x:00.0", domain, bus);
     id.bus = intern(buf);
-    snprintf(buf, sizeof buf, "pci0000:%02x", (bus & 0xf0) ? bus - 3 : bus);
+    snprintf(buf, sizeof buf, "pci%04x:%02x", domain, (bus & 0xf0) ? bus - 3 : bus);
     id.root = intern(buf);
-    id.numa = count > 1 && i >= (count + 1) / 2 ? 1 : 0;
+    id.index = i;
     return id;
 }
 
-/* Attributes every gpu/mig device of a GPU carries (productName ... numaNode). */
-static void common_attrs(attr_vec *v, const gpu_catalog *cat, const gpu_model *m, const gpu_identity *id) {
+/* Attributes every gpu/mig device of a GPU carries (architecture ...
+ * pcieRoot), as the release publishes them (deviceinfo.go of each tag):
+ * PCI bus ID as resource.kubernetes.io/pciBusID from v25.12, as the driver's
+ * pcieBusID before; addressingMode from v25.12 ("None": what NVML reports on
+ * x86 without HMM/ATS, as in the A30 slice of PR #1018). */
+static void common_attrs(attr_vec *v, const node_gpus *g, const gpu_identity *id) {
     if (id->common.len) {   /* computed once per GPU */
         VEC_RESERVE(*v, v->len + id->common.len);
         memcpy(v->data + v->len, id->common.data, id->common.len * sizeof *v->data);
         v->len += id->common.len;
         return;
     }
+    const gpu_model *m = g->model;
+    dra_driver_version dv = g->pub->driver;
     char cc[32];
     snprintf(cc, sizeof cc, "%d.%d.0", m->cc_major, m->cc_minor);
+    if (dra_driver_has_addressing_mode(dv)) attr_str(v, DRIVER, "addressingMode", "None");
     attr_str(v, DRIVER, "architecture", m->architecture);
     attr_str(v, DRIVER, "brand", m->brand);
     attr_version(v, "cudaComputeCapability", cc);
-    attr_version(v, "cudaDriverVersion", cat->cuda_driver_version);
-    attr_version(v, "driverVersion", cat->driver_version);
+    attr_version(v, "cudaDriverVersion", g->cuda_version);
+    attr_version(v, "driverVersion", g->driver_version);
     attr_str(v, DRIVER, "productName", m->product_name);
-    attr_str(v, STD_DOMAIN, "pciBusID", id->bus);
+    if (dra_driver_std_pci_bus_id(dv)) attr_str(v, STD_DOMAIN, "pciBusID", id->bus);
+    else attr_str(v, DRIVER, "pcieBusID", id->bus);
     attr_str(v, STD_DOMAIN, "pcieRoot", id->root);
-    attr_int(v, STD_DOMAIN, "numaNode", id->numa);
 }
 
 /* ---- devices -------------------------------------------------------------------------- */
@@ -148,10 +169,17 @@ static void name_profile(const char *profile, char *buf, size_t n) {
     buf[k] = 0;
 }
 
-static const char *mig_device_name(int gpu, const mig_profile *p, int start) {
+/* gpu-<minor>-mig-<profile>-<GI profile ID>-<start> (v25.12+, mig.go
+ * ToCanonicalName) or gpu-<minor>-mig-<GI profile ID>-<start>-<size> (v25.3,
+ * v25.8 deviceinfo.go CanonicalName). */
+static const char *mig_device_name(dra_driver_version v, int gpu, const mig_profile *p, int start) {
     char np[64], buf[128];
-    name_profile(p->name, np, sizeof np);
-    snprintf(buf, sizeof buf, "gpu-%d-mig-%s-%d-%d", gpu, np, p->id, start);
+    if (dra_driver_profile_in_mig_names(v)) {
+        name_profile(p->name, np, sizeof np);
+        snprintf(buf, sizeof buf, "gpu-%d-mig-%s-%d-%d", gpu, np, p->id, start);
+    } else {
+        snprintf(buf, sizeof buf, "gpu-%d-mig-%d-%d-%d", gpu, p->id, start, p->size);
+    }
     return intern(buf);
 }
 
@@ -363,7 +391,7 @@ static void finish_device(dra_ctx *x, k8s_device *d, attr_vec *av, attr_vec *own
 }
 
 /* gpu-N: legacy (memory = physical total) or dynamic MIG (max-over-profiles, consumes everything). */
-static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
+static void full_gpu_device(dra_ctx *x, const node_gpus *g, const gpu_model *m, int gpu, const gpu_identity *id,
                             bool dynamic, device_vec *out) {
     attr_vec av = {0}, own = {0};
     cap_vec cv = {0};
@@ -372,7 +400,11 @@ static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model 
     char name[32];
     snprintf(name, sizeof name, "gpu-%d", gpu);
     d.name = intern(name);
-    common_attrs(&av, cat, m, id);
+    common_attrs(&av, g, id);
+    if (dra_driver_has_index_attrs(g->pub->driver)) {   /* v25.3: minor and index */
+        attr_int(&av, DRIVER, "index", id->index);
+        attr_int(&av, DRIVER, "minor", id->index);
+    }
     attr_str(&av, DRIVER, "type", "gpu");
     attr_str(&own, DRIVER, "uuid", id->uuid);
     if (dynamic) {
@@ -391,14 +423,18 @@ static void full_gpu_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model 
 }
 
 /* A MIG device: static (uuid, memorySlice<i> capacities) or abstract (consumes counters). */
-static void mig_device(dra_ctx *x, const gpu_catalog *cat, const gpu_model *m, int gpu, const gpu_identity *id,
-                       const mig_profile *p, int start, bool dynamic, device_vec *out) {
+static void mig_device(dra_ctx *x, const node_gpus *g, const gpu_model *m, int gpu, const gpu_identity *id,
+                       const mig_profile *p, int start, int mig_index, bool dynamic, device_vec *out) {
     attr_vec av = {0}, own = {0};
     cap_vec cv = {0};
     counter_vec cons = {0};
     k8s_device d = {0};
-    d.name = mig_device_name(gpu, p, start);
-    common_attrs(&av, cat, m, id);
+    d.name = mig_device_name(g->pub->driver, gpu, p, start);
+    common_attrs(&av, g, id);
+    if (dra_driver_has_index_attrs(g->pub->driver)) {   /* v25.3: index and parentIndex */
+        attr_int(&av, DRIVER, "index", mig_index);
+        attr_int(&av, DRIVER, "parentIndex", id->index);
+    }
     attr_str(&av, DRIVER, "type", "mig");
     attr_str(&av, DRIVER, "profile", p->name);
     attr_str(&own, DRIVER, "parentUUID", id->uuid);
@@ -432,11 +468,9 @@ static int by_device_name(const void *x, const void *y) {
 
 /* ---- slices ------------------------------------------------------------------------------ */
 
-static k8s_resource_slice new_slice(const char *node, size_t index) {
-    char buf[160];
+/* A slice of the node's pool; dra_node_slices names it once the count is known. */
+static k8s_resource_slice new_slice(const char *node) {
     k8s_resource_slice s = {0};
-    snprintf(buf, sizeof buf, "%s-" DRIVER "-%zu", node, index);
-    s.meta.name = intern(buf);
     s.driver = intern(DRIVER);
     s.pool = node;
     s.node_name = node;
@@ -449,63 +483,83 @@ static void push_device_slices(arena *a, const char *node, device_vec *devs, sli
     if (devs->len > 1) qsort(devs->data, devs->len, sizeof *devs->data, by_device_name);
     for (size_t off = 0; off < devs->len; off += MAX_DEVICES_PER_SLICE) {
         size_t n = devs->len - off < MAX_DEVICES_PER_SLICE ? devs->len - off : MAX_DEVICES_PER_SLICE;
-        k8s_resource_slice s = new_slice(node, out->len);
+        k8s_resource_slice s = new_slice(node);
         s.devices = arena_memdup(a, devs->data + off, n * sizeof *devs->data);
         s.ndevices = n;
         VEC_PUSH(*out, s);
     }
 }
 
-static void build_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
-                              slice_vec *out) {
+/* One GPU's dynamic-MIG devices: gpu-N (Hopper and later) and every
+ * (profile, placement), sorted by name. */
+static void dynamic_gpu_devices(dra_ctx *x, const node_gpus *g, const gpu_identity *id, device_vec *devs) {
+    const gpu_model *m = g->model;
+    devs->len = 0;
+    if (m->cc_major >= 9) full_gpu_device(x, g, m, id->index, id, true, devs);   /* Ampere cannot toggle MIG without a reset */
+    for (int k = 0; k < m->nprofiles; k++) {
+        const mig_profile *p = &m->profiles[k];
+        for (int s = 0; s < p->nstarts; s++) mig_device(x, g, m, id->index, id, p, p->starts[s], 0, true, devs);
+    }
+}
+
+/* The counter set of GPU i (stored once per distinct content). */
+static void gpu_counter_set(dra_ctx *x, const gpu_model *m, int i, counter_vec *cv, k8s_counter_set *out) {
+    engine_values mv = max_values(m);
+    cv->len = 0;
+    engine_counters(cv, &mv, 0, m->mem_slices_total);
+    out->name = counter_set_name(i);
+    out->counters = (k8s_counter *)dd_share(x->dd, x->a, DD_COUNTERS, cv->data, cv->len, sizeof *cv->data);
+    out->ncounters = cv->len;
+}
+
+static void build_node_slices(arena *a, dra_dedup *dd, const char *node, const node_gpus *g, slice_vec *out) {
     const gpu_model *m = g->model;
     dra_ctx x = {a, dd};
     slice_vec mine = {0};
     device_vec devs = {0};
+    counter_vec cv = {0};
     if (g->mig != MIG_DYNAMIC) {
         for (int i = 0; i < g->count; i++) {
-            gpu_identity id = identity(node, i, g->count);
-            common_attrs(&id.common, cat, m, &id);
+            gpu_identity id = identity(node, i);
+            common_attrs(&id.common, g, &id);
             if (g->mig == MIG_OFF) {
-                full_gpu_device(&x, cat, m, i, &id, false, &devs);
+                full_gpu_device(&x, g, m, i, &id, false, &devs);
             } else {
                 for (int k = 0; k < g->layout->nprofiles; k++)
-                    mig_device(&x, cat, m, i, &id, g->placements[k].profile, g->placements[k].start, false, &devs);
+                    mig_device(&x, g, m, i, &id, g->placements[k].profile, g->placements[k].start, k, false, &devs);
             }
             VEC_FREE(id.common);
         }
         push_device_slices(a, node, &devs, &mine);
+    } else if (g->pub->k8s_minor < 35) {
+        /* 1.34: one slice per GPU with its counter set and its devices */
+        for (int i = 0; i < g->count; i++) {
+            gpu_identity id = identity(node, i);
+            common_attrs(&id.common, g, &id);
+            dynamic_gpu_devices(&x, g, &id, &devs);
+            VEC_FREE(id.common);
+            size_t first = mine.len;
+            push_device_slices(a, node, &devs, &mine);
+            k8s_resource_slice *s = &mine.data[first];
+            s->shared_counters = ARENA_NEW(a, k8s_counter_set, 1);
+            s->nshared_counters = 1;
+            gpu_counter_set(&x, m, i, &cv, s->shared_counters);
+        }
     } else {
         /* counters-only slices first */
-        engine_values mv = max_values(m);
-        counter_vec cv = {0};
         for (int i = 0; i < g->count; i += MAX_COUNTER_SETS_PER_SLICE) {
             int n = g->count - i < MAX_COUNTER_SETS_PER_SLICE ? g->count - i : MAX_COUNTER_SETS_PER_SLICE;
-            k8s_resource_slice s = new_slice(node, mine.len);
+            k8s_resource_slice s = new_slice(node);
             s.shared_counters = ARENA_NEW(a, k8s_counter_set, n);
             s.nshared_counters = (size_t)n;
-            for (int k = 0; k < n; k++) {
-                cv.len = 0;
-                engine_counters(&cv, &mv, 0, m->mem_slices_total);
-                s.shared_counters[k].name = counter_set_name(i + k);
-                s.shared_counters[k].counters =
-                    (k8s_counter *)dd_share(dd, a, DD_COUNTERS, cv.data, cv.len, sizeof *cv.data);
-                s.shared_counters[k].ncounters = cv.len;
-            }
+            for (int k = 0; k < n; k++) gpu_counter_set(&x, m, i + k, &cv, &s.shared_counters[k]);
             VEC_PUSH(mine, s);
         }
-        VEC_FREE(cv);
-        /* then one device slice per GPU */
-        bool publish_full = m->cc_major >= 9;   /* Ampere cannot toggle MIG without a reset */
+        /* then one device slice per GPU, in PCI bus ID order (= GPU order here) */
         for (int i = 0; i < g->count; i++) {
-            gpu_identity id = identity(node, i, g->count);
-            common_attrs(&id.common, cat, m, &id);
-            devs.len = 0;
-            if (publish_full) full_gpu_device(&x, cat, m, i, &id, true, &devs);
-            for (int k = 0; k < m->nprofiles; k++) {
-                const mig_profile *p = &m->profiles[k];
-                for (int s = 0; s < p->nstarts; s++) mig_device(&x, cat, m, i, &id, p, p->starts[s], true, &devs);
-            }
+            gpu_identity id = identity(node, i);
+            common_attrs(&id.common, g, &id);
+            dynamic_gpu_devices(&x, g, &id, &devs);
             VEC_FREE(id.common);
             push_device_slices(a, node, &devs, &mine);
         }
@@ -516,35 +570,15 @@ static void build_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, c
     }
     VEC_FREE(mine);
     VEC_FREE(devs);
-}
-
-/* ---- DeviceClasses ------------------------------------------------------------------------- */
-
-static void device_class(arena *a, k8s_device_class *c, const char *name, const char *type, const char *ext,
-                         int64_t seq) {
-    char sel[200];
-    snprintf(sel, sizeof sel, "device.driver == '" DRIVER "' && device.attributes['" DRIVER "'].type == '%s'", type);
-    c->meta.name = intern(name);
-    c->selectors = ARENA_NEW(a, const char *, 1);
-    c->selectors[0] = intern(sel);
-    c->nselectors = 1;
-    c->extended_resource_name = ext ? intern(ext) : NULL;
-    c->creation_seq = seq;
-}
-
-k8s_device_class *dra_device_classes(arena *a, size_t *n) {
-    k8s_device_class *c = ARENA_NEW(a, k8s_device_class, 2);
-    device_class(a, &c[0], "gpu.nvidia.com", "gpu", "nvidia.com/gpu", 1);
-    device_class(a, &c[1], "mig.nvidia.com", "mig", NULL, 2);
-    *n = 2;
-    return c;
+    VEC_FREE(cv);
 }
 
 /* ---- node templates -------------------------------------------------------------------------- */
 
 static bool same_shape(const node_gpus *x, const node_gpus *y) {
     return x->model == y->model && x->count == y->count && x->mig == y->mig && x->layout == y->layout &&
-           x->placements == y->placements;
+           x->placements == y->placements && x->driver_version == y->driver_version &&
+           x->cuda_version == y->cuda_version && x->pub == y->pub;
 }
 
 /* GPU index of a device name "gpu-<i>..." (every device this driver model publishes). */
@@ -588,7 +622,7 @@ static void copy_template(arena *a, dra_dedup *dd, const node_template *t, const
     gpu_identity *ids = xcalloc((size_t)n, sizeof *ids);
     const k8s_attribute **full_own = xcalloc((size_t)n, sizeof *full_own), **mig_own = xcalloc((size_t)n, sizeof *mig_own);
     for (int i = 0; i < n; i++) {
-        ids[i] = identity(node, i, n);
+        ids[i] = identity(node, i);
         attr_vec v = {0};
         attr_str(&v, DRIVER, "uuid", ids[i].uuid);
         full_own[i] = dd_share(dd, a, DD_ATTRS, v.data, 1, sizeof *v.data);
@@ -600,7 +634,7 @@ static void copy_template(arena *a, dra_dedup *dd, const node_template *t, const
     size_t k = 0;
     for (size_t si = 0; si < t->nslices; si++) {
         const k8s_resource_slice *ts = &t->slices[si];
-        k8s_resource_slice s = new_slice(node, si);
+        k8s_resource_slice s = new_slice(node);
         s.slice_count = ts->slice_count;
         if (ts->nshared_counters) {
             s.shared_counters = arena_memdup(a, ts->shared_counters, ts->nshared_counters * sizeof *ts->shared_counters);
@@ -621,16 +655,51 @@ static void copy_template(arena *a, dra_dedup *dd, const node_template *t, const
     free(mig_own);
 }
 
+/* Names and device order of the node's slices out[first..): the API
+ * server's names for the release's controller, and (legacy slices, unless
+ * deviceOrder: sorted) the devices in an order drawn from the seed: the
+ * driver fills these slices from a Go map (driver.go publishResources). */
+static void finish_node(arena *a, const char *node, const node_gpus *g, uint64_t seed, bool fresh, slice_vec *out,
+                        size_t first) {
+    rng base, r;
+    rng_seed(&base, seed);
+    rng_fork(&base, rng_name_tag(node), &r);
+    size_t n = out->len - first;
+    for (size_t i = 0; i < n; i++) {
+        char buf[80];
+        dra_slice_name(buf, sizeof buf, g->pub->driver, node, DRIVER, i, n, &r);
+        out->data[first + i].meta.name = intern(buf);
+    }
+    if (g->pub->sorted_devices || g->mig == MIG_DYNAMIC) return;
+    for (size_t i = first; i < out->len; i++) {
+        k8s_resource_slice *s = &out->data[i];
+        if (s->ndevices < 2) continue;
+        /* the template node's devices are the template's: shuffle a copy */
+        if (fresh) s->devices = arena_memdup(a, s->devices, s->ndevices * sizeof *s->devices);
+        for (size_t k = s->ndevices - 1; k > 0; k--) {
+            size_t j = (size_t)rng_below(&r, k + 1);
+            k8s_device t = s->devices[k];
+            s->devices[k] = s->devices[j];
+            s->devices[j] = t;
+        }
+    }
+}
+
 void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
-                     slice_vec *out) {
+                     uint64_t seed, slice_vec *out) {
+    (void)cat;
+    size_t first = out->len;
     for (size_t i = 0; i < dd->tmpl.len; i++)
         if (same_shape(&dd->tmpl.data[i].g, g)) {
             copy_template(a, dd, &dd->tmpl.data[i], node, out);
+            finish_node(a, node, g, seed, false, out, first);
             return;
         }
-    size_t first = out->len;
-    build_node_slices(a, dd, cat, node, g, out);
-    if (g->count > 256) return;   /* GPU index must fit the template's bytes */
+    build_node_slices(a, dd, node, g, out);
+    if (g->count > 256) {   /* GPU index must fit the template's bytes */
+        finish_node(a, node, g, seed, false, out, first);
+        return;
+    }
     node_template t = {.g = *g, .nslices = out->len - first};
     t.slices = xmalloc((t.nslices ? t.nslices : 1) * sizeof *t.slices);
     if (t.nslices) memcpy(t.slices, out->data + first, t.nslices * sizeof *t.slices);
@@ -645,4 +714,5 @@ void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char
             t.dev_own[k] = device_own(&t.slices[i].devices[d]);
         }
     VEC_PUSH(dd->tmpl, t);
+    finish_node(a, node, g, seed, true, out, first);
 }

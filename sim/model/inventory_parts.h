@@ -32,6 +32,9 @@ typedef struct node_gpus {
     mig_mode mig;
     const mig_layout *layout;         /* MIG_STATIC */
     const mig_placement *placements;  /* MIG_STATIC: layout->nprofiles entries, same on every GPU */
+    const char *driver_version;       /* NVIDIA driver ("570.172.8"): the pool's, else the catalog's */
+    const char *cuda_version;         /* CUDA driver version ("12.8.0") */
+    const dra_publish *pub;           /* how the driver publishes (release, Kubernetes version, order) */
 } node_gpus;
 
 /* GFD labels and device-plugin extended resources (dp may be NULL: labels only). */
@@ -43,11 +46,14 @@ typedef struct dra_dedup dra_dedup;
 dra_dedup *dra_dedup_new(void);
 void dra_dedup_free(dra_dedup *dd);
 
-/* The node's ResourceSlices, appended to `out` (allocated in `a`). */
+/* The node's ResourceSlices, appended to `out` (allocated in `a`): named
+ * and ordered as g->pub's driver release publishes them, the random parts
+ * drawn from `seed` and the node's name. */
 void dra_node_slices(arena *a, dra_dedup *dd, const gpu_catalog *cat, const char *node, const node_gpus *g,
-                     slice_vec *out);
+                     uint64_t seed, slice_vec *out);
 
-/* The DeviceClasses gpu.nvidia.com and mig.nvidia.com. */
-k8s_device_class *dra_device_classes(arena *a, size_t *n);
+/* The node's compute-domain.nvidia.com slice (channel-0, daemon-0), appended
+ * to `out` (inventory_cd.c). */
+void dra_compute_domain_slice(arena *a, const char *node, dra_driver_version v, uint64_t seed, slice_vec *out);
 
 #endif

@@ -127,10 +127,14 @@ static int decode_object(k8s_objects *o, const ynode *root, strbuf *err, int dep
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         if (strcmp(kind, kinds[i].kind) != 0) continue;
         if (!api) { yerr(err, root, "%s without 'apiVersion'", kind); return -1; }
-        if (strcmp(api, kinds[i].api_version) != 0) {
-            yerr(err, av, "%s: unsupported apiVersion '%s' (expected %s)", kind, api, kinds[i].api_version);
+        bool beta = !strcmp(kinds[i].api_version, "resource.k8s.io/v1") &&
+                    (!strcmp(api, "resource.k8s.io/v1beta1") || !strcmp(api, "resource.k8s.io/v1beta2"));
+        if (strcmp(api, kinds[i].api_version) != 0 && !beta) {
+            yerr(err, av, "%s: unsupported apiVersion '%s' (expected %s%s)", kind, api, kinds[i].api_version,
+                 !strcmp(kinds[i].api_version, "resource.k8s.io/v1") ? ", v1beta2 or v1beta1" : "");
             return -1;
         }
+        if (beta) root = k8s_convert_to_v1(&o->a, root, api, kind);
         dctx c = {.o = o, .a = &o->a, .err = err, .kind = kinds[i].kind, .name = ""};
         return kinds[i].decode(&c, root);
     }

@@ -3,6 +3,9 @@
  * ResourceSlice, ResourceClaim, ResourceClaimTemplate; core/v1 Node and Pod)
  * from YAML streams into the structs of model/k8s.h.
  *
+ * resource.k8s.io/v1beta1 and v1beta2 objects are converted to v1 as the
+ * API server does (k8s_decode_convert.c).
+ *
  * Input is any number of YAML documents; a document may also be a `kind: List`
  * (or `kind: XxxList`) wrapper with `items`, as kubectl prints it. Objects keep
  * their input order. Structure, types and the API server's validation limits
@@ -42,6 +45,7 @@ typedef struct k8s_objects {
     VEC(k8s_claim_template *) templates;
     VEC(k8s_node *) nodes;
     VEC(k8s_pod *) pods;
+    bool allow_combined_slices;  /* Kubernetes 1.34: a slice may hold devices and sharedCounters */
 } k8s_objects;
 
 void k8s_objects_init(k8s_objects *o);
@@ -55,6 +59,9 @@ int k8s_decode_mem(k8s_objects *o, const char *name, const char *data, size_t le
 /* Decode one already-loaded document root (an object or a List). The yfile
  * holding `root` must outlive `o`. */
 int k8s_decode_node(k8s_objects *o, const ynode *root, strbuf *err);
+
+/* Append an object made elsewhere (a Node created for slices without one). */
+void k8s_objects_add(k8s_objects *o, k8s_kind kind, void *obj);
 
 /* Lookups by name (NULL when absent; the last one wins for duplicates). */
 k8s_device_class *k8s_find_class(const k8s_objects *o, const char *name);

@@ -405,7 +405,9 @@ int k8s_decode_resource_slice(dctx *c, const ynode *root) {
     }
     if (dcounter_sets(c, spec, "sharedCounters", "name", MAX_COUNTER_SETS, &s->shared_counters, &s->nshared_counters))
         return -1;
-    if (s->ndevices && s->nshared_counters)
+    /* 1.35 on: "Only one of Devices and SharedCounters can be set"; 1.34 allowed both (k8s.io/api v0.34
+     * resource/v1 types.go ResourceSliceSpec), the layout the NVIDIA driver publishes there */
+    if (s->ndevices && s->nshared_counters && !c->o->allow_combined_slices)
         return derr(c, spec, "devices and sharedCounters are mutually exclusive in one slice");
     if (count == 0 && !s->nshared_counters)
         return derr(c, spec, "exactly one of nodeName, nodeSelector, allNodes, perDeviceNodeSelection must be set");

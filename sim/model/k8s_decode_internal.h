@@ -77,4 +77,8 @@ int k8s_decode_claim_spec(dctx *c, const ynode *spec, k8s_claim_spec *out);
 
 void k8s_objects_add(k8s_objects *o, k8s_kind kind, void *obj);
 
+/* A resource.k8s.io/v1beta1 or v1beta2 object's tree as its v1 form
+ * (k8s_decode_convert.c); new nodes live in `a`, unchanged ones are shared. */
+const ynode *k8s_convert_to_v1(arena *a, const ynode *root, const char *api, const char *kind);
+
 #endif

@@ -120,6 +120,7 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         goto done;
     }
     if (b->nseeds) sc.seed = b->seeds[i];
+    sc.cluster.seed = sc.seed;
     if (b->policy) {
         sc.sched.policy = intern(b->policy);
     }

@@ -69,7 +69,15 @@ static const char *missing_class(const dra_state *d, const k8s_claim_spec *s) {
 static int extended_claim(dra_state *d, const pod_group_spec *g, k8s_resource_claim *out, strbuf *err) {
     out->spec.requests = ARENA_NEW(&d->keep, k8s_device_request, g->ndp_resources);
     for (size_t j = 0; j < g->ndp_resources; j++) {
-        const k8s_device_class *c = class_for_extended(d, g->dp_resources[j].name);
+        /* DRAExtendedResource (KEP-5004): alpha, off by default, in 1.34 and 1.35; beta, on, from 1.36 */
+        const k8s_device_class *c = d->k8s_minor >= 36 ? class_for_extended(d, g->dp_resources[j].name) : NULL;
+        if (!c && d->k8s_minor < 36) {
+            yerr(err, g->where, "pod group '%s': extended resource %s: Kubernetes 1.%d serves no extended resource "
+                 "through DRA (feature gate DRAExtendedResource is off by default before 1.36); state the demand "
+                 "as gpu.dra claims or use cluster.kubernetesVersion: \"1.36\"", g->name, g->dp_resources[j].name,
+                 d->k8s_minor);
+            return -1;
+        }
         if (!c) {
             yerr(err, g->where, "pod group '%s': extended resource %s is not served by any DeviceClass "
                  "(extendedResourceName) in dra mode; state the demand as gpu.dra claims", g->name,
@@ -154,7 +162,17 @@ int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err) {
 dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
     dra_state *d = xcalloc(1, sizeof *d);
     d->equiv = xcalloc(1, sizeof *d->equiv);
-    alloc_features_for_version("1.36", &d->features, err);
+    /* The allocator's features: the defaults of the cluster's Kubernetes release
+     * (a trace's cluster has none: 1.36). Dynamic MIG needs DRAPartitionableDevices,
+     * off by default before 1.36: a cluster that publishes counters has it on
+     * (the NVIDIA driver's docs require it, site/content/docs/guides/gpu-allocation/mig.md). */
+    int minor = sc->cluster.publish.k8s_minor ? sc->cluster.publish.k8s_minor : 36;
+    char version[8];
+    snprintf(version, sizeof version, "1.%d", minor);
+    d->k8s_minor = minor;
+    alloc_features_for_version(version, &d->features, err);
+    for (size_t i = 0; i < inv->nslices && !d->features.partitionable_devices; i++)
+        if (inv->slices[i].nshared_counters) d->features.partitionable_devices = true;
     d->features.binding_conditions = false;   /* the simulator binds instantly */
     d->inv = inv;
     d->nslices = inv->nslices;

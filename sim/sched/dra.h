@@ -59,6 +59,7 @@ typedef struct dra_shared dra_shared;
 typedef struct dra_state {
     allocator *A;
     alloc_features features;
+    int k8s_minor;                /* the cluster's Kubernetes version (34, 35, 36) */
     const inventory *inv;
     k8s_resource_slice **slices;
     k8s_device_class **classes;

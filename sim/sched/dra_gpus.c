@@ -4,9 +4,12 @@
  * allocation takes, and a device filter that admits only chosen GPUs (the
  * placement policy's device choice, plugin_dra.c).
  *
- * A node's GPUs, in slice order: every device of `type` gpu (by its uuid),
- * then the parents (parentUUID) of its MIG devices not seen as gpu devices
- * (static MIG publishes only the MIG devices). An allocation takes of GPU g:
+ * A node's GPUs: every device of `type` gpu (by its uuid), then the parents
+ * (parentUUID) of its MIG devices not seen as gpu devices (static MIG
+ * publishes only the MIG devices), numbered by their minor number (the N of
+ * the "gpu-N" their device names start with) when the names have one: the
+ * driver publishes devices in an arbitrary order, the GPUs' numbers do not
+ * depend on it. An allocation takes of GPU g:
  * a whole gpu device 1000 milli, a MIG device profile N/7 of its parent, a
  * share of a multi-allocatable device its consumed fraction of the capacity
  * (as dra_allocation_gpu_equiv counts GPUs).
@@ -37,6 +40,36 @@ static int gpu_index(dra_node_gpus *n, const char *uuid, bool add) {
     if (!add || n->n == GS_MAX_GPUS) return -1;
     n->uuid[n->n] = uuid;
     return n->n++;
+}
+
+/* N of a device name "gpu-N..." (the GPU's minor number), or -1. */
+static int name_minor(const char *name) {
+    if (strncmp(name, "gpu-", 4) != 0 || name[4] < '0' || name[4] > '9') return -1;
+    return atoi(name + 4);
+}
+
+/* Renumber node n's GPUs by minor number (those without one after, in the
+ * order they came). */
+static void number_by_minor(dra_node_gpus *n) {
+    int key[GS_MAX_GPUS], order[GS_MAX_GPUS], newi[GS_MAX_GPUS];
+    const char *uuid[GS_MAX_GPUS];
+    for (int g = 0; g < n->n; g++) key[g] = -1;
+    for (uint32_t k = 0; k < n->ndev; k++)
+        if (key[n->dev[k].gpu] < 0) key[n->dev[k].gpu] = name_minor(n->dev[k].name);
+    for (int g = 0; g < n->n; g++) {   /* stable insertion sort of indexes by key, -1 last */
+        int j = g;
+        while (j > 0 && (unsigned)key[order[j - 1]] > (unsigned)key[g]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = g;
+    }
+    for (int g = 0; g < n->n; g++) {
+        newi[order[g]] = g;
+        uuid[g] = n->uuid[order[g]];
+    }
+    for (int g = 0; g < n->n; g++) n->uuid[g] = uuid[g];
+    for (uint32_t k = 0; k < n->ndev; k++) n->dev[k].gpu = (int8_t)newi[n->dev[k].gpu];
 }
 
 /* What taking device dev whole takes of its GPU, in milli (floor: 7 x 1g = 994). */
@@ -82,6 +115,7 @@ void dra_gpus_init(dra_state *d) {
         for (uint32_t k = 0; k < n->ndev; k++)
             if (n->dev[k].gpu >= 0) n->dev[keep++] = n->dev[k];
         n->ndev = keep;
+        number_by_minor(n);
     }
     VEC_FREE(parents);
 }

@@ -9,7 +9,7 @@
 # WORKDIR is emptied and filled with symbolic links to every top-level entry
 # of SRCDIR, except:
 #   build/drasim, bin/drasim   the binary under test (so `build/drasim` and a
-#                              bare `drasim` both work)
+#                              bare `drasim` both work); build/tools/k8s-schema/k8s_validate
 #   tools/setup                a no-op: the checkout is already built
 #   cmake -S . -B build ..., cmake --build build ...
 #                              no-ops for the same reason (a wrapper in bin/);
@@ -49,6 +49,11 @@ echo "tools/setup: (docs test) the checkout is already built" >&2
 EOF
 ln -s "$drasim" "$work/build/drasim"
 ln -s "$drasim" "$work/bin/drasim"
+# k8s_validate, built beside drasim (tools/k8s-schema/README.md)
+kv="$(dirname "$drasim")/tools/k8s-schema/k8s_validate"
+if [ -x "$kv" ]; then
+  mkdir -p "$work/build/tools/k8s-schema" && ln -s "$kv" "$work/build/tools/k8s-schema/k8s_validate"
+fi
 cat > "$work/bin/cmake" <<EOF
 #!/bin/sh
 case "\$*" in

@@ -70,6 +70,15 @@ static const char *pool(char *buf, size_t n, const char *gpu, const char *dp) {
     return buf;
 }
 
+/* The same with the devices of each slice sorted by name (deviceOrder: sorted). */
+static const char *pool_sorted(char *buf, size_t n, const char *gpu) {
+    snprintf(buf, n,
+             "cluster:\n  draDriver: {deviceOrder: sorted}\n  nodePools:\n  - name: n\n    count: 1\n"
+             "    cpu: \"96\"\n    memory: 1Ti\n    gpu: %s\n",
+             gpu);
+    return buf;
+}
+
 static const k8s_device *find_device(const k8s_resource_slice *s, const char *name) {
     for (size_t i = 0; i < s->ndevices; i++)
         if (!strcmp(s->devices[i].name, name)) return &s->devices[i];
@@ -252,7 +261,7 @@ static void test_static_mig_layouts(void **state) {
         }
     built_free(&b);
 
-    build_ok(pool(buf, sizeof buf, "{model: A100-40GB, count: 1, mig: static, migLayout: all-balanced}", NULL), false, &b);
+    build_ok(pool_sorted(buf, sizeof buf, "{model: A100-40GB, count: 1, mig: static, migLayout: all-balanced}"), false, &b);
     s = &b.inv.slices[0];
     assert_int_equal(s->ndevices, 4);
     assert_string_equal(s->devices[0].name, "gpu-0-mig-1g5gb-19-0");
@@ -272,7 +281,7 @@ static void test_static_mig_layouts(void **state) {
     built_free(&b);
 
     /* more than 128 devices: the pool is cut into several slices (API limit) */
-    build_ok(pool(buf, sizeof buf, "{model: H100-80GB, count: 19, mig: static, migLayout: all-1g.10gb}", NULL), false, &b);
+    build_ok(pool_sorted(buf, sizeof buf, "{model: H100-80GB, count: 19, mig: static, migLayout: all-1g.10gb}"), false, &b);
     assert_int_equal(b.inv.nslices, 2);
     assert_int_equal(b.inv.slices[0].ndevices, 128);
     assert_int_equal(b.inv.slices[1].ndevices, 19 * 7 - 128);
@@ -306,7 +315,8 @@ static void test_full_gpus(void **state) {
     assert_int_equal(cc->v.major, 9);
     assert_string_equal(attr(d, "gpu.nvidia.com", "architecture")->s, "Hopper");
     assert_string_equal(attr(d, "gpu.nvidia.com", "brand")->s, "Nvidia");
-    assert_int_equal(attr(d, "resource.kubernetes.io", "numaNode")->kind, ATTR_INT);
+    assert_null(attr(d, "resource.kubernetes.io", "numaNode"));   /* no driver release publishes it */
+    assert_string_equal(attr(d, "gpu.nvidia.com", "addressingMode")->s, "None");
     const char *bus = attr(d, "resource.kubernetes.io", "pciBusID")->s;
     assert_int_equal(strlen(bus), 12);
     assert_true(!strncmp(bus, "0000:", 5));
@@ -314,8 +324,8 @@ static void test_full_gpus(void **state) {
     assert_true(!strncmp(uuid, "GPU-", 4));
     assert_int_equal(strlen(uuid), 40);
     assert_true(uuid != attr(find_device(s, "gpu-6"), "gpu.nvidia.com", "uuid")->s);
-    /* DeviceClasses */
-    assert_int_equal(b.inv.nclasses, 2);
+    /* DeviceClasses: the chart's five (v0.4.0) */
+    assert_int_equal(b.inv.nclasses, 5);
     assert_string_equal(b.inv.classes[0].meta.name, "gpu.nvidia.com");
     assert_string_equal(b.inv.classes[0].extended_resource_name, "nvidia.com/gpu");
     assert_string_equal(b.inv.classes[0].selectors[0],
@@ -526,8 +536,9 @@ static void test_nodes_share_a_template(void **state) {
     assert_string_equal(attr(m2, "resource.kubernetes.io", "pciBusID")->s, "0000:ab:00.0");
     /* static MIG: a MIG device of the second node has its own uuid */
     const inv_node *t0 = &b.inv.info[3], *t1 = &b.inv.info[4];
-    const k8s_device *a = &b.inv.slices[t0->first_slice].devices[0], *c = &b.inv.slices[t1->first_slice].devices[0];
-    assert_ptr_equal(a->name, c->name);
+    const k8s_device *a = &b.inv.slices[t0->first_slice].devices[0];
+    const k8s_device *c = find_device(&b.inv.slices[t1->first_slice], a->name);
+    assert_non_null(c);
     assert_int_equal(a->nattrs_own, 2);
     assert_int_equal(c->nattrs_own, 2);
     assert_true(!strncmp(attr(c, "gpu.nvidia.com", "uuid")->s, "MIG-", 4));

@@ -83,8 +83,8 @@ static void test_kinds_and_counts(void **state) {
     yfile y;
     strbuf err = {0};
     if (yfile_load_mem("out.yaml", sb_str(&fx->out), fx->out.len, &y, &err)) fail_msg("reload: %s", sb_str(&err));
-    /* 6 nodes; 2 classes; h100: 1 counter slice + 8 device slices each; a100: 1 legacy slice */
-    assert_int_equal(y.ndocs, 6 + 2 + 2 * 9 + 1);
+    /* 6 nodes; the chart's 5 classes; h100: 1 counter slice + 8 device slices each; a100: 1 legacy slice */
+    assert_int_equal(y.ndocs, 6 + 5 + 2 * 9 + 1);
     size_t nodes = 0, classes = 0, slices = 0;
     for (size_t i = 0; i < y.ndocs; i++) {
         const ynode *d = y.docs[i], *kind = ymap_get(d, "kind"), *api = ymap_get(d, "apiVersion");
@@ -105,7 +105,7 @@ static void test_kinds_and_counts(void **state) {
         }
     }
     assert_int_equal(nodes, 6);
-    assert_int_equal(classes, 2);
+    assert_int_equal(classes, 5);
     assert_int_equal(slices, 19);
     assert_int_equal(slices, fx->inv.nslices);
     sb_free(&err);
@@ -150,7 +150,7 @@ static void test_slice_documents(void **state) {
     assert_true(y_scalar_eq(path(sel->vals[0], "cel", "expression", NULL),
                             "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"));
 
-    const ynode *counters = y.docs[8], *devs = y.docs[9];
+    const ynode *counters = y.docs[11], *devs = y.docs[12];
     const ynode *pool = path(counters, "spec", "pool", NULL);
     assert_true(y_scalar_eq(ymap_get(pool, "name"), "h100-0"));
     assert_true(y_scalar_eq(ymap_get(pool, "resourceSliceCount"), "9"));
@@ -171,7 +171,8 @@ static void test_slice_documents(void **state) {
     const ynode *at = ymap_get(g0, "attributes");
     assert_true(y_scalar_eq(path(at, "type", "string", NULL), "gpu"));
     assert_true(y_scalar_eq(path(at, "cudaComputeCapability", "version", NULL), "9.0.0"));
-    assert_true(y_scalar_eq(path(at, "resource.kubernetes.io/numaNode", "int", NULL), "0"));
+    assert_null(ymap_get(at, "resource.kubernetes.io/numaNode"));   /* the driver never publishes it */
+    assert_true(y_scalar_eq(path(at, "addressingMode", "string", NULL), "None"));
     assert_non_null(path(at, "resource.kubernetes.io/pciBusID", "string", NULL));
     assert_null(ymap_get(at, "gpu.nvidia.com/type"));   /* the driver's own attributes are bare */
     /* attribute keys are sorted */
@@ -186,10 +187,13 @@ static void test_slice_documents(void **state) {
     assert_true(y_scalar_eq(path(st, "spec", "pool", "resourceSliceCount"), "1"));
     const ynode *sd = path(st, "spec", "devices", NULL);
     assert_int_equal(sd->n, 8);
-    assert_true(y_scalar_eq(ymap_get(sd->vals[3], "name"), "gpu-0-mig-3g20gb-9-4"));
-    assert_true(y_scalar_eq(path(ymap_get(sd->vals[3], "capacity"), "memorySlice7", "value", NULL), "1"));
-    assert_true(y_scalar_eq(path(ymap_get(sd->vals[3], "attributes"), "profile", "string", NULL), "3g.20gb"));
-    assert_null(ymap_get(sd->vals[3], "consumesCounters"));
+    const ynode *m3 = NULL;   /* devices come in the driver's arbitrary order */
+    for (size_t i = 0; i < sd->n; i++)
+        if (y_scalar_eq(ymap_get(sd->vals[i], "name"), "gpu-0-mig-3g20gb-9-4")) m3 = sd->vals[i];
+    assert_non_null(m3);
+    assert_true(y_scalar_eq(path(ymap_get(m3, "capacity"), "memorySlice7", "value", NULL), "1"));
+    assert_true(y_scalar_eq(path(ymap_get(m3, "attributes"), "profile", "string", NULL), "3g.20gb"));
+    assert_null(ymap_get(m3, "consumesCounters"));
     sb_free(&err);
     yfile_free(&y);
 }

@@ -166,8 +166,9 @@ static void test_errors_name_position_object_field(void **state) {
                  "  devices:\n  - name: a\n    colour: red\n",
                  "in.yaml:10:5: unknown field 'colour'", "ResourceSlice s: spec.devices[0]");
     expect_error("apiVersion: v1\nkind: Secret\nmetadata: {name: x}\n", "in.yaml:2:7: unsupported kind 'Secret'", NULL);
-    expect_error("apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: x}\n",
-                 "unsupported apiVersion", NULL);
+    expect_error("apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceClass\nmetadata: {name: x}\n",
+                 "unsupported apiVersion 'resource.k8s.io/v1alpha3' (expected resource.k8s.io/v1, v1beta2 or v1beta1)",
+                 NULL);
     expect_error("a: [1, 2\n", "in.yaml:", "invalid YAML");
     expect_error("apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\n"
                  "spec:\n  driver: d\n  pool: {name: p, resourceSliceCount: 1}\n  nodeName: n\n"
