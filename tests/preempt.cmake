@@ -137,3 +137,16 @@ drasim_cli_test(NAME gang/delete-while-waiting
              "^g-0:Deleted:- g-1:Succeeded:600000 g-2:Succeeded:600000$"
       ${_db} "SELECT value FROM summary WHERE metric = 'user_deleted_was_pending'" "^1[.]0$"
       ${_db} "SELECT gpus_alloc FROM samples WHERE time_ms = 1860000" "^0$")
+
+# a gang that can never start (3 x 8 GPUs on 2 nodes) does not keep a `stop: allPodsDone` run alive:
+# its timeouts and back-off ends are background events, as a blocked pod class has none
+foreach(_v 1.36 1.37)
+  set(_db ${_pe_out}/gang-never-${_v}.db)
+  drasim_cli_test(NAME gang/never-fits-ends-${_v}
+    COMMAND run ${_pe_src}/gang-partial.yaml --set scheduling.k8sVersion=${_v} "--set" "stop={allPodsDone: true}"
+            --set workload.podGroups.filler.duration=1s "--set" "workload.podGroups.gang.gpu.devicePlugin={nvidia.com/gpu: 8}"
+            -o ${_db}
+    TIMEOUT 60
+    EXPECT "warning: group gang: 0 of 4 pods ever started"
+    SQL ${_db} "SELECT value < 120 FROM summary WHERE grp = '' AND metric = 'sim_end_s'" "^1$")
+endforeach()

@@ -194,7 +194,9 @@ static void schedule(sim_run *r, uint64_t arg, sim_time at) {
         sim_source src = {.ctx = G, .event = gang_event};
         G->src = sim_add_source(r, &src);
     }
-    sim_schedule_source(r, G->src, at, arg);
+    /* background: a gang retrying on its own does not keep a `stop: allPodsDone` run alive, as a
+     * blocked pod class does not (its Permit timeout and back-off end fire while anything else runs) */
+    sim_schedule_background(r, G->src, at, arg);
 }
 
 static double held_gpus(const sim_run *r, uint32_t pod);
