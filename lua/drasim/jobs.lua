@@ -1,5 +1,8 @@
 -- drasim.jobs: building blocks for job mixes. Each function submits its pods
--- and returns their names.
+-- and returns their names. In dra mode (drasim.mode == "dra") a job without
+-- `dra` gets the DRA form of its GPU demand (drasim.claim): whole GPUs as
+-- `gpu.nvidia.com` devices, MIG slices as `mig.nvidia.com` devices of the
+-- profile; device-plugin runs are unchanged.
 --   local jobs = require "drasim.jobs"
 --   jobs.training_gang{pods = 2, gpus = 8, duration = "3h", nodeSelector = {...}}
 --   jobs.inference_service{name = "chat", replicas = 4, gpu = {["nvidia.com/mig-1g.10gb"] = 1}, duration = "6h"}
@@ -13,6 +16,30 @@ local function check(cond, msg) if not cond then error(msg, 3) end end
 
 -- The toleration GPU nodes usually carry.
 M.gpu_toleration = {key = "nvidia.com/gpu", operator = "Exists", effect = "NoSchedule"}
+
+-- The DRA claims of a device-plugin demand {resource = n}: nvidia.com/gpu ->
+-- n whole GPUs, nvidia.com/mig-<profile> -> n MIG devices of that profile.
+function M.dra_claims(demand)
+  local claims = {}
+  for _, res in ipairs(drasim.sorted_keys(demand)) do
+    local n = demand[res]
+    local profile = type(res) == "string" and res:match("^nvidia%.com/mig%-(.+)$")
+    if res == "nvidia.com/gpu" then
+      claims[#claims + 1] = drasim.claim{name = "gpu", count = n}
+    elseif profile then
+      claims[#claims + 1] = drasim.claim{name = "mig-" .. profile:gsub("[^%w]", "-"), profile = profile, count = n}
+    elseif res ~= "nodeSelector" then
+      error("drasim.jobs: no DRA form of resource " .. tostring(res), 3)
+    end
+  end
+  return {claims = claims}
+end
+
+-- p.dra, else in dra mode the DRA form of the device-plugin demand dp.
+local function dra_of(p, dp)
+  if p.dra or drasim.mode ~= "dra" then return p.dra end
+  return M.dra_claims(dp)
+end
 
 local function pod(p, extra)
   local t = {
@@ -34,7 +61,7 @@ function M.training_gang(p)
   check(math.type(gpus) == "integer" and gpus >= 1, "training_gang: gpus must be a positive integer")
   local dp = {["nvidia.com/gpu"] = gpus, nodeSelector = p.gpu_selector}
   local t = pod(p, {size = pods, group = p.group or "training",
-                    gpu = {devicePlugin = dp, dra = p.dra}})
+                    gpu = {devicePlugin = dp, dra = dra_of(p, {["nvidia.com/gpu"] = gpus})}})
   t.cpu, t.memory = p.cpu or tostring(8 * gpus), p.memory or (64 * gpus .. "Gi")
   return drasim.submit_gang(t)
 end
@@ -45,7 +72,7 @@ function M.inference_service(p)
   check(type(p) == "table" and type(p.gpu) == "table", "inference_service: expected {gpu = {resource = n}, ...}")
   local replicas = p.replicas or 1
   check(math.type(replicas) == "integer" and replicas >= 1, "inference_service: replicas must be a positive integer")
-  local t = pod(p, {size = replicas, group = p.group or "inference", gpu = {devicePlugin = p.gpu, dra = p.dra}})
+  local t = pod(p, {size = replicas, group = p.group or "inference", gpu = {devicePlugin = p.gpu, dra = dra_of(p, p.gpu)}})
   t.cpu, t.memory = p.cpu or "4", p.memory or "32Gi"
   return drasim.submit_gang(t)
 end
@@ -55,7 +82,7 @@ end
 function M.notebook(p)
   p = p or {}
   local res = p.profile and ("nvidia.com/mig-" .. p.profile) or "nvidia.com/gpu"
-  local t = pod(p, {group = p.group or "notebook", gpu = {devicePlugin = {[res] = 1}, dra = p.dra}})
+  local t = pod(p, {group = p.group or "notebook", gpu = {devicePlugin = {[res] = 1}, dra = dra_of(p, {[res] = 1})}})
   t.cpu, t.memory = p.cpu or "4", p.memory or "16Gi"
   return {drasim.submit(t)}
 end

@@ -221,6 +221,7 @@ void sim_free(sim_run *r) {
     VEC_FREE(r->sample_gpu);
     VEC_FREE(r->summary);
     VEC_FREE(r->user_samples);
+    VEC_FREE(r->pod_labels);
     VEC_FREE(r->groups);
     VEC_FREE(r->curve);
     memset(r, 0, sizeof *r);
@@ -617,6 +618,9 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             }
         }
         r->started.len = 0;
+        for (size_t k = 0; k < r->nsources; k++)   /* e.g. drasim.after_schedule */
+            if (r->sources[k].after_pass && r->sources[k].after_pass(r, r->sources[k].ctx, t))
+                return interrupt && *interrupt ? -1 : -2;
         if (sample) {
             take_sample(r, t);
             evq_push(&r->q, t + sc->sample_interval, EV_SAMPLE, 0);

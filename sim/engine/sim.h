@@ -61,6 +61,12 @@ typedef struct sim_user_sample {
     double value;
 } sim_user_sample;
 
+/* A label of a pod (a Lua generator's `labels`): table pod_labels. */
+typedef struct sim_pod_label {
+    uint32_t pod;
+    const char *key, *value;                  /* interned */
+} sim_pod_label;
+
 /* A group of pods: the pod classes with one name (a scenario pod group, a
  * Lua `group`, a trace's shape class); counts at the end of the run. */
 typedef struct sim_group {
@@ -80,6 +86,8 @@ typedef struct sim_run sim_run;
  *  event     an EV_SOURCE event it scheduled (sim_schedule_source);
  *  started   one of its pods was bound (after the scheduling pass of the
  *            instant, in binding order);
+ *  after_pass after the scheduling pass of an instant (and the started
+ *            hooks), every instant; keep it cheap when there is nothing to do;
  *  finished  one of its pods ended (after the scheduler released it; not
  *            for a pod deleted with sim_delete);
  *  summarize after the run's own summary: add the source's metrics. */
@@ -89,6 +97,7 @@ typedef struct sim_source {
     int (*event)(sim_run *r, void *ctx, uint64_t arg, sim_time t);
     int (*finished)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
     int (*started)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
+    int (*after_pass)(sim_run *r, void *ctx, sim_time t);
     void (*summarize)(sim_run *r, void *ctx);
     void (*free)(void *ctx);
 } sim_source;
@@ -138,6 +147,7 @@ struct sim_run {
     double dra_area;                          /* integral of the GPUs DRA allocations take */
     VEC(sim_metric) summary;
     VEC(sim_user_sample) user_samples;        /* drasim.sample, in call order */
+    VEC(sim_pod_label) pod_labels;            /* labels of pods, in arrival order (key order per pod) */
     VEC(sim_group) groups;                    /* filled with the summary (sim_groups.c) */
     sim_progress_fn progress;                 /* optional, set after sim_init */
     void *progress_ud;

@@ -86,6 +86,12 @@ int k8s_version_parse(const char *s, int *minor);
 
 /* Parse a scenario's `cluster:` map (unknown keys are errors). Allocations go
  * to `a`. Returns 0 or -1 with err = "FILE:LINE:COL: ...". */
+/* Kubernetes label syntax (apimachinery pkg/util/validation/validation.go,
+ * IsQualifiedName / IsValidLabelValue): a value or name part is at most 63 of
+ * [A-Za-z0-9._-], starting and ending alphanumeric (empty: values only); a
+ * key is [DNS-subdomain prefix/]name. */
+bool k8s_label_name_ok(const char *s, size_t n, bool allow_empty);
+bool k8s_label_key_ok(const char *s);
 int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf *err);
 
 /* Parse a scenario's `scheduling.devicePlugin:` map:

@@ -58,7 +58,7 @@ static bool dns_label(const char *s) {
 
 /* A label value (or the name part of a key): at most 63 of [A-Za-z0-9._-],
  * starting and ending with a letter or digit; empty allowed for values. */
-static bool label_name_ok(const char *s, size_t n, bool allow_empty) {
+bool k8s_label_name_ok(const char *s, size_t n, bool allow_empty) {
     if (n == 0) return allow_empty;
     if (n > 63) return false;
     for (size_t i = 0; i < n; i++) {
@@ -70,9 +70,9 @@ static bool label_name_ok(const char *s, size_t n, bool allow_empty) {
 }
 
 /* A qualified name "[prefix/]name" with a DNS-subdomain prefix, as label and taint keys. */
-static bool qualified_name_ok(const char *s) {
+bool k8s_label_key_ok(const char *s) {
     const char *slash = strchr(s, '/');
-    if (!slash) return label_name_ok(s, strlen(s), false);
+    if (!slash) return k8s_label_name_ok(s, strlen(s), false);
     size_t pl = (size_t)(slash - s);
     if (pl == 0 || pl > 253) return false;
     for (size_t i = 0; i < pl; i++) {
@@ -80,7 +80,7 @@ static bool qualified_name_ok(const char *s) {
         bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || ((c == '-' || c == '.') && i > 0 && i + 1 < pl);
         if (!ok) return false;
     }
-    return label_name_ok(slash + 1, strlen(slash + 1), false);
+    return k8s_label_name_ok(slash + 1, strlen(slash + 1), false);
 }
 
 static int parse_labels(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
@@ -95,12 +95,12 @@ static int parse_labels(arena *a, const ynode *n, node_pool_spec *p, strbuf *err
             return -1;
         }
         if (y_str(n->vals[i], "label value", &kv->value, err)) return -1;
-        if (!qualified_name_ok(kv->key)) {
+        if (!k8s_label_key_ok(kv->key)) {
             yerr(err, n->keys[i], "labels: '%s' is not a valid label key ([prefix/]name, name at most 63 of A-Z a-z 0-9 . _ -)",
                  kv->key);
             return -1;
         }
-        if (!label_name_ok(kv->value, strlen(kv->value), true)) {
+        if (!k8s_label_name_ok(kv->value, strlen(kv->value), true)) {
             yerr(err, n->vals[i], "labels: '%s' is not a valid label value (at most 63 of A-Z a-z 0-9 . _ -, "
                  "starting and ending with a letter or digit)", kv->value);
             return -1;
@@ -133,13 +133,13 @@ static int parse_taints(arena *a, const ynode *n, node_pool_spec *p, strbuf *err
         k8s_taint *tt = &p->taints[p->ntaints];
         if (ymap_check_keys(t, keys, "a taint", err)) return -1;
         if (ymap_need(t, "key", "a taint", &v, err) || y_str(v, "taint key", &tt->key, err)) return -1;
-        if (!qualified_name_ok(tt->key)) {
+        if (!k8s_label_key_ok(tt->key)) {
             yerr(err, v, "taint key: '%s' is not a valid key ([prefix/]name)", tt->key);
             return -1;
         }
         if ((v = ymap_get(t, "value")) && !y_is_null(v)) {
             if (y_str(v, "taint value", &tt->value, err)) return -1;
-            if (!label_name_ok(tt->value, strlen(tt->value), true)) {
+            if (!k8s_label_name_ok(tt->value, strlen(tt->value), true)) {
                 yerr(err, v, "taint value: '%s' is not a valid value (at most 63 of A-Z a-z 0-9 . _ -)", tt->value);
                 return -1;
             }

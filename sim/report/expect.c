@@ -15,7 +15,8 @@ const char *expect_op_text(expect_op op) {
     return t[op];
 }
 
-static bool metric_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-'; }
+/* ':' for the metrics of a Lua generator's series (user_queue:max, report/rdb_user.c) */
+static bool metric_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-' || c == ':'; }
 
 /* After a metric name: "{group=NAME}" (NAME: any characters but '}'); p
  * moves past it. Returns 0 (also when there is none) or -1 with err set. */

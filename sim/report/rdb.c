@@ -271,7 +271,7 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
         out->values[(size_t)run * out->nmetrics + (size_t)rdb_metric_index(out, m)] = sqlite3_column_double(s, 2);
     }
     sqlite3_finalize(s);
-    if (finished(out, step, err, "summary")) {
+    if (finished(out, step, err, "summary") || rdb_add_user_series(out, err)) {
         rdb_close(out);
         return -1;
     }

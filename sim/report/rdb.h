@@ -40,6 +40,9 @@ typedef struct rdb {
 /* Open read-only and load runs and summary. Returns 0 or -1 with err set. */
 int rdb_open(const char *path, rdb *out, strbuf *err);
 void rdb_close(rdb *r);
+/* rdb_user.c: the series of table user_samples as metrics S:mean, S:max,
+ * S:last (rdb_open calls it). 0 or -1 with err set. */
+int rdb_add_user_series(rdb *r, strbuf *err);
 
 bool rdb_has_table(const rdb *r, const char *table);
 /* The table exists and holds at least one row (tables of optional features

@@ -175,10 +175,9 @@ static int api_on_finish(lua_State *L) {
     luaw *w = luaw_get(L);
     const char *name = luaL_checkstring(L, 1);
     luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->names_ref);
-    lua_getfield(L, -1, name);
-    if (lua_isnil(L, -1)) return luaL_error(L, "drasim.on_finish: no pod named '%s' was submitted", name);
-    lua_pop(L, 2);
+    if (luaw_name_find(w, name, strlen(name)) == UINT32_MAX)
+        return luaL_error(L, "drasim.on_finish: no pod named '%s' was submitted", name);
+    w->any_finish = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
     if (lua_getfield(L, -1, name) == LUA_TNIL) {
         lua_pop(L, 1);
@@ -194,6 +193,7 @@ static int api_on_finish(lua_State *L) {
 static int api_on_start(lua_State *L) {
     luaw *w = luaw_get(L);
     luaL_checktype(L, 1, LUA_TFUNCTION);
+    w->any_start = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_all_ref);
     lua_pushvalue(L, 1);
     lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
@@ -202,13 +202,14 @@ static int api_on_start(lua_State *L) {
 
 /* Pod `name` of this script: 1 with its id in *id (arrived), 0 with its
  * arrival slot in *slot (submitted, not arrived), -1 (unknown, or deleted
- * before it arrived). */
-static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, size_t *slot) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
-    int t = lua_getfield(L, -1, name);
-    lua_Integer v = t == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
-    lua_pop(L, 2);
-    if (t != LUA_TNUMBER) return -1;
+ * before it arrived); *k = its submission number when known. */
+static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, size_t *slot, size_t *k) {
+    (void)L;
+    uint32_t n = luaw_name_find(w, name, strlen(name));
+    if (n == UINT32_MAX) return -1;
+    *k = n;
+    int64_t v = w->podref.data[*k];
+    if (v == LUAW_GONE) return -1;
     if (v >= 0) {
         *id = (uint32_t)v;
         return 1;
@@ -294,7 +295,8 @@ static int api_delete(lua_State *L) {
     luaw_charge_work(L, 16);
     uint32_t id;
     size_t slot;
-    int k = find_pod(L, w, name, &id, &slot);
+    size_t sub;
+    int k = find_pod(L, w, name, &id, &slot, &sub);
     if (k < 0) {
         lua_pushnil(L);
         return 1;
@@ -304,10 +306,8 @@ static int api_delete(lua_State *L) {
         luaw_arrival *a = &w->arrivals.data[slot];
         if (a->due_now) w->due.data[a->cls]--;
         a->cls = LUAW_CANCELLED;
-        lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, name);
-        lua_pop(L, 1);
+        w->podref.data[sub] = LUAW_GONE;
+        luaw_deleted_hook(L, w, name);
         lua_pushstring(L, "submitted");
         return 1;
     }
@@ -326,6 +326,7 @@ static int api_delete(lua_State *L) {
     lua_pushnil(L);
     lua_setfield(L, -2, name);
     lua_pop(L, 2);
+    luaw_deleted_hook(L, w, name);
     lua_pushstring(L, STATE_NAMES[was]);
     return 1;
 }
@@ -355,8 +356,8 @@ static int api_evict(lua_State *L) {
     }
     luaw_charge_work(L, 16);
     uint32_t id;
-    size_t slot;
-    if (find_pod(L, w, name, &id, &slot) <= 0) {   /* unknown, or not arrived yet: nothing to evict */
+    size_t slot, sub;
+    if (find_pod(L, w, name, &id, &slot, &sub) <= 0) {   /* unknown, or not arrived yet: nothing to evict */
         lua_pushnil(L);
         return 1;
     }
@@ -374,6 +375,7 @@ static int api_evict(lua_State *L) {
     lua_pushnil(L);
     lua_setfield(L, -2, name);
     lua_pop(L, 2);
+    luaw_deleted_hook(L, w, name);   /* drasim.wait on it returns "deleted" now */
     lua_pushstring(L, STATE_NAMES[was]);
     return 1;
 }
@@ -389,8 +391,8 @@ static int api_pod(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
     luaw_charge_work(L, 16);
     uint32_t id;
-    size_t slot;
-    int k = find_pod(L, w, name, &id, &slot);
+    size_t slot, sub;
+    int k = find_pod(L, w, name, &id, &slot, &sub);
     if (k < 0) {
         lua_pushnil(L);
         return 1;
@@ -411,6 +413,10 @@ static int api_pod(lua_State *L) {
     set_time(L, "arrival", p->arrival);
     set_time(L, "start", p->start);
     set_time(L, "finish", p->end);
+    if (id < w->pod_labels.len && w->pod_labels.data[id]) {
+        luaw_push_labels(L, w, w->pod_labels.data[id]);
+        lua_setfield(L, -2, "labels");
+    }
     if (p->node >= 0) {   /* {resource = {unit, ...}} of the device units it took */
         const pod_class *c = &w->run->sched.classes[p->group];
         const uint64_t *u = sim_pod_units(w->run, p);
@@ -519,6 +525,7 @@ static void add_count(lua_State *L, const char *key, lua_Integer v) {
 static int api_free_gpus(lua_State *L) {
     static const char *const modes[] = {"resource", "model", NULL};
     int by = luaL_checkoption(L, 1, "resource", modes);
+    if (luaw_get(L)->run->dra && luaw_get(L)->run->sc->sched.mode == SCHED_MODE_DRA) return luaw_free_gpus_dra(L, by == 1);
     const scheduler *s = &luaw_get(L)->run->sched;
     size_t R = s->nres;
     luaw_charge_work(L, (int64_t)(s->nnodes * R) + 1);
@@ -539,6 +546,7 @@ static int api_free_gpus(lua_State *L) {
 
 /* nodes(): {count=, schedulable=, allocatable={res=total}, models={product=nodes}, pools=...}. */
 static int api_nodes(lua_State *L) {
+    if (!lua_isnoneornil(L, 1)) return luaw_nodes_list(L);   /* drasim.nodes{filters}: per node (lua_view.c) */
     const scheduler *s = &luaw_get(L)->run->sched;
     size_t R = s->nres, sched = 0;
     luaw_charge_work(L, (int64_t)(s->nnodes * (R + 1)) + 1);
@@ -660,9 +668,12 @@ void luaw_open_api(luaw *w, const ynode *args) {
         {"on_start", api_on_start},  {"delete", api_delete},          {"evict", api_evict},  {"pod", api_pod},
         {"submit", luaw_submit},    {"submit_gang", luaw_gang_submit}, {"pending", api_pending},
         {"running", api_running},   {"free_gpus", api_free_gpus},     {"nodes", api_nodes},
-        {"csv", api_csv},           {"record", api_record},           {"sample", api_sample},           {"sorted_keys", luaw_sorted_keys}, {NULL, NULL}};
+        {"csv", api_csv},           {"record", api_record},           {"sample", api_sample},           {"sorted_keys", luaw_sorted_keys},
+        {"claim", luaw_claim},      {NULL, NULL}};
     lua_State *L = w->L;
     luaL_newlib(L, fns);
+    luaw_open_view(L);
+    luaw_open_csv_rows(L);
     if (args) push_ynode(L, args);
     else lua_newtable(L);
     lua_setfield(L, -2, "args");
@@ -679,6 +690,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
     lua_setfield(L, -2, "drasim");
     lua_pop(L, 1);
     lua_setglobal(L, "drasim");
+    luaw_open_process(L);
     if (w->run) {
         lua_newtable(L);
         w->groups_ref = luaL_ref(L, LUA_REGISTRYINDEX);

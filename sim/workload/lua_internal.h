@@ -36,9 +36,38 @@ typedef struct luaw_arrival {
     uint32_t cls;              /* LUAW_CANCELLED: deleted before it arrived */
     bool due_now;              /* submitted for the instant it was submitted at (counted in `due`) */
     uint32_t next_free;
+    uint32_t labels;           /* label set (index + 1), 0 = none */
+    uint32_t k;                /* the script's submission number (index into luaw.podref) */
     const char *name;
     sim_time duration;
 } luaw_arrival;
+
+typedef struct luaw_shape {    /* lua_shapes.c */
+    uint64_t hash;             /* 0 = empty slot */
+    size_t off, len;           /* the key in luaw_shapes.keys */
+    uint32_t cls;
+} luaw_shape;
+typedef struct luaw_shapes {
+    luaw_shape *slot;
+    size_t cap, n;
+    strbuf keys;
+} luaw_shapes;
+
+typedef struct luaw_names {    /* lua_names.c: pod name -> submission number */
+    uint32_t *slot;            /* submission number + 1, 0 = empty */
+    size_t cap, n;
+    VEC(const char *) name;    /* per submission: its name (in luaw.a) */
+} luaw_names;
+
+typedef struct luaw_after_pass_cb {   /* drasim.after_schedule */
+    int fn_ref;
+    rng rng;
+} luaw_after_pass_cb;
+
+typedef struct luaw_labelset {   /* labels of pods, interned (lua_labels.c) */
+    const k8s_kv *kv;          /* sorted by key */
+    size_t n;
+} luaw_labelset;
 
 typedef struct luaw_record {  /* drasim.record */
     const char *metric;        /* interned */
@@ -72,22 +101,30 @@ typedef struct luaw {
     uint32_t free_timer, free_arrival;   /* free lists (index + 1, 0 = empty) */
     sim_time instant;          /* simulated time of the last timer callback */
     int64_t instant_calls;     /* timer callbacks run at that time */
-    int shapes_ref;            /* registry table: shape key -> class index */
-    int names_ref;             /* registry table: pod name -> true */
+    luaw_shapes shapes;        /* shape key -> class index (lua_shapes.c) */
+    VEC(int64_t) podref;       /* per submission: pod id (arrived), -(slot + 1) (queued), LUAW_GONE (deleted before) */
+    bool any_finish, any_start;   /* some on_finish / per-pod on_start was ever set (else the hooks skip the lookup) */
     int finish_ref;            /* registry table: pod name -> list of callbacks */
     int counters_ref;          /* registry table: group -> pods named automatically */
-    int fields_ref;            /* registry set of the pod table's field names (0 until first use) */
+    int fields_ref;            /* registry table: the pod table's field names -> index + 1 (0 until first use) */
+    uint32_t present;          /* the fields the pod table being submitted has (bits of lua_pods.c's F_*) */
     int groups_ref;            /* registry table: group name -> list of its class indexes */
-    int pods_ref;              /* registry table: pod name -> pod id (arrived), -(slot + 1) (queued), false (deleted before) */
+    luaw_names names;          /* pod name -> its submission number (podref), lua_names.c */
     int start_ref;             /* registry table: pod name -> list of on_start callbacks */
     int start_all_ref;         /* registry list: drasim.on_start callbacks (every pod) */
     VEC(int64_t) due;          /* per class: pods submitted for now that have not arrived yet */
     int64_t after_stop;        /* pods submitted for an arrival at or after the stop time */
     VEC(luaw_record) records;   /* drasim.record, first-call order */
     int records_ref;           /* registry table: "metric\0group" -> index in records + 1 */
+    int delete_hook_ref;       /* the process layer's function drasim.delete calls (0 = none) */
+    VEC(luaw_after_pass_cb) after_pass;   /* drasim.after_schedule callbacks due after this instant's pass */
+    VEC(luaw_labelset) labelsets;
+    int labelsets_ref;         /* registry table: canonical labels text -> index in labelsets + 1 */
+    VEC(uint32_t) pod_labels;  /* per pod id of the run: its label set (index + 1), 0 = none; grown on demand */
 } luaw;
 
 #define LUAW_CANCELLED UINT32_MAX
+#define LUAW_GONE INT64_MIN
 #define LUAW_INSTR_STEP 1000   /* the count hook runs every this many VM instructions */
 #define LUAW_MAX_CLASSES 10000 /* distinct pod shapes a script may create */
 #define LUAW_QUEUED_COST 64    /* bytes charged to the memory limit per queued timer or arrival */
@@ -143,6 +180,52 @@ int luaw_submit(lua_State *L);
 int luaw_submit_gang(lua_State *L);
 /* lua_gang.c: drasim.submit_gang with all_or_nothing (the scheduler's gang model). */
 int luaw_gang_submit(lua_State *L);
+
+/* ---- lua_shapes.c ---- */
+uint64_t luaw_shape_hash(const char *s, size_t n);
+/* The class of shape key s, or UINT32_MAX. */
+uint32_t luaw_shape_find(const luaw *w, uint64_t h, const char *s, size_t n);
+void luaw_shape_add(luaw *w, uint64_t h, const char *s, size_t n, uint32_t cls);
+void luaw_shapes_free(luaw *w);
+
+/* ---- lua_names.c ---- */
+/* The submission number of pod name s (n bytes), or UINT32_MAX. */
+uint32_t luaw_name_find(const luaw *w, const char *s, size_t n);
+/* Record name s (lives as long as the run) as submission k. */
+void luaw_name_add(luaw *w, const char *s, uint32_t k);
+void luaw_names_free(luaw *w);
+
+/* ---- lua_labels.c ---- */
+/* The pod table's `labels` (table at idx) as a label set: index + 1, 0 = none. */
+uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn);
+/* Pod `pod` of the run arrived with label set `set`: rows of run->pod_labels. */
+void luaw_labels_arrived(luaw *w, uint32_t set, uint32_t pod);
+/* Push label set `set` (> 0) as a table {key = value}. */
+void luaw_push_labels(lua_State *L, const luaw *w, uint32_t set);
+
+/* ---- lua_process.c ---- */
+/* Add drasim.process/sleep/wait/any/all (the global drasim must exist). */
+int luaw_open_process(lua_State *L);
+/* drasim.delete deleted pod `name`: wake the processes waiting for it. */
+void luaw_deleted_hook(lua_State *L, luaw *w, const char *name);
+
+/* ---- lua_csv_rows.c ---- */
+/* Add csv_rows and parse_time to the drasim table at the top of the stack. */
+void luaw_open_csv_rows(lua_State *L);
+
+/* ---- lua_claim.c ---- */
+/* drasim.claim{...}: a claim entry of gpu.dra.claims. */
+int luaw_claim(lua_State *L);
+
+/* ---- lua_view.c ---- */
+/* drasim.nodes{filters}: one table per node. */
+int luaw_nodes_list(lua_State *L);
+/* drasim.free_gpus([by]) in DRA mode. */
+int luaw_free_gpus_dra(lua_State *L, bool by_model);
+/* Add free_devices and after_schedule to the drasim table at the top of the stack. */
+void luaw_open_view(lua_State *L);
+/* Run the after_schedule callbacks due (after a scheduling pass). 0, or -1 with err set. */
+int luaw_run_after_pass(luaw *w, strbuf *err, const char *what);
 
 /* ---- lua_source.c ---- */
 /* Current simulated time (0 without an engine). */

@@ -29,8 +29,22 @@
 #define MAX_DEPTH 24
 
 static const char *const POD_FIELDS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory",
-                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", NULL};
+                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", "labels", NULL};
 static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu", NULL};
+/* Indexes into POD_FIELDS: bits of luaw.present. */
+enum { F_NAME, F_GROUP, F_AT, F_DURATION, F_PRIORITY, F_CPU, F_MEMORY, F_REQUESTS, F_NODESELECTOR, F_AFFINITY,
+       F_TOLERATIONS, F_GPU, F_ON_START, F_LABELS };
+
+/* Push field f of the pod table at idx: nil at once when check_fields saw no
+ * such key (most pods set a few of the fields; a lookup by C string costs a
+ * string-cache probe and a table lookup). */
+static int pod_field(lua_State *L, const luaw *w, int idx, int f) {
+    if (!(w->present & (1u << f))) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    return lua_getfield(L, idx, POD_FIELDS[f]);
+}
 
 static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
@@ -102,13 +116,14 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
     if (w->fields_ref == 0) {
         lua_newtable(L);
         for (int i = 0; POD_FIELDS[i]; i++) {
-            lua_pushboolean(L, 1);
+            lua_pushinteger(L, i + 1);
             lua_setfield(L, -2, POD_FIELDS[i]);
         }
         w->fields_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->fields_ref);
     int set = lua_gettop(L);
+    w->present = 0;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
@@ -116,11 +131,12 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
             luaL_error(L, "%s: field names must be strings, found a %s key", fn, luaL_typename(L, -1));
         lua_pushvalue(L, -1);
         bool known = lua_rawget(L, set) != LUA_TNIL;
+        if (known) w->present |= 1u << (lua_tointeger(L, -1) - 1);
         lua_pop(L, 1);
         const char *k = lua_tostring(L, -1);
         if (!known && !(extra && !strcmp(k, extra)))
             luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
-                          "requests, nodeSelector, affinity, tolerations, gpu%s%s)", fn, k, extra ? ", " : "",
+                          "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels%s%s)", fn, k, extra ? ", " : "",
                        extra ? extra : "");
     }
     lua_pop(L, 1);
@@ -130,9 +146,10 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
  * and `extra`), read with lua_getfield so __index metamethods still work:
  * the only place where this call runs Lua code. A table without metatable
  * runs no Lua code when read and is used as it is. */
-static void snapshot_pod(lua_State *L, const char *extra) {
+static void snapshot_pod(lua_State *L, luaw *w, const char *extra) {
     if (!lua_getmetatable(L, 1)) return;
     lua_pop(L, 1);
+    w->present = ~0u;   /* __index may supply any field */
     lua_createtable(L, 0, 8);
     for (int i = 0; POD_FIELDS[i] || extra; i++) {
         const char *f = POD_FIELDS[i] ? POD_FIELDS[i] : extra;
@@ -224,6 +241,18 @@ static int cmp_key_ref(const void *a, const void *b) {
     return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
+/* Append the decimal text of v (sb_printf's "%lld", without printf: shape keys are built per pod). */
+static void put_int(strbuf *b, char tag, long long v, char end) {
+    char tmp[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do tmp[n++] = (char)('0' + u % 10); while ((u /= 10) && n < 22);
+    if (v < 0) tmp[n++] = '-';
+    if (tag) sb_putc(b, tag);
+    while (n) sb_putc(b, tmp[--n]);
+    sb_putc(b, end);
+}
+
 static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
     idx = lua_absindex(L, idx);
     if (depth > MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
@@ -233,12 +262,12 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
     case LUA_TSTRING: {
         size_t len;
         const char *str = lua_tolstring(L, idx, &len);
-        sb_printf(b, "s%zu:", len);
+        put_int(b, 's', (long long)len, ':');
         sb_append(b, str, len);
         return;
     }
     case LUA_TNUMBER:
-        if (lua_isinteger(L, idx)) sb_printf(b, "i%lld;", (long long)lua_tointeger(L, idx));
+        if (lua_isinteger(L, idx)) put_int(b, 'i', (long long)lua_tointeger(L, idx), ';');
         else sb_printf(b, "f%.17g;", (double)lua_tonumber(L, idx));
         return;
     case LUA_TTABLE: break;
@@ -270,10 +299,15 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
     }
     if (!strkeys) luaL_error(L, "%s: a table must be a list (keys 1..n) or a map with string keys", what);
     if (n > MAX_KEYS) luaL_error(L, "%s: more than %d fields in one table", what, MAX_KEYS);
-    qsort(keys, n, sizeof *keys, cmp_key_ref);
+    for (size_t i = 1; i < n; i++)   /* a few keys: insertion sort */
+        for (size_t j = i; j > 0 && cmp_key_ref(&keys[j - 1], &keys[j]) > 0; j--) {
+            key_ref t = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = t;
+        }
     sb_putc(b, '{');
     for (size_t i = 0; i < n; i++) {
-        sb_printf(b, "%zu:", keys[i].n);
+        put_int(b, 0, (long long)keys[i].n, ':');
         sb_append(b, keys[i].s, keys[i].n);
         lua_pushlstring(L, keys[i].s, keys[i].n);
         lua_rawget(L, idx);
@@ -284,14 +318,15 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
 }
 
 /* The shape key of the pod table at idx: group + demand fields in a fixed order. */
-static void shape_key(lua_State *L, int idx, const char *group, strbuf *b) {
-    static const char *const fields[] = {"cpu", "memory", "requests", "priority", "nodeSelector", "affinity",
-                                         "tolerations", "gpu", NULL};
+static void shape_key(lua_State *L, const luaw *w, int idx, const char *group, strbuf *b) {
+    static const int fields[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NODESELECTOR, F_AFFINITY, F_TOLERATIONS,
+                                 F_GPU, -1};
     sb_clear(b);
-    sb_printf(b, "%zu:%s", strlen(group), group);
-    for (int i = 0; fields[i]; i++) {
-        lua_getfield(L, idx, fields[i]);
-        key_value(L, -1, b, 1, fields[i]);
+    put_int(b, 0, (long long)strlen(group), ':');
+    sb_puts(b, group);
+    for (int i = 0; fields[i] >= 0; i++) {
+        pod_field(L, w, idx, fields[i]);
+        key_value(L, -1, b, 1, POD_FIELDS[fields[i]]);
         lua_pop(L, 1);
     }
 }
@@ -313,21 +348,18 @@ static pod_group_spec *parse_shape(lua_State *L, int idx, const char *group, are
 /* The class of the demand in the table at idx: found by shape key or made. */
 static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     const char *group = "lua";
-    if (lua_getfield(L, idx, "group") != LUA_TNIL) {
+    if (pod_field(L, w, idx, F_GROUP) != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253)
             luaL_error(L, "%s: group: expected a non-empty string of at most 253 characters", fn);
         group = lua_tostring(L, -1);
     }
-    shape_key(L, idx, group, &w->buf);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->shapes_ref);
-    lua_pushlstring(L, sb_str(&w->buf), w->buf.len);
-    lua_pushvalue(L, -1);
-    if (lua_rawget(L, -3) == LUA_TNUMBER) {
-        uint32_t c = (uint32_t)lua_tointeger(L, -1);
-        lua_pop(L, 4);
-        return c;
+    shape_key(L, w, idx, group, &w->buf);
+    uint64_t h = luaw_shape_hash(sb_str(&w->buf), w->buf.len);
+    uint32_t known = luaw_shape_find(w, h, sb_str(&w->buf), w->buf.len);
+    if (known != UINT32_MAX) {   /* a known shape: no Lua string, no table lookup */
+        lua_pop(L, 1);
+        return known;
     }
-    lua_pop(L, 1);
     /* A new shape: build its tree, complete it into a pod group and parse it, all in
      * the scratch arena w->shape first (a script retrying bad shapes under pcall
      * cannot grow C memory). */
@@ -365,74 +397,95 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         const char *why = sb_str(&w->run->error);
         luaL_error(L, "%s: %s", fn, *why ? why : "the scheduler refused the pod's class");
     }
-    lua_pushinteger(L, c);
-    lua_rawset(L, -3);
-    lua_pop(L, 2);
+    shape_key(L, w, idx, group, &w->buf);   /* w->buf held parser errors meanwhile */
+    luaw_shape_add(w, h, sb_str(&w->buf), w->buf.len, (uint32_t)c);
+    lua_pop(L, 1);
     luaw_index_class(L, w, (uint32_t)c);
     return (uint32_t)c;
 }
 
-/* Record `name` as taken (error if it was) and return a copy that lives as long as the run. */
-static const char *claim_name(lua_State *L, luaw *w, const char *name, const char *fn) {
-    int top = lua_gettop(L);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->names_ref);
-    if (lua_getfield(L, -1, name) != LUA_TNIL) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
+/* Record the name at the top of the stack (a Lua string; popped) as taken
+ * (error if it was) under the next submission number (*k); returns a copy
+ * that lives as long as the run. */
+static const char *claim_name(lua_State *L, luaw *w, const char *fn, uint32_t *k) {
+    size_t len;
+    const char *name = lua_tolstring(L, -1, &len);
+    if (luaw_name_find(w, name, len) != UINT32_MAX) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
+    if (w->podref.len >= UINT32_MAX - 1) luaL_error(L, "%s: too many pods", fn);
+    *k = (uint32_t)w->podref.len;
+    VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
+    const char *copy = arena_strndup(&w->a, name, len);
+    luaw_name_add(w, copy, *k);
     lua_pop(L, 1);
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, name);
-    lua_settop(L, top);
-    return arena_strndup(&w->a, name, strlen(name));
+    return copy;
 }
 
 /* The pod (or gang) name: field `name` if given, else "<group>-<n>" with the
- * group's next free number. Written into buf (300 bytes). */
+ * group's next free number. Pushed as a Lua string and written into buf (300 bytes). */
 static void base_name(lua_State *L, luaw *w, int idx, char *buf, const char *fn) {
-    int top = lua_gettop(L);
-    if (lua_getfield(L, idx, "name") != LUA_TNIL) {
-        if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253)
+    if (pod_field(L, w, idx, F_NAME) != LUA_TNIL) {
+        if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253 ||
+            strlen(lua_tostring(L, -1)) != lua_rawlen(L, -1))
             luaL_error(L, "%s: name: expected a non-empty string of at most 253 characters", fn);
         snprintf(buf, 300, "%s", lua_tostring(L, -1));
-        lua_settop(L, top);
         return;
     }
-    const char *group = lua_getfield(L, idx, "group") == LUA_TSTRING ? lua_tostring(L, -1) : "lua";
+    lua_pop(L, 1);
+    if (pod_field(L, w, idx, F_GROUP) != LUA_TSTRING) {   /* class_of checked it: a string or nil */
+        lua_pop(L, 1);
+        lua_pushliteral(L, "lua");
+    }
+    int g = lua_gettop(L);
+    size_t glen;
+    const char *group = lua_tolstring(L, g, &glen);
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->counters_ref);
-    lua_getfield(L, -1, group);
+    lua_pushvalue(L, g);
+    lua_rawget(L, g + 1);
     lua_Integer n = lua_tointeger(L, -1);
     lua_pop(L, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->names_ref);
     for (;;) {   /* skip numbers the script used for names of its own */
-        snprintf(buf, 300, "%s-%lld", group, (long long)n++);
-        int t = lua_getfield(L, -1, buf);
-        lua_pop(L, 1);
-        if (t == LUA_TNIL) break;
+        char num[24];
+        int d = 0;
+        unsigned long long u = (unsigned long long)n++;
+        do num[d++] = (char)('0' + u % 10); while ((u /= 10) && d < 22);
+        size_t len = glen < 253 ? glen : 253;
+        memcpy(buf, group, len);
+        buf[len++] = '-';
+        while (d) buf[len++] = num[--d];
+        buf[len] = 0;
+        if (luaw_name_find(w, buf, len) == UINT32_MAX) {
+            lua_pushlstring(L, buf, len);
+            break;
+        }
     }
-    lua_pop(L, 1);
+    lua_pushvalue(L, g);   /* counters[group] = n */
     lua_pushinteger(L, n);
-    lua_setfield(L, -2, group);
-    lua_settop(L, top);
+    lua_rawset(L, g + 1);
+    lua_replace(L, g);     /* the name where the group was */
+    lua_settop(L, g);
 }
 
 /* Arrival time and run time of the pod table at idx. */
 static void times_of(lua_State *L, luaw *w, int idx, const char *fn, sim_time *at, sim_time *dur) {
     sim_time now = luaw_now(w);
     *at = now;
-    if (lua_getfield(L, idx, "at") != LUA_TNIL) {
+    if (pod_field(L, w, idx, F_AT) != LUA_TNIL) {
         *at = luaw_check_duration(L, -1, "submit: at");
         if (*at < now)
             luaL_error(L, "%s: at = %f s is in the past (now %f s)", fn, (double)*at / 1000.0, (double)now / 1000.0);
     }
     lua_pop(L, 1);
-    if (lua_getfield(L, idx, "duration") == LUA_TNIL)
+    if (pod_field(L, w, idx, F_DURATION) == LUA_TNIL)
         luaL_error(L, "%s: missing field 'duration' (how long the pod runs once started)", fn);
     *dur = luaw_check_duration(L, -1, "submit: duration");
     lua_pop(L, 1);
 }
 
-static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, sim_time at, sim_time dur) {
+static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, uint32_t k, sim_time at, sim_time dur,
+                    uint32_t labels) {
     luaw_charge(L, w, LUAW_QUEUED_COST);   /* refunded when the pod arrives */
     bool due_now = w->run && at == luaw_now(w);
-    luaw_arrival a = {.cls = c, .name = name, .duration = dur, .due_now = due_now};
+    luaw_arrival a = {.cls = c, .name = name, .duration = dur, .due_now = due_now, .labels = labels, .k = k};
     size_t slot;
     if (w->free_arrival) {   /* reuse the slot of a pod that arrived */
         slot = w->free_arrival - 1;
@@ -448,26 +501,24 @@ static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, sim_tim
         w->due.data[c]++;
     }
     if (at >= w->run->sc->stop_time) w->after_stop++;   /* never arrives: warned about at the end */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
-    lua_pushinteger(L, -(lua_Integer)slot - 1);
-    lua_setfield(L, -2, name);
-    lua_pop(L, 1);
+    w->podref.data[k] = -(int64_t)slot - 1;
     luaw_schedule(w, at, ((uint64_t)slot << 1) | LUAW_EV_ARRIVAL);
 }
 
 /* The pod table's on_start = fn (checked before anything is submitted). */
-static void check_on_start(lua_State *L, const char *fn) {
-    int t = lua_getfield(L, 1, "on_start");
+static void check_on_start(lua_State *L, const luaw *w, const char *fn) {
+    int t = pod_field(L, w, 1, F_ON_START);
     lua_pop(L, 1);
     if (t != LUA_TNIL && t != LUA_TFUNCTION) luaL_error(L, "%s: on_start: expected a function, found %s", fn, lua_typename(L, t));
 }
 
 /* Register the pod table's on_start for pod `name`. */
 static void add_on_start(lua_State *L, luaw *w, const char *name) {
-    if (lua_getfield(L, 1, "on_start") != LUA_TFUNCTION) {
+    if (pod_field(L, w, 1, F_ON_START) != LUA_TFUNCTION) {
         lua_pop(L, 1);
         return;
     }
+    w->any_start = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
     lua_createtable(L, 1, 0);
     lua_pushvalue(L, -3);
@@ -483,17 +534,19 @@ int luaw_submit(lua_State *L) {
                           luaL_typename(L, 1));
     lua_settop(L, 1);
     check_fields(L, w, 1, "drasim.submit", NULL);
-    snapshot_pod(L, NULL);
+    snapshot_pod(L, w, NULL);
     sim_time at, dur;
     times_of(L, w, 1, "drasim.submit", &at, &dur);
-    check_on_start(L, "drasim.submit");
+    check_on_start(L, w, "drasim.submit");
+    uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, 1, "drasim.submit") : 0;
     uint32_t c = class_of(L, w, 1, "drasim.submit");
     char buf[300];
     base_name(L, w, 1, buf, "drasim.submit");
-    const char *name = claim_name(L, w, buf, "drasim.submit");
-    enqueue(L, w, c, name, at, dur);
+    lua_pushvalue(L, -1);   /* the name: returned */
+    uint32_t k;
+    const char *name = claim_name(L, w, "drasim.submit", &k);
+    enqueue(L, w, c, name, k, at, dur, labels);
     add_on_start(L, w, name);
-    lua_pushstring(L, name);
     return 1;
 }
 
@@ -505,7 +558,7 @@ int luaw_submit_gang(lua_State *L) {
         return luaL_error(L, "drasim.submit_gang: expected a pod table with size=N, found %s", luaL_typename(L, 1));
     lua_settop(L, 1);
     check_fields(L, w, 1, "drasim.submit_gang", "size");
-    snapshot_pod(L, "size");
+    snapshot_pod(L, w, "size");
     if (lua_getfield(L, 1, "size") == LUA_TNIL) return luaL_error(L, "drasim.submit_gang: missing field 'size'");
     if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 100000)
         return luaL_error(L, "drasim.submit_gang: size: expected an integer from 1 to 100000");
@@ -513,15 +566,19 @@ int luaw_submit_gang(lua_State *L) {
     lua_pop(L, 1);
     sim_time at, dur;
     times_of(L, w, 1, "drasim.submit_gang", &at, &dur);
-    check_on_start(L, "drasim.submit_gang");
+    check_on_start(L, w, "drasim.submit_gang");
+    uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, 1, "drasim.submit_gang") : 0;
     uint32_t c = class_of(L, w, 1, "drasim.submit_gang");
     char base[300], buf[320];
     base_name(L, w, 1, base, "drasim.submit_gang");
+    lua_pop(L, 1);
     lua_createtable(L, size, 0);
     for (int i = 0; i < size; i++) {
         snprintf(buf, sizeof buf, "%s-%d", base, i);
-        const char *name = claim_name(L, w, buf, "drasim.submit_gang");
-        enqueue(L, w, c, name, at, dur);
+        uint32_t k;
+        lua_pushstring(L, buf);
+        const char *name = claim_name(L, w, "drasim.submit_gang", &k);
+        enqueue(L, w, c, name, k, at, dur, labels);
         add_on_start(L, w, name);
         lua_pushstring(L, name);
         lua_rawseti(L, -2, i + 1);

@@ -62,14 +62,12 @@ static int source_start(sim_run *r, void *ctx) {
     w->rng = w->base;   /* the main chunk draws from the generator's stream */
     lua_State *L = w->L;
     if (!lua_checkstack(L, 8)) return -1;
-    new_ref_table(w, &w->shapes_ref);
-    new_ref_table(w, &w->names_ref);
     new_ref_table(w, &w->finish_ref);
     new_ref_table(w, &w->counters_ref);
-    new_ref_table(w, &w->pods_ref);
     new_ref_table(w, &w->start_ref);
     new_ref_table(w, &w->start_all_ref);
     new_ref_table(w, &w->records_ref);
+    new_ref_table(w, &w->labelsets_ref);
     lua_pushcfunction(L, open_api);
     if (luaw_call(w, 0, 0, "lua: setting up the drasim API", &r->error)) return -1;
     if (luaw_load_file(w, spec->path)) {
@@ -145,12 +143,12 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     if (a.cls == LUAW_CANCELLED) return 0;   /* deleted before it arrived */
     if (a.due_now) w->due.data[a.cls]--;
     uint32_t id = sim_arrive(r, w->source_id, a.cls, a.name, a.duration, t);
-    lua_State *L = w->L;
-    if (!lua_checkstack(L, 4)) return -1;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->pods_ref);
-    lua_pushinteger(L, (lua_Integer)id);
-    lua_setfield(L, -2, a.name);
-    lua_pop(L, 1);
+    if (a.labels) {   /* pod_labels rows, and drasim.pod(name).labels */
+        luaw_labels_arrived(w, a.labels, id);
+        while (w->pod_labels.len <= id) VEC_PUSH(w->pod_labels, 0);
+        w->pod_labels.data[id] = a.labels;
+    }
+    w->podref.data[a.k] = id;
     return 0;
 }
 
@@ -158,6 +156,7 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
 static int source_finished(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     (void)t;
     luaw *w = ctx;
+    if (!w->any_finish) return 0;   /* no drasim.on_finish yet: nothing to look up */
     lua_State *L = w->L;
     const char *name = r->pods.data[pod].name;
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
@@ -201,6 +200,7 @@ static int call_start_list(sim_run *r, luaw *w, int list_idx, const char *name) 
 static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     (void)t;
     luaw *w = ctx;
+    if (!w->any_start) return 0;   /* no on_start callback was ever set */
     lua_State *L = w->L;
     const char *name = r->pods.data[pod].name;
     if (!lua_checkstack(L, 8)) return -1;
@@ -223,6 +223,14 @@ static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     w->rng = outer;
     lua_settop(L, top);
     return rc;
+}
+
+/* After the scheduling pass of an instant: drasim.after_schedule callbacks. */
+static int source_after_pass(sim_run *r, void *ctx, sim_time t) {
+    (void)t;
+    luaw *w = ctx;
+    if (!w->after_pass.len) return 0;
+    return luaw_run_after_pass(w, &r->error, where(w, "a drasim.after_schedule callback"));
 }
 
 /* After the run: pods submitted for the stop time or later never arrived. */
@@ -249,6 +257,12 @@ static void source_free(void *ctx) {
     VEC_FREE(w->arrivals);
     VEC_FREE(w->due);
     VEC_FREE(w->records);
+    VEC_FREE(w->labelsets);
+    VEC_FREE(w->podref);
+    luaw_shapes_free(w);
+    luaw_names_free(w);
+    VEC_FREE(w->after_pass);
+    VEC_FREE(w->pod_labels);
     free(w);
 }
 
@@ -258,7 +272,7 @@ void lua_source_attach(sim_run *r, const lua_source_spec *spec) {
     w->spec = spec;
     w->script_dir = "";
     sim_source src = {.ctx = w, .start = source_start, .event = source_event, .finished = source_finished,
-                      .started = source_started, .summarize = source_summarize,
+                      .started = source_started, .after_pass = source_after_pass, .summarize = source_summarize,
                       .free = source_free};
     w->source_id = sim_add_source(r, &src);
     if (w->source_id < 0) source_free(w);

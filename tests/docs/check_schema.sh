@@ -6,7 +6,7 @@
 # quickstart (device plugin), its DRA twin, a sweep, the OpenB trace in both
 # modes, and tests/docs/fields-*.yaml (RTCR scoring, a shared DRA claim,
 # dynamic MIG with `policy: fgd`), tests/lua/record.yaml (drasim.record and
-# drasim.sample: user_samples), tests/lua/evict.yaml (evictions), a `drasim plan` database (tests/plan) and
+# drasim.sample: user_samples), tests/lua/evict.yaml (evictions), tests/lua20/dp.yaml (pod_labels), a `drasim plan` database (tests/plan) and
 # a `drasim merge` of the sweep and the quickstart.
 #   tests/docs/check_schema.sh SRCDIR DRASIM WORKDIR
 src=$1 drasim=$2 work=$3
@@ -25,10 +25,11 @@ run fields-dra.db run "$src/tests/docs/fields-dra.yaml"
 run merged.db merge sweep.db qs.db
 run lua-record.db run "$src/tests/lua/record.yaml"
 run lua-evict.db run "$src/tests/lua/evict.yaml"
+run lua-labels.db run "$src/tests/lua20/dp.yaml"
 run preempt.db run "$src/tests/preempt/inference-over-training.yaml"   # preemption (issue 15)
 run gang.db run "$src/tests/preempt/gang-partial.yaml"                  # gangs (issue 15)
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
-dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db preempt.db gang.db plan.db merged.db"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db preempt.db gang.db plan.db merged.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
 

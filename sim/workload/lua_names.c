@@ -1,0 +1,59 @@
+/*
+ * lua_names.c -- the names of the pods a script submitted -> their
+ * submission number (luaw.podref), in a C hash table over the names' copies
+ * in the run's arena: 4 bytes per slot and 8 per pod, where a Lua table
+ * would hold a Lua string and a node per pod (a million-row replay must fit
+ * in 200 MB, issue 20).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+#include "workload/lua_internal.h"
+
+static uint64_t name_hash(const char *s, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+uint32_t luaw_name_find(const luaw *w, const char *s, size_t n) {
+    const luaw_names *t = &w->names;
+    if (!t->cap) return UINT32_MAX;
+    for (size_t i = name_hash(s, n) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+        uint32_t k = t->slot[i];
+        if (!k) return UINT32_MAX;
+        const char *x = t->name.data[k - 1];
+        if (!strncmp(x, s, n) && x[n] == 0) return k - 1;
+    }
+}
+
+static void put(luaw_names *t, const char *s, uint32_t k1) {
+    size_t i = name_hash(s, strlen(s)) & (t->cap - 1);
+    while (t->slot[i]) i = (i + 1) & (t->cap - 1);
+    t->slot[i] = k1;
+}
+
+void luaw_name_add(luaw *w, const char *s, uint32_t k) {
+    luaw_names *t = &w->names;
+    while (t->name.len <= k) VEC_PUSH(t->name, NULL);
+    t->name.data[k] = s;
+    if (2 * (t->n + 1) > t->cap) {   /* at most half full */
+        size_t cap = t->cap ? 2 * t->cap : 1024;
+        uint32_t *old = t->slot;
+        size_t ocap = t->cap;
+        t->slot = xcalloc(cap, sizeof *t->slot);
+        t->cap = cap;
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i]) put(t, t->name.data[old[i] - 1], old[i]);
+        free(old);
+    }
+    put(t, s, k + 1);
+    t->n++;
+}
+
+void luaw_names_free(luaw *w) {
+    free(w->names.slot);
+    VEC_FREE(w->names.name);
+    memset(&w->names, 0, sizeof w->names);
+}

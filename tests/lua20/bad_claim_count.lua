@@ -1,0 +1,2 @@
+-- count must be a positive integer
+local c = drasim.claim{count = 0}

@@ -1,0 +1,2 @@
+-- an unknown DeviceClass
+local n = drasim.free_devices{class = "nope.example.com"}

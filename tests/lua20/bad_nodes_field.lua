@@ -1,0 +1,2 @@
+-- an unknown field of drasim.nodes
+local n = drasim.nodes{gpu = 2}

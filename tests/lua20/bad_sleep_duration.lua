@@ -1,0 +1,2 @@
+-- a bad duration
+drasim.process(function() drasim.sleep("soon") end)

@@ -1,0 +1,2 @@
+-- drasim.sleep outside a process
+drasim.sleep(5)
