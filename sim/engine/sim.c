@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/sim_usage.h"
 #include "sched/dra.h"
 #include "engine/sim_gang.h"
 #include "engine/sim_preempt.h"
@@ -166,6 +167,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     r->tot_alloc = xcalloc(R, sizeof *r->tot_alloc);
     r->area = xcalloc(R, sizeof *r->area);
     for (size_t k = 0; k < R; k++) r->res_equiv[k] = sim_gpu_equiv(r->sched.res_names[k], sc->sched.dp.time_slicing_replicas);
+    if (info && !dra) sim_sharing_equiv(r, info);   /* pools with their own time-slicing / MPS */
     for (size_t n = 0; n < nnodes; n++)
         for (size_t k = 0; k < R; k++) r->tot_alloc[k] += r->sched.alloc[n * R + k];
     for (size_t k = 0; k < R; k++) r->total_gpu_equiv += (double)r->tot_alloc[k] * r->res_equiv[k];
@@ -184,6 +186,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     size_t total = 0;   /* every pod that can arrive, up to a sane up-front reservation */
     for (size_t g = 0; g < sc->ngroups; g++) total += (size_t)sc->groups[g].count;
     VEC_RESERVE(r->pods, total < (4u << 20) ? total : (4u << 20));
+    r->usage = sim_usage_new(r);   /* NULL unless a group has a usage profile */
 }
 
 void sim_free(sim_run *r) {
@@ -192,6 +195,7 @@ void sim_free(sim_run *r) {
     free(r->tie_rank);
     free(r->go);
     sim_gang_free(r);
+    sim_usage_free(r->usage);
     for (size_t k = 0; k < r->late.len; k++) VEC_FREE(r->late.data[k].units);
     VEC_FREE(r->late);
     sb_free(&r->error);
@@ -261,6 +265,7 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     r->class_reason[c] = NULL;
     r->class_running = xrealloc(r->class_running, r->sched.nclasses * sizeof *r->class_running);
     r->class_running[c] = 0;
+    sim_usage_class(r, (uint32_t)c);
     return c;
 }
 
@@ -334,6 +339,7 @@ static void account(sim_run *r, uint32_t g, int sign) {
 }
 
 void sim_stop_completion(sim_run *r, uint32_t id) {
+    if (r->usage && sim_usage_cancel(r, id)) return;   /* a pod on a shared GPU: its rescheduled completion */
     if (r->pods.data[id].duration != SIM_TIME_NEVER) r->live_events--;
 }
 
@@ -346,6 +352,7 @@ void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     p->state = state;
     p->end = t;
     r->running--;
+    if (r->usage) sim_usage_stop(r, id, t);
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
@@ -389,6 +396,7 @@ static int on_completion(sim_run *r, uint32_t id, sim_time t) {
     sim_pod *p = &r->pods.data[id];
     if (p->state != POD_RUNNING) return 0;   /* deleted or evicted before its end (not live any more) */
     r->live_events--;
+    if (r->usage && !sim_usage_due(r, id, t)) return 0;   /* a phase ended: its next event is queued */
     sim_end_pod(r, id, t, POD_SUCCEEDED);
     const sim_source *src = p->source < r->nsources ? &r->sources[p->source] : NULL;
     if (src && src->finished) return src->finished(r, src->ctx, id, t);
@@ -422,7 +430,9 @@ void sim_pod_start(sim_run *r, uint32_t id, sim_time t) {
     p->state = POD_RUNNING;
     r->running++;
     if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
-    if (p->duration != SIM_TIME_NEVER) {
+    if (r->usage) {
+        sim_usage_start(r, id, t);   /* its completion depends on its co-tenants */
+    } else if (p->duration != SIM_TIME_NEVER) {
         evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
         r->live_events++;
     }
@@ -578,6 +588,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     if (r->progress) r->progress_last = wall_s();
     while (!evq_empty(&r->q)) {
         if (interrupt && *interrupt) return -1;
+        if (r->usage && sim_usage_skip_stale(r)) continue;
         sim_time t = evq_peek(&r->q)->time;
         maybe_progress(r, t, &tick);
         if (t >= sc->stop_time) {
@@ -589,6 +600,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         r->sched.now = t;
         bool sample = false;
         while (!evq_empty(&r->q) && evq_peek(&r->q)->time == t) {
+            if (r->usage && sim_usage_skip_stale(r)) continue;
             event e = evq_pop(&r->q);
             r->nevents++;
             switch (e.kind) {
@@ -653,6 +665,8 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     sim_quality_summary(r);   /* after the sources: it skips the metrics already written */
     sim_group_summary(r);     /* the earlier rows keep their order */
     sim_evict_summary(r);     /* after the groups it reports on */
+    sim_sharing_summary(r);   /* containers' GPUs, multi-GPU requests on fewer GPUs (issue 17) */
+    sim_usage_summary(r);     /* allocated versus used, slowdowns: only with usage profiles */
     sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */
     sim_gang_summary(r);
     return 0;

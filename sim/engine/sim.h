@@ -166,6 +166,7 @@ struct sim_run {
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
     VEC(struct sim_eviction) evictions;       /* engine/sim_evict.h, in order */
     VEC(uint64_t) *extra_units;               /* per scenario group: units of pods beyond its count (replacements) */
+    struct sim_usage *usage;                  /* usage and contention model (engine/sim_usage.h), NULL = off */
     struct sim_gangs *gangs;                  /* gang scheduling (sim_gang.h), NULL without gangs */
 };
 

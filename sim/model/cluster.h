@@ -45,6 +45,7 @@ typedef struct node_pool_spec {
     const ynode *mig_where;           /* `gpu.mig` value (NULL when absent) */
     const char *driver_version;       /* `gpu.driverVersion` (NULL: the catalog's) */
     const char *cuda_driver_version;  /* `gpu.cudaDriverVersion` (NULL: the catalog's) */
+    const struct device_plugin_opts *dp;   /* `devicePlugin:` sharing of this pool (issue 17), NULL = the scenario's */
 } node_pool_spec;
 
 /* Device-plugin view options (the NVIDIA device plugin's config file). */
@@ -52,8 +53,10 @@ typedef enum { MIG_STRATEGY_NONE, MIG_STRATEGY_SINGLE, MIG_STRATEGY_MIXED } mig_
 
 typedef struct device_plugin_opts {
     mig_strategy mig_strategy;
-    int time_slicing_replicas;        /* 1 = no sharing */
+    int time_slicing_replicas;        /* 1 = no sharing; with mps: the MPS replicas */
     bool rename_by_default;           /* advertise nvidia.com/gpu.shared */
+    bool mps;                         /* sharing.mps instead of sharing.timeSlicing */
+    bool fail_requests_gt_one;        /* failRequestsGreaterThanOne */
 } device_plugin_opts;
 
 /* The NVIDIA DRA driver releases whose slices drasim can publish
@@ -96,9 +99,21 @@ int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf
 
 /* Parse a scenario's `scheduling.devicePlugin:` map:
  *   migStrategy: none|single|mixed        (default none)
- *   timeSlicing: {replicas: N, renameByDefault: bool}   (default 1, false)
+ *   timeSlicing: {replicas: N, renameByDefault: bool, failRequestsGreaterThanOne: bool}   (default 1, false)
+ *   mps: {replicas: N, ...the same}       (instead of timeSlicing; N at most 48)
  * `n` may be NULL (defaults). Returns 0 or -1 with err = "FILE:LINE:COL: ...". */
 int device_plugin_opts_parse(const ynode *n, device_plugin_opts *out, strbuf *err);
+/* Pools with their own sharing (issue 17): drasim counts one GPU-equivalent
+ * per unit of a resource name, so the pools that advertise one name must
+ * split their GPUs alike: a pool that shares differently from the scenario
+ * renames (renameByDefault: nvidia.com/gpu.shared), the renamed pools agree
+ * on replicas, and statically MIG-partitioned pools take the scenario's.
+ * Returns 0 or -1 with err = "FILE:LINE:COL: ...". */
+int cluster_check_pool_sharing(const cluster_spec *c, const device_plugin_opts *dp, strbuf *err);
+/* The options of pool p's nodes: the scenario's (dp, NULL in DRA mode) with the
+ * pool's sharing (p->dp) over them; `buf` holds a merged copy. */
+const device_plugin_opts *device_plugin_opts_for_pool(const device_plugin_opts *dp, const node_pool_spec *p,
+                                                      device_plugin_opts *buf);
 
 /* ---- the GPU catalog (data/gpu-catalog.yaml) ------------------------------- */
 

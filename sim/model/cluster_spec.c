@@ -218,8 +218,11 @@ static int parse_gpu(const ynode *n, node_pool_spec *p, strbuf *err) {
     return 0;
 }
 
+static int parse_pool_dp(arena *a, const ynode *n, node_pool_spec *p, strbuf *err);
+
 static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
-    static const char *const keys[] = {"name", "count", "cpu", "memory", "maxPods", "labels", "taints", "gpu", NULL};
+    static const char *const keys[] = {"name", "count", "cpu", "memory", "maxPods", "labels", "taints", "gpu",
+                                       "devicePlugin", NULL};
     const ynode *v;
     int64_t i64;
     if (ymap_check_keys(n, keys, "a node pool", err)) return -1;
@@ -252,6 +255,7 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
     if (parse_labels(a, ymap_get(n, "labels"), p, err)) return -1;
     if (parse_taints(a, ymap_get(n, "taints"), p, err)) return -1;
     if ((v = ymap_get(n, "gpu")) && !y_is_null(v) && parse_gpu(v, p, err)) return -1;
+    if ((v = ymap_get(n, "devicePlugin")) && parse_pool_dp(a, v, p, err)) return -1;
     return 0;
 }
 
@@ -364,10 +368,50 @@ int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf
     return 0;
 }
 
+/* `timeSlicing:` or `mps:` of a devicePlugin map (the NVIDIA device plugin's
+ * config `sharing.timeSlicing` / `sharing.mps`, README of NVIDIA/k8s-device-plugin
+ * v0.17: one replica count for nvidia.com/gpu, renameByDefault,
+ * failRequestsGreaterThanOne; MPS replicas at most 48 (16 before Volta). */
+static int parse_sharing_mode(const ynode *ts, const char *what, bool mps, device_plugin_opts *out, strbuf *err) {
+    static const char *const ts_keys[] = {"replicas", "renameByDefault", "failRequestsGreaterThanOne", NULL};
+    const ynode *v;
+    char w[64];
+    if (ymap_check_keys(ts, ts_keys, what, err)) return -1;
+    int64_t r;
+    snprintf(w, sizeof w, "%s.replicas", what);
+    if (ymap_need(ts, "replicas", what, &v, err) || y_int(v, w, &r, err)) return -1;
+    int64_t max = mps ? 48 : 1024;
+    if (r < 1 || r > max) {
+        yerr(err, v, "%s: expected 1 to %lld, found %lld", w, (long long)max, (long long)r);
+        return -1;
+    }
+    out->time_slicing_replicas = (int)r;
+    out->mps = mps;
+    snprintf(w, sizeof w, "%s.renameByDefault", what);
+    if ((v = ymap_get(ts, "renameByDefault")) && y_bool(v, w, &out->rename_by_default, err)) return -1;
+    snprintf(w, sizeof w, "%s.failRequestsGreaterThanOne", what);
+    if ((v = ymap_get(ts, "failRequestsGreaterThanOne")) && y_bool(v, w, &out->fail_requests_gt_one, err)) return -1;
+    return 0;
+}
+
+/* The sharing part of a devicePlugin map: timeSlicing or mps, never both
+ * (the device plugin refuses both). */
+static int parse_dp_sharing(const ynode *n, device_plugin_opts *out, strbuf *err) {
+    const ynode *ts = ymap_get(n, "timeSlicing"), *mps = ymap_get(n, "mps");
+    if (ts && y_is_null(ts)) ts = NULL;
+    if (mps && y_is_null(mps)) mps = NULL;
+    if (ts && mps) {
+        yerr(err, mps, "devicePlugin: time-slicing and MPS cannot be used together (give timeSlicing or mps)");
+        return -1;
+    }
+    if (ts) return parse_sharing_mode(ts, "timeSlicing", false, out, err);
+    if (mps) return parse_sharing_mode(mps, "mps", true, out, err);
+    return 0;
+}
+
 int device_plugin_opts_parse(const ynode *n, device_plugin_opts *out, strbuf *err) {
-    static const char *const keys[] = {"migStrategy", "timeSlicing", NULL};
-    static const char *const ts_keys[] = {"replicas", "renameByDefault", NULL};
-    *out = (device_plugin_opts){MIG_STRATEGY_NONE, 1, false};
+    static const char *const keys[] = {"migStrategy", "timeSlicing", "mps", NULL};
+    *out = (device_plugin_opts){MIG_STRATEGY_NONE, 1, false, false, false};
     if (y_is_null(n)) return 0;
     if (ymap_check_keys(n, keys, "devicePlugin", err)) return -1;
     const ynode *v = ymap_get(n, "migStrategy");
@@ -381,19 +425,64 @@ int device_plugin_opts_parse(const ynode *n, device_plugin_opts *out, strbuf *er
             return -1;
         }
     }
-    const ynode *ts = ymap_get(n, "timeSlicing");
-    if (ts && !y_is_null(ts)) {
-        if (ymap_check_keys(ts, ts_keys, "timeSlicing", err)) return -1;
-        int64_t r;
-        if (ymap_need(ts, "replicas", "timeSlicing", &v, err) || y_int(v, "timeSlicing.replicas", &r, err))
-            return -1;
-        if (r < 1 || r > 1024) {
-            yerr(err, v, "timeSlicing.replicas: expected 1 to 1024, found %lld", (long long)r);
+    return parse_dp_sharing(n, out, err);
+}
+
+/* A pool's `devicePlugin: {timeSlicing: {...}}` or `{mps: {...}}` (the plugin's
+ * config map per node). MPS cannot be combined with MIG (NVDP README). */
+static int parse_pool_dp(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
+    static const char *const keys[] = {"timeSlicing", "mps", NULL};
+    if (y_expect(n, YN_MAP, "devicePlugin", err) || ymap_check_keys(n, keys, "a node pool's devicePlugin", err))
+        return -1;
+    device_plugin_opts *o = ARENA_NEW(a, device_plugin_opts, 1);
+    *o = (device_plugin_opts){MIG_STRATEGY_NONE, 1, false, false, false};
+    if (parse_dp_sharing(n, o, err)) return -1;
+    if (o->mps && p->mig != MIG_OFF) {
+        yerr(err, ymap_get(n, "mps"), "devicePlugin.mps: MPS cannot be combined with MIG (pool '%s' has gpu.mig)",
+             p->name);
+        return -1;
+    }
+    p->dp = o;
+    return 0;
+}
+
+const device_plugin_opts *device_plugin_opts_for_pool(const device_plugin_opts *dp, const node_pool_spec *p,
+                                                      device_plugin_opts *buf) {
+    if (!dp || !p->dp) return dp;
+    *buf = *dp;
+    buf->time_slicing_replicas = p->dp->time_slicing_replicas;
+    buf->rename_by_default = p->dp->rename_by_default;
+    buf->mps = p->dp->mps;
+    buf->fail_requests_gt_one = p->dp->fail_requests_gt_one;
+    return buf;
+}
+
+int cluster_check_pool_sharing(const cluster_spec *c, const device_plugin_opts *dp, strbuf *err) {
+    int reps[2] = {0, 0};   /* per name (nvidia.com/gpu, .shared): the replicas of the first pool */
+    const node_pool_spec *first[2] = {NULL, NULL};
+    for (size_t i = 0; i < c->npools; i++) {
+        const node_pool_spec *p = &c->pools[i];
+        if (!p->gpu_model) continue;
+        device_plugin_opts buf;
+        const device_plugin_opts *o = device_plugin_opts_for_pool(dp, p, &buf);
+        int R = o->time_slicing_replicas > 1 ? o->time_slicing_replicas : 1;
+        if (p->dp && p->mig == MIG_STATIC) {
+            yerr(err, p->where, "node pool '%s': devicePlugin: a statically MIG-partitioned pool shares as "
+                 "scheduling.devicePlugin says (drasim counts MIG replicas cluster-wide)", p->name);
             return -1;
         }
-        out->time_slicing_replicas = (int)r;
-        if ((v = ymap_get(ts, "renameByDefault")) && y_bool(v, "timeSlicing.renameByDefault", &out->rename_by_default, err))
+        if (p->mig == MIG_STATIC) continue;
+        int k = R > 1 && o->rename_by_default;
+        if (!first[k]) {
+            first[k] = p;
+            reps[k] = R;
+        } else if (reps[k] != R) {
+            yerr(err, p->where, "node pool '%s': its GPUs are %s with %d replicas, pool '%s' offers the same "
+                 "resource with %d; pools that share differently must set renameByDefault (and agree on replicas): "
+                 "drasim counts one GPU-equivalent per resource name", p->name,
+                 k ? "nvidia.com/gpu.shared" : "nvidia.com/gpu", R, first[k]->name, reps[k]);
             return -1;
+        }
     }
     return 0;
 }

@@ -184,10 +184,12 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
     dra_dedup *dd = dra_dedup_new();
     for (size_t i = 0; i < spec->npools; i++) {
         const node_pool_spec *p = &spec->pools[i];
+        device_plugin_opts pool_dp;
+        const device_plugin_opts *pdp = device_plugin_opts_for_pool(dp, p, &pool_dp);
         for (int k = 0; k < p->count; k++) {
             k8s_node *node = &out->nodes[out->nnodes];
             inv_node *info = &out->info[out->nnodes];
-            build_node(out, cat, p, k, &gpus[i], dp, node);
+            build_node(out, cat, p, k, &gpus[i], pdp, node);
             info->pool = p;
             info->gpu = gpus[i].model;
             info->gpus = gpus[i].model ? gpus[i].count : 0;

@@ -83,7 +83,7 @@ static int distinct_profiles(const node_gpus *g, const mig_profile **prof, int *
 
 void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugin_opts *dp, kv_vec *labels,
                   amount_vec *res) {
-    static const device_plugin_opts defaults = {MIG_STRATEGY_NONE, 1, false};
+    static const device_plugin_opts defaults = {MIG_STRATEGY_NONE, 1, false, false, false};
     (void)cat;   /* versions come with g (the pool's or the catalog's) */
     const bool advertise = dp != NULL;
     if (!dp) dp = &defaults;
@@ -102,10 +102,10 @@ void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugi
     kv_setf(labels, "nvidia.com/gpu.compute.minor", "%d", m->cc_minor);
     kv_set(labels, "nvidia.com/gpu.mode", "compute");
     kv_set(labels, "nvidia.com/mig.capable", m->nprofiles ? "true" : "false");
-    kv_set(labels, "nvidia.com/mps.capable", "false");
+    kv_set(labels, "nvidia.com/mps.capable", shared && dp->mps ? "true" : "false");
     kv_set(labels, "nvidia.com/vgpu.present", "false");
     kv_set(labels, "nvidia.com/mig.strategy", strategy_names[dp->mig_strategy]);
-    kv_set(labels, "nvidia.com/gpu.sharing-strategy", shared ? "time-slicing" : "none");
+    kv_set(labels, "nvidia.com/gpu.sharing-strategy", !shared ? "none" : dp->mps ? "mps" : "time-slicing");
     version_labels(g, labels);
     if (static_mig) {
         kv_set(labels, "nvidia.com/mig.config", g->layout->name);
@@ -117,6 +117,8 @@ void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugi
     kv_setf(labels, "nvidia.com/gpu.count", "%d", g->count);
     kv_setf(labels, "nvidia.com/gpu.memory", "%lld", (long long)m->memory_mib);
     kv_setf(labels, "nvidia.com/gpu.replicas", "%d", R);
+    if (shared && dp->fail_requests_gt_one)   /* drasim's own: sched/plugin_sharing.c */
+        kv_set(labels, "drasim.io/device-plugin.fail-requests-greater-than-one", "true");
     int64_t full_gpus = g->count;
 
     if (static_mig && dp->mig_strategy == MIG_STRATEGY_SINGLE) {

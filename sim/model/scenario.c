@@ -166,6 +166,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     const ynode *cluster = ymap_get(root, "cluster");
     if (cluster && cluster_spec_parse(cluster, &s->a, &s->cluster, err)) return -1;
     s->cluster.seed = s->seed;   /* slice names and device order are drawn from it */
+    if (cluster && cluster_check_pool_sharing(&s->cluster, &s->sched.dp, err)) return -1;
     if (ymap_need(root, "workload", "scenario", &v, err) || scenario_parse_workload(v, s, err)) return -1;
     if (!s->trace && !cluster && ymap_need(root, "cluster", "scenario", &v, err)) return -1;
     if (s->trace && cluster) {

@@ -21,6 +21,7 @@
 
 #include "model/cluster.h"
 #include "model/k8s.h"
+#include "model/usage.h"
 #include "model/yaml_tree.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
@@ -58,6 +59,7 @@ typedef struct dra_pod_claim {
     const char *name;                /* the pod's name for the claim */
     const char *shared;              /* resourceClaimName, or NULL for a template claim */
     k8s_claim_spec spec;             /* template claims: the ResourceClaimTemplate's spec.spec */
+    gpu_sharing sharing;             /* its GpuConfig sharing (model/gpu_sharing.c); SHARE_NONE = none */
     const ynode *where;
 } dra_pod_claim;
 
@@ -65,8 +67,21 @@ typedef struct dra_pod_claim {
 typedef struct dra_shared_claim {
     const char *name;
     k8s_claim_spec spec;
+    gpu_sharing sharing;             /* its GpuConfig sharing (model/gpu_sharing.c) */
     const ynode *where;
 } dra_shared_claim;
+
+/* A container of a pod group (`containers:`, `initContainers:`; model/scenario_containers.c). */
+typedef enum { CONTAINER_APP, CONTAINER_INIT, CONTAINER_SIDECAR } container_kind;
+typedef struct pod_container {
+    const char *name;
+    container_kind kind;             /* SIDECAR: an init container with restartPolicy: Always */
+    k8s_resource_amount *requests;   /* resources.requests (limits fill what requests omit) */
+    size_t nrequests;
+    const char **claims;             /* resources.claims[].name: the pod's claims it uses */
+    size_t nclaims;
+    const ynode *where;
+} pod_container;
 
 typedef struct pod_group_spec {
     const char *name;
@@ -96,6 +111,11 @@ typedef struct pod_group_spec {
      * weight (0 = count); set for trace shapes */
     const char *gpu_spec;
     int64_t typical_count;
+    /* containers (init and sidecars first, in order, then app containers); NULL = none: the
+     * group's requests and gpu demand are the pod's; else they were computed from these */
+    pod_container *containers;
+    size_t ncontainers;
+    const struct gpu_usage *usage;   /* `usage:` profile (issue 17), NULL = fully busy, no contention model */
     /* preemption and gangs (scenario_dynamics.c, docs/PREEMPTION.md) */
     bool preempt_never;              /* preemptionPolicy: Never */
     bool has_pdb;                    /* disruptionBudget given */
@@ -224,6 +244,7 @@ typedef struct scenario {
     size_t nshared_claims;
     trace_spec *trace;               /* workload.trace, or NULL */
     lua_source_spec *lua;            /* NULL when the workload has no Lua generator */
+    contention_params *contention;   /* workload.contention (model/usage.h), NULL = the defaults */
 } scenario;
 
 /* Limits on memory-hungry settings (scenario_limits.c, docs/SCENARIOS.md). */
@@ -251,6 +272,9 @@ int parse_duration_text(const char *s, sim_time *out);
 int scenario_parse_workload(const ynode *workload, scenario *s, strbuf *err);
 int scenario_parse_lua_source(const ynode *n, scenario *s, strbuf *err);
 int scenario_parse_pod_group(const ynode *g, arena *a, pod_group_spec *out, strbuf *err);
+/* A resource map {cpu: "8", nvidia.com/gpu: 2}: quantities, extended ones whole. */
+int scenario_parse_resources(const ynode *m, const char *what, bool extended_only, arena *a,
+                             k8s_resource_amount **out, size_t *nout, strbuf *err);
 /* A pod group's `owner`, `checkpoint` and `terminationGracePeriodSeconds` (scenario_lifecycle.c). */
 int scenario_parse_lifecycle(const ynode *g, pod_group_spec *out, strbuf *err);
 int scenario_parse_tolerations(const ynode *n, arena *a, k8s_toleration **out, size_t *nout, strbuf *err);
@@ -260,6 +284,10 @@ int scenario_parse_string_map(const ynode *n, const char *what, arena *a, k8s_kv
 int scenario_parse_dra(const ynode *dra, arena *a, pod_group_spec *g, strbuf *err);
 int scenario_parse_shared_claims(const ynode *seq, scenario *s, strbuf *err);
 int scenario_check_claim_refs(const scenario *s, strbuf *err);
+/* scenario_containers.c: `containers:`/`initContainers:` of pod group m into g
+ * (after its gpu section): the pod's effective requests as Kubernetes computes
+ * them, the device-plugin demand, the containers' claim references. */
+int scenario_parse_containers(const ynode *m, arena *a, pod_group_spec *g, strbuf *err);
 /* scenario_profile.c: KubeSchedulerConfiguration-shaped settings. */
 int scenario_parse_scoring_strategy(const ynode *n, scenario *s, const char *what, strbuf *err);
 int scenario_parse_profile(const ynode *m, scenario *s, strbuf *err);

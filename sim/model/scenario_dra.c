@@ -87,6 +87,7 @@ int scenario_parse_dra(const ynode *v, arena *a, pod_group_spec *g, strbuf *err)
         char name[300];
         snprintf(name, sizeof name, "%s/%s", g->name ? g->name : "", pc->name);
         if (decode_spec(spec, a, "ResourceClaimTemplate", intern(name), &pc->spec, err)) return -1;
+        if (gpu_sharing_from_configs(pc->spec.config, pc->spec.nconfig, &pc->sharing, err)) return -1;
         (void)x;
     }
     g->dra = v;
@@ -112,6 +113,7 @@ int scenario_parse_shared_claims(const ynode *seq, scenario *s, strbuf *err) {
         if (ymap_need(c, "spec", "resource claim", &spec, err) || y_expect(spec, YN_MAP, "resource claim spec", err))
             return -1;
         if (decode_spec(spec, &s->a, "ResourceClaim", sc->name, &sc->spec, err)) return -1;
+        if (gpu_sharing_from_configs(sc->spec.config, sc->spec.nconfig, &sc->sharing, err)) return -1;
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/usage.h"
 #include "util/intern.h"
 
 /* `arrival: {poisson: {ratePerMinute: 4}}`, `{constant: {interval: 30s}}`,
@@ -140,8 +141,8 @@ static int parse_duration_dist(const ynode *n, duration_dist *d, strbuf *err) {
 }
 
 /* A resource map such as {cpu: "8", memory: 64Gi} or {nvidia.com/gpu: 2}. */
-static int parse_resources(const ynode *m, const char *what, bool extended_only, arena *a,
-                           k8s_resource_amount **out, size_t *nout, strbuf *err) {
+int scenario_parse_resources(const ynode *m, const char *what, bool extended_only, arena *a,
+                             k8s_resource_amount **out, size_t *nout, strbuf *err) {
     if (y_expect(m, YN_MAP, what, err)) return -1;
     *out = ARENA_NEW(a, k8s_resource_amount, m->n ? m->n : 1);
     *nout = 0;
@@ -198,7 +199,7 @@ static int parse_gpu(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
             res.keys[res.n] = v->keys[i];
             res.vals[res.n++] = v->vals[i];
         }
-        if (parse_resources(&res, "gpu.devicePlugin", true, a, &g->dp_resources, &g->ndp_resources, err)) return -1;
+        if (scenario_parse_resources(&res, "gpu.devicePlugin", true, a, &g->dp_resources, &g->ndp_resources, err)) return -1;
         g->has_dp = true;
     }
     if ((v = ymap_get(m, "dra")) && scenario_parse_dra(v, a, g, err)) return -1;
@@ -208,8 +209,8 @@ static int parse_gpu(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
 int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
     static const char *const keys[] = {"name", "count", "arrival", "duration", "priority", "requests",
                                        "nodeSelector", "affinity", "tolerations", "gpu", "owner", "checkpoint",
-                                       "terminationGracePeriodSeconds", "preemptionPolicy", "disruptionBudget", "gang",
-                                       NULL};
+                                       "terminationGracePeriodSeconds", "containers", "initContainers", "usage",
+                                       "preemptionPolicy", "disruptionBudget", "gang", NULL};
     const ynode *v;
     memset(g, 0, sizeof *g);
     g->where = m;
@@ -239,7 +240,7 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
         }
         g->priority = (int32_t)p;
     }
-    if ((v = ymap_get(m, "requests")) && parse_resources(v, "requests", false, a, &g->requests, &g->nrequests, err))
+    if ((v = ymap_get(m, "requests")) && scenario_parse_resources(v, "requests", false, a, &g->requests, &g->nrequests, err))
         return -1;
     if ((v = ymap_get(m, "nodeSelector")) &&
         scenario_parse_string_map(v, "nodeSelector", a, &g->node_selector, &g->nnode_selector, err))
@@ -251,14 +252,20 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     if ((v = ymap_get(m, "tolerations")) && scenario_parse_tolerations(v, a, &g->tolerations, &g->ntolerations, err))
         return -1;
     if ((v = ymap_get(m, "gpu")) && parse_gpu(v, a, g, err)) return -1;
+    if (scenario_parse_containers(m, a, g, err)) return -1;
+    if ((v = ymap_get(m, "usage")) && usage_parse(v, a, &g->usage, err)) return -1;
     if (scenario_parse_lifecycle(m, g, err)) return -1;
     return scenario_parse_group_dynamics(m, g, err);
 }
 
 int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
-    static const char *const keys[] = {"podGroups", "resourceClaims", "trace", "lua", NULL};
-    const ynode *groups, *claims, *trace, *lua;
+    static const char *const keys[] = {"podGroups", "resourceClaims", "trace", "lua", "contention", NULL};
+    const ynode *groups, *claims, *trace, *lua, *cont;
     if (ymap_check_keys(w, keys, "workload", err)) return -1;
+    if ((cont = ymap_get(w, "contention"))) {
+        s->contention = ARENA_NEW(&s->a, contention_params, 1);
+        if (contention_parse(cont, s->contention, err)) return -1;
+    }
     if ((trace = ymap_get(w, "trace"))) {
         if (ymap_get(w, "podGroups") || ymap_get(w, "lua")) {
             yerr(err, trace, "workload: expected either trace or podGroups/lua, not both");

@@ -703,6 +703,74 @@ static int alloc_by_pool(report *rp, strbuf *err) {
     return rc;
 }
 
+/* Bars from `sql` (bound to each run's id; rows: category, value), a bar per
+ * configuration and category (as alloc_by_pool). */
+static int sql_bars(report *rp, const char *name, const char *title, const char *ylabel, const char *sql,
+                    strbuf *err) {
+    const rdb *r = rp->r;
+    sqlite3_stmt *s = prep(rp, sql, err);
+    if (!s) return -1;
+    char **cats = NULL;
+    size_t ncat = 0;
+    typedef struct { size_t run; int cat; double v; } cell;
+    VEC(cell) cells = {0};
+    for (size_t i = 0; i < r->nruns; i++) {
+        sqlite3_bind_int64(s, 1, r->runs[i].id);
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            const char *c = (const char *)sqlite3_column_text(s, 0);
+            cell x = {i, cat_index(&cats, &ncat, c ? c : "(none)"),
+                      sqlite3_column_type(s, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 1)};
+            VEC_PUSH(cells, x);
+        }
+        sqlite3_reset(s);
+    }
+    sqlite3_finalize(s);
+    int rc = 0;
+    if (ncat) {
+        double *values = xmalloc(r->nruns * ncat * sizeof *values);
+        for (size_t k = 0; k < r->nruns * ncat; k++) values[k] = NAN;
+        for (size_t k = 0; k < cells.len; k++) values[cells.data[k].run * ncat + (size_t)cells.data[k].cat] = cells.data[k].v;
+        rc = add_bar_plot(rp, name, title, ylabel, cats, ncat, values, err);
+        free(values);
+    }
+    VEC_FREE(cells);
+    free_strings(cats, ncat);
+    return rc;
+}
+
+/* Runs with the usage model (docs/SHARING.md): GPU-hours allocated, used and
+ * idle while allocated, the slowdown sharing cost, and the used share of
+ * allocated GPU time per group and per node pool; bars per configuration. */
+static int usage_plots(report *rp, strbuf *err) {
+    static const char *const hours[] = {"usage_gpu_hours_allocated", "usage_gpu_hours_used", "usage_gpu_hours_idle"};
+    static const char *const slow[] = {"slowdown_mean", "slowdown_p95", "slowdown_max"};
+    static const char *const ncat[] = {"allocated", "used", "idle while allocated", "mean", "p95", "max"};
+    strbuf q = {0};
+    int rc = 0;
+    for (int plot = 0; plot < 2 && !rc; plot++) {
+        const char *const *m = plot ? slow : hours;
+        sb_clear(&q);
+        sb_puts(&q, "SELECT CASE metric");
+        for (int k = 0; k < 3; k++) sb_printf(&q, " WHEN '%s' THEN '%s'", m[k], ncat[plot * 3 + k]);
+        sb_printf(&q, " END, value FROM summary WHERE run_id = ? AND grp = '' AND metric IN ('%s', '%s', '%s')"
+                      " ORDER BY CASE metric WHEN '%s' THEN 0 WHEN '%s' THEN 1 ELSE 2 END", m[0], m[1], m[2], m[0], m[1]);
+        rc = plot ? sql_bars(rp, "slowdown", "Slowdown from sharing GPUs", "run time / duration", sb_str(&q), err)
+                  : sql_bars(rp, "usage", "GPU-hours allocated versus used", "GPU-hours", sb_str(&q), err);
+    }
+    sb_free(&q);
+    if (!rc)
+        rc = sql_bars(rp, "usage_by_group", "Used share of allocated GPU time, by group",
+                      "GPU-hours used (% of allocated)",
+                      "SELECT grp, value FROM summary WHERE run_id = ? AND grp != '' AND metric = 'usage_used_pct'"
+                      " ORDER BY grp", err);
+    if (!rc && rdb_has_table(rp->r, "usage_pools"))
+        rc = sql_bars(rp, "usage_by_pool", "Used share of allocated GPU time, by node pool",
+                      "GPU-hours used (% of allocated)",
+                      "SELECT pool, CASE WHEN sum(gpu_hours_allocated) > 0 THEN 100.0 * sum(gpu_hours_used) /"
+                      " sum(gpu_hours_allocated) END FROM usage_pools WHERE run_id = ? GROUP BY pool ORDER BY pool", err);
+    return rc;
+}
+
 /* With several runs: one bar chart per key metric, a bar per group. */
 /* The value of `key` in a sweep point "k=v k2=v2", copied into out; false when absent. */
 static bool point_value(const char *point, const char *key, strbuf *out) {
@@ -1046,6 +1114,7 @@ int report_collect(report *rp, strbuf *err) {
         rc = alloc_by_model(rp, err);
     if (!rc && rdb_table_has_rows(r, "alloc_groups")) rc = alloc_by_pool(rp, err);
     if (!rc && rdb_table_has_rows(r, "sample_resources")) rc = alloc_by_resource(rp, err);
+    if (!rc && rdb_metric_index(r, "usage_gpu_hours_used") >= 0) rc = usage_plots(rp, err);
     if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);
     if (!rc && r->ngroups > 1) rc = sweep_metrics(rp, err);

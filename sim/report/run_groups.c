@@ -2,6 +2,7 @@
 #include "report/run_groups.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/sim_reasons.h"
 #include "report/escape.h"
@@ -53,6 +54,12 @@ void run_groups_print(const sim_run *run, FILE *out, FILE *warn) {
                 x->reason ? term(&c, x->reason) : "none recorded (no scheduling attempt finished)");
     }
     if (warn && nwarn > MAX_LISTED) fprintf(warn, "warning: %zu more groups: no pod ever started\n", nwarn - MAX_LISTED);
+    for (size_t i = 0; warn && i < run->summary.len; i++) {   /* engine/sim_sharing.c */
+        const sim_metric *m = &run->summary.data[i];
+        if (m->group && !strcmp(m->name, "pods_on_fewer_gpus"))
+            fprintf(warn, "warning: group %s: %.0f pods asked for several GPUs and got shared replicas of fewer "
+                    "physical GPUs (device-plugin time-slicing or MPS)\n", term(&b, m->group), m->value);
+    }
     sb_free(&b);
     sb_free(&c);
 }

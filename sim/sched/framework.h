@@ -44,6 +44,11 @@ extern const sched_plugin plugin_placement_policy;
 /* DRA mode (sched/plugin_dra.c). */
 extern const sched_plugin plugin_dynamic_resources;
 
+/* The device plugin's failRequestsGreaterThanOne (sched/plugin_sharing.c): on
+ * when some node carries its label. */
+extern const sched_plugin plugin_shared_gpu_requests;
+bool sched_any_fail_gt_one(const k8s_node *nodes, size_t n);
+
 /* Helpers shared by plugins. */
 bool toleration_tolerates(const k8s_toleration *t, const k8s_taint *taint);
 bool node_selector_matches(const k8s_node_selector *sel, const k8s_node *node);

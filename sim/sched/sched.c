@@ -58,7 +58,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
     static const sched_plugin *const all[] = {&plugin_node_unschedulable, &plugin_taint_toleration,
                                               &plugin_node_affinity, &plugin_node_resources_fit,
                                               &plugin_balanced_allocation};
-    s->plugins = xmalloc(sizeof all + 2 * sizeof *all);
+    s->plugins = xmalloc(sizeof all + 3 * sizeof *all);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         if (all[i] != &plugin_balanced_allocation || cfg->balanced_allocation) s->plugins[s->nplugins++] = all[i];
         /* the policy filters right after NodeResourcesFit: cheap, before the allocator runs */
@@ -69,6 +69,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
     s->gv.replicas = cfg->time_slicing_replicas > 1 ? cfg->time_slicing_replicas : 1;
     s->dra = cfg->dra;
     if (s->dra) s->plugins[s->nplugins++] = &plugin_dynamic_resources;
+    if (sched_any_fail_gt_one(nodes, nnodes)) s->plugins[s->nplugins++] = &plugin_shared_gpu_requests;
     for (size_t i = 0; i < s->nplugins; i++) {
         const sched_plugin *pl = s->plugins[i];
         s->weights[i] = pl->weight;

@@ -29,11 +29,13 @@
 #define MAX_DEPTH 24
 
 static const char *const POD_FIELDS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory",
-                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", "labels", NULL};
-static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu", NULL};
+                                         "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", "labels",
+                                         "containers", "initContainers", "usage", NULL};
+static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu",
+                                            "containers", "initContainers", "usage", NULL};
 /* Indexes into POD_FIELDS: bits of luaw.present. */
 enum { F_NAME, F_GROUP, F_AT, F_DURATION, F_PRIORITY, F_CPU, F_MEMORY, F_REQUESTS, F_NODESELECTOR, F_AFFINITY,
-       F_TOLERATIONS, F_GPU, F_ON_START, F_LABELS };
+       F_TOLERATIONS, F_GPU, F_ON_START, F_LABELS, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE };
 
 /* Push field f of the pod table at idx: nil at once when check_fields saw no
  * such key (most pods set a few of the fields; a lookup by C string costs a
@@ -136,7 +138,7 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
         const char *k = lua_tostring(L, -1);
         if (!known && !(extra && !strcmp(k, extra)))
             luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
-                          "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels%s%s)", fn, k, extra ? ", " : "",
+                          "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels, containers, initContainers, usage%s%s)", fn, k, extra ? ", " : "",
                        extra ? extra : "");
     }
     lua_pop(L, 1);
@@ -320,7 +322,7 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
 /* The shape key of the pod table at idx: group + demand fields in a fixed order. */
 static void shape_key(lua_State *L, const luaw *w, int idx, const char *group, strbuf *b) {
     static const int fields[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NODESELECTOR, F_AFFINITY, F_TOLERATIONS,
-                                 F_GPU, -1};
+                                 F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, -1};
     sb_clear(b);
     put_int(b, 0, (long long)strlen(group), ':');
     sb_puts(b, group);

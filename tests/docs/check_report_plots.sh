@@ -19,6 +19,8 @@ step run "$src/scenarios/examples/dra-quickstart.yaml" --seeds 1..2 -q -o dra.db
 step report dra.db -o dra
 step sweep "$src/scenarios/quickstart.yaml" --param workload.podGroups.train-2gpu.count=100,200 --seeds 1 --set stop.time=2h -o count.db
 step report count.db -o count
+step run "$src/tests/sharing/ts-hand.yaml" -q -o usage.db
+step report usage.db -o usage
 
 # documented names as anchored regexes: `arrival_<column>.png/.svg` -> ^arrival_[a-z0-9_]+$
 awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.svg$/, "", n)
@@ -26,7 +28,7 @@ awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.s
 [ -s patterns ] || { echo "docs/REPORTS.md: no | \`NAME.png/.svg\` | rows found"; exit 1; }
 
 rc=0
-for png in one/*.png openb/*.png dra/*.png count/*.png; do
+for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png; do
   [ -e "$png" ] || { echo "no plots were drawn in $(dirname "$png")/ (gnuplot.log: $(cat "$(dirname "$png")/gnuplot.log"))"; rc=1; continue; }
   name=$(basename "$png" .png)
   [ -s "${png%.png}.svg" ] || { echo "$png has no SVG"; rc=1; }

@@ -6,8 +6,10 @@
 # quickstart (device plugin), its DRA twin, a sweep, the OpenB trace in both
 # modes, and tests/docs/fields-*.yaml (RTCR scoring, a shared DRA claim,
 # dynamic MIG with `policy: fgd`), tests/lua/record.yaml (drasim.record and
-# drasim.sample: user_samples), tests/lua/evict.yaml (evictions), tests/lua20/dp.yaml (pod_labels), a `drasim plan` database (tests/plan) and
-# a `drasim merge` of the sweep and the quickstart.
+# drasim.sample: user_samples), tests/lua/evict.yaml (evictions), tests/lua20/dp.yaml (pod_labels), a `drasim plan` database (tests/plan),
+# a `drasim merge` of the sweep and the quickstart, and issue 17's sharing
+# runs (tests/sharing/dra-hand.yaml: usage_pools and the usage metrics; the
+# sidecar example: gpus_per_pod; tests/sharing/pool-sharing.yaml).
 #   tests/docs/check_schema.sh SRCDIR DRASIM WORKDIR
 src=$1 drasim=$2 work=$3
 doc=$src/docs/SCHEMA.md
@@ -26,10 +28,13 @@ run merged.db merge sweep.db qs.db
 run lua-record.db run "$src/tests/lua/record.yaml"
 run lua-evict.db run "$src/tests/lua/evict.yaml"
 run lua-labels.db run "$src/tests/lua20/dp.yaml"
+run sharing.db run "$src/tests/sharing/dra-hand.yaml"
+run sidecar.db run "$src/scenarios/examples/sidecar-gpu.yaml"
+run pools.db run "$src/tests/sharing/pool-sharing.yaml"
 run preempt.db run "$src/tests/preempt/inference-over-training.yaml"   # preemption (issue 15)
 run gang.db run "$src/tests/preempt/gang-partial.yaml"                  # gangs (issue 15)
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
-dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db preempt.db gang.db plan.db merged.db"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db gang.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
 

@@ -105,7 +105,7 @@ static void test_cluster_errors(void **state) {
                  "s.yaml:7:31: taint effect: expected NoSchedule, PreferNoSchedule or NoExecute, found 'NoRun'");
     /* unknown keys */
     expect_error(HEAD "    count: 1\n    cpu: 1\n    memory: 1Gi\n    gpus: 8\n",
-                 "s.yaml:7:5: unknown field 'gpus' in a node pool (expected one of: name, count, cpu, memory, maxPods, labels, taints, gpu)");
+                 "s.yaml:7:5: unknown field 'gpus' in a node pool (expected one of: name, count, cpu, memory, maxPods, labels, taints, gpu, devicePlugin)");
     expect_error(HEAD "    count: 1\n    cpu: 1\n    memory: 1Gi\n    gpu: {model: H100-80GB, count: 8, layout: x}\n",
                  "s.yaml:7:39: unknown field 'layout' in gpu");
     expect_error("cluster:\n  nodes: []\n", "s.yaml:2:3: unknown field 'nodes' in cluster");
@@ -158,8 +158,14 @@ static void test_device_plugin_options(void **state) {
 
     assert_int_equal(parse_dp("devicePlugin: {migStrategy: both}\n", &o, &err), -1);
     assert_string_equal(sb_str(&err), "s.yaml:1:29: migStrategy: expected none, single or mixed, found 'both'");
+    assert_int_equal(parse_dp("devicePlugin: {sharing: {}}\n", &o, &err), -1);
+    assert_non_null(strstr(sb_str(&err), "s.yaml:1:16: unknown field 'sharing' in devicePlugin"));
     assert_int_equal(parse_dp("devicePlugin: {mps: {}}\n", &o, &err), -1);
-    assert_non_null(strstr(sb_str(&err), "s.yaml:1:16: unknown field 'mps' in devicePlugin"));
+    assert_string_equal(sb_str(&err), "s.yaml:1:21: missing field 'replicas' in mps");
+    assert_int_equal(parse_dp("devicePlugin: {mps: {replicas: 8, failRequestsGreaterThanOne: true}}\n", &o, &err), 0);
+    assert_true(o.mps);
+    assert_true(o.fail_requests_gt_one);
+    assert_int_equal(o.time_slicing_replicas, 8);
     assert_int_equal(parse_dp("devicePlugin: {timeSlicing: {renameByDefault: true}}\n", &o, &err), -1);
     assert_string_equal(sb_str(&err), "s.yaml:1:29: missing field 'replicas' in timeSlicing");
     assert_int_equal(parse_dp("devicePlugin: {timeSlicing: {replicas: 0}}\n", &o, &err), -1);

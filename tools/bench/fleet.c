@@ -38,6 +38,8 @@ typedef struct fleet {
 int fleet_preemption;
 
 /* The workload: four job sizes sharing ~80 % offered GPU load. */
+const struct gpu_usage *fleet_usage;
+
 static void fleet_workload(fleet *f, sched_mode mode, long nnodes, long npods) {
     static const int gpus[4] = {1, 2, 4, 8};
     static const double share[4] = {0.50, 0.25, 0.15, 0.10};
@@ -54,6 +56,7 @@ static void fleet_workload(fleet *f, sched_mode mode, long nnodes, long npods) {
         g->arrival.kind = ARRIVAL_POISSON;
         g->arrival.mean_gap_ms = 1.0 / (rate_per_ms * share[k]);
         g->duration = (duration_dist){.kind = DIST_LOGNORMAL, .a = SIM_SECONDS(3600), .sigma = 0.5};
+        g->usage = fleet_usage;
         if (fleet_preemption) g->priority = gpus[k] == 8 ? 100 : gpus[k] == 4 ? 50 : 0;
         f->req[k][0] = amt("cpu", 12 * gpus[k]);
         f->req[k][1] = amt("memory", (96LL << 30) * gpus[k]);

@@ -33,6 +33,9 @@ int fleet_bench(const char *what, sched_mode mode, long nodes, long pods, const 
  * defaults 10,000 nodes, 1,000,000 pods, no policy, 5 runs. */
 void fleet_args(int argc, char **argv, long *nodes, long *pods, const char **policy, int *repeat);
 
+/* A usage profile every pod group of the fleet gets (bench_usage; NULL = none). */
+extern const struct gpu_usage *fleet_usage;
+
 /* bench_preempt: the same workload with priorities (8-GPU jobs 100, 4-GPU 50,
  * the rest 0) and DefaultPreemption on; the runs print their preemptions. */
 extern int fleet_preemption;
