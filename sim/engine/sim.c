@@ -349,6 +349,7 @@ void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
     uint64_t *u = sim_pod_units(r, p);
     for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
+    if (r->pod_node) r->pod_node(r, id, p->node, -1);
     p->state = state;
     p->end = t;
     r->running--;
@@ -420,6 +421,7 @@ void sim_pod_bound(sim_run *r, uint32_t c, uint32_t id, const placement *pl) {
     for (size_t k = 0; k < cl->next && k < 8; k++) u[k] = pl->units[k];
     p->gpus = (uint8_t)pl->gpus;
     p->node = pl->node;
+    if (r->pod_node) r->pod_node(r, id, pl->node, +1);
     account(r, c, +1);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
 }
@@ -444,6 +446,7 @@ void sim_pod_unbind(sim_run *r, uint32_t id) {
     placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
     uint64_t *u = sim_pod_units(r, p);
     for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
+    if (r->pod_node) r->pod_node(r, id, p->node, -1);
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;

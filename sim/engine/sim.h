@@ -164,6 +164,9 @@ struct sim_run {
     VEC(uint32_t) started;                    /* pods bound in this instant's pass whose source has a started hook */
     VEC(struct sim_deleted { uint32_t pod; const char *reason; }) deleted;   /* sim_delete's pods, in order */
     volatile sig_atomic_t *interrupt;         /* sim_execute's flag (NULL: none), polled by sources too */
+    /* a pod was bound on (sign +1) or left (-1) `node`; NULL = nobody listens (the autoscaler's per-node pods) */
+    void (*pod_node)(struct sim_run *r, uint32_t pod, int32_t node, int sign);
+    struct ca_run *ca;                        /* the cluster autoscaler (autoscale/ca.h), NULL = none; freed by its source */
     VEC(struct sim_eviction) evictions;       /* engine/sim_evict.h, in order */
     VEC(uint64_t) *extra_units;               /* per scenario group: units of pods beyond its count (replacements) */
     struct sim_usage *usage;                  /* usage and contention model (engine/sim_usage.h), NULL = off */

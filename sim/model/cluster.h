@@ -46,6 +46,7 @@ typedef struct node_pool_spec {
     const char *driver_version;       /* `gpu.driverVersion` (NULL: the catalog's) */
     const char *cuda_driver_version;  /* `gpu.cudaDriverVersion` (NULL: the catalog's) */
     const struct device_plugin_opts *dp;   /* `devicePlugin:` sharing of this pool (issue 17), NULL = the scenario's */
+    const struct pool_autoscaling *autoscaling;   /* a node group (model/autoscaler_spec.h), NULL = fixed */
 } node_pool_spec;
 
 /* Device-plugin view options (the NVIDIA device plugin's config file). */
@@ -238,6 +239,9 @@ enum { INV_NO_SLICES = 1 };
 int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const device_plugin_opts *dp,
                        unsigned flags, inventory *out, strbuf *err);
 void inventory_free(inventory *inv);
+/* Nodes built for pool p: its count, or a node group's max (the autoscaler
+ * makes them present and absent while the run goes; engine/ autoscale/). */
+int inventory_pool_nodes(const node_pool_spec *p);
 
 /* Write the inventory as one Kubernetes YAML stream: Nodes, DeviceClasses,
  * ResourceSlices (kubectl apply --dry-run=client accepts it). */

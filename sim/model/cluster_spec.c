@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/autoscaler_spec.h"
 #include "model/cluster.h"
 #include "model/dra_driver.h"
 #include "util/intern.h"
@@ -222,7 +223,7 @@ static int parse_pool_dp(arena *a, const ynode *n, node_pool_spec *p, strbuf *er
 
 static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
     static const char *const keys[] = {"name", "count", "cpu", "memory", "maxPods", "labels", "taints", "gpu",
-                                       "devicePlugin", NULL};
+                                       "devicePlugin", "autoscaling", NULL};
     const ynode *v;
     int64_t i64;
     if (ymap_check_keys(n, keys, "a node pool", err)) return -1;
@@ -256,6 +257,7 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
     if (parse_taints(a, ymap_get(n, "taints"), p, err)) return -1;
     if ((v = ymap_get(n, "gpu")) && !y_is_null(v) && parse_gpu(v, p, err)) return -1;
     if ((v = ymap_get(n, "devicePlugin")) && parse_pool_dp(a, v, p, err)) return -1;
+    if ((v = ymap_get(n, "autoscaling")) && pool_autoscaling_parse(v, a, p, err)) return -1;
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/autoscaler_spec.h"
 #include "model/dra_driver.h"
 #include "model/inventory_parts.h"
 #include "model/k8s_decode.h"
@@ -176,7 +177,7 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
             inventory_free(out);
             return -1;
         }
-        total += (size_t)spec->pools[i].count;
+        total += (size_t)inventory_pool_nodes(&spec->pools[i]);
     }
     out->nodes = ARENA_NEW(&out->a, k8s_node, total + 1);
     out->info = ARENA_NEW(&out->a, inv_node, total + 1);
@@ -186,7 +187,7 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
         const node_pool_spec *p = &spec->pools[i];
         device_plugin_opts pool_dp;
         const device_plugin_opts *pdp = device_plugin_opts_for_pool(dp, p, &pool_dp);
-        for (int k = 0; k < p->count; k++) {
+        for (int k = 0; k < inventory_pool_nodes(p); k++) {
             k8s_node *node = &out->nodes[out->nnodes];
             inv_node *info = &out->info[out->nnodes];
             build_node(out, cat, p, k, &gpus[i], pdp, node);
@@ -218,4 +219,8 @@ void inventory_free(inventory *inv) {
     }
     arena_free(&inv->a);
     memset(inv, 0, sizeof *inv);
+}
+
+int inventory_pool_nodes(const node_pool_spec *p) {
+    return p->autoscaling ? p->autoscaling->max : p->count;
 }

@@ -8,11 +8,12 @@
 
 #include <string.h>
 
+#include "model/autoscaler_spec.h"
 #include "model/placement_names.h"
 #include "util/intern.h"
 
 static const char *const top_keys[] = {"apiVersion", "kind", "metadata", "seed", "stop", "cluster",
-                                       "scheduling", "workload", "output", NULL};
+                                       "scheduling", "workload", "output", "autoscaler", NULL};
 
 static int parse_metadata(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"name", "description", NULL};
@@ -167,6 +168,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     if (cluster && cluster_spec_parse(cluster, &s->a, &s->cluster, err)) return -1;
     s->cluster.seed = s->seed;   /* slice names and device order are drawn from it */
     if (cluster && cluster_check_pool_sharing(&s->cluster, &s->sched.dp, err)) return -1;
+    if (autoscaler_spec_parse(ymap_get(root, "autoscaler"), s, err)) return -1;   /* model/autoscaler_spec.c */
     if (ymap_need(root, "workload", "scenario", &v, err) || scenario_parse_workload(v, s, err)) return -1;
     if (!s->trace && !cluster && ymap_need(root, "cluster", "scenario", &v, err)) return -1;
     if (s->trace && cluster) {

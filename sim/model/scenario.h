@@ -245,6 +245,7 @@ typedef struct scenario {
     trace_spec *trace;               /* workload.trace, or NULL */
     lua_source_spec *lua;            /* NULL when the workload has no Lua generator */
     contention_params *contention;   /* workload.contention (model/usage.h), NULL = the defaults */
+    struct autoscaler_spec *autoscaler; /* cluster-autoscaler (model/autoscaler_spec.h), NULL = no pool autoscales */
 } scenario;
 
 /* Limits on memory-hungry settings (scenario_limits.c, docs/SCENARIOS.md). */
@@ -271,6 +272,8 @@ int parse_duration_text(const char *s, sim_time *out);
 /* Parts of the parser, shared by scenario*.c files. */
 int scenario_parse_workload(const ynode *workload, scenario *s, strbuf *err);
 int scenario_parse_lua_source(const ynode *n, scenario *s, strbuf *err);
+/* `duration:`-shaped distributions: D, {fixed|uniform|exponential|lognormal: ...}. */
+int scenario_parse_duration_dist(const ynode *n, duration_dist *d, strbuf *err);
 int scenario_parse_pod_group(const ynode *g, arena *a, pod_group_spec *out, strbuf *err);
 /* A resource map {cpu: "8", nvidia.com/gpu: 2}: quantities, extended ones whole. */
 int scenario_parse_resources(const ynode *m, const char *what, bool extended_only, arena *a,

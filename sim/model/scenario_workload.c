@@ -88,7 +88,7 @@ static int parse_arrival(const ynode *m, arena *a, pod_group_spec *g, strbuf *er
 
 /* `duration: 30m` (fixed) or one of {fixed: D}, {uniform: {min, max}},
  * {exponential: {mean}}, {lognormal: {median, sigma}}. */
-static int parse_duration_dist(const ynode *n, duration_dist *d, strbuf *err) {
+int scenario_parse_duration_dist(const ynode *n, duration_dist *d, strbuf *err) {
     if (n->kind == YN_SCALAR) {
         d->kind = DIST_FIXED;
         return scenario_parse_duration(n, "duration", &d->a, err);
@@ -230,7 +230,7 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
         }
     }
     if (ymap_need(m, "arrival", "pod group", &v, err) || parse_arrival(v, a, g, err)) return -1;
-    if (ymap_need(m, "duration", "pod group", &v, err) || parse_duration_dist(v, &g->duration, err)) return -1;
+    if (ymap_need(m, "duration", "pod group", &v, err) || scenario_parse_duration_dist(v, &g->duration, err)) return -1;
     if ((v = ymap_get(m, "priority"))) {
         int64_t p;
         if (y_int(v, "priority", &p, err)) return -1;

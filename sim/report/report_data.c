@@ -232,6 +232,69 @@ static int utilization(report *rp, strbuf *err) {
     return 0;
 }
 
+/* The cluster autoscaler's node groups over time (table autoscaler_nodes)
+ * with the pending pods, for the first run: a column per node group (its
+ * size at each sample: the last change at or before it) and one of pending
+ * pods. */
+static int autoscaler_nodes(report *rp, strbuf *err) {
+    const rdb *r = rp->r;
+    size_t i = first_run_of(r, 0);
+    long long id = (long long)r->runs[i].id;
+    VEC(char *) names = {0};
+    strbuf sql = {0};
+    sb_printf(&sql, "SELECT DISTINCT node_group FROM autoscaler_nodes WHERE run_id = %lld ORDER BY rowid", id);
+    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    while (s && sqlite3_step(s) == SQLITE_ROW) VEC_PUSH(names, xstrdup((const char *)sqlite3_column_text(s, 0)));
+    sqlite3_finalize(s);
+    if (!s || !names.len) {
+        sb_free(&sql);
+        VEC_FREE(names);
+        return s ? 0 : -1;
+    }
+    sb_clear(&sql);
+    sb_printf(&sql, "SELECT time_ms, pending_pods");
+    for (size_t k = 0; k < names.len; k++) {
+        char *q = sqlite3_mprintf(", (SELECT nodes FROM autoscaler_nodes a WHERE a.run_id = %lld AND a.node_group = %Q"
+                                  " AND a.time_ms <= samples.time_ms ORDER BY a.time_ms DESC, a.rowid DESC LIMIT 1)",
+                                  id, names.data[k]);
+        sb_puts(&sql, q);
+        sqlite3_free(q);
+    }
+    sb_printf(&sql, " FROM samples WHERE run_id = %lld ORDER BY time_ms", id);
+    s = prep(rp, sb_str(&sql), err);
+    sb_free(&sql);
+    FILE *f = s ? open_data(rp, "autoscaler_nodes", err) : NULL;
+    int rc = f ? 0 : -1;
+    if (f) fputs("# hour pending nodes-per-group...\n", f);
+    while (f && sqlite3_step(s) == SQLITE_ROW) {
+        fprintf(f, "%.6f", sqlite3_column_double(s, 0) / 3600000.0);
+        for (size_t k = 0; k < names.len; k++) fprintf(f, " %lld", (long long)sqlite3_column_int64(s, (int)k + 2));
+        fprintf(f, " %lld\n", (long long)sqlite3_column_int64(s, 1));
+    }
+    sqlite3_finalize(s);
+    if (f) fclose(f);
+    if (!rc) {
+        strbuf title = {0};
+        sb_printf(&title, "Nodes per node group (cluster autoscaler) and pending pods (run %lld: %s, seed %lld)", id,
+                  r->groups[r->runs[i].group], (long long)r->runs[i].seed);
+        rplot *p = new_plot(rp, "autoscaler_nodes", "columns.gp", sb_str(&title));
+        sb_free(&title);
+        VEC_PUSH(names, xstrdup("pending pods"));
+        for (size_t k = 0; k + 1 < names.len; k++) {
+            char *t = xmalloc(strlen(names.data[k]) + 8);
+            sprintf(t, "%s nodes", names.data[k]);
+            free(names.data[k]);
+            names.data[k] = t;
+        }
+        gp_array(&p->vars, "series", names.data, names.len);
+        gp_var(&p->vars, "xlabel_text", "simulated time (h)");
+        gp_var(&p->vars, "ylabel_text", "nodes / pods");
+    }
+    for (size_t k = 0; k < names.len; k++) free(names.data[k]);
+    VEC_FREE(names);
+    return rc;
+}
+
 /* Wait-time CDF per group (waits of every run of the group pooled). */
 /* The wait of every arrived pod of each pod group (pods + pod_groups), per
  * configuration: a pod that never started is censored (it waited at least
@@ -938,7 +1001,7 @@ static int compare_metrics(report *rp, strbuf *err) {
         const char *name = r->metrics[m];
         if (strcmp(name, "gpu_alloc_pct") && strcmp(name, "wait_mean_s") && strcmp(name, "wait_p99_s") &&
             strcmp(name, "pods_pending_at_end") && strncmp(name, "frag", 4) && strcmp(name, "stranded_gpus_mean") &&
-            strcmp(name, "nodes_fit_8_min"))
+            strcmp(name, "nodes_fit_8_min") && strcmp(name, "ca_cost") && strcmp(name, "ca_node_hours"))
             continue;
         if (!plain_name(name)) continue;   /* a stem, never a path */
         strbuf stem = {0}, title = {0}, file = {0};
@@ -957,7 +1020,7 @@ static int compare_metrics(report *rp, strbuf *err) {
         gp_array(&p->vars, "categories", r->groups, r->ngroups);
         char *series[] = {(char *)name};
         gp_array(&p->vars, "series", series, 1);
-        const char *unit = strstr(name, "_pct") ? "%" : strstr(name, "_s") ? "s" : "pods";
+        const char *unit = strstr(name, "_pct") ? "%" : !strcmp(name, "ca_cost") ? "price units" : !strcmp(name, "ca_node_hours") ? "node-hours" : strstr(name, "_s") ? "s" : "pods";
         sb_printf(&file, "%s (%s)", name, unit);
         gp_var(&p->vars, "ylabel_text", sb_str(&file));
         gp_var(&p->vars, "xlabel_text", "");
@@ -1107,6 +1170,7 @@ int report_collect(report *rp, strbuf *err) {
         if (!rc && nodes) rc = utilization(rp, err);
         if (!rc) rc = quality(rp, err);
         if (!rc) rc = series_per_group(rp, "pending", "Pending pods over time", "pending_pods", "pending pods", err);
+        if (!rc && rdb_table_has_rows(r, "autoscaler_nodes")) rc = autoscaler_nodes(rp, err);
     }
     if (!rc && pods) rc = wait_cdf(rp, err);
     if (!rc && pods && rdb_table_has_rows(r, "pod_groups")) rc = wait_cdf_by_group(rp, err);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "autoscale/ca.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "report/overrides.h"
@@ -175,7 +176,9 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         run.progress = print_progress;
         run.progress_ud = &ps;
     }
-    int ex = workload_execute(&run, b->interrupt);
+    workload_attach(&run);
+    if (sc.autoscaler && info) ca_attach(&run, info);   /* after the workload: its scans follow the arrivals of an instant */
+    int ex = sim_execute(&run, b->interrupt);
     if (b->progress) fputs("\r\033[K", stderr);
     if (ex == -2) {   /* the workload source (Lua) failed: script, line and traceback in run.error */
         sb_clear(err);

@@ -311,3 +311,13 @@ bool place_mig_chooses(const place_mig *p) { return p && p->choose; }
 void place_mig_first_fit(place_mig *p) {
     if (p) p->chose = false;
 }
+
+void place_mig_save_counters(const place_mig *p, uint64_t out[2]) {
+    out[0] = p->decisions;
+    out[1] = p->candidates;
+}
+
+void place_mig_restore_counters(place_mig *p, const uint64_t in[2]) {
+    p->decisions = in[0];
+    p->candidates = in[1];
+}

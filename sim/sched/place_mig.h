@@ -55,6 +55,9 @@ double place_mig_frag_pct(const place_mig *p);
 double place_mig_frag_mean_pct(const place_mig *p, int64_t end);
 /* Committed placements the policy chose (one per pod) / candidates scored so far. */
 uint64_t place_mig_decisions(const place_mig *p);
+/* Its decision counters, kept across what-if placements (sched/dra_trial.c). */
+void place_mig_save_counters(const place_mig *p, uint64_t out[2]);
+void place_mig_restore_counters(place_mig *p, const uint64_t in[2]);
 
 /* Does p choose MIG placements (policy fgd), or only measure fragmentation? */
 bool place_mig_chooses(const place_mig *p);

@@ -301,6 +301,7 @@ bool preempt_post_filter(scheduler *s, uint32_t ci, uint32_t pod) {
     for (size_t w = 0; w < s->nwords; w++)
         for (uint64_t bits = c->eligible[w]; bits; bits &= bits - 1) {
             size_t i = (w << 6) + (size_t)__builtin_ctzll(bits);
+            if (s->absent && ((s->absent[w] >> (i & 63)) & 1)) continue;   /* not in the cluster (autoscaler) */
             if (dra_plugin >= 0 && sched_first_failing(s, ci, i) == dra_plugin) continue;
             potential[npotential++] = (uint32_t)i;
         }

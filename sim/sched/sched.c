@@ -241,7 +241,7 @@ void sched_flush_class(scheduler *s, uint32_t ci) {
 
 /* Recompute class c's cache entry for one node; true when it newly fits. */
 static bool refresh(scheduler *s, pod_class *c, size_t node) {
-    bool was = BIT_GET(c->fits, node), now = BIT_GET(c->eligible, node);
+    bool was = BIT_GET(c->fits, node), now = BIT_GET(c->eligible, node) && !(s->absent && BIT_GET(s->absent, node));
     for (size_t p = 0; p < s->nplugins && now; p++)
         if (s->plugins[p]->filter) now = s->plugins[p]->filter(s, c, node, NULL);
     if (now) {
@@ -444,6 +444,7 @@ void sched_free(scheduler *s) {
     free(s->scratch);
     free(s->heap);
     free(s->retry);
+    free(s->absent);
     gpu_view_free(&s->gv);
     frag_typical_free(&s->typical);
     preempt_free(s);
@@ -930,10 +931,40 @@ void sched_dry_account(scheduler *s, uint32_t ci, const placement *p, int sign) 
 
 int sched_first_failing(const scheduler *s, uint32_t ci, size_t node) {
     const pod_class *c = &s->classes[ci];
-    if (!BIT_GET(c->eligible, node)) return 0;
+    if (!BIT_GET(c->eligible, node) || (s->absent && BIT_GET(s->absent, node))) return 0;
     for (size_t p = 0; p < s->nplugins; p++)
         if (s->plugins[p]->filter && !s->plugins[p]->filter(s, c, node, NULL)) return (int)p;
     return -1;
+}
+
+void sched_set_present(scheduler *s, size_t node, bool present) {
+    if (!s->absent) {
+        if (present) return;
+        s->absent = xcalloc(s->nwords ? s->nwords : 1, sizeof *s->absent);
+    }
+    if (present == !BIT_GET(s->absent, node)) return;
+    if (present) BIT_CLR(s->absent, node);
+    else BIT_SET(s->absent, node);
+    node_changed(s, node, true);
+}
+
+bool sched_try_bind(scheduler *s, uint32_t ci, size_t node, uint32_t pod, placement *p) {
+    pod_class *c = &s->classes[ci];
+    bool absent = s->absent && BIT_GET(s->absent, node);
+    if (absent) BIT_CLR(s->absent, node);
+    sched_flush_class(s, ci);
+    refresh(s, c, node);
+    bool ok = c->prefiltered && BIT_GET(c->fits, node);
+    if (absent) BIT_SET(s->absent, node);
+    if (!ok) {
+        if (absent) refresh(s, c, node);
+        return false;
+    }
+    memset(p, 0, sizeof *p);
+    p->pod = pod;
+    bind(s, ci, node, p);   /* marks the node changed: class c re-evaluates it before it is tried */
+    if (absent && c->blocked) refresh(s, c, node);
+    return true;
 }
 
 void sched_refresh_class(scheduler *s, uint32_t ci) {
@@ -957,7 +988,10 @@ void sched_explain(const scheduler *s, uint32_t ci, strbuf *out) {
     sb_clear(out);
     if (c->nfit) goto done;
     if (s->dra) dra_explain_begin(s, ci);
+    size_t present = 0;   /* nodes the autoscaler has not added (absent) are not in the cluster */
     for (size_t i = 0; i < s->nnodes; i++) {
+        if (!sched_node_present(s, i)) continue;
+        present++;
         sched_reasons why = {0};
         for (size_t p = 0; p < s->nplugins; p++) {
             const sched_plugin *pl = s->plugins[p];
@@ -981,7 +1015,7 @@ void sched_explain(const scheduler *s, uint32_t ci, strbuf *out) {
         sb_free(&b);
     }
     qsort(texts, nnames, sizeof *texts, cmp_str);
-    sb_printf(out, "0/%zu nodes are available: ", s->nnodes);
+    sb_printf(out, "0/%zu nodes are available: ", present);
     for (size_t j = 0; j < nnames; j++) {
         sb_printf(out, "%s%s", j ? ", " : "", texts[j]);
         free(texts[j]);

@@ -163,6 +163,7 @@ typedef struct scheduler {
     uint64_t policy_score_calls;
     uint64_t dropped;                 /* pods dropped without retry (profile openb-artifact) */
     uint64_t dra_moved;               /* trace DRA: placements whose devices differ from the policy's GPUs */
+    uint64_t *absent;                 /* nodes not in the cluster now (autoscaler node groups), NULL = none; owned */
     struct preempt_state *pre;        /* DefaultPreemption's state (preempt.h), NULL when off */
 } scheduler;
 
@@ -252,5 +253,17 @@ double sched_mig_static_pct(const scheduler *s);
  * added while the run goes count the pods that arrived so far). */
 void sched_rebuild_typical(scheduler *s);
 size_t sched_waiting(const scheduler *s, uint32_t c);
+
+/* Node presence (the cluster autoscaler's node groups, autoscale/): an
+ * absent node fits no class; making one present wakes the classes it fits. */
+void sched_set_present(scheduler *s, size_t node, bool present);
+static inline bool sched_node_present(const scheduler *s, size_t node) {
+    return !s->absent || !((s->absent[node >> 6] >> (node & 63)) & 1);
+}
+/* What-if placement (the autoscaler's simulations): if class c passes every
+ * filter on `node` now (present or not), reserve it there for a pod known as
+ * `pod` and return true. Undo with sched_release; the DRA plugin's records
+ * need dra_trial_begin/_end around it (sched/dra.h). */
+bool sched_try_bind(scheduler *s, uint32_t ci, size_t node, uint32_t pod, placement *p);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "store/output_path.h"
 #include "store/store_dra.h"
+#include "store/store_autoscaler.h"
 #include "store/store_labels.h"
 #include "store/store_reasons.h"
 #include "store/store_usage.h"
@@ -485,6 +486,7 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     if (write_arrival_curve(st, id, run)) return fail(st, err, "cannot write the arrival curve");
     if (write_user_samples(st, id, run)) return fail(st, err, "cannot write user_samples");
     if (store_write_pod_labels(st->db, id, run)) return fail(st, err, "cannot write pod_labels");
+    if (store_write_autoscaler(st->db, id, run)) return fail(st, err, "cannot write the autoscaler tables");
     st->next_run_id++;
     return id;
 }

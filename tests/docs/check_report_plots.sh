@@ -3,7 +3,7 @@
 # `drasim report` makes: reports of one quickstart run, of an OpenB policy
 # sweep (trace: arrival curves, several configurations) and of two DRA runs
 # (dynamic MIG: frag_mig metrics) and of a numeric sweep (metric vs the
-# swept count). Every PNG made must match a documented
+# swept count) and of an autoscaled run (node groups). Every PNG made must match a documented
 # `NAME.png/.svg` row (`<word>` = any name), come with its SVG, and every
 # documented row must be made by one of the reports. Needs gnuplot.
 #   tests/docs/check_report_plots.sh SRCDIR DRASIM WORKDIR
@@ -21,6 +21,8 @@ step sweep "$src/scenarios/quickstart.yaml" --param workload.podGroups.train-2gp
 step report count.db -o count
 step run "$src/tests/sharing/ts-hand.yaml" -q -o usage.db
 step report usage.db -o usage
+step run "$src/tests/autoscaler/basic.yaml" -q -o ca.db
+step report ca.db -o ca
 
 # documented names as anchored regexes: `arrival_<column>.png/.svg` -> ^arrival_[a-z0-9_]+$
 awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.svg$/, "", n)
@@ -28,7 +30,7 @@ awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.s
 [ -s patterns ] || { echo "docs/REPORTS.md: no | \`NAME.png/.svg\` | rows found"; exit 1; }
 
 rc=0
-for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png; do
+for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png ca/*.png; do
   [ -e "$png" ] || { echo "no plots were drawn in $(dirname "$png")/ (gnuplot.log: $(cat "$(dirname "$png")/gnuplot.log"))"; rc=1; continue; }
   name=$(basename "$png" .png)
   [ -s "${png%.png}.svg" ] || { echo "$png has no SVG"; rc=1; }
