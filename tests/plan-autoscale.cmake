@@ -12,7 +12,7 @@ drasim_cli_test(NAME plan-autoscale/least-max
   COMMAND plan ${_plan}/autoscale.yaml --expect ${_plan}/autoscale-slo.yaml --seeds 1..2 --vary cpu=1..6 -j 2
           -o ${_pa_out}/plan.db --report ${_pa_out}/report --force
   EXPECT "cpu is a node group: varying its autoscaling.max"
-         "answer: cpu=3 [(]3 nodes, 7.5 per hour[)]"
+         "answer: cpu=3 [(]3 nodes, at most 7.5 per hour[)]"
          "measured at the answer: ca_cost 13.41, ca_node_hours 5.36 [(]mean over 2 seeds[)]"
          "\n +[0-9]+ +2 +2 +5 +10.50 +4.20 +FAIL +max[(]wait_p99_s[)] <= 1800"
   SQL ${_pa_out}/plan.db "SELECT point FROM plan WHERE answer = 1" "^cpu=3$"
@@ -35,7 +35,7 @@ drasim_cli_test(NAME plan-autoscale/cost-equals-run
 drasim_cli_test(NAME plan-autoscale/with-fixed-pool
   COMMAND plan ${_plan}/autoscale.yaml --expect ${_plan}/autoscale-slo.yaml --seeds 1 --vary base=1..2
           --vary cpu=1..4 --cost base=1 -j 2 -q
-  EXPECT "answer: base=1 cpu=3 [(]4 nodes, 8.5 per hour[)]")
+  EXPECT "answer: base=1 cpu=3 [(]4 nodes, at most 8.5 per hour[)]")
 drasim_cli_test(NAME plan-autoscale/refused-below-min
   COMMAND plan ${_plan}/autoscale.yaml --expect ${_plan}/autoscale-slo.yaml --vary cpu=0..4
           -o ${_pa_out}/below-min.db

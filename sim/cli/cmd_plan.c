@@ -145,7 +145,8 @@ static void print_point(const plan_ctx *c, const int64_t *x, bool by_cost) {
         nodes += x[d];
     }
     printf(" (%lld node%s", (long long)nodes, nodes == 1 ? "" : "s");
-    if (by_cost) printf(", %.4g per hour", plan_cost(c, x));
+    /* a node group's price x max bounds its cost: the measured cost is printed after the answer */
+    if (by_cost) printf(", %s%.4g per hour", plan_autoscaled(c) ? "at most " : "", plan_cost(c, x));
     printf(")");
 }
 
