@@ -9,6 +9,8 @@
 
 #include "engine/sim_usage.h"
 #include "sched/dra.h"
+#include "engine/sim_gang.h"
+#include "engine/sim_preempt.h"
 #include "sched/dra_openb.h"
 #include "sched/place_mig.h"
 #include "sched/policy.h"
@@ -141,10 +143,12 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
                         .dra = dra};
     gpu_view_node *gpu_nodes = NULL;
     placement_config(r, &cfg, nodes, info, nnodes, &gpu_nodes);
+    sim_preempt_config(sc, &cfg);
     sched_init(&r->sched, nodes, nnodes, &cfg, sc->seed);
     bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN || sc->trace;   /* trace shapes: milli-GPU accounting in both modes */
     for (size_t i = 0; i < sc->ngroups; i++) sched_add_class(&r->sched, &sc->groups[i], dp);
     sched_prepare(&r->sched);
+    sim_gang_init(r);
     r->has_mig_resources = sched_mig_static_pct(&r->sched) >= 0;
     free(gpu_nodes);
     r->sched.cfg.gpu_nodes = NULL;
@@ -190,6 +194,7 @@ void sim_free(sim_run *r) {
         if (r->sources[k].free) r->sources[k].free(r->sources[k].ctx);
     free(r->tie_rank);
     free(r->go);
+    sim_gang_free(r);
     sim_usage_free(r->usage);
     for (size_t k = 0; k < r->late.len; k++) VEC_FREE(r->late.data[k].units);
     VEC_FREE(r->late);
@@ -290,7 +295,8 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
     sim_pod p = {.arrival = t, .start = -1, .end = -1, .duration = duration, .node = -1, .group = c,
                  .ordinal = ordinal, .state = POD_PENDING, .source = (uint8_t)src, .name = name};
     VEC_PUSH(r->pods, p);
-    sched_enqueue(&r->sched, c, (uint32_t)(r->pods.len - 1));
+    if (!r->gangs || !sim_gang_hold(r, (uint32_t)(r->pods.len - 1), t))   /* a gang's pods wait for its quorum */
+        sched_enqueue(&r->sched, c, (uint32_t)(r->pods.len - 1));
     return (uint32_t)(r->pods.len - 1);
 }
 
@@ -408,34 +414,62 @@ static void time_retries(sim_run *r) {
     }
 }
 
+void sim_pod_bound(sim_run *r, uint32_t c, uint32_t id, const placement *pl) {
+    sim_pod *p = &r->pods.data[id];
+    const pod_class *cl = &r->sched.classes[c];
+    uint64_t *u = sim_pod_units(r, p);
+    for (size_t k = 0; k < cl->next && k < 8; k++) u[k] = pl->units[k];
+    p->gpus = (uint8_t)pl->gpus;
+    p->node = pl->node;
+    if (r->pod_node) r->pod_node(r, id, pl->node, +1);
+    account(r, c, +1);
+    if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
+}
+
+void sim_pod_start(sim_run *r, uint32_t id, sim_time t) {
+    sim_pod *p = &r->pods.data[id];
+    p->start = t;
+    p->state = POD_RUNNING;
+    r->running++;
+    if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
+    if (r->usage) {
+        sim_usage_start(r, id, t);   /* its completion depends on its co-tenants */
+    } else if (p->duration != SIM_TIME_NEVER) {
+        evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
+        r->live_events++;
+    }
+}
+
+void sim_pod_unbind(sim_run *r, uint32_t id) {
+    sim_pod *p = &r->pods.data[id];
+    const pod_class *c = &r->sched.classes[p->group];
+    placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
+    uint64_t *u = sim_pod_units(r, p);
+    for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
+    if (r->pod_node) r->pod_node(r, id, p->node, -1);
+    account(r, p->group, -1);
+    sched_release(&r->sched, p->group, &pl);
+    if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
+    p->node = -1;
+    p->gpus = 0;
+}
+
 /* Scheduling cycles until nothing in the queue can be tried. */
 static void schedule_pass(sim_run *r, sim_time t) {
     uint32_t c, id;
     placement pl;
     while (sched_next(&r->sched, &c, &id)) {
-        if (!sched_schedule_head(&r->sched, c, &pl)) {
-            if (r->sched.cfg.drop_unschedulable) r->pods.data[pl.pod].dropped = true;
+        if (r->gangs && sim_gang_cycle(r, c, id, t)) {   /* a gang's pod: Permit or the workload cycle */
+            if (r->sched.pre) sim_preempt_evict(r, t);
             continue;
         }
-        sim_pod *p = &r->pods.data[id];
-        const pod_class *cl = &r->sched.classes[c];
-        uint64_t *u = sim_pod_units(r, p);
-        for (size_t k = 0; k < cl->next && k < 8; k++) u[k] = pl.units[k];
-        p->gpus = (uint8_t)pl.gpus;
-        p->node = pl.node;
-        if (r->pod_node) r->pod_node(r, id, pl.node, +1);
-        p->start = t;
-        p->state = POD_RUNNING;
-        r->running++;
-        account(r, c, +1);
-        if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
-        if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
-        if (r->usage) {
-            sim_usage_start(r, id, t);   /* its completion depends on its co-tenants */
-        } else if (p->duration != SIM_TIME_NEVER) {
-            evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
-            r->live_events++;
+        if (!sched_schedule_head(&r->sched, c, &pl)) {
+            if (r->sched.cfg.drop_unschedulable) r->pods.data[pl.pod].dropped = true;
+            if (r->sched.pre) sim_preempt_evict(r, t);   /* the PostFilter's victims */
+            continue;
         }
+        sim_pod_bound(r, c, id, &pl);
+        sim_pod_start(r, id, t);
     }
     time_retries(r);
 }
@@ -636,6 +670,8 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     sim_evict_summary(r);     /* after the groups it reports on */
     sim_sharing_summary(r);   /* containers' GPUs, multi-GPU requests on fewer GPUs (issue 17) */
     sim_usage_summary(r);     /* allocated versus used, slowdowns: only with usage profiles */
+    sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */
+    sim_gang_summary(r);
     return 0;
 }
 

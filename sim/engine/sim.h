@@ -170,6 +170,7 @@ struct sim_run {
     VEC(struct sim_eviction) evictions;       /* engine/sim_evict.h, in order */
     VEC(uint64_t) *extra_units;               /* per scenario group: units of pods beyond its count (replacements) */
     struct sim_usage *usage;                  /* usage and contention model (engine/sim_usage.h), NULL = off */
+    struct sim_gangs *gangs;                  /* gang scheduling (sim_gang.h), NULL without gangs */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
@@ -239,6 +240,13 @@ void sim_stop_completion(sim_run *r, uint32_t pod);
 const char *sim_delete_reason(const sim_run *r, uint32_t pod);
 /* The spec of class c: a scenario pod group or a source's class. */
 const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c);
+/* The steps of binding (schedule_pass; sim_gang.c holds gang pods between
+ * them): pod id of class c takes placement pl (it holds the resources); it
+ * starts running at t; a bound pod that never started gives them back and
+ * is pending again (a gang rejected at Permit). */
+void sim_pod_bound(sim_run *r, uint32_t c, uint32_t id, const placement *pl);
+void sim_pod_start(sim_run *r, uint32_t id, sim_time t);
+void sim_pod_unbind(sim_run *r, uint32_t id);
 /* The device unit masks of pod p (class.next of them). */
 uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p);
 

@@ -60,7 +60,8 @@ static int parse_output(const ynode *m, scenario *s, strbuf *err) {
 static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"mode", "devicePlugin", "scoring", "percentageOfNodesToScore",
                                        "balancedAllocation", "profile", "podInitialBackoffSeconds",
-                                       "podMaxBackoffSeconds", "policy", "devicePlacement", "searchBudget", NULL};
+                                       "podMaxBackoffSeconds", "policy", "devicePlacement", "searchBudget", "features",
+                                       "k8sVersion", NULL};
     const ynode *v;
     if (ymap_check_keys(m, keys, "scheduling", err)) return -1;
     if (ymap_need(m, "mode", "scheduling", &v, err)) return -1;
@@ -127,7 +128,7 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
             return -1;
         }
     }
-    return 0;
+    return scenario_parse_sched_dynamics(m, s, err);
 }
 
 int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {

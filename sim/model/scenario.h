@@ -116,6 +116,13 @@ typedef struct pod_group_spec {
     pod_container *containers;
     size_t ncontainers;
     const struct gpu_usage *usage;   /* `usage:` profile (issue 17), NULL = fully busy, no contention model */
+    /* preemption and gangs (scenario_dynamics.c, docs/PREEMPTION.md) */
+    bool preempt_never;              /* preemptionPolicy: Never */
+    bool has_pdb;                    /* disruptionBudget given */
+    bool pdb_max;                    /* ... as maxUnavailable (else minAvailable) */
+    int32_t pdb_value;               /* its number */
+    int32_t gang_min;                /* gang.minCount, 0 = not a gang */
+    sim_time gang_timeout;           /* gang.timeout (0 = 5m, the Permit timeout of 1.35/1.36) */
     const ynode *where;
     /* lifecycle (model/scenario_lifecycle.c; engine/sim_evict.c): who replaces an
      * evicted pod and how much of its work survives */
@@ -212,6 +219,9 @@ typedef struct scheduling_spec {
     bool device_by_allocator;        /* devicePlacement: allocator (DRA: first fit, not the policy's choice) */
     bool has_search_budget;          /* searchBudget given; else the allocator's default (alloc.h) */
     uint64_t search_budget;          /* searchBudget: allocator search steps per Filter call (0 = no limit) */
+    bool dra_preemption;             /* features.DRAPreemption: KEP-5690's dry run frees victims' devices */
+    bool preemption;                 /* features.DefaultPreemption: true (the PostFilter; off unless asked) */
+    int k8s_minor;                   /* k8sVersion 1.<minor> (default 36): the gang model (1.37+: workload cycle) */
 } scheduling_spec;
 
 /* ---- the scenario ------------------------------------------------------------------- */
@@ -287,6 +297,10 @@ int scenario_parse_profile(const ynode *m, scenario *s, strbuf *err);
 int scenario_parse_backoff(const ynode *scheduling, scenario *s, strbuf *err);
 int scenario_parse_node_affinity(const ynode *n, arena *a, k8s_node_selector *out, strbuf *err);
 int scenario_parse_trace(const ynode *trace, scenario *s, strbuf *err);
+/* scenario_dynamics.c: a pod group's preemptionPolicy, disruptionBudget and
+ * gang; scheduling.features and scheduling.k8sVersion. */
+int scenario_parse_group_dynamics(const ynode *m, pod_group_spec *g, strbuf *err);
+int scenario_parse_sched_dynamics(const ynode *scheduling, scenario *s, strbuf *err);
 /* (Re)build a trace workload's pod groups and arrival sequence for s->seed. */
 int scenario_trace_expand(scenario *s, strbuf *err);
 

@@ -209,7 +209,8 @@ static int parse_gpu(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
 int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
     static const char *const keys[] = {"name", "count", "arrival", "duration", "priority", "requests",
                                        "nodeSelector", "affinity", "tolerations", "gpu", "owner", "checkpoint",
-                                       "terminationGracePeriodSeconds", "containers", "initContainers", "usage", NULL};
+                                       "terminationGracePeriodSeconds", "containers", "initContainers", "usage",
+                                       "preemptionPolicy", "disruptionBudget", "gang", NULL};
     const ynode *v;
     memset(g, 0, sizeof *g);
     g->where = m;
@@ -253,7 +254,8 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     if ((v = ymap_get(m, "gpu")) && parse_gpu(v, a, g, err)) return -1;
     if (scenario_parse_containers(m, a, g, err)) return -1;
     if ((v = ymap_get(m, "usage")) && usage_parse(v, a, &g->usage, err)) return -1;
-    return scenario_parse_lifecycle(m, g, err);
+    if (scenario_parse_lifecycle(m, g, err)) return -1;
+    return scenario_parse_group_dynamics(m, g, err);
 }
 
 int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {

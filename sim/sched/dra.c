@@ -243,7 +243,9 @@ void dra_free(dra_state *d) {
 
 void dra_add_record(dra_state *d, const dra_record *r) {
     while (d->pod_first.len <= r->pod) VEC_PUSH(d->pod_first, 0);
-    if (!d->pod_first.data[r->pod]) d->pod_first.data[r->pod] = (uint32_t)d->records.len + 1;
+    uint32_t *first = &d->pod_first.data[r->pod];
+    /* a pod reserved again (a gang rejected at Permit, engine/sim_gang.c): its records are the new ones */
+    if (!*first || d->records.data[*first - 1].deleted) *first = (uint32_t)d->records.len + 1;
     VEC_PUSH(d->records, *r);
 }
 

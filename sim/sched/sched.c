@@ -12,6 +12,7 @@
 #include "sched/dra_openb.h"
 #include "sched/framework.h"
 #include "sched/policy.h"
+#include "sched/preempt.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -53,6 +54,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
     for (size_t n = 0; n < nnodes; n++)
         for (size_t i = 0; i < nodes[n].nallocatable; i++) res_register(s, nodes[n].allocatable[i].name);
     rng_seed(&s->rng, seed);
+    if (cfg->preemption) preempt_init(s, seed);
     static const sched_plugin *const all[] = {&plugin_node_unschedulable, &plugin_taint_toleration,
                                               &plugin_node_affinity, &plugin_node_resources_fit,
                                               &plugin_balanced_allocation};
@@ -194,6 +196,11 @@ int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mo
     c->affinity = g->has_affinity ? &g->required_affinity : NULL;
     c->tolerations = g->tolerations;
     c->ntolerations = g->ntolerations;
+    c->preempt_never = g->preempt_never;
+    c->has_pdb = g->has_pdb;
+    c->pdb_max = g->pdb_max;
+    c->pdb_value = g->pdb_value;
+    c->nominated = -1;
     class_gpu_shape(s, c, g);
     return (int)s->nclasses++;
 }
@@ -440,6 +447,7 @@ void sched_free(scheduler *s) {
     free(s->absent);
     gpu_view_free(&s->gv);
     frag_typical_free(&s->typical);
+    preempt_free(s);
     memset(s, 0, sizeof *s);
 }
 
@@ -531,6 +539,10 @@ bool sched_remove(scheduler *s, uint32_t ci, uint32_t pod) {
         heap_push(s, ci);
     }
     return true;
+}
+
+void sched_take_class(scheduler *s, uint32_t c) {
+    if (s->classes[c].in_heap) heap_remove(s, c);
 }
 
 bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod) {
@@ -757,6 +769,7 @@ static void bind(scheduler *s, uint32_t ci, size_t node, placement *p) {
     gpu_view_take_milli(&s->gv, node, &c->shape, milli, +1);
     for (size_t pi = 0; pi < s->nplugins; pi++)
         if (s->plugins[pi]->reserve) s->plugins[pi]->reserve(s, c, node, p);
+    if (s->pre) preempt_bound(s, ci, p);
     node_changed(s, node, false);
 }
 
@@ -812,10 +825,13 @@ bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
             for (uint32_t k = 1; k < c->head_failures && d < s->cfg.backoff_max_ms; k++) d *= 2;
             c->backoff_until = s->now + (d < s->cfg.backoff_max_ms ? d : s->cfg.backoff_max_ms);
         }
+        if (s->pre) preempt_post_filter(s, ci, c->pending[c->head]);   /* PostFilter */
         return false;
     }
     size_t node;
-    if (s->cfg.tie_rank) {
+    if (c->nominated >= 0 && c->nominated_pod == c->pending[c->head] && BIT_GET(c->fits, (size_t)c->nominated)) {
+        node = (size_t)c->nominated;   /* evaluateNominatedNode: the nominated node first, unscored */
+    } else if (s->cfg.tie_rank) {
         node = pick_ranked(s, c);
     } else if (s->cfg.policy && s->cfg.policy->random_pick) {   /* Random: one feasible node, uniformly */
         size_t k = c->nfit > 1 ? (size_t)rng_below(&s->rng, c->nfit) : 0;
@@ -836,6 +852,7 @@ bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
     c->head++;
     c->head_failures = 0;   /* the next head pod has not failed yet */
     c->backoff_until = 0;
+    c->nominated = -1;
     bind(s, ci, node, p);
     if (sched_waiting(s, ci) && !c->blocked) heap_push(s, ci);
     return true;
@@ -876,6 +893,7 @@ void sched_release(scheduler *s, uint32_t ci, const placement *p) {
     int64_t *used = &s->used[node * R];
     for (size_t pi = 0; pi < s->nplugins; pi++)
         if (s->plugins[pi]->unreserve) s->plugins[pi]->unreserve(s, c, node, p);
+    if (s->pre) preempt_released(s, ci, p);
     int16_t milli[GS_MAX_GPUS];
     placement_milli(s, c, p, milli);
     gpu_view_take_milli(&s->gv, node, &c->shape, milli, -1);
@@ -889,6 +907,34 @@ void sched_release(scheduler *s, uint32_t ci, const placement *p) {
     s->nz_used[node * 2] -= c->nz_cpu;
     s->nz_used[node * 2 + 1] -= c->nz_mem;
     node_changed(s, node, true);
+}
+
+void sched_dry_account(scheduler *s, uint32_t ci, const placement *p, int sign) {
+    const pod_class *c = &s->classes[ci];
+    size_t node = (size_t)p->node, R = s->nres, e = 0;
+    int64_t *used = &s->used[node * R];
+    int16_t milli[GS_MAX_GPUS];
+    placement_milli(s, c, p, milli);
+    gpu_view_take_milli(&s->gv, node, &c->shape, milli, sign);
+    used[RES_PODS] += sign;
+    for (size_t i = 0; i < c->ndemand; i++) {
+        size_t r = c->demand[i].res;
+        used[r] += sign * c->demand[i].amount;
+        if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) {
+            if (sign < 0) s->units_free[node * R + r] |= p->units[e++];
+            else s->units_free[node * R + r] &= ~p->units[e++];
+        }
+    }
+    s->nz_used[node * 2] += sign * c->nz_cpu;
+    s->nz_used[node * 2 + 1] += sign * c->nz_mem;
+}
+
+int sched_first_failing(const scheduler *s, uint32_t ci, size_t node) {
+    const pod_class *c = &s->classes[ci];
+    if (!BIT_GET(c->eligible, node) || (s->absent && BIT_GET(s->absent, node))) return 0;
+    for (size_t p = 0; p < s->nplugins; p++)
+        if (s->plugins[p]->filter && !s->plugins[p]->filter(s, c, node, NULL)) return (int)p;
+    return -1;
 }
 
 void sched_set_present(scheduler *s, size_t node, bool present) {

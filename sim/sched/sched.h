@@ -81,6 +81,12 @@ typedef struct pod_class {
     bool in_heap;
     bool prefiltered;                 /* PreFilter passed (else no node is ever eligible) */
     uint64_t attempts, failures;
+    /* preemption (preempt.h) */
+    bool preempt_never;               /* preemptionPolicy: Never */
+    bool has_pdb, pdb_max;            /* disruption budget: maxUnavailable (else minAvailable) */
+    int32_t pdb_value;
+    int32_t nominated;                /* the head pod's nominated node, -1 = none */
+    uint32_t nominated_pod;           /* ... for this pod */
 } pod_class;
 
 typedef struct sched_plugin sched_plugin;
@@ -113,6 +119,8 @@ typedef struct sched_config {
     bool device_by_allocator;                /* ... taking its own first fit, not the policy's GPUs */
     double typical_pct;                      /* typical pods: popularity threshold, percent (95) */
     bool typical_artifact;                   /* typical pods in the artifact's float order (frag.h) */
+    bool preemption;                         /* DefaultPreemption as PostFilter (preempt.h) */
+    bool dra_preemption;                     /* KEP-5690: the dry run frees victims' node-local devices */
 } sched_config;
 
 typedef struct scheduler {
@@ -156,6 +164,7 @@ typedef struct scheduler {
     uint64_t dropped;                 /* pods dropped without retry (profile openb-artifact) */
     uint64_t dra_moved;               /* trace DRA: placements whose devices differ from the policy's GPUs */
     uint64_t *absent;                 /* nodes not in the cluster now (autoscaler node groups), NULL = none; owned */
+    struct preempt_state *pre;        /* DefaultPreemption's state (preempt.h), NULL when off */
 } scheduler;
 
 /* Where a pod went: node index and the device units taken per extended
@@ -185,6 +194,9 @@ int sched_add_class_late(scheduler *s, const pod_group_spec *g, bool device_plug
 void sched_enqueue(scheduler *s, uint32_t c, uint32_t pod);
 /* Pop the next class whose head pod should be tried; false when nothing to try. */
 bool sched_next(scheduler *s, uint32_t *c, uint32_t *pod);
+/* Take class c out of the queue as sched_next would (a gang's workload
+ * cycle tries several of its pods in a row). */
+void sched_take_class(scheduler *s, uint32_t c);
 /* A waiting pod of class c leaves the queue (deleted); false when it is not
  * waiting. The class keeps its blocked and back-off state; its place in the
  * queue follows its new head pod. */

@@ -666,7 +666,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
         {"lognormal", api_lognormal}, {"every", api_every},           {"at", api_at},
         {"after", api_after},       {"cancel", api_cancel},           {"on_finish", api_on_finish},
         {"on_start", api_on_start},  {"delete", api_delete},          {"evict", api_evict},  {"pod", api_pod},
-        {"submit", luaw_submit},    {"submit_gang", luaw_submit_gang}, {"pending", api_pending},
+        {"submit", luaw_submit},    {"submit_gang", luaw_gang_submit}, {"pending", api_pending},
         {"running", api_running},   {"free_gpus", api_free_gpus},     {"nodes", api_nodes},
         {"csv", api_csv},           {"record", api_record},           {"sample", api_sample},           {"sorted_keys", luaw_sorted_keys},
         {"claim", luaw_claim},      {NULL, NULL}};

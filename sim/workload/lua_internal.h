@@ -178,6 +178,8 @@ sim_time luaw_check_duration(lua_State *L, int idx, const char *what);
 /* ---- lua_pods.c ---- */
 int luaw_submit(lua_State *L);
 int luaw_submit_gang(lua_State *L);
+/* lua_gang.c: drasim.submit_gang with all_or_nothing (the scheduler's gang model). */
+int luaw_gang_submit(lua_State *L);
 
 /* ---- lua_shapes.c ---- */
 uint64_t luaw_shape_hash(const char *s, size_t n);

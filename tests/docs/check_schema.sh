@@ -31,9 +31,11 @@ run lua-labels.db run "$src/tests/lua20/dp.yaml"
 run sharing.db run "$src/tests/sharing/dra-hand.yaml"
 run sidecar.db run "$src/scenarios/examples/sidecar-gpu.yaml"
 run pools.db run "$src/tests/sharing/pool-sharing.yaml"
+run preempt.db run "$src/tests/preempt/inference-over-training.yaml"   # preemption (issue 15)
+run gang.db run "$src/tests/preempt/gang-partial.yaml"                  # gangs (issue 15)
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
 run plan-ca.db plan "$src/tests/plan/autoscale.yaml" --expect "$src/tests/plan/autoscale-slo.yaml" --seeds 1 --vary cpu=1..4 -j 2
-dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db gang.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
 

@@ -35,6 +35,8 @@ typedef struct fleet {
     k8s_kv label;
 } fleet;
 
+int fleet_preemption;
+
 /* The workload: four job sizes sharing ~80 % offered GPU load. */
 const struct gpu_usage *fleet_usage;
 
@@ -55,6 +57,7 @@ static void fleet_workload(fleet *f, sched_mode mode, long nnodes, long npods) {
         g->arrival.mean_gap_ms = 1.0 / (rate_per_ms * share[k]);
         g->duration = (duration_dist){.kind = DIST_LOGNORMAL, .a = SIM_SECONDS(3600), .sigma = 0.5};
         g->usage = fleet_usage;
+        if (fleet_preemption) g->priority = gpus[k] == 8 ? 100 : gpus[k] == 4 ? 50 : 0;
         f->req[k][0] = amt("cpu", 12 * gpus[k]);
         f->req[k][1] = amt("memory", (96LL << 30) * gpus[k]);
         g->requests = f->req[k];
@@ -97,6 +100,7 @@ static void fleet_init(fleet *f, sched_mode mode, long nnodes, long npods, const
     sc->sched.dp.time_slicing_replicas = 1;
     sc->sched.balanced_allocation = true;
     sc->sched.policy = policy ? intern(policy) : NULL;
+    sc->sched.preemption = fleet_preemption != 0;
     fleet_workload(f, mode, nnodes, npods);
     if (mode == SCHED_MODE_DRA) {
         node_pool_spec *p = &f->pool;
@@ -132,7 +136,7 @@ static void fleet_init(fleet *f, sched_mode mode, long nnodes, long npods, const
 
 typedef struct child_report {
     double inventory_s, simulate_s, sqlite_s, cpu_s;
-    double arrived, scheduled, cycles, hours, gpu_alloc, wait_p99, alloc_calls;
+    double arrived, scheduled, cycles, hours, gpu_alloc, wait_p99, alloc_calls, preemptions;
 } child_report;
 
 static double cpu_now(void) {
@@ -179,7 +183,8 @@ static int run_child(sched_mode mode, long nnodes, long npods, const char *polic
                           sim_metric_get(&run, "pods_arrived"), sim_metric_get(&run, "pods_scheduled"),
                           sim_metric_get(&run, "scheduling_cycles"), (double)run.end_time / 3600e3,
                           sim_metric_get(&run, "gpu_alloc_pct"), sim_metric_get(&run, "wait_p99_s"),
-                          mode == SCHED_MODE_DRA ? sim_metric_get(&run, "dra_allocate_calls") : 0};
+                          mode == SCHED_MODE_DRA ? sim_metric_get(&run, "dra_allocate_calls") : 0,
+                          sim_metric_get(&run, "preemptions")};
     sim_free(&run);
     if (mode == SCHED_MODE_DRA) {
         inventory_free(&inv);
@@ -238,6 +243,8 @@ int fleet_bench(const char *what, sched_mode mode, long nodes, long pods, const 
         inv[i] = rep.inventory_s, sim[i] = rep.simulate_s, sql[i] = rep.sqlite_s, cpu[i] = rep.cpu_s;
         tot[i] = rep.inventory_s + rep.simulate_s + rep.sqlite_s;
         rss[i] = ru.ru_maxrss / 1024.0;
+        if (i == 0 && fleet_preemption)
+            printf("    preemptions %.0f\n", rep.preemptions == rep.preemptions ? rep.preemptions : 0);
         if (i == 0)
             printf("    %.0f pods (%.0f scheduled, %.0f cycles, %.0f allocator calls), simulated %.1f h, "
                    "GPU alloc %.1f%%, wait p99 %.0f s\n",

@@ -36,6 +36,10 @@ void fleet_args(int argc, char **argv, long *nodes, long *pods, const char **pol
 /* A usage profile every pod group of the fleet gets (bench_usage; NULL = none). */
 extern const struct gpu_usage *fleet_usage;
 
+/* bench_preempt: the same workload with priorities (8-GPU jobs 100, 4-GPU 50,
+ * the rest 0) and DefaultPreemption on; the runs print their preemptions. */
+extern int fleet_preemption;
+
 /* The 1-minute load average, or -1. */
 double fleet_load(void);
 
