@@ -58,9 +58,13 @@ drasim_cli_test(NAME preempt/bad-policy
   EXIT 3
   EXPECT "--set workload[.]podGroups[.]inference[.]preemptionPolicy:1:[0-9]+: preemptionPolicy: expected PreemptLowerPriority or Never, found 'Sometimes'")
 drasim_cli_test(NAME preempt/bad-k8s-version
-  COMMAND run ${_pe_src}/gang-partial.yaml --set scheduling.k8sVersion=1.9
+  COMMAND run ${_pe_src}/gang-partial.yaml --set cluster.kubernetesVersion=1.9
   EXIT 3
-  EXPECT "--set scheduling[.]k8sVersion:1:[0-9]+: scheduling[.]k8sVersion: expected 1[.]35, 1[.]36, 1[.]37 or 1[.]38, found '1[.]9'")
+  EXPECT "--set cluster[.]kubernetesVersion:1:[0-9]+: kubernetesVersion: expected 1[.]34, 1[.]35, 1[.]36 or 1[.]37, found '1[.]9'")
+drasim_cli_test(NAME preempt/gang-before-1.35
+  COMMAND run ${_pe_src}/gang-partial.yaml --set cluster.kubernetesVersion=1.34
+  EXIT 3
+  EXPECT "gang-partial[.]yaml:[0-9]+:[0-9]+: gang: needs cluster[.]kubernetesVersion 1[.]35 or later")
 drasim_cli_test(NAME preempt/bad-gang-min
   COMMAND run ${_pe_src}/gang-partial.yaml --set workload.podGroups.gang.gang.minCount=5
   EXIT 3
@@ -77,7 +81,7 @@ drasim_cli_test(NAME gang/permit-136
 # gangs, 1.37: the workload cycle holds nothing; 117 failed cycles; starts at 1205 s
 set(_db ${_pe_out}/gang-137.db)
 drasim_cli_test(NAME gang/workload-cycle-137
-  COMMAND run ${_pe_src}/gang-partial.yaml --set scheduling.k8sVersion=1.37 -o ${_db}
+  COMMAND run ${_pe_src}/gang-partial.yaml --set cluster.kubernetesVersion=1.37 -o ${_db}
   SQL ${_db} "SELECT group_concat(DISTINCT scheduled_ms) FROM pods WHERE name LIKE 'gang-%'" "^1205000$"
       ${_db} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = 'gang' AND metric LIKE 'gang%'"
              "^gangs=1[.]0 gangs_started=1[.]0 gang_attempts_failed=117[.]0 gang_wait_mean_s=1145[.]0 gang_wait_max_s=1145[.]0 gang_held_gpu_s=0[.]0 gang_hold_max_s=0[.]0$")
@@ -143,7 +147,7 @@ drasim_cli_test(NAME gang/delete-while-waiting
 foreach(_v 1.36 1.37)
   set(_db ${_pe_out}/gang-never-${_v}.db)
   drasim_cli_test(NAME gang/never-fits-ends-${_v}
-    COMMAND run ${_pe_src}/gang-partial.yaml --set scheduling.k8sVersion=${_v} "--set" "stop={allPodsDone: true}"
+    COMMAND run ${_pe_src}/gang-partial.yaml --set cluster.kubernetesVersion=${_v} "--set" "stop={allPodsDone: true}"
             --set workload.podGroups.filler.duration=1s "--set" "workload.podGroups.gang.gpu.devicePlugin={nvidia.com/gpu: 8}"
             -o ${_db}
     TIMEOUT 60

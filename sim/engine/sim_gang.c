@@ -51,7 +51,7 @@ static sim_gangs *gangs(sim_run *r) {
     if (!r->gangs) {
         r->gangs = xcalloc(1, sizeof *r->gangs);
         r->gangs->src = -1;
-        r->gangs->cycle = r->sc->sched.k8s_minor >= 37;
+        r->gangs->cycle = r->sc->cluster.publish.k8s_minor >= 37;
     }
     return r->gangs;
 }

@@ -4,7 +4,7 @@
  * or a Lua drasim.submit_gang{all_or_nothing = true}.
  *
  * Quorum (PreEnqueue): a gang's pods enter the queue only once minCount of
- * them exist. Then, by scheduling.k8sVersion:
+ * them exist. Then, by cluster.kubernetesVersion:
  *  - 1.35/1.36: each pod is scheduled on its own and waits at Permit holding
  *    what it reserved (devices included) until minCount are waiting; then all
  *    bind. When the first waiting pod's Permit timeout (5 min upstream:

@@ -70,7 +70,7 @@ typedef enum { DRA_DRIVER_V25_3, DRA_DRIVER_V25_8, DRA_DRIVER_V25_12, DRA_DRIVER
  * `cluster.kubernetesVersion`). */
 typedef struct dra_publish {
     dra_driver_version driver;        /* default DRA_DRIVER_NEWEST */
-    int k8s_minor;                    /* 34, 35 or 36 (default 36) */
+    int k8s_minor;                    /* 34, 35, 36 or 37 (default 36) */
     bool sorted_devices;              /* deviceOrder: sorted (default: the driver's arbitrary order) */
     bool compute_domains;             /* publish compute-domain.nvidia.com slices */
 } dra_publish;

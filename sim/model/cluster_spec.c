@@ -293,6 +293,7 @@ int k8s_version_parse(const char *s, int *minor) {
     if (!strcmp(s, "1.34")) *minor = 34;
     else if (!strcmp(s, "1.35")) *minor = 35;
     else if (!strcmp(s, "1.36")) *minor = 36;
+    else if (!strcmp(s, "1.37")) *minor = 37;   /* gangs: the workload scheduling cycle (engine/sim_gang.c) */
     else return -1;
     return 0;
 }
@@ -331,7 +332,7 @@ int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf
         const char *s;
         if (y_str(kv, "kubernetesVersion", &s, err)) return -1;
         if (k8s_version_parse(s, &out->publish.k8s_minor)) {
-            yerr(err, kv, "kubernetesVersion: expected 1.34, 1.35 or 1.36, found '%s'", s);
+            yerr(err, kv, "kubernetesVersion: expected 1.34, 1.35, 1.36 or 1.37, found '%s'", s);
             return -1;
         }
     }

@@ -60,8 +60,7 @@ static int parse_output(const ynode *m, scenario *s, strbuf *err) {
 static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"mode", "devicePlugin", "scoring", "percentageOfNodesToScore",
                                        "balancedAllocation", "profile", "podInitialBackoffSeconds",
-                                       "podMaxBackoffSeconds", "policy", "devicePlacement", "searchBudget", "features",
-                                       "k8sVersion", NULL};
+                                       "podMaxBackoffSeconds", "policy", "devicePlacement", "searchBudget", "features", NULL};
     const ynode *v;
     if (ymap_check_keys(m, keys, "scheduling", err)) return -1;
     if (ymap_need(m, "mode", "scheduling", &v, err)) return -1;
@@ -184,6 +183,11 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     /* The same workload must be runnable in the selected mode. */
     for (size_t i = 0; i < s->ngroups; i++) {
         const pod_group_spec *g = &s->groups[i];
+        if (g->gang_min && s->cluster.publish.k8s_minor < 35) {   /* the Workload API is alpha in 1.35 (KEP-4671) */
+            yerr(err, ymap_get(g->where, "gang"), "gang: needs cluster.kubernetesVersion 1.35 or later (the "
+                 "Workload API, KEP-4671, is new in 1.35)");
+            return -1;
+        }
         if (s->sched.mode == SCHED_MODE_DEVICE_PLUGIN && g->dra && !g->has_dp) {
             yerr(err, g->where, "pod group '%s' states its GPU demand only for DRA (gpu.dra); add "
                  "gpu.devicePlugin to run it in device-plugin mode", g->name);

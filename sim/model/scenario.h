@@ -221,7 +221,6 @@ typedef struct scheduling_spec {
     uint64_t search_budget;          /* searchBudget: allocator search steps per Filter call (0 = no limit) */
     bool dra_preemption;             /* features.DRAPreemption: KEP-5690's dry run frees victims' devices */
     bool preemption;                 /* features.DefaultPreemption: true (the PostFilter; off unless asked) */
-    int k8s_minor;                   /* k8sVersion 1.<minor> (default 36): the gang model (1.37+: workload cycle) */
 } scheduling_spec;
 
 /* ---- the scenario ------------------------------------------------------------------- */
@@ -298,7 +297,7 @@ int scenario_parse_backoff(const ynode *scheduling, scenario *s, strbuf *err);
 int scenario_parse_node_affinity(const ynode *n, arena *a, k8s_node_selector *out, strbuf *err);
 int scenario_parse_trace(const ynode *trace, scenario *s, strbuf *err);
 /* scenario_dynamics.c: a pod group's preemptionPolicy, disruptionBudget and
- * gang; scheduling.features and scheduling.k8sVersion. */
+ * gang; scheduling.features and cluster.kubernetesVersion. */
 int scenario_parse_group_dynamics(const ynode *m, pod_group_spec *g, strbuf *err);
 int scenario_parse_sched_dynamics(const ynode *scheduling, scenario *s, strbuf *err);
 /* (Re)build a trace workload's pod groups and arrival sequence for s->seed. */

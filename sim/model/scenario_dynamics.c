@@ -7,7 +7,7 @@
  *   scheduling: features: {DefaultPreemption: false, DRAPreemption: false}
  *               (kube-scheduler enables DefaultPreemption by default; drasim
  *               asks for it, so scenarios written before it run as they did)
- *               k8sVersion: "1.36"   (1.35/1.36: gangs wait at Permit; 1.37+: workload scheduling cycle)
+ *               (cluster.kubernetesVersion: 1.35/1.36 gangs wait at Permit; 1.37 the workload scheduling cycle)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +74,6 @@ int scenario_parse_group_dynamics(const ynode *m, pod_group_spec *g, strbuf *err
 
 int scenario_parse_sched_dynamics(const ynode *m, scenario *s, strbuf *err) {
     const ynode *v;
-    s->sched.k8s_minor = 36;
     if ((v = ymap_get(m, "features"))) {
         static const char *const keys[] = {"DefaultPreemption", "DRAPreemption", NULL};
         if (y_expect(v, YN_MAP, "scheduling.features", err) || ymap_check_keys(v, keys, "scheduling.features", err))
@@ -85,17 +84,6 @@ int scenario_parse_sched_dynamics(const ynode *m, scenario *s, strbuf *err) {
             return -1;
         if ((f = ymap_get(v, "DRAPreemption")) && y_bool(f, "scheduling.features.DRAPreemption", &s->sched.dra_preemption, err))
             return -1;
-    }
-    if ((v = ymap_get(m, "k8sVersion"))) {
-        const char *txt;
-        if (y_str(v, "scheduling.k8sVersion", &txt, err)) return -1;
-        char *end = NULL;
-        long minor = strncmp(txt, "1.", 2) ? -1 : strtol(txt + 2, &end, 10);
-        if (minor < 35 || minor > 38 || !end || *end) {
-            yerr(err, v, "scheduling.k8sVersion: expected 1.35, 1.36, 1.37 or 1.38, found '%s'", txt);
-            return -1;
-        }
-        s->sched.k8s_minor = (int)minor;
     }
     return 0;
 }
