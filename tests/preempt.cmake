@@ -54,19 +54,19 @@ drasim_cli_test(NAME preempt/grace-period
 
 # bad input: FILE:LINE:COL, exit 3
 drasim_cli_test(NAME preempt/bad-policy
-  COMMAND run ${_pe_src}/inference-over-training.yaml --set workload.podGroups.inference.preemptionPolicy=Sometimes
+  COMMAND run ${_pe_src}/inference-over-training.yaml --set workload.podGroups.inference.preemptionPolicy=Sometimes -o ${_pe_out}/bad-policy.db
   EXIT 3
   EXPECT "--set workload[.]podGroups[.]inference[.]preemptionPolicy:1:[0-9]+: preemptionPolicy: expected PreemptLowerPriority or Never, found 'Sometimes'")
 drasim_cli_test(NAME preempt/bad-k8s-version
-  COMMAND run ${_pe_src}/gang-partial.yaml --set cluster.kubernetesVersion=1.9
+  COMMAND run ${_pe_src}/gang-partial.yaml --set cluster.kubernetesVersion=1.9 -o ${_pe_out}/bad-k8s-version.db
   EXIT 3
   EXPECT "--set cluster[.]kubernetesVersion:1:[0-9]+: kubernetesVersion: expected 1[.]34, 1[.]35, 1[.]36 or 1[.]37, found '1[.]9'")
 drasim_cli_test(NAME preempt/gang-before-1.35
-  COMMAND run ${_pe_src}/gang-partial.yaml --set cluster.kubernetesVersion=1.34
+  COMMAND run ${_pe_src}/gang-partial.yaml --set cluster.kubernetesVersion=1.34 -o ${_pe_out}/gang-1.34.db
   EXIT 3
   EXPECT "gang-partial[.]yaml:[0-9]+:[0-9]+: gang: needs cluster[.]kubernetesVersion 1[.]35 or later")
 drasim_cli_test(NAME preempt/bad-gang-min
-  COMMAND run ${_pe_src}/gang-partial.yaml --set workload.podGroups.gang.gang.minCount=5
+  COMMAND run ${_pe_src}/gang-partial.yaml --set workload.podGroups.gang.gang.minCount=5 -o ${_pe_out}/bad-gang-min.db
   EXIT 3
   EXPECT "--set workload[.]podGroups[.]gang[.]gang[.]minCount:1:[0-9]+: gang[.]minCount: expected 1 to the group's count [(]4[)], found 5")
 
@@ -96,7 +96,7 @@ drasim_cli_test(NAME gang/quorum
 
 # a bad gang field in the file itself: FILE:LINE:COL
 drasim_cli_test(NAME gang/bad-field-in-file
-  COMMAND run ${_pe_src}/bad-gang.yaml
+  COMMAND run ${_pe_src}/bad-gang.yaml -o ${_pe_out}/bad-gang.db
   EXIT 3
   EXPECT "bad-gang[.]yaml:23:7: unknown field 'minimum' in gang [(]expected one of: minCount, timeout[)]")
 
@@ -112,7 +112,7 @@ drasim_cli_test(NAME gang/lua-training-gang
       # every started gang started whole: its 16 pods share one start time
       ${_db} "SELECT count(*) FROM (SELECT substr(name, 1, length(rtrim(name, '0123456789')) - 1) AS g FROM pods WHERE name LIKE 'train-%' AND scheduled_ms IS NOT NULL GROUP BY g HAVING count(DISTINCT scheduled_ms) > 1)" "^0$")
 drasim_cli_test(NAME gang/lua-training-gang-bad-timeout
-  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/lua-training-gang.yaml --set workload.lua.args.timeout=soon
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/lua-training-gang.yaml --set workload.lua.args.timeout=soon -o ${_pe_out}/bad-timeout.db
   EXIT 3
   EXPECT "training_gang[.]lua:[0-9]+: drasim[.]submit_gang: timeout: expected a duration such as 90s, 5m or 1h30m, found 'soon'")
 

@@ -2,6 +2,7 @@
  * the smallest (or, with --cost, cheapest) fleet whose runs meet every
  * expectation (sim/report/plan.h: the search; docs/CI.md). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,11 @@ static void usage(FILE *out) {
             "hurt: it bisects each pool's count, then walks the frontier; it never runs the\n"
             "full grid. Probes run in parallel, one child process each.\n\n"
             "  --expect FILE        expectations (required)\n"
-            "  --vary POOL=MIN..MAX the node count of node pool POOL (by name), 0 <= MIN <= MAX\n"
+            "  --vary POOL=MIN..MAX the node count of node pool POOL (by name), 0 <= MIN <= MAX;\n"
+            "                       for a pool with `autoscaling`, its max (MIN >= its min, >= 1), and\n"
+            "                       each probe's measured ca_cost and ca_node_hours are reported\n"
             "  --cost POOL=PRICE    price per node and hour (> 0); given for one pool, needed for all\n"
+            "                       (a node group defaults to its autoscaling.price)\n"
             "  --seeds LIST         42..51 or 1,5,9 (overrides the expect file's seeds)\n"
             "  --set KEY=VALUE      scenario override, after the expect file's `set`\n"
             "  -o, --output FILE    results database: every probe's runs, `sweep` and `plan` tables\n"
@@ -73,8 +77,37 @@ static int parse_vary(const char *text, plan_dim *d, strbuf *err) {
     return err->len ? -1 : 0;
 }
 
-/* Every --vary names a node pool of the scenario file. 0, -1 (usage: err), -2 (bad file: err). */
-static int check_pools(const char *scenario, const plan_dim *dims, size_t k, strbuf *err) {
+/* A scalar of map m as a number, or `dflt`. */
+static double num_or(const ynode *m, const char *key, double dflt) {
+    const ynode *v = m ? ymap_get(m, key) : NULL;
+    char *end;
+    double r = v && v->kind == YN_SCALAR ? strtod(v->str, &end) : dflt;
+    return v && v->kind == YN_SCALAR && end != v->str && !*end ? r : dflt;
+}
+
+/* The pool is a node group (`autoscaling`, docs/AUTOSCALER.md): vary its max.
+ * A range below its min (or below 1, a group's least max) is refused. 0 or -1 with err. */
+static int autoscaled_dim(const ynode *pool, plan_dim *d, double *group_price, strbuf *err) {
+    const ynode *as = ymap_get(pool, "autoscaling");
+    if (!as || as->kind != YN_MAP) return 0;
+    d->autoscaled = true;
+    d->start_count = (int64_t)num_or(pool, "count", 0);
+    *group_price = num_or(as, "price", 0);
+    int64_t min = (int64_t)num_or(as, "min", 0);
+    if (d->lo < min || d->lo < 1) {
+        sb_printf(err,
+                  "--vary %s=%lld..%lld: pool '%s' is an autoscaled node group: the range varies its autoscaling.max,"
+                  " which cannot be below its min (%lld) nor below 1",
+                  d->pool, (long long)d->lo, (long long)d->hi, d->pool, (long long)min);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every --vary names a node pool of the scenario file; pools with
+ * `autoscaling` are marked (group_price[d]: their autoscaling.price, else 0).
+ * 0, -1 (usage: err), -2 (bad file: err). */
+static int check_pools(const char *scenario, plan_dim *dims, size_t k, double *group_price, strbuf *err) {
     yfile f;
     if (yfile_load(scenario, &f, err)) return -2;
     const ynode *root = f.ndocs ? f.docs[0] : NULL;
@@ -91,8 +124,9 @@ static int check_pools(const char *scenario, const plan_dim *dims, size_t k, str
         for (size_t i = 0; pools && pools->kind == YN_SEQ && i < pools->n && !found; i++) {
             const ynode *nm = pools->vals[i]->kind == YN_MAP ? ymap_get(pools->vals[i], "name") : NULL;
             found = nm && nm->kind == YN_SCALAR && !strcmp(nm->str, dims[d].pool);
+            if (found && autoscaled_dim(pools->vals[i], &dims[d], &group_price[d], err)) rc = -1;
         }
-        if (!found) {
+        if (!found && !rc) {
             sb_clear(err);
             sb_printf(err, "--vary %s: %s has no node pool named '%s' (its pools: %s)", dims[d].pool, scenario,
                       dims[d].pool, names.len ? sb_str(&names) : "none");
@@ -111,14 +145,22 @@ static void print_point(const plan_ctx *c, const int64_t *x, bool by_cost) {
         nodes += x[d];
     }
     printf(" (%lld node%s", (long long)nodes, nodes == 1 ? "" : "s");
-    if (by_cost) printf(", %.4g per hour", plan_cost(c, x));
+    /* a node group's price x max bounds its cost: the measured cost is printed after the answer */
+    if (by_cost) printf(", %s%.4g per hour", plan_autoscaled(c) ? "at most " : "", plan_cost(c, x));
     printf(")");
+}
+
+/* The measured cost of a probe: ca_cost and ca_node_hours, means over the seeds. */
+static void print_measured(const plan_probe *p) {
+    if (isnan(p->ca_cost)) printf("  %10s  %10s", "-", "-");
+    else printf("  %10.2f  %10.2f", p->ca_cost, p->ca_node_hours);
 }
 
 static void print_probes(const plan_ctx *c, bool by_cost) {
     printf("probe");
     for (size_t d = 0; d < c->k; d++) printf("  %s", c->dims[d].pool);
-    printf("  nodes%s  result  failing\n", by_cost ? "  cost" : "");
+    bool ca = plan_autoscaled(c);
+    printf("  nodes%s%s  result  failing\n", by_cost ? "  cost" : "", ca ? "     ca_cost  node_hours" : "");
     for (size_t i = 0; i < c->nprobes; i++) {
         const plan_probe *p = &c->probes[i];
         int64_t nodes = 0;
@@ -129,6 +171,7 @@ static void print_probes(const plan_ctx *c, bool by_cost) {
         }
         printf("  %5lld", (long long)nodes);
         if (by_cost) printf("  %.4g", plan_cost(c, p->x));
+        if (ca) print_measured(p);
         printf("  %-6s  %s\n", p->pass ? "pass" : "FAIL", p->failing ? p->failing : "");
     }
 }
@@ -143,6 +186,8 @@ int cmd_plan(int argc, char **argv) {
     const char *scenario = NULL, *expect_path = NULL, *out = NULL, *report_dir = NULL, *seeds_text = NULL;
     bool quiet = false, force = false, by_cost = false;
     plan_dim *dims = xcalloc((size_t)argc, sizeof *dims);
+    double *group_price = xcalloc((size_t)argc, sizeof *group_price);
+    bool *priced = xcalloc((size_t)argc, sizeof *priced);
     const char **costs = xcalloc((size_t)argc, sizeof *costs), **cli_sets = xcalloc((size_t)argc, sizeof *cli_sets);
     size_t k = 0, ncosts = 0, ncli = 0;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
@@ -219,30 +264,35 @@ int cmd_plan(int argc, char **argv) {
             goto usage_error;
         }
         dims[d].price = price;
+        priced[d] = true;
         by_cost = true;
     }
-    if (by_cost)
-        for (size_t d = 0; d < k; d++) {
-            bool priced = false;
-            for (size_t i = 0; i < ncosts; i++)
-                priced |= !strncmp(costs[i], dims[d].pool, strlen(dims[d].pool)) && costs[i][strlen(dims[d].pool)] == '=';
-            if (!priced) {
-                sb_printf(&err, "--vary %s: the pool has no --cost (with --cost, every varied pool needs a price)",
-                          dims[d].pool);
-                goto usage_error;
-            }
-        }
     if (expect_load(expect_path, &e, &err)) {
         fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
         rc = EXIT_BAD_INPUT;
         goto done;
     }
     have_e = true;
-    int pr = check_pools(scenario, dims, k, &err);
+    int pr = check_pools(scenario, dims, k, group_price, &err);
     if (pr) {
         fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
         rc = pr == -2 ? EXIT_BAD_INPUT : EXIT_ERROR;
         goto done;
+    }
+    /* a node group without --cost is priced by its autoscaling.price; when every varied pool is
+     * such a group the search is by cost (price x max, an upper bound of the cost per hour) */
+    bool groups_priced = true;
+    for (size_t d = 0; d < k; d++) groups_priced &= dims[d].autoscaled && group_price[d] > 0;
+    by_cost |= groups_priced;
+    for (size_t d = 0; d < k && by_cost; d++) {
+        if (priced[d]) continue;
+        if (dims[d].autoscaled && group_price[d] > 0) {
+            dims[d].price = group_price[d];
+            continue;
+        }
+        sb_printf(&err, "--vary %s: the pool has no --cost (with --cost, every varied pool needs a price%s)",
+                  dims[d].pool, dims[d].autoscaled ? "; the node group has no autoscaling.price" : "");
+        goto usage_error;
     }
     /* outputs are checked before any run (docs/SECURITY.md) */
     const char *inputs[] = {scenario, expect_path, e.baseline_file};
@@ -282,11 +332,22 @@ int cmd_plan(int argc, char **argv) {
     }
     double grid = 1;
     for (size_t d = 0; d < k; d++) grid *= (double)(dims[d].hi - dims[d].lo + 1);
-    if (!quiet) print_probes(&c, by_cost);
+    if (!quiet) {
+        for (size_t d = 0; d < k; d++)
+            if (dims[d].autoscaled)
+                printf("%s is a node group: varying its autoscaling.max%s\n", dims[d].pool,
+                       by_cost ? " (price x max: an upper bound of its cost per hour)" : "");
+        print_probes(&c, by_cost);
+    }
     if (c.found) {
         printf("answer: ");
         print_point(&c, c.best, by_cost);
         printf(" after %zu probes (a full grid: %.0f points)\n", c.nprobes, grid);
+        for (size_t i = 0; i < c.nprobes && plan_autoscaled(&c); i++)
+            if (!memcmp(c.probes[i].x, c.best, k * sizeof *c.best) && !isnan(c.probes[i].ca_cost))
+                printf("measured at the answer: ca_cost %.2f, ca_node_hours %.2f (mean over %zu seed%s)\n",
+                       c.probes[i].ca_cost, c.probes[i].ca_node_hours, c.nseeds ? c.nseeds : 1,
+                       c.nseeds == 1 || !c.nseeds ? "" : "s");
     } else {
         printf("no fleet in the ranges meets every expectation: the largest point fails (%s)\n",
                c.nprobes && c.probes[0].failing ? c.probes[0].failing : "?");
@@ -324,6 +385,8 @@ done:
     plan_free(&c);
     if (have_e) expect_free(&e);
     free(dims);
+    free(group_price);
+    free(priced);
     free(costs);
     free(cli_sets);
     free(seeds);

@@ -17,8 +17,15 @@
  * batches (up to `jobs` at a time) so that they can run in parallel.
  *
  * plan_probe: runs a batch of points, each in a child process (fork) that
- * simulates every seed into its own temporary database and sends pass/fail
- * and the expectations' values back through a pipe.
+ * simulates every seed into its own temporary database and sends pass/fail,
+ * the expectations' values and the autoscaler's measured cost back through a
+ * pipe.
+ *
+ * A pool with `autoscaling` (a node group, docs/AUTOSCALER.md) is varied by
+ * its autoscaling.max, not its count: price x max is an upper bound of what
+ * the group can cost per hour and grows with max, so the search stays
+ * monotone; the measured cost (summary ca_cost, ca_node_hours) is reported
+ * beside it, not searched on (it need not grow with max).
  */
 #ifndef DRASIM_REPORT_PLAN_H
 #define DRASIM_REPORT_PLAN_H
@@ -35,6 +42,8 @@ typedef struct plan_dim {
     const char *pool;
     int64_t lo, hi;
     double price;        /* per node (per hour with --cost; 1 = count nodes) */
+    bool autoscaled;     /* a node group: the probes set autoscaling.max, not count */
+    int64_t start_count; /* autoscaled: the scenario's count (start size), lowered to max when above */
 } plan_dim;
 
 /* One probed point and what its runs gave. */
@@ -45,6 +54,7 @@ typedef struct plan_probe {
     double *values;      /* per threshold of the expect file: its value (NAN: missing) */
     char *db;            /* the probe's temporary database */
     double seconds;      /* wall time of the child */
+    double ca_cost, ca_node_hours;  /* summary ca_cost / ca_node_hours, mean over seeds (NAN: none) */
 } plan_probe;
 
 typedef struct plan_ctx plan_ctx;
@@ -76,6 +86,10 @@ struct plan_ctx {
 };
 
 double plan_cost(const plan_ctx *c, const int64_t *x);
+/* Does a varied pool have `autoscaling` (the probes then report measured cost)? */
+bool plan_autoscaled(const plan_ctx *c);
+/* What a dimension sets: cluster.nodePools.POOL.<this>, "count" or "autoscaling.max". */
+const char *plan_dim_field(const plan_dim *d);
 /* Search (see above). 0 (c->found says whether a fleet passes), or -1 with err and *code. */
 int plan_search(plan_ctx *c, int *code, strbuf *err);
 void plan_free(plan_ctx *c);

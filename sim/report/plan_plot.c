@@ -1,7 +1,8 @@
 /* plan_plot.c -- `drasim plan --report DIR`: per threshold of the expect
  * file, its value at every probed point against the varied pools' nodes (or
  * the cost with --cost), passing and failing points apart, and the threshold
- * as a line (reports/plan.gp, drawn by report_draw like `drasim report`). */
+ * as a line (reports/plan.gp, drawn by report_draw like `drasim report`);
+ * when a varied pool is a node group, also plan_cost: the measured cost. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,54 @@ static void var(strbuf *b, const char *name, const char *value) {
     sb_printf(b, "%s = ", name);
     gp_label(b, value);
     sb_putc(b, '\n');
+}
+
+/* The varied pools, "a + b: nodes" (or ": cost per hour"), for the x axis. */
+static void xlabel(const plan_ctx *c, bool by_cost, strbuf *t) {
+    for (size_t d = 0; d < c->k; d++) sb_printf(t, "%s%s", d ? " + " : "", c->dims[d].pool);
+    sb_puts(t, !by_cost ? ": nodes" : plan_autoscaled(c) ? ": price x nodes per hour (a bound of the cost)" : ": cost per hour");
+}
+
+/* The varied pools' nodes at a probe, or its cost with by_cost (the x of a plot). */
+static double fleet_x(const plan_ctx *c, const plan_probe *q, bool by_cost) {
+    double x = 0;
+    for (size_t d = 0; d < c->k; d++) x += by_cost ? c->dims[d].price * (double)q->x[d] : (double)q->x[d];
+    return x;
+}
+
+/* plan_cost.png: the measured ca_cost and ca_node_hours of every probe (reports/plan_cost.gp). */
+static int cost_plot(const plan_ctx *c, const char *dir, bool by_cost, report *rp, strbuf *err) {
+    strbuf path = {0}, t = {0};
+    sb_printf(&path, "%s/data/plan_cost.dat", dir);
+    FILE *f = report_file_create(sb_str(&path));
+    if (!f) {
+        sb_clear(err);
+        sb_printf(err, "%s: cannot write: %s", sb_str(&path), strerror(errno));
+        sb_free(&path);
+        return -1;
+    }
+    for (size_t p = 0; p < c->nprobes; p++) {
+        const plan_probe *q = &c->probes[p];
+        if (!isnan(q->ca_cost))
+            fprintf(f, "%.17g %.17g %d %.17g\n", fleet_x(c, q, by_cost), q->ca_cost, q->pass, q->ca_node_hours);
+    }
+    int rc = fclose(f) ? -1 : 0;
+    if (rc) {
+        sb_clear(err);
+        sb_printf(err, "%s: cannot write: %s", sb_str(&path), strerror(errno));
+    }
+    rplot pl = {0};
+    pl.name = xstrdup("plan_cost");
+    pl.title = xstrdup("measured cost (autoscaler)");
+    pl.tmpl = xstrdup("plan_cost.gp");
+    var(&pl.vars, "datafile", "data/plan_cost.dat");
+    var(&pl.vars, "plot_title", "measured cost at every probe (mean over the seeds)");
+    xlabel(c, by_cost, &t);
+    var(&pl.vars, "xlabel_text", sb_str(&t));
+    VEC_PUSH(rp->plots, pl);
+    sb_free(&path);
+    sb_free(&t);
+    return rc;
 }
 
 int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err) {
@@ -44,9 +93,7 @@ int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err) {
         for (size_t p = 0; p < c->nprobes; p++) {
             const plan_probe *q = &c->probes[p];
             if (!q->values || isnan(q->values[i])) continue;
-            double x = 0;
-            for (size_t d = 0; d < c->k; d++) x += by_cost ? c->dims[d].price * (double)q->x[d] : (double)q->x[d];
-            fprintf(f, "%.17g %.17g %d\n", x, q->values[i], q->pass);
+            fprintf(f, "%.17g %.17g %d\n", fleet_x(c, q, by_cost), q->values[i], q->pass);
         }
         if (fclose(f)) rc = -1;
         rplot pl = {0};
@@ -60,8 +107,7 @@ int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err) {
         var(&pl.vars, "datafile", sb_str(&t));
         var(&pl.vars, "plot_title", th->text);
         sb_clear(&t);
-        for (size_t d = 0; d < c->k; d++) sb_printf(&t, "%s%s", d ? " + " : "", c->dims[d].pool);
-        sb_puts(&t, by_cost ? ": cost per hour" : ": nodes");
+        xlabel(c, by_cost, &t);
         var(&pl.vars, "xlabel_text", sb_str(&t));
         var(&pl.vars, "ylabel_text", th->metric);
         sb_printf(&pl.vars, "threshold = %.17g\n", th->value);
@@ -70,6 +116,7 @@ int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err) {
         var(&pl.vars, "threshold_text", sb_str(&t));
         VEC_PUSH(rp.plots, pl);
     }
+    if (!rc && plan_autoscaled(c)) rc = cost_plot(c, dir, by_cost, &rp, err);
     if (!rc) {
         int d = report_draw(&rp, err);
         if (d == 1) fprintf(stderr, "drasim plan: %s: no plots drawn\n", rp.gnuplot_note);

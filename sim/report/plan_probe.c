@@ -4,7 +4,8 @@
  * into DIR/probe-N.db (the runner of run/check/sweep), evaluates the expect
  * file on it (expect_evaluate, as `drasim check` does) and writes its answer
  * to a pipe:
- *   "P<pass>\n" then per check "<pass>\t<value>\t<name>\n", or
+ *   "P<pass>\t<ca_cost>\t<ca_node_hours>\n" (means over the seeds, nan when
+ *   the scenario has no node group) then per check "<pass>\t<value>\t<name>\n", or
  *   "E<exit code>\n<message>" when the run failed.
  * The parent owns the interning table's copy; a child never returns (_exit). */
 #include "report/plan.h"
@@ -42,16 +43,23 @@ static void write_all(int fd, const char *s, size_t n) {
 /* The child: run, evaluate, answer, _exit. */
 static void child(plan_ctx *c, const int64_t *x, const char *db, int fd) {
     strbuf err = {0}, out = {0};
-    size_t n = c->nsets + c->k;
-    const char **sets = xcalloc(n, sizeof *sets), **origins = xcalloc(n, sizeof *origins);
+    size_t n = c->nsets;
+    const char **sets = xcalloc(c->nsets + 2 * c->k, sizeof *sets);
+    const char **origins = xcalloc(c->nsets + 2 * c->k, sizeof *origins);
     for (size_t i = 0; i < c->nsets; i++) {
         sets[i] = c->sets[i];
         origins[i] = c->set_origins ? c->set_origins[i] : NULL;
     }
     for (size_t d = 0; d < c->k; d++) {
+        const plan_dim *pd = &c->dims[d];
         strbuf s = {0};
-        sb_printf(&s, "cluster.nodePools.%s.count=%lld", c->dims[d].pool, (long long)x[d]);
-        sets[c->nsets + d] = xstrdup(sb_str(&s));
+        /* a group starts with min..max nodes (autoscaler_spec.c): a start size above the probed max is lowered */
+        if (pd->autoscaled && pd->start_count > x[d])
+            sb_printf(&s, "cluster.nodePools.%s.count=%lld", pd->pool, (long long)x[d]);
+        if (s.len) sets[n++] = xstrdup(sb_str(&s));
+        sb_clear(&s);
+        sb_printf(&s, "cluster.nodePools.%s.%s=%lld", pd->pool, plan_dim_field(pd), (long long)x[d]);
+        sets[n++] = xstrdup(sb_str(&s));
         sb_free(&s);
     }
     store st = {0};
@@ -78,7 +86,10 @@ static void child(plan_ctx *c, const int64_t *x, const char *db, int fd) {
     } else {
         check_report cr;
         expect_evaluate(c->expect, &res, c->expect->baseline_file ? &base : NULL, &cr);
-        sb_printf(&out, "P%d\n", cr.failures == 0);
+        int ic = rdb_metric_index(&res, "ca_cost"), ih = rdb_metric_index(&res, "ca_node_hours");
+        double cost = ic < 0 ? NAN : rdb_group_stats(&res, SIZE_MAX, ic).mean;
+        double hours = ih < 0 ? NAN : rdb_group_stats(&res, SIZE_MAX, ih).mean;
+        sb_printf(&out, "P%d\t%.17g\t%.17g\n", cr.failures == 0, cost, hours);
         for (size_t i = 0; i < cr.n; i++)
             sb_printf(&out, "%d\t%.17g\t%s\n", cr.items[i].pass, cr.items[i].value, cr.items[i].name);
     }
@@ -103,6 +114,9 @@ static int parse_answer(plan_ctx *c, const char *s, plan_probe *p, int *code, st
         return -1;
     }
     p->pass = s[1] == '1';
+    char *cend = NULL;
+    p->ca_cost = s[2] == '\t' ? strtod(s + 3, &cend) : NAN;
+    p->ca_node_hours = cend && *cend == '\t' ? strtod(cend + 1, NULL) : NAN;
     size_t nt = c->expect->nthresholds;
     p->values = xcalloc(nt ? nt : 1, sizeof *p->values);
     for (size_t i = 0; i < nt; i++) p->values[i] = NAN;

@@ -19,6 +19,14 @@ double plan_cost(const plan_ctx *c, const int64_t *x) {
     return s;
 }
 
+bool plan_autoscaled(const plan_ctx *c) {
+    for (size_t d = 0; d < c->k; d++)
+        if (c->dims[d].autoscaled) return true;
+    return false;
+}
+
+const char *plan_dim_field(const plan_dim *d) { return d->autoscaled ? "autoscaling.max" : "count"; }
+
 /* What monotonicity says of x: 1 passes, 0 fails, -1 unknown. */
 static int infer(const plan_ctx *c, const int64_t *x) {
     for (size_t i = 0; i < c->nprobes; i++) {

@@ -1,9 +1,12 @@
 /* plan_store.c -- `drasim plan`'s results database: every probe's runs copied
  * from its temporary database (run ids renumbered in probe order), the point
  * of each run in `sweep(run_id, param, value)` as `drasim sweep` writes it
- * (param cluster.nodePools.POOL.count), and one row per probe in `plan`. */
+ * (param cluster.nodePools.POOL.count, or .autoscaling.max for a node
+ * group), and one row per probe in `plan` (with the measured ca_cost and
+ * ca_node_hours when a varied pool is autoscaled). */
 #include "report/plan.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,11 +86,17 @@ static void point_text(const plan_ctx *c, const int64_t *x, strbuf *out) {
 
 int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err) {
     sqlite3 *db = dst_db;
+    bool ca = plan_autoscaled(c);   /* measured cost columns only then: other plans' databases are unchanged */
     if (exec(db, "CREATE TABLE sweep(run_id INTEGER NOT NULL, param TEXT NOT NULL, value TEXT NOT NULL,"
-                 " PRIMARY KEY(run_id, param));"
-                 "CREATE TABLE plan(probe INTEGER PRIMARY KEY, point TEXT NOT NULL, nodes INTEGER NOT NULL,"
-                 " cost REAL NOT NULL, pass INTEGER NOT NULL, failing TEXT, answer INTEGER NOT NULL,"
-                 " first_run_id INTEGER NOT NULL, runs INTEGER NOT NULL);",
+                 " PRIMARY KEY(run_id, param));",
+             err) ||
+        exec(db,
+             ca ? "CREATE TABLE plan(probe INTEGER PRIMARY KEY, point TEXT NOT NULL, nodes INTEGER NOT NULL,"
+                  " cost REAL NOT NULL, pass INTEGER NOT NULL, failing TEXT, answer INTEGER NOT NULL,"
+                  " first_run_id INTEGER NOT NULL, runs INTEGER NOT NULL, ca_cost REAL, ca_node_hours REAL);"
+                : "CREATE TABLE plan(probe INTEGER PRIMARY KEY, point TEXT NOT NULL, nodes INTEGER NOT NULL,"
+                  " cost REAL NOT NULL, pass INTEGER NOT NULL, failing TEXT, answer INTEGER NOT NULL,"
+                  " first_run_id INTEGER NOT NULL, runs INTEGER NOT NULL);",
              err))
         return -1;
     int64_t next = 1;
@@ -103,15 +112,25 @@ int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err)
         bool answer = c->found && !memcmp(p->x, c->best, c->k * sizeof *p->x);
         sb_clear(&pt);
         point_text(c, p->x, &pt);
-        char *s = sqlite3_mprintf("INSERT INTO plan VALUES(%lld, %Q, %lld, %.17g, %d, %Q, %d, %lld, %lld)", (long long)i + 1,
+        char *s = sqlite3_mprintf("INSERT INTO plan VALUES(%lld, %Q, %lld, %.17g, %d, %Q, %d, %lld, %lld", (long long)i + 1,
                                   sb_str(&pt), (long long)nodes, plan_cost(c, p->x), p->pass, p->failing, answer,
                                   (long long)next, (long long)runs);
-        if (!rc) rc = exec(db, s, err);
+        sb_clear(&q);
+        sb_puts(&q, s);
         sqlite3_free(s);
+        if (ca) {   /* NULL when the probe has no such metric */
+            if (isnan(p->ca_cost)) sb_puts(&q, ", NULL");
+            else sb_printf(&q, ", %.17g", p->ca_cost);
+            if (isnan(p->ca_node_hours)) sb_puts(&q, ", NULL");
+            else sb_printf(&q, ", %.17g", p->ca_node_hours);
+        }
+        sb_puts(&q, ")");
+        if (!rc) rc = exec(db, sb_str(&q), err);
         for (size_t r = 0; r < runs && !rc; r++)
             for (size_t d = 0; d < c->k && !rc; d++) {
-                s = sqlite3_mprintf("INSERT INTO sweep VALUES(%lld, 'cluster.nodePools.%q.count', '%lld')",
-                                    (long long)(next + (int64_t)r), c->dims[d].pool, (long long)p->x[d]);
+                s = sqlite3_mprintf("INSERT INTO sweep VALUES(%lld, 'cluster.nodePools.%q.%s', '%lld')",
+                                    (long long)(next + (int64_t)r), c->dims[d].pool, plan_dim_field(&c->dims[d]),
+                                    (long long)p->x[d]);
                 rc = exec(db, s, err);
                 sqlite3_free(s);
             }

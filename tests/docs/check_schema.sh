@@ -6,7 +6,7 @@
 # quickstart (device plugin), its DRA twin, a sweep, the OpenB trace in both
 # modes, and tests/docs/fields-*.yaml (RTCR scoring, a shared DRA claim,
 # dynamic MIG with `policy: fgd`), tests/lua/record.yaml (drasim.record and
-# drasim.sample: user_samples), tests/lua/evict.yaml (evictions), tests/lua20/dp.yaml (pod_labels), a `drasim plan` database (tests/plan),
+# drasim.sample: user_samples), tests/lua/evict.yaml (evictions), tests/lua20/dp.yaml (pod_labels), `drasim plan` databases (tests/plan: fixed pools and a node group),
 # a `drasim merge` of the sweep and the quickstart, and issue 17's sharing
 # runs (tests/sharing/dra-hand.yaml: usage_pools and the usage metrics; the
 # sidecar example: gpus_per_pod; tests/sharing/pool-sharing.yaml).
@@ -36,6 +36,7 @@ run preempt.db run "$src/tests/preempt/inference-over-training.yaml"   # preempt
 run gang.db run "$src/tests/preempt/gang-partial.yaml"                  # gangs (issue 15)
 run faults.db run "$src/tests/faults/all-keys.yaml"
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
+run plan-ca.db plan "$src/tests/plan/autoscale.yaml" --expect "$src/tests/plan/autoscale-slo.yaml" --seeds 1 --vary cpu=1..4 -j 2
 dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db gang.db faults.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
@@ -67,7 +68,10 @@ for db in $dbs; do
   for t in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"); do
     echo "$t $(sqlite3 "$db" "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('$t') ORDER BY cid)")"
   done
-done | sort -u > actual_tables
+done > actual_tables
+# a plan over a node group: only its `plan` table (its runs' autoscaler tables are not this check's)
+echo "plan $(sqlite3 plan-ca.db "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('plan') ORDER BY cid)")" >> actual_tables
+sort -u -o actual_tables actual_tables
 
 while read -r t cols; do
   want=$(awk -v t="$t" '$1 == t { print $2 }' documented_tables)

@@ -90,7 +90,7 @@ static size_t search(const plan_dim *dims, size_t k, int jobs, oracle *o, bool *
  * 1 + 7/2 = 4 fails, 5 + 3/2 = 6 passes, 5 + 1/2 = 5 passes: 4 probes, answer 5. */
 static void test_one_dim_probes(void **state) {
     (void)state;
-    plan_dim dims[] = {{"a", 1, 8, 1}};
+    plan_dim dims[] = {{.pool = "a", .lo = 1, .hi = 8, .price = 1}};
     oracle o = {.w = {0}, .r = {5}, .t = 0};
     bool found;
     int64_t best[1];
@@ -119,7 +119,7 @@ static void test_equals_brute_force(void **state) {
         bool by_cost = RND(2);
         for (size_t d = 0; d < k; d++) {
             int64_t lo = RND(3), hi = lo + 1 + RND(k == 3 ? 8 : 14);
-            dims[d] = (plan_dim){names[d], lo, hi, by_cost ? (double)(1 + RND(5)) : 1.0};
+            dims[d] = (plan_dim){.pool = names[d], .lo = lo, .hi = hi, .price = by_cost ? (double)(1 + RND(5)) : 1.0};
             o.w[d] = RND(4);
             o.r[d] = lo + RND(hi - lo + 2);   /* may exceed hi: nothing passes */
             grid *= hi - lo + 1;
