@@ -344,13 +344,21 @@ void sim_stop_completion(sim_run *r, uint32_t id) {
     if (r->pods.data[id].duration != SIM_TIME_NEVER) r->live_events--;
 }
 
-void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
-    sim_pod *p = &r->pods.data[id];
+/* Pod id's placement (node, GPUs, device units), for sched_release; it is
+ * taken off its node's pod list. */
+static placement leave_node(sim_run *r, uint32_t id) {
+    const sim_pod *p = &r->pods.data[id];
     const pod_class *c = &r->sched.classes[p->group];
     placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
     uint64_t *u = sim_pod_units(r, p);
     for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
     if (r->pod_node) r->pod_node(r, id, p->node, -1);
+    return pl;
+}
+
+void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
+    sim_pod *p = &r->pods.data[id];
+    placement pl = leave_node(r, id);
     p->state = state;
     p->end = t;
     r->running--;
@@ -444,11 +452,7 @@ void sim_pod_start(sim_run *r, uint32_t id, sim_time t) {
 
 void sim_pod_unbind(sim_run *r, uint32_t id) {
     sim_pod *p = &r->pods.data[id];
-    const pod_class *c = &r->sched.classes[p->group];
-    placement pl = {.node = p->node, .pod = id, .gpus = p->gpus};
-    uint64_t *u = sim_pod_units(r, p);
-    for (size_t k = 0; k < c->next && k < 8; k++) pl.units[k] = u[k];
-    if (r->pod_node) r->pod_node(r, id, p->node, -1);
+    placement pl = leave_node(r, id);
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;

@@ -283,6 +283,19 @@ static int api_sample(lua_State *L) {
 
 static const char *const STATE_NAMES[] = {"pending", "running", "succeeded", "deleted", "terminating"};
 
+/* A deleted or evicted pod: its on_start/on_finish callbacks never run and
+ * drasim.wait on it returns "deleted" now. */
+static void forget_pod(lua_State *L, luaw *w, const char *name) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
+    lua_pushnil(L);
+    lua_setfield(L, -2, name);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
+    lua_pushnil(L);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 2);
+    luaw_deleted_hook(L, w, name);
+}
+
 static int api_delete(lua_State *L) {
     luaw *w = luaw_get(L);
     const char *name = luaL_checkstring(L, 1);
@@ -319,14 +332,7 @@ static int api_delete(lua_State *L) {
         lua_pushnil(L);
         return 1;
     }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);   /* a deleted pod's on_finish callbacks never run */
-    lua_pushnil(L);
-    lua_setfield(L, -2, name);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
-    lua_pushnil(L);
-    lua_setfield(L, -2, name);
-    lua_pop(L, 2);
-    luaw_deleted_hook(L, w, name);
+    forget_pod(L, w, name);
     lua_pushstring(L, STATE_NAMES[was]);
     return 1;
 }
@@ -368,14 +374,7 @@ static int api_evict(lua_State *L) {
         lua_pushnil(L);
         return 1;
     }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
-    lua_pushnil(L);
-    lua_setfield(L, -2, name);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
-    lua_pushnil(L);
-    lua_setfield(L, -2, name);
-    lua_pop(L, 2);
-    luaw_deleted_hook(L, w, name);   /* drasim.wait on it returns "deleted" now */
+    forget_pod(L, w, name);
     lua_pushstring(L, STATE_NAMES[was]);
     return 1;
 }
