@@ -14,4 +14,4 @@ set xtics rotate by -20 left
 set grid noxtics
 # one series: the title says it all
 if (|series| == 1) unset key
-plot for [i=1:|series|] datafile using (column(3*i)):(column(3*i+1)):(column(3*i+2)):xtic(categories[int(column(1))]) lt i title series[i]
+plot for [i=1:|series|] datafile using (column(3*i-1)):(column(3*i)):(column(3*i+1)):xtic(categories[int(column(1))]) lt i title series[i]

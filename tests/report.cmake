@@ -10,6 +10,12 @@ else()
   set(_have_gp 0)
 endif()
 set(_qs ${CMAKE_SOURCE_DIR}/scenarios/quickstart.yaml)
+if(DRASIM_GNUPLOT_EXE)
+  # bar plots: each series' mean and min..max whiskers from its own columns
+  drasim_cli_test(NAME report/bars-columns RAW
+    COMMAND sh ${CMAKE_SOURCE_DIR}/tests/report/bars_columns.sh ${DRASIM_GNUPLOT_EXE} ${CMAKE_SOURCE_DIR} ${_rep_out}/bars
+    EXPECT "(^|\n)10:8:12 5:4:6 20:19:21 7:6:9 ")
+endif()
 
 include(${CMAKE_SOURCE_DIR}/tests/lib/run_facts.cmake)
 drasim_run_facts(_facts ${_rep_out}/quickstart.db)
