@@ -196,6 +196,21 @@ static int series_per_group(report *rp, const char *name, const char *title, con
 }
 
 /* GPU, CPU and memory allocation of one run, % of the cluster's allocatable. */
+/* A time-series plot (columns.gp) of run i's data file `stem`: hours, then
+ * one column per name in `names`; the title says which run it shows. */
+static void time_columns_plot(report *rp, size_t i, const char *stem, const char *what, char *const *names,
+                              size_t n, const char *ylabel) {
+    const rdb *r = rp->r;
+    strbuf title = {0};
+    sb_printf(&title, "%s (run %lld: %s, seed %lld)", what, (long long)r->runs[i].id, r->groups[r->runs[i].group],
+              (long long)r->runs[i].seed);
+    rplot *p = new_plot(rp, stem, "columns.gp", sb_str(&title));
+    sb_free(&title);
+    gp_array(&p->vars, "series", names, n);
+    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
+    gp_var(&p->vars, "ylabel_text", ylabel);
+}
+
 static int utilization(report *rp, strbuf *err) {
     const rdb *r = rp->r;
     size_t i = first_run_of(r, 0);
@@ -220,15 +235,9 @@ static int utilization(report *rp, strbuf *err) {
                 sqlite3_column_double(s, 2), sqlite3_column_double(s, 3));
     sqlite3_finalize(s);
     fclose(f);
-    strbuf title = {0};
-    sb_printf(&title, "Requested GPU, CPU and memory over time (run %lld: %s, seed %lld)", (long long)r->runs[i].id,
-              r->groups[r->runs[i].group], (long long)r->runs[i].seed);
-    rplot *p = new_plot(rp, "utilization", "columns.gp", sb_str(&title));
-    sb_free(&title);
     char *names[] = {"GPU (MIG slices as fractions)", "CPU", "memory"};
-    gp_array(&p->vars, "series", names, 3);
-    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
-    gp_var(&p->vars, "ylabel_text", "allocated (% of cluster allocatable)");
+    time_columns_plot(rp, i, "utilization", "Requested GPU, CPU and memory over time", names, 3,
+                      "allocated (% of cluster allocatable)");
     return 0;
 }
 
@@ -264,15 +273,9 @@ static int fault_timeline(report *rp, strbuf *err) {
                 (long long)sqlite3_column_int64(s, 4));
     sqlite3_finalize(s);
     fclose(f);
-    strbuf title = {0};
-    sb_printf(&title, "Faults against allocation and pending pods (run %lld: %s, seed %lld)", id,
-              r->groups[r->runs[i].group], (long long)r->runs[i].seed);
-    rplot *p = new_plot(rp, "faults", "columns.gp", sb_str(&title));
-    sb_free(&title);
     char *names[] = {"GPUs allocated", "GPUs failed", "GPUs tainted (usable)", "pending pods"};
-    gp_array(&p->vars, "series", names, 4);
-    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
-    gp_var(&p->vars, "ylabel_text", "GPUs / pods");
+    time_columns_plot(rp, i, "faults", "Faults against allocation and pending pods", names, 4,
+                      "GPUs / pods");
     return 0;
 }
 
@@ -318,11 +321,6 @@ static int autoscaler_nodes(report *rp, strbuf *err) {
     sqlite3_finalize(s);
     if (f) fclose(f);
     if (!rc) {
-        strbuf title = {0};
-        sb_printf(&title, "Nodes per node group (cluster autoscaler) and pending pods (run %lld: %s, seed %lld)", id,
-                  r->groups[r->runs[i].group], (long long)r->runs[i].seed);
-        rplot *p = new_plot(rp, "autoscaler_nodes", "columns.gp", sb_str(&title));
-        sb_free(&title);
         VEC_PUSH(names, xstrdup("pending pods"));
         for (size_t k = 0; k + 1 < names.len; k++) {
             char *t = xmalloc(strlen(names.data[k]) + 8);
@@ -330,9 +328,8 @@ static int autoscaler_nodes(report *rp, strbuf *err) {
             free(names.data[k]);
             names.data[k] = t;
         }
-        gp_array(&p->vars, "series", names.data, names.len);
-        gp_var(&p->vars, "xlabel_text", "simulated time (h)");
-        gp_var(&p->vars, "ylabel_text", "nodes / pods");
+        time_columns_plot(rp, i, "autoscaler_nodes", "Nodes per node group (cluster autoscaler) and pending pods",
+                          names.data, names.len, "nodes / pods");
     }
     for (size_t k = 0; k < names.len; k++) free(names.data[k]);
     VEC_FREE(names);
@@ -761,14 +758,8 @@ static int idle_capacity(report *rp, strbuf *err) {
     }
     sqlite3_finalize(s);
     fclose(f);
-    strbuf title = {0};
-    sb_printf(&title, "Where idle GPU capacity goes over time (run %lld: %s, seed %lld)", (long long)r->runs[i].id,
-              r->groups[r->runs[i].group], (long long)r->runs[i].seed);
-    rplot *p = new_plot(rp, "idle_capacity", "columns.gp", sb_str(&title));
-    sb_free(&title);
-    gp_array(&p->vars, "series", IDLE_NAMES, NIDLE);
-    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
-    gp_var(&p->vars, "ylabel_text", "idle GPUs (GPU-equivalents)");
+    time_columns_plot(rp, i, "idle_capacity", "Where idle GPU capacity goes over time", IDLE_NAMES, NIDLE,
+                      "idle GPUs (GPU-equivalents)");
     return 0;
 }
 
@@ -1158,15 +1149,9 @@ static int nodes_fit(report *rp, strbuf *err) {
                 (long long)sqlite3_column_int64(s, 3), (long long)sqlite3_column_int64(s, 4));
     sqlite3_finalize(s);
     fclose(f);
-    strbuf title = {0};
-    sb_printf(&title, "Nodes that could take an N-GPU pod over time (run %lld: %s, seed %lld)", (long long)r->runs[i].id,
-              r->groups[r->runs[i].group], (long long)r->runs[i].seed);
-    rplot *p = new_plot(rp, "nodes_fit", "columns.gp", sb_str(&title));
-    sb_free(&title);
     char *names[] = {"1 GPU", "2 GPUs", "4 GPUs", "8 GPUs"};
-    gp_array(&p->vars, "series", names, 4);
-    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
-    gp_var(&p->vars, "ylabel_text", "nodes with N free GPUs and room for the smallest GPU pod");
+    time_columns_plot(rp, i, "nodes_fit", "Nodes that could take an N-GPU pod over time", names, 4,
+                      "nodes with N free GPUs and room for the smallest GPU pod");
     return 0;
 }
 

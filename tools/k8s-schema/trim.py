@@ -72,19 +72,19 @@ def main():
             for g in s.get("x-kubernetes-group-version-kind", []):
                 api = g["version"] if not g["group"] else g["group"] + "/" + g["version"]
                 gvk[(api, g["kind"])] = name
-    kinds, todo, out = {}, [], {}
+    kinds, queue, out = {}, [], {}
     for api, kind in ROOTS:
         if (api, kind) not in gvk:
             sys.exit("trim.py: no schema for %s %s in the input files" % (api, kind))
         kinds[api + "/" + kind] = gvk[(api, kind)]
-        todo.append(gvk[(api, kind)])
-    while todo:
-        name = todo.pop()
+        queue.append(gvk[(api, kind)])
+    while queue:
+        name = queue.pop()
         if name in out:
             continue
         refs = []
         out[name] = trim(defs[name], refs)
-        todo.extend(refs)
+        queue.extend(refs)
     w = sys.stdout.write
     w('{"kubernetes": %s,\n "kinds": {\n' % json.dumps(version))
     w(",\n".join("  %s: %s" % (json.dumps(k), json.dumps(v)) for k, v in sorted(kinds.items())))
