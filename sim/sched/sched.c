@@ -889,6 +889,18 @@ void sched_retry(scheduler *s, uint32_t ci) {
     if (!o->blocked && sched_waiting(s, ci) && !o->in_heap) heap_push(s, ci);
 }
 
+/* Device units u of resource r come back free on `node`, except those of an
+ * unhealthy GPU (sched_health.c): they stay out, noted as idle-but-off when
+ * a pod really released them (`note`), not in a preemption dry run. */
+static void units_back(scheduler *s, size_t node, size_t r, uint64_t u, bool note) {
+    size_t k = node * s->nres + r;
+    if (s->units_off) {
+        if (note) s->units_off_idle[k] |= u & s->units_off[k];
+        u &= ~s->units_off[k];
+    }
+    s->units_free[k] |= u;
+}
+
 void sched_release(scheduler *s, uint32_t ci, const placement *p) {
     pod_class *c = &s->classes[ci];
     size_t node = (size_t)p->node, R = s->nres, e = 0;
@@ -904,14 +916,7 @@ void sched_release(scheduler *s, uint32_t ci, const placement *p) {
     for (size_t i = 0; i < c->ndemand; i++) {
         size_t r = c->demand[i].res;
         used[r] -= c->demand[i].amount;
-        if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) {
-            uint64_t u = p->units[e++];
-            if (s->units_off) {   /* an unhealthy GPU's units stay out (sched_health.c) */
-                s->units_off_idle[node * R + r] |= u & s->units_off[node * R + r];
-                u &= ~s->units_off[node * R + r];
-            }
-            s->units_free[node * R + r] |= u;
-        }
+        if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) units_back(s, node, r, p->units[e++], true);
     }
     s->nz_used[node * 2] -= c->nz_cpu;
     s->nz_used[node * 2 + 1] -= c->nz_mem;
@@ -930,7 +935,7 @@ void sched_dry_account(scheduler *s, uint32_t ci, const placement *p, int sign) 
         size_t r = c->demand[i].res;
         used[r] += sign * c->demand[i].amount;
         if (r > RES_PODS && e < sizeof p->units / sizeof *p->units) {
-            if (sign < 0) s->units_free[node * R + r] |= p->units[e++];
+            if (sign < 0) units_back(s, node, r, p->units[e++], false);
             else s->units_free[node * R + r] &= ~p->units[e++];
         }
     }
