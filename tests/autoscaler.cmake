@@ -60,10 +60,21 @@ drasim_cli_test(NAME autoscaler/drain-after-unneeded-time
 drasim_cli_test(NAME autoscaler/unneeded-time-setting
   COMMAND run ${_ca_src}/drain.yaml --set autoscaler.scale-down-unneeded-time=20m -o ${_ca_out}/drain20.db
   SQL ${_ca_out}/drain20.db "${_ev}" "^1500000 grp scale-down 1, 1530000 grp node-removed 1$")
+# pods no node group can take (16 GPUs; the groups' nodes have 8): one
+# no-scale-up event for their class, and their pending reason and the run's
+# warning say the autoscaler did not scale up for them
+drasim_cli_test(NAME autoscaler/no-scale-up-said
+  COMMAND run ${_ca_src}/basic.yaml "--set" "workload.podGroups.train.gpu={devicePlugin: {nvidia.com/gpu: 16}}"
+          -o ${_ca_out}/no-scale-up.db
+  EXPECT "warning: group train: 0 of 4 pods ever started; reason: .* The cluster autoscaler did not scale up for it [(]autoscaler_events: no-scale-up[)]"
+  SQL ${_ca_out}/no-scale-up.db "SELECT time_ms || '|' || node_group || '|' || event || '|' || reason FROM autoscaler_events" "^10000[|][|]no-scale-up[|]3 pending pod[(]s[)] of train didn't trigger scale-up: they fit no node group's template node$"
+      ${_ca_out}/no-scale-up.db "SELECT DISTINCT reason LIKE '%did not scale up for it%' FROM pods WHERE state = 'Pending'" "^1$")
+
 # ... and a node whose pod fits nowhere else stays
 drasim_cli_test(NAME autoscaler/pods-fit-nowhere
   COMMAND run ${_ca_src}/drain.yaml --set "cluster.nodePools[0].count=0" -o ${_ca_out}/nowhere.db
-  SQL ${_ca_out}/nowhere.db "SELECT count(*) FROM autoscaler_events" "^0$"
+  SQL ${_ca_out}/nowhere.db "SELECT count(*) FROM autoscaler_events WHERE event <> 'no-scale-up'" "^0$"
+      ${_ca_out}/nowhere.db "SELECT reason FROM autoscaler_events WHERE event = 'no-scale-up'" "^1 pending pod[(]s[)] of a didn't trigger scale-up: no node group could grow [(]at its max size or the cluster limits[)]$"
       ${_ca_out}/nowhere.db "SELECT state FROM pods WHERE name = 'b-0'" "^Running$")
 
 # DRA utilization of a partitionable pool (dynamic MIG)

@@ -27,6 +27,9 @@ enum { CA_ABSENT, CA_PROVISIONING, CA_UNREADY, CA_READY, CA_DRAINING };
 /* What happened, one row of autoscaler_events. */
 typedef enum { CAE_SCALE_UP, CAE_NODE_READY, CAE_PROVISION_FAILED, CAE_SCALE_DOWN, CAE_NODE_REMOVED, CAE_NO_SCALE_UP } ca_event_kind;
 
+/* An event of no single group (no-scale-up) has group CA_NO_GROUP. */
+#define CA_NO_GROUP UINT32_MAX
+
 typedef struct ca_event {
     sim_time t;
     uint32_t group;
@@ -84,6 +87,7 @@ typedef struct ca_run {
     int64_t ndraining;
     double *util;                     /* per node: utilization (ca_node_utilization) when util_ok */
     uint8_t *util_ok;
+    VEC(uint8_t) no_scale_up;          /* per class: a no-scale-up event was recorded for it */
     bool any_unneeded;
     bool busy;                        /* the last scan left work that needs more scans (keeps the run alive) */
 } ca_run;
@@ -102,6 +106,7 @@ uint32_t ca_trial_pod(ca_run *ca);
 void ca_trial_begin(ca_run *ca);
 void ca_trial_end(ca_run *ca);
 void ca_scale_up(ca_run *ca, sim_time t);
+void ca_provision(ca_run *ca, size_t node, sim_time t);
 void ca_scale_down(ca_run *ca, sim_time t);
 /* Node utilization as cluster-autoscaler computes it (ca_util.c); *gpu: the GPU threshold applies. */
 double ca_node_utilization(const ca_run *ca, size_t node, bool *gpu);

@@ -222,7 +222,6 @@ static sim_time draw(rng *g, const duration_dist *d) {
 }
 
 /* Start provisioning `node` at t (scale-up). */
-void ca_provision(ca_run *ca, size_t node, sim_time t);
 void ca_provision(ca_run *ca, size_t node, sim_time t) {
     ca_group *g = &ca->groups[ca->node_group[node]];
     ca_set_state(ca, node, CA_PROVISIONING, t);
@@ -249,6 +248,7 @@ static void ca_free(void *ctx) {
     VEC_FREE(ca->upcoming);
     VEC_FREE(ca->events);
     VEC_FREE(ca->series);
+    VEC_FREE(ca->no_scale_up);
     dra_trial_free(&ca->trial);
     if (ca->r->ca == ca) {
         ca->r->ca = NULL;
@@ -345,6 +345,18 @@ static void ca_summarize(sim_run *r, void *ctx) {
     sim_metric_add(r, "ca_nodes_removed", (double)removed);
     sim_metric_add(r, "ca_provision_failures", (double)failed);
     sim_metric_add(r, "ca_scans", (double)ca->scans);
+    /* a pod still pending that no node group could take: its reason says so */
+    for (size_t c = 0; c < ca->no_scale_up.len && c < r->sched.nclasses; c++) {
+        if (!ca->no_scale_up.data[c] || !r->class_reason[c] || !sched_waiting(&r->sched, (uint32_t)c)) continue;
+        strbuf b = {0};
+        size_t len = strlen(r->class_reason[c]);
+        bool sentence = len && r->class_reason[c][len - 1] == '.';
+        sb_printf(&b, "%s%s cluster autoscaler did not scale up for it (autoscaler_events: no-scale-up)",
+                  r->class_reason[c], sentence ? " The" : "; the");
+        free(r->class_reason[c]);
+        r->class_reason[c] = xstrdup(sb_str(&b));
+        sb_free(&b);
+    }
     /* pods that waited for a new node: started on a group node that became
      * ready after the pod arrived (its latest ready event before the start) */
     size_t N = r->nnodes;

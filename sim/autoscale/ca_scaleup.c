@@ -30,8 +30,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-void ca_provision(ca_run *ca, size_t node, sim_time t);
-
 typedef struct option {
     uint32_t group;
     int64_t nodes, pods;
@@ -191,6 +189,28 @@ static int cmp_u32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Pending pods no node group could take on an empty template node get one
+ * no-scale-up event per class (not while every group is backed off, which
+ * passes; CA records NotTriggerScaleUp on the pod:
+ * "pod didn't trigger scale-up", core/scaleup/orchestrator/orchestrator.go,
+ * 1.36), so a run where the autoscaler could not help says so. */
+static void note_no_scale_up(ca_run *ca, const cand *cands, size_t n, const uint8_t *placed_any, size_t groups_tried,
+                             sim_time t) {
+    const scheduler *s = &ca->r->sched;
+    while (ca->no_scale_up.len < s->nclasses) VEC_PUSH(ca->no_scale_up, 0);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = cands[i].cls;
+        if (!cands[i].count || placed_any[i] || ca->no_scale_up.data[c]) continue;
+        ca->no_scale_up.data[c] = 1;
+        strbuf why = {0};
+        sb_printf(&why, "%u pending pod(s) of %s didn't trigger scale-up: %s", cands[i].count, s->classes[c].name,
+                  groups_tried ? "they fit no node group's template node"
+                               : "no node group could grow (at its max size or the cluster limits)");
+        ca_event_add(ca, t, CA_NO_GROUP, CAE_NO_SCALE_UP, 0, -1, sb_str(&why));
+        sb_free(&why);
+    }
+}
+
 void ca_scale_up(ca_run *ca, sim_time t) {
     sim_run *r = ca->r;
     scheduler *s = &r->sched;
@@ -231,11 +251,17 @@ void ca_scale_up(ca_run *ca, sim_time t) {
     VEC(uint32_t) absent = {0};
     int64_t wanted = 0;
     for (size_t i = 0; i < cands.len; i++) wanted += cands.data[i].count;
+    uint8_t *placed_any = xcalloc(cands.len, 1);
+    size_t groups_tried = 0, groups_full = 0;
     for (size_t gi = 0; gi < ca->ngroups && wanted > 0; gi++) {
         ca_group *g = &ca->groups[gi];
         if (g->backoff_until > t) continue;
         int64_t room = group_room(ca, g, cores, gib, gpus);
-        if (room <= 0) continue;
+        if (room <= 0) {
+            groups_full++;
+            continue;
+        }
+        groups_tried++;
         absent.len = 0;
         while (g->absent_hint < g->first + g->n && ca->state[g->absent_hint] != CA_ABSENT) g->absent_hint++;
         for (size_t n = g->absent_hint; n < g->first + g->n && (int64_t)absent.len < room; n++)
@@ -260,6 +286,7 @@ void ca_scale_up(ca_run *ca, sim_time t) {
                 left--;
             }
             uint32_t placed = cands.data[i].count - left;
+            if (placed) placed_any[i] = 1;
             o.pods += placed;
             o.cpu_req += (int64_t)placed * class_cpu(&s->classes[ci]);
             o.mem_req += (int64_t)placed * class_mem(&s->classes[ci]);
@@ -271,6 +298,8 @@ void ca_scale_up(ca_run *ca, sim_time t) {
     }
     for (size_t k = upcoming.len; k-- > 0;) sched_release(s, up_cls.data[k], &upcoming.data[k]);
     ca_trial_end(ca);
+    if (groups_tried || groups_full) note_no_scale_up(ca, cands.data, cands.len, placed_any, groups_tried, t);
+    free(placed_any);
     if (opts.len) {
         size_t n = opts.len, cluster_nodes = 0;
         if (opts.len > 1)

@@ -60,7 +60,7 @@ int store_write_autoscaler(sqlite3 *db, int64_t id, const sim_run *run) {
         const ca_event *x = &ca->events.data[i];
         sqlite3_bind_int64(e, 1, id);
         sqlite3_bind_int64(e, 2, x->t);
-        sqlite3_bind_text(e, 3, ca->groups[x->group].pool->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(e, 3, x->group == CA_NO_GROUP ? "" : ca->groups[x->group].pool->name, -1, SQLITE_STATIC);
         sqlite3_bind_text(e, 4, ca_event_kind_name((ca_event_kind)x->kind), -1, SQLITE_STATIC);
         sqlite3_bind_int64(e, 5, x->nodes);
         if (x->node >= 0) sqlite3_bind_text(e, 6, run->nodes[x->node].meta.name, -1, SQLITE_STATIC);
