@@ -20,9 +20,10 @@ drasim_cli_test(NAME preempt/device-plugin-preempts
 set(_db ${_pe_out}/dra.db)
 drasim_cli_test(NAME preempt/dra-136-cannot
   COMMAND run ${_pe_src}/inference-over-training.yaml --set scheduling.mode=dra -o ${_db}
+  EXPECT "warning: 1 preemption attempts found only DRA devices in the way: in Kubernetes 1[.]36"
   SQL ${_db} "SELECT scheduled_ms FROM pods WHERE name = 'inference-0'" "^7200000$"
       ${_db} "SELECT count(*) FROM pods WHERE state = 'Deleted'" "^0$"
-      ${_db} "SELECT count(*) FROM summary WHERE metric LIKE 'preempt%'" "^0$")
+      ${_db} "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT * FROM summary WHERE grp = '' AND metric LIKE 'preempt%' ORDER BY metric)" "^preemption_attempts=1[.]0 preemption_blocked_by_dra=1[.]0 preemption_victims=0[.]0 preemptions=0[.]0$")
 
 # DRA with the KEP-5690 switch: as with the device plugin
 set(_db ${_pe_out}/dra-kep5690.db)

@@ -34,10 +34,12 @@ static void add(sim_run *r, const char *group, const char *name, double v) {
 void sim_preempt_summary(sim_run *r) {
     uint64_t attempts, preemptions, victims;
     preempt_counts(&r->sched, &attempts, &preemptions, &victims);
-    if (!preemptions) return;
+    uint64_t blocked = preempt_blocked_by_dra(&r->sched);
+    if (!preemptions && !blocked) return;
     add(r, NULL, "preemption_attempts", (double)attempts);
     add(r, NULL, "preemptions", (double)preemptions);
     add(r, NULL, "preemption_victims", (double)victims);
+    if (blocked) add(r, NULL, "preemption_blocked_by_dra", (double)blocked);
     for (size_t g = 0; g < r->groups.len; g++) {   /* a group is every class with its name */
         int64_t by = 0, of = 0;
         for (size_t c = 0; c < r->sched.nclasses; c++) {

@@ -47,6 +47,7 @@ typedef struct preempt_state {
     uint32_t *pot;                    /* scratch: potential victims of one node */
     int64_t *allowed;                 /* scratch: per class, disruptions still allowed on one node */
     uint64_t attempts, preemptions, victims;
+    uint64_t blocked_dra;             /* attempts whose only candidate nodes failed DynamicResources (1.36) */
 } preempt_state;
 
 void preempt_init(scheduler *s, uint64_t seed) {
@@ -293,7 +294,7 @@ bool preempt_post_filter(scheduler *s, uint32_t ci, uint32_t pod) {
     if (!eligible(s, c, pod) || !c->prefiltered || !any_lower(s, c->priority)) return false;
     /* potential nodes: failed with Unschedulable. Static filters are UnschedulableAndUnresolvable;
      * so is DynamicResources in 1.36 (no AddPod/RemovePod to undo its verdict). */
-    size_t npotential = 0;
+    size_t npotential = 0, skipped_dra = 0;
     uint32_t *potential = s->scratch;   /* sched.c's per-node scratch: free during PostFilter */
     int dra_plugin = -1;
     for (size_t p = 0; p < s->nplugins; p++)
@@ -302,10 +303,16 @@ bool preempt_post_filter(scheduler *s, uint32_t ci, uint32_t pod) {
         for (uint64_t bits = c->eligible[w]; bits; bits &= bits - 1) {
             size_t i = (w << 6) + (size_t)__builtin_ctzll(bits);
             if (s->absent && ((s->absent[w] >> (i & 63)) & 1)) continue;   /* not in the cluster (autoscaler) */
-            if (dra_plugin >= 0 && sched_first_failing(s, ci, i) == dra_plugin) continue;
+            if (dra_plugin >= 0 && sched_first_failing(s, ci, i) == dra_plugin) {
+                skipped_dra++;
+                continue;
+            }
             potential[npotential++] = (uint32_t)i;
         }
-    if (!npotential) return false;
+    if (!npotential) {
+        if (skipped_dra) pre->blocked_dra++;   /* only devices stood in the way: 1.36 cannot free them */
+        return false;
+    }
     size_t want = npotential * PREEMPT_MIN_CANDIDATES_PCT / 100;   /* calculateNumCandidates */
     if (want < PREEMPT_MIN_CANDIDATES_ABS) want = PREEMPT_MIN_CANDIDATES_ABS;
     if (want > npotential) want = npotential;
@@ -366,6 +373,8 @@ bool preempt_take_victim(scheduler *s, uint32_t *victim, uint32_t *preemptor) {
     *preemptor = pre->queue_by[pre->qhead++];
     return true;
 }
+
+uint64_t preempt_blocked_by_dra(const scheduler *s) { return s->pre ? s->pre->blocked_dra : 0; }
 
 void preempt_counts(const scheduler *s, uint64_t *attempts, uint64_t *preemptions, uint64_t *victims) {
     const preempt_state *pre = s->pre;

@@ -51,6 +51,10 @@ bool preempt_post_filter(scheduler *s, uint32_t ci, uint32_t pod);
 bool preempt_take_victim(scheduler *s, uint32_t *victim, uint32_t *preemptor);
 /* Run totals: PostFilter calls, successful preemptions, victims chosen. */
 void preempt_counts(const scheduler *s, uint64_t *attempts, uint64_t *preemptions, uint64_t *victims);
+/* PostFilter attempts that found no candidate node because every node that
+ * could take the pod failed only DynamicResources, whose devices the 1.36
+ * dry run cannot free (without the DRAPreemption feature). */
+uint64_t preempt_blocked_by_dra(const scheduler *s);
 /* Per class: preemptions its pods made, and its pods chosen as victims. */
 void preempt_class_counts(const scheduler *s, uint32_t ci, int64_t *preemptions, int64_t *victims);
 
