@@ -1,5 +1,5 @@
 # CEL selectors that do not compile are input errors at load (issue 12;
-# sched/dra_selectors.c): exit 3, the expression's FILE:LINE:COL (a recorded
+# sched/dra/dra_selectors.c): exit 3, the expression's FILE:LINE:COL (a recorded
 # DeviceClass: the object's; Lua: the script's line), no database written.
 set(_cel_out ${CMAKE_CURRENT_BINARY_DIR}/cel-load-cli)
 set(_cel_src ${CMAKE_SOURCE_DIR}/tests/cel-load)

@@ -1,6 +1,6 @@
 # CLI tests of "why pods wait" (issue 12, item 3): table pending_reasons
 # (docs/SCHEMA.md), the run's closing lines, and DRA reasons as specific as
-# the device plugin's (sched/dra_explain.c).
+# the device plugin's (sched/dra/dra_explain.c).
 set(_rsn_out ${CMAKE_CURRENT_BINARY_DIR}/reasons-cli)
 set(_rsn_src ${CMAKE_SOURCE_DIR}/tests/reasons)
 file(MAKE_DIRECTORY ${_rsn_out})

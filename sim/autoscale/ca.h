@@ -18,7 +18,7 @@
 
 #include "engine/sim.h"
 #include "model/autoscaler_spec.h"
-#include "sched/dra_trial.h"
+#include "sched/dra/dra_trial.h"
 #include "util/rng.h"
 #include "util/vec.h"
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 
 typedef VEC(const char *) name_vec;
 

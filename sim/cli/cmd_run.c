@@ -11,7 +11,7 @@
 #include "model/cluster.h"
 #include "report/run_groups.h"
 #include "report/runner.h"
-#include "sched/policy.h"
+#include "sched/policies/policy.h"
 #include "store/output_path.h"
 #include "store/store.h"
 #include "util/intern.h"

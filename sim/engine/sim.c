@@ -8,12 +8,12 @@
 #include <time.h>
 
 #include "engine/sim_usage.h"
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 #include "engine/sim_gang.h"
 #include "engine/sim_preempt.h"
-#include "sched/dra_openb.h"
-#include "sched/place_mig.h"
-#include "sched/policy.h"
+#include "sched/dra/dra_openb.h"
+#include "sched/policies/place_mig.h"
+#include "sched/policies/policy.h"
 #include "util/gorand.h"
 #include "util/intern.h"
 #include "util/xalloc.h"

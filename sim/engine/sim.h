@@ -20,7 +20,7 @@
 
 #include "engine/event_queue.h"
 #include "model/scenario.h"
-#include "sched/gpu_metrics.h"
+#include "sched/policies/gpu_metrics.h"
 #include "sched/sched.h"
 #include "util/vec.h"
 
@@ -144,7 +144,7 @@ struct sim_run {
     uint64_t nevents;
     char **class_reason;                      /* FitError text per class for pods pending at the end */
     int64_t *class_running;                   /* pods running per class (drasim.running reads it) */
-    struct dra_state *dra;                    /* DRA mode: claims and allocations (sched/dra.h), owned */
+    struct dra_state *dra;                    /* DRA mode: claims and allocations (sched/dra/dra.h), owned */
     double dra_area;                          /* integral of the GPUs DRA allocations take */
     VEC(sim_metric) summary;
     VEC(sim_user_sample) user_samples;        /* drasim.sample, in call order */

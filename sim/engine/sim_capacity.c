@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "engine/sim.h"
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 
 static bool is_mig(const char *res, int *slices) {
     if (strncmp(res, "nvidia.com/mig-", 15)) return false;

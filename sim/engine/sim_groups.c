@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "engine/sim.h"
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 

@@ -5,7 +5,7 @@
 
 #include "engine/sim_gang.h"
 #include "engine/sim_evict.h"
-#include "sched/preempt.h"
+#include "sched/plugins/preempt.h"
 #include "util/intern.h"
 
 void sim_preempt_config(const scenario *sc, sched_config *cfg) {

@@ -1,7 +1,7 @@
 /*
  * sim_preempt.h -- the engine's side of preemption (docs/PREEMPTION.md): it
  * turns DefaultPreemption on for a run, evicts the victims the scheduler's
- * PostFilter chose (sched/preempt.h) and adds the preemption metrics.
+ * PostFilter chose (sched/plugins/preempt.h) and adds the preemption metrics.
  */
 #ifndef DRASIM_ENGINE_SIM_PREEMPT_H
 #define DRASIM_ENGINE_SIM_PREEMPT_H

@@ -1,6 +1,6 @@
 /*
  * sim_quality.c -- summary metrics of the placement-quality samples
- * (sim_run.sample_gpu, sched/gpu_metrics.h; docs/SCHEMA.md, summary).
+ * (sim_run.sample_gpu, sched/policies/gpu_metrics.h; docs/SCHEMA.md, summary).
  *
  * Time-weighted means treat each sample as holding until the next one (the
  * last sample, at the end of the run, has no weight); when the samples span

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 

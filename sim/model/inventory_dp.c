@@ -117,7 +117,7 @@ void dp_node_view(const gpu_catalog *cat, const node_gpus *g, const device_plugi
     kv_setf(labels, "nvidia.com/gpu.count", "%d", g->count);
     kv_setf(labels, "nvidia.com/gpu.memory", "%lld", (long long)m->memory_mib);
     kv_setf(labels, "nvidia.com/gpu.replicas", "%d", R);
-    if (shared && dp->fail_requests_gt_one)   /* drasim's own: sched/plugin_sharing.c */
+    if (shared && dp->fail_requests_gt_one)   /* drasim's own: sched/plugins/plugin_sharing.c */
         kv_set(labels, "drasim.io/device-plugin.fail-requests-greater-than-one", "true");
     int64_t full_gpus = g->count;
 

@@ -1,6 +1,6 @@
 /*
  * placement_names.h -- the names of the placement policies (implemented by
- * sched/policy*.c), for the scenario reader: `scheduling.policy` names and
+ * sched/policies/policy_*.c), for the scenario reader: `scheduling.policy` names and
  * the FGD artifact's Score-plugin names a profile may enable
  * (pkg/simulator/plugin/ at hkust-adsl/kubernetes-scheduler-simulator 8f3d641).
  */

@@ -175,7 +175,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
         yerr(err, cluster, "cluster: not used with workload.trace (the trace lists the nodes); remove it");
         return -1;
     }
-    /* trace workloads run in both modes (dra: sched/dra_openb.h) */
+    /* trace workloads run in both modes (dra: sched/dra/dra_openb.h) */
     if (s->trace && scenario_trace_expand(s, err)) return -1;
     if (s->lua && s->stop_time == SIM_TIME_NEVER) {
         yerr(err, s->lua->where, "a Lua workload needs stop.time (its timers may run forever)");

@@ -107,7 +107,7 @@ typedef struct pod_group_spec {
     const ynode *dra;
     dra_pod_claim *dra_claims;       /* decoded gpu.dra.claims */
     size_t ndra_claims;
-    /* typical pods (sched/frag.h): the shape's GPU-model constraint text and its
+    /* typical pods (sched/policies/frag.h): the shape's GPU-model constraint text and its
      * weight (0 = count); set for trace shapes */
     const char *gpu_spec;
     int64_t typical_count;
@@ -213,7 +213,7 @@ typedef struct scheduling_spec {
     shape_point *shape;              /* RequestedToCapacityRatio */
     size_t nshape;
     int64_t fit_weight, balanced_weight, dra_weight;   /* score plugin weights (profile); 0 = disabled */
-    const char *policy;              /* placement policy (sched/policy.h), NULL = none */
+    const char *policy;              /* placement policy (sched/policies/policy.h), NULL = none */
     int64_t policy_weight;           /* its Score weight (0 = 1000: the policy decides, other scores break ties) */
     bool openb_profile;              /* profile: openb-artifact (the FGD artifact's scheduler, docs/PLACEMENT.md) */
     bool device_by_allocator;        /* devicePlacement: allocator (DRA: first fit, not the policy's choice) */

@@ -55,7 +55,7 @@ static const ynode *plugin_name(const ynode *entry, const char *what, const char
     return plugin_name_keys(entry, keys, what, name, err);
 }
 
-/* A placement policy's Score plugin (sched/policy.h: FGDScore, BestFitScore,
+/* A placement policy's Score plugin (sched/policies/policy.h: FGDScore, BestFitScore,
  * ...) enabled with weight w: it becomes the scenario's policy. */
 static int enable_policy_plugin(const ynode *at, scheduling_spec *sp, const char *p, int64_t w, strbuf *err) {
     if (sp->policy && strcmp(sp->policy, p)) {

@@ -33,18 +33,18 @@ struct sched_plugin {
     void (*unreserve)(scheduler *s, const pod_class *c, size_t node, const placement *p);
 };
 
-/* The device-plugin baseline plugins (sched/plugins_*.c). */
+/* The device-plugin baseline plugins (sched/plugins/plugins_*.c). */
 extern const sched_plugin plugin_node_unschedulable;
 extern const sched_plugin plugin_taint_toleration;
 extern const sched_plugin plugin_node_affinity;
 extern const sched_plugin plugin_node_resources_fit;
 extern const sched_plugin plugin_balanced_allocation;
-/* Placement policies over the GPU view (sched/plugin_policy.c). */
+/* Placement policies over the GPU view (sched/plugins/plugin_policy.c). */
 extern const sched_plugin plugin_placement_policy;
-/* DRA mode (sched/plugin_dra.c). */
+/* DRA mode (sched/dra/plugin_dra.c). */
 extern const sched_plugin plugin_dynamic_resources;
 
-/* The device plugin's failRequestsGreaterThanOne (sched/plugin_sharing.c): on
+/* The device plugin's failRequestsGreaterThanOne (sched/plugins/plugin_sharing.c): on
  * when some node carries its label. */
 extern const sched_plugin plugin_shared_gpu_requests;
 bool sched_any_fail_gt_one(const k8s_node *nodes, size_t n);

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/dra.h"
-#include "sched/dra_openb.h"
+#include "sched/dra/dra.h"
+#include "sched/dra/dra_openb.h"
 #include "sched/framework.h"
-#include "sched/policy.h"
-#include "sched/preempt.h"
+#include "sched/policies/policy.h"
+#include "sched/plugins/preempt.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 

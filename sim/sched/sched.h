@@ -28,7 +28,7 @@
 
 #include "model/k8s.h"
 #include "model/scenario.h"
-#include "sched/gpu_view.h"
+#include "sched/policies/gpu_view.h"
 #include "util/gorand.h"
 #include "util/rng.h"
 
@@ -104,7 +104,7 @@ typedef struct sched_config {
     int64_t fit_weight, balanced_weight, dra_weight;   /* 0 = score disabled */
     int64_t backoff_initial_ms;              /* podInitialBackoffSeconds (0 = no back-off) */
     int64_t backoff_max_ms;                  /* podMaxBackoffSeconds */
-    struct dra_state *dra;                   /* DRA mode: the DynamicResources plugin's state (sched/dra.h) */
+    struct dra_state *dra;                   /* DRA mode: the DynamicResources plugin's state (sched/dra/dra.h) */
     /* GPU view and placement policy (gpu_view.h, policy.h) */
     const gpu_view_node *gpu_nodes;          /* per node: GPUs and model (NULL: from allocatable) */
     int time_slicing_replicas;               /* device-plugin mode: replicas per GPU */
@@ -273,7 +273,7 @@ static inline bool sched_node_present(const scheduler *s, size_t node) {
 /* What-if placement (the autoscaler's simulations): if class c passes every
  * filter on `node` now (present or not), reserve it there for a pod known as
  * `pod` and return true. Undo with sched_release; the DRA plugin's records
- * need dra_trial_begin/_end around it (sched/dra.h). */
+ * need dra_trial_begin/_end around it (sched/dra/dra.h). */
 bool sched_try_bind(scheduler *s, uint32_t ci, size_t node, uint32_t pod, placement *p);
 
 #endif

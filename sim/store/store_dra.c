@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 #include "store/store_dra.h"
 #include "util/strbuf.h"
 

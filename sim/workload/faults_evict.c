@@ -21,7 +21,7 @@
  * taint removed (or a node repaired) in between cancels it.
  */
 #include "engine/sim_evict.h"
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 #include "sched/framework.h"
 #include "workload/faults_internal.h"
 

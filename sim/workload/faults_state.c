@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "engine/sim_evict.h"
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 #include "workload/faults_internal.h"

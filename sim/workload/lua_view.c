@@ -8,7 +8,7 @@
  * drasim.after_schedule(fn) (a callback after the scheduling pass of the
  * current instant, when pods submitted now have been placed).
  *
- * Everything is read-only: the DRA answers come from sched/dra_free.c,
+ * Everything is read-only: the DRA answers come from sched/dra/dra_free.c,
  * which asks the allocator without committing anything.
  */
 #include <lauxlib.h>
@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "cel/cel.h"
-#include "sched/dra_free.h"
-#include "sched/gpushare.h"
+#include "sched/dra/dra_free.h"
+#include "sched/policies/gpushare.h"
 #include "workload/lua_internal.h"
 
 #define MAX_PER_QUERY 100000   /* devices one free_devices/nodes call lists per node and class */

@@ -2,7 +2,7 @@
 # check_doc_paths.sh -- every file or folder of the checkout that README.md or
 # a docs/*.md names in backticks exists: paths from the top
 # (`tests/openb/README.md`, `tools/bench/run`) and source files named from
-# sim/ (`sched/place_mig.c`, `alloc/alloc_prefer.c`); a program counts when its
+# sim/ (`sched/policies/place_mig.c`, `alloc/alloc_prefer.c`); a program counts when its
 # source does (`tools/bench/bench_openb`: bench_openb.c). Placeholders (`<x>`,
 # `*`, `...`) and test names (`docs/schema`: docs/ without an extension) are
 # skipped.

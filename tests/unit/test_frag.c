@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sched/frag.h"
+#include "sched/policies/frag.h"
 #include "model/openb_trace.h"
 
 #define ANY (~(uint64_t)0)

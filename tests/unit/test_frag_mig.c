@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sched/frag_mig.h"
+#include "sched/policies/frag_mig.h"
 
 static const frag_mig_profile G1 = {1, 1, 0x7f, 0}, G2 = {2, 2, 0x15, 0}, G3 = {4, 3, 0x11, 0},
                               G4 = {4, 4, 0x01, 0}, G7 = {8, 7, 0x01, 0};

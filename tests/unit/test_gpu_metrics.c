@@ -1,7 +1,7 @@
 /* test_gpu_metrics.c -- placement-quality measures on hand-made GPU views
- * (sched/gpu_metrics.h): FGD fragmentation against frag_node, stranded GPUs,
+ * (sched/policies/gpu_metrics.h): FGD fragmentation against frag_node, stranded GPUs,
  * nodes that fit an N-GPU pod, static-MIG fragmentation; and the typical
- * pods of the shapes seen (sched/typical_seen.h): threshold, order,
+ * pods of the shapes seen (sched/policies/typical_seen.h): threshold, order,
  * weights, change detection. Every expectation is worked out in a comment. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sched/gpu_metrics.h"
-#include "sched/typical_seen.h"
+#include "sched/policies/gpu_metrics.h"
+#include "sched/policies/typical_seen.h"
 
 #define ANY (~(uint64_t)0)
 

@@ -15,7 +15,7 @@
 #include "engine/sim.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 #include "sched/framework.h"
 #include "util/intern.h"
 

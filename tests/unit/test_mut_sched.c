@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "sched/framework.h"
-#include "sched/frag.h"
+#include "sched/policies/frag.h"
 #include "util/intern.h"
 #include "util/rng.h"
 #include "model/openb_trace.h"

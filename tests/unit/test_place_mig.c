@@ -13,8 +13,8 @@
 
 #include "model/cluster.h"
 #include "model/scenario.h"
-#include "sched/dra_internal.h"
-#include "sched/place_mig.h"
+#include "sched/dra/dra_internal.h"
+#include "sched/policies/place_mig.h"
 #include "util/intern.h"
 
 typedef struct fixture {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sched/policy.h"
+#include "sched/policies/policy.h"
 
 #define ANY (~(uint64_t)0)
 

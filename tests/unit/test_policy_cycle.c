@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sched/policy.h"
+#include "sched/policies/policy.h"
 #include "sched/sched.h"
 #include "util/intern.h"
 

@@ -1,4 +1,4 @@
-/* test_preempt.c -- DefaultPreemption (sched/preempt.h) on hand-built device-plugin
+/* test_preempt.c -- DefaultPreemption (sched/plugins/preempt.h) on hand-built device-plugin
  * nodes where the right victims and nominated node are known. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,7 +75,7 @@ static int place(scheduler *s, uint32_t c, uint32_t pod, placement *p) {
     return sched_schedule_head(s, c, p) ? p->node : -1;
 }
 
-#include "sched/preempt.h"
+#include "sched/plugins/preempt.h"
 
 static const sched_config pre_cfg = {.strategy = SCORE_LEAST_ALLOCATED, .balanced_allocation = true,
                                      .preemption = true};

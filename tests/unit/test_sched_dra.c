@@ -16,7 +16,7 @@
 #include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 #include "util/intern.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))

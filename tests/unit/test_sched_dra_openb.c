@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sched/dra_openb.h"
+#include "sched/dra/dra_openb.h"
 #include "util/intern.h"
 #include "model/openb_trace.h"
 

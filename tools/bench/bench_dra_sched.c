@@ -17,7 +17,7 @@
 #include "workload/attach.h"
 #include "model/cluster.h"
 #include "model/scenario.h"
-#include "sched/dra.h"
+#include "sched/dra/dra.h"
 #include "util/intern.h"
 #include "bench_util.h"
 

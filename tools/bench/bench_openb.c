@@ -13,7 +13,7 @@
 #include "engine/sim.h"
 #include "workload/attach.h"
 #include "model/scenario.h"
-#include "sched/policy.h"
+#include "sched/policies/policy.h"
 #include "util/intern.h"
 #include "workload/openb_run.h"
 #include "bench_util.h"

@@ -1,0 +1,60 @@
+/* dra_internal.h -- structures shared by dra.c and plugin_dra.c (see dra.h). */
+#ifndef DRASIM_SCHED_DRA_INTERNAL_H
+#define DRASIM_SCHED_DRA_INTERNAL_H
+
+#include "sched/dra/dra.h"
+
+struct dra_class {
+    k8s_resource_claim *own;      /* template and extended-resource claims (one object, reused per pod) */
+    const char **own_names;       /* the pod's name for each */
+    size_t nown;
+    uint32_t *shared;             /* indexes into dra_state.shared */
+    size_t nshared;
+    k8s_resource_claim **call;    /* scratch: the claims to allocate now */
+    int32_t *call_shared;         /* per call entry: shared index, -1 for own claims */
+    k8s_allocation *out;          /* scratch: results */
+    const char *never;            /* PreFilter failure (missing DeviceClass), interned */
+    const char *error;            /* the allocator's last error for this class, interned */
+    const char *explain;          /* while sched_explain runs: why the allocator finds no fit (dra_explain.c) */
+    int32_t *score;               /* per node: prioritized-list score from the last Filter */
+    bool any;                     /* has claims at all */
+};
+
+struct dra_shared {
+    const char *name;
+    k8s_resource_claim claim;
+    int32_t users;                /* pods reserving it */
+    size_t node;                  /* where its allocation was made (the GPU view's node) */
+    bool allocated;
+    k8s_allocation al;
+    double gpu_equiv;
+    uint32_t *classes;            /* pod classes that use it */
+    size_t nclasses;
+};
+
+/* The GPU view's GPUs of DRA nodes (dra_gpus.c). */
+void dra_gpus_init(dra_state *d);
+void dra_gpus_free(dra_state *d);
+/* Milli of each GPU of `node` that allocation al takes (added to milli[]). */
+void dra_allocation_gpu_milli(const dra_state *d, size_t node, const k8s_allocation *al, int16_t milli[GS_MAX_GPUS]);
+typedef struct dra_gpu_pick {
+    const dra_state *d;
+    size_t node;
+    uint32_t mask;
+} dra_gpu_pick;
+/* allocator device filter (alloc.h) for a dra_gpu_pick context. */
+bool dra_gpu_filter(void *ctx, const alloc_device_id *id);
+
+/* GPUs an allocation takes (see dra.h). */
+double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al);
+/* MIG devices (devices with attribute type = "mig") among its results, admin access not counted. */
+int64_t dra_allocation_mig_devices(const dra_state *d, const k8s_allocation *al);
+/* Append a record for pod `pod`. */
+void dra_add_record(dra_state *d, const dra_record *r);
+
+/* dra_selectors.c: CEL selectors that do not compile are input errors (0, or -1 with err set). */
+struct ynode;
+int dra_check_selector_tree(const dra_state *d, const struct ynode *n, const char *what, strbuf *err);
+int dra_check_class_selectors(const dra_state *d, strbuf *err);
+
+#endif

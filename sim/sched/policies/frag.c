@@ -1,0 +1,168 @@
+/* frag.c -- typical pods and node fragmentation (see frag.h). */
+#include "sched/policies/frag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* The artifact's PodResource.Less: CPU, then milli, then GPU count, then model text. */
+static int shape_cmp(const frag_pod_in *a, const frag_pod_in *b) {
+    if (a->cpu != b->cpu) return a->cpu < b->cpu ? -1 : 1;
+    if (a->milli != b->milli) return a->milli < b->milli ? -1 : 1;
+    if (a->ngpu != b->ngpu) return a->ngpu < b->ngpu ? -1 : 1;
+    return strcmp(a->spec ? a->spec : "", b->spec ? b->spec : "");
+}
+
+
+typedef struct group { const frag_pod_in *key; int64_t count; } group;
+
+/* Most popular first; equal counts: the larger shape first (the artifact
+ * sorts by (count, shape) and reverses). */
+static int cmp_group(const void *x, const void *y) {
+    const group *a = x, *b = y;
+    if (a->count != b->count) return a->count > b->count ? -1 : 1;
+    return -shape_cmp(a->key, b->key);
+}
+
+void frag_typical_build(const frag_pod_in *in, size_t n, double threshold_pct, bool include_cpu_pods,
+                        frag_typical *out) {
+    frag_typical_build_counted(in, NULL, n, threshold_pct, include_cpu_pods, out);
+}
+
+/* Sort pointers to the inputs with their counts alongside (qsort over pairs). */
+typedef struct counted { const frag_pod_in *in; int64_t count; } counted;
+static int cmp_counted(const void *x, const void *y) { return shape_cmp(((const counted *)x)->in, ((const counted *)y)->in); }
+
+void frag_typical_build_counted(const frag_pod_in *in, const int64_t *count, size_t n, double threshold_pct,
+                                bool include_cpu_pods, frag_typical *out) {
+    memset(out, 0, sizeof *out);
+    counted *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
+    size_t m = 0;
+    int64_t pods = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((include_cpu_pods || in[i].ngpu > 0) && (!count || count[i] > 0)) {
+            sorted[m++] = (counted){&in[i], count ? count[i] : 1};
+            pods += count ? count[i] : 1;
+        }
+    qsort(sorted, m, sizeof *sorted, cmp_counted);
+    group *g = xmalloc((m ? m : 1) * sizeof *g);
+    size_t ng = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (ng && shape_cmp(g[ng - 1].key, sorted[i].in) == 0) g[ng - 1].count += sorted[i].count;
+        else g[ng++] = (group){sorted[i].in, sorted[i].count};
+    }
+    qsort(g, ng, sizeof *g, cmp_group);
+    double expected = threshold_pct * (double)pods / 100.0, cum = 0;
+    size_t keep = 0;
+    while (cum < expected && keep < ng) cum += (double)g[keep++].count;
+    out->pods = xcalloc(keep ? keep : 1, sizeof *out->pods);
+    out->n = keep;
+    out->ndistinct = ng;
+    out->coverage_pct = pods ? 100.0 * cum / (double)pods : 0;
+    out->total = pods;
+    out->covered = (int64_t)cum;
+    for (size_t i = 0; i < keep; i++) {
+        frag_typical_pod *t = &out->pods[i];
+        t->shape.cpu = g[i].key->cpu;
+        t->shape.milli = g[i].key->milli;
+        t->shape.ngpu = g[i].key->ngpu;
+        t->shape.models = g[i].key->models;
+        t->count = g[i].count;
+        t->p = (double)g[i].count / cum;
+    }
+    free(g);
+    free(sorted);
+}
+
+void frag_typical_free(frag_typical *t) {
+    free(t->pods);
+    memset(t, 0, sizeof *t);
+}
+
+double frag_node_pod(const gs_node *n, const gs_pod *m) {
+    int64_t total = 0, below = 0;
+    int fit = 0;
+    for (int g = 0; g < n->ngpu; g++) {
+        total += n->free[g];
+        if (n->free[g] >= m->milli) fit++;
+        else below += n->free[g];
+    }
+    if (m->milli <= 0 || !gs_model_ok(n, m)) return (double)total;
+    if (fit >= m->ngpu && n->cpu_left >= m->cpu) return (double)below;
+    return (double)total;
+}
+
+void frag_typical_artifact(frag_typical *t) {
+    t->artifact = true;
+    if (t->covered >= t->total) {   /* every shape kept: no renormalisation */
+        for (size_t i = 0; i < t->n; i++) t->pods[i].p = (double)t->pods[i].count / (double)t->total;
+        return;
+    }
+    double share = (double)t->covered / (double)t->total;
+    for (size_t i = 0; i < t->n; i++) t->pods[i].p = (double)t->pods[i].count / (double)t->total / share;
+}
+
+/* F_n in the artifact's order (see frag_typical_artifact): one accumulator per
+ * fragment category, typical pods in order. */
+enum { Q1_LACK_BOTH, Q2_LACK_GPU, Q3_SATISFIED, Q4_LACK_CPU, XL_SATISFIED, XR_LACK_CPU, NO_ACCESS, NCAT };
+
+static double frag_node_artifact(const gs_node *n, const frag_typical *t) {
+    double d[NCAT] = {0};
+    int64_t left = 0;
+    for (int g = 0; g < n->ngpu; g++) left += n->free[g];
+    for (size_t i = 0; i < t->n; i++) {
+        const gs_pod *m = &t->pods[i].shape;
+        double freq = t->pods[i].p;
+        bool cpu_ok = n->cpu_left >= m->cpu;
+        int cat;
+        if (m->milli <= 0) cat = cpu_ok ? XL_SATISFIED : XR_LACK_CPU;
+        else if (!gs_model_ok(n, m)) cat = NO_ACCESS;
+        else {
+            int fit = 0;
+            int64_t below = 0;
+            for (int g = 0; g < n->ngpu; g++) {
+                if (n->free[g] >= m->milli) fit++;
+                else below += n->free[g];
+            }
+            if (fit >= m->ngpu && fit > 0) {
+                if (cpu_ok) {   /* q3: the GPUs too small for m are fragment (counted as q2) */
+                    d[Q2_LACK_GPU] += freq * (double)below;
+                    d[Q3_SATISFIED] += freq * (double)(left - below);
+                    continue;
+                }
+                cat = Q4_LACK_CPU;
+            } else cat = cpu_ok ? Q2_LACK_GPU : Q1_LACK_BOTH;
+        }
+        d[cat] += freq * (double)left;
+    }
+    double out = 0;
+    for (int c = 0; c < NCAT; c++)
+        if (c != Q3_SATISFIED) out += d[c];
+    return out;
+}
+
+double frag_node(const gs_node *n, const frag_typical *t) {
+    if (t->artifact) return frag_node_artifact(n, t);
+    int64_t total = 0;
+    for (int g = 0; g < n->ngpu; g++) total += n->free[g];
+    if (total == 0) return 0;
+    double f = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const gs_pod *m = &t->pods[i].shape;
+        int64_t below = 0;
+        int fit = 0;
+        if (m->milli > 0 && gs_model_ok(n, m)) {
+            for (int g = 0; g < n->ngpu; g++) {
+                if (n->free[g] >= m->milli) fit++;
+                else below += n->free[g];
+            }
+            if (fit >= m->ngpu && n->cpu_left >= m->cpu) {
+                f += t->pods[i].p * (double)below;
+                continue;
+            }
+        }
+        f += t->pods[i].p * (double)total;
+    }
+    return f;
+}
