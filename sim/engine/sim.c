@@ -262,9 +262,12 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     if (late <= 64 || (late & (late - 1)) == 0) sched_rebuild_typical(&r->sched);
     sim_late_class lc = {.spec = spec};
     VEC_PUSH(r->late, lc);
-    r->class_reason = xrealloc(r->class_reason, r->sched.nclasses * sizeof *r->class_reason);
+    if (r->class_cap < r->sched.classes_cap) {   /* as the scheduler's classes: geometrically */
+        r->class_cap = r->sched.classes_cap;
+        r->class_reason = xrealloc(r->class_reason, r->class_cap * sizeof *r->class_reason);
+        r->class_running = xrealloc(r->class_running, r->class_cap * sizeof *r->class_running);
+    }
     r->class_reason[c] = NULL;
-    r->class_running = xrealloc(r->class_running, r->sched.nclasses * sizeof *r->class_running);
     r->class_running[c] = 0;
     sim_usage_class(r, (uint32_t)c);
     return c;

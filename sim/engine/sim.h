@@ -144,6 +144,7 @@ struct sim_run {
     uint64_t nevents;
     char **class_reason;                      /* FitError text per class for pods pending at the end */
     int64_t *class_running;                   /* pods running per class (drasim.running reads it) */
+    size_t class_cap;                         /* room in class_reason and class_running for late classes */
     struct dra_state *dra;                    /* DRA mode: claims and allocations (sched/dra/dra.h), owned */
     double dra_area;                          /* integral of the GPUs DRA allocations take */
     VEC(sim_metric) summary;

@@ -139,7 +139,7 @@ typedef struct scheduler {
     int32_t *per_gpu;                 /* [node * nres + r] GPU resources: units per GPU */
     /* classes and plugins */
     pod_class *classes;
-    size_t nclasses;
+    size_t nclasses, classes_cap;     /* classes grow geometrically (a script may add thousands one by one) */
     const sched_plugin **plugins;
     size_t nplugins;
     int64_t weights[16];              /* score weight per plugin (profile), 0 = not scored */
@@ -147,7 +147,7 @@ typedef struct scheduler {
     int64_t score_weights[SCHED_MAX_RESOURCES];  /* NodeResourcesFit weights per resource, 0 = not scored */
     /* queue: binary heap of class indexes with waiting pods, not blocked */
     uint32_t *heap;
-    size_t heap_len;
+    size_t heap_len, heap_cap;
     const int64_t *pod_arrival_seq;   /* pods' queue order key (the simulator's pod ids are in arrival order) */
     /* selection state */
     size_t next_start;                /* rotating start index (nextStartNodeIndex) */
@@ -202,6 +202,9 @@ void sched_take_class(scheduler *s, uint32_t c);
  * waiting. The class keeps its blocked and back-off state; its place in the
  * queue follows its new head pod. */
 bool sched_remove(scheduler *s, uint32_t c, uint32_t pod);
+/* Every waiting pod of class c for which drop(ctx, pod) is true leaves the
+ * queue, as sched_remove would take each, in one pass; returns how many. */
+size_t sched_remove_if(scheduler *s, uint32_t c, bool (*drop)(void *ctx, uint32_t pod), void *ctx);
 /* One scheduling cycle for the head pod of class c. On success the pod is
  * removed from the queue, its resources reserved and bound on p->node, and
  * true returned. On failure the class is blocked and false returned; under

@@ -110,7 +110,10 @@ int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err) {
         if (!g->dra_claims[k].shared && dra_check_selector_tree(d, g->dra_claims[k].where, what, err)) return -1;
     }
     size_t gi = d->ncls;
-    d->cls = xrealloc(d->cls, (gi + 1) * sizeof *d->cls);
+    if (gi == d->cls_cap) {
+        d->cls_cap = d->cls_cap ? 2 * d->cls_cap : 16;
+        d->cls = xrealloc(d->cls, d->cls_cap * sizeof *d->cls);
+    }
     dra_class *c = &d->cls[gi];
     memset(c, 0, sizeof *c);
     d->ncls++;

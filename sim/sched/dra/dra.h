@@ -65,7 +65,7 @@ typedef struct dra_state {
     k8s_device_class **classes;
     size_t nslices, nclasses;
     dra_class *cls;               /* per pod class (= pod group, then Lua classes) */
-    size_t ncls;
+    size_t ncls, cls_cap;         /* grown geometrically (Lua adds classes one by one) */
     size_t nnodes;
     dra_shared *shared;           /* per workload.resourceClaims entry */
     size_t nshared;
