@@ -221,6 +221,38 @@ static void start_waiting(sim_run *r, gang *x, sim_time t) {
     x->started_at = t;
 }
 
+typedef struct gang_pick {
+    const sim_run *r;
+    uint32_t g1;   /* gang + 1 */
+} gang_pick;
+
+static bool queued_member(void *ctx, uint32_t pod) {
+    const gang_pick *k = ctx;
+    return gang_of(k->r, pod) == k->g1 && queued_pod(k->r, pod);
+}
+
+/* Take every queued pod of gang g out of the scheduler's queue: one pass per
+ * class its pods belong to (O(pods), not a search and a move per pod). */
+static void dequeue_all(sim_run *r, uint32_t g) {
+    gang *x = &r->gangs->g.data[g];
+    gang_pick k = {r, g + 1};
+    uint32_t last = UINT32_MAX;   /* usually one class: skip the set below */
+    bool *seen = NULL;
+    for (size_t i = 0; i < x->pods.len; i++) {
+        uint32_t q = x->pods.data[i], c = r->pods.data[q].group;
+        if (c == last || !queued_pod(r, q)) continue;
+        if (last != UINT32_MAX && !seen) {
+            seen = xcalloc(r->sched.nclasses, sizeof *seen);
+            seen[last] = true;
+        }
+        last = c;
+        if (seen && seen[c]) continue;
+        if (seen) seen[c] = true;
+        sched_remove_if(&r->sched, c, queued_member, &k);
+    }
+    free(seen);
+}
+
 /* The attempt failed: release what its pods hold, take the gang's pods out
  * of the queue, retry after the group back-off. */
 static int reject(sim_run *r, uint32_t g, sim_time t, bool call_hook) {
@@ -232,10 +264,7 @@ static int reject(sim_run *r, uint32_t g, sim_time t, bool call_hook) {
         sim_pod_unbind(r, pod);
     }
     x->waiting.len = x->since.len = 0;
-    for (size_t i = 0; i < x->pods.len; i++) {
-        uint32_t q = x->pods.data[i];
-        if (queued_pod(r, q)) sched_remove(&r->sched, r->pods.data[q].group, q);
-    }
+    dequeue_all(r, g);
     x->queued = false;
     x->attempt++;
     sim_time d = r->sc->sched.backoff_initial_ms;   /* podInitialBackoffSeconds * 2^(attempt-1), capped */

@@ -164,7 +164,10 @@ gs_pod sched_node_shape(const scheduler *s, const pod_class *c, size_t node) {
 }
 
 int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mode) {
-    s->classes = xrealloc(s->classes, (s->nclasses + 1) * sizeof *s->classes);
+    if (s->nclasses == s->classes_cap) {   /* geometric: one realloc per class copied O(n^2) bytes */
+        s->classes_cap = s->classes_cap ? 2 * s->classes_cap : 16;
+        s->classes = xrealloc(s->classes, s->classes_cap * sizeof *s->classes);
+    }
     pod_class *c = &s->classes[s->nclasses];
     memset(c, 0, sizeof *c);
     c->name = g->name;
@@ -338,7 +341,8 @@ void sched_prepare(scheduler *s) {
         view_node(s, i);
     }
     s->scratch = xmalloc((n ? n : 1) * sizeof *s->scratch);
-    s->heap = xmalloc((s->nclasses ? s->nclasses : 1) * sizeof *s->heap);
+    s->heap_cap = s->nclasses ? s->nclasses : 1;
+    s->heap = xmalloc(s->heap_cap * sizeof *s->heap);
     for (size_t ci = 0; ci < s->nclasses; ci++) prepare_static(s, ci);
     for (size_t ci = 0; s->dra && ci < s->nclasses; ci++) probe_dra_shape(s, ci);
     typical_from_classes(s);
@@ -364,7 +368,10 @@ int sched_add_class_late(scheduler *s, const pod_group_spec *g, bool device_plug
     for (size_t i = 0; device_plugin_mode && i < g->ndp_resources; i++)
         if (sched_res_index(s, g->dp_resources[i].name) < 0) return -1;
     int ci = sched_add_class(s, g, device_plugin_mode);
-    s->heap = xrealloc(s->heap, s->nclasses * sizeof *s->heap);
+    if (s->nclasses > s->heap_cap) {   /* the heap holds each class at most once */
+        s->heap_cap = s->classes_cap;
+        s->heap = xrealloc(s->heap, s->heap_cap * sizeof *s->heap);
+    }
     prepare_static(s, (size_t)ci);
     if (s->dra) probe_dra_shape(s, (size_t)ci);
     prepare_scores(s, (size_t)ci);
@@ -541,6 +548,30 @@ bool sched_remove(scheduler *s, uint32_t ci, uint32_t pod) {
         heap_push(s, ci);
     }
     return true;
+}
+
+/* One pass over class ci's queue, keeping order (a gang's rejection takes out
+ * all its pods at once: n calls of sched_remove would cost O(n^2)). The
+ * result is that of sched_remove on each dropped pod. */
+size_t sched_remove_if(scheduler *s, uint32_t ci, bool (*drop)(void *ctx, uint32_t pod), void *ctx) {
+    pod_class *c = &s->classes[ci];
+    size_t out = c->head;
+    bool head_gone = false;
+    for (size_t i = c->head; i < c->len; i++) {
+        if (!drop(ctx, c->pending[i])) c->pending[out++] = c->pending[i];
+        else if (i == c->head) head_gone = true;
+    }
+    size_t removed = c->len - out;
+    if (!removed) return 0;
+    c->len = out;
+    bool in_heap = c->in_heap;
+    if (in_heap && (head_gone || !sched_waiting(s, ci))) heap_remove(s, ci);   /* its key changed, or it is empty */
+    if (head_gone) {   /* the next head pod has not failed yet */
+        c->head_failures = 0;
+        if (!c->backing_off) c->backoff_until = 0;
+        if (in_heap && sched_waiting(s, ci)) heap_push(s, ci);
+    }
+    return removed;
 }
 
 void sched_take_class(scheduler *s, uint32_t c) {
