@@ -14,6 +14,7 @@
 #include "sched/dra/dra_openb.h"
 #include "sched/policies/place_mig.h"
 #include "sched/policies/policy.h"
+#include "util/checked.h"
 #include "util/gorand.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -170,7 +171,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     for (size_t k = 0; k < R; k++) r->res_equiv[k] = sim_gpu_equiv(r->sched.res_names[k], sc->sched.dp.time_slicing_replicas);
     if (info && !dra) sim_sharing_equiv(r, info);   /* pools with their own time-slicing / MPS */
     for (size_t n = 0; n < nnodes; n++)
-        for (size_t k = 0; k < R; k++) r->tot_alloc[k] += r->sched.alloc[n * R + k];
+        for (size_t k = 0; k < R; k++) r->tot_alloc[k] = i64_add_sat(r->tot_alloc[k], r->sched.alloc[n * R + k]);   /* 3 x 4Ei */
     for (size_t k = 0; k < R; k++) r->total_gpu_equiv += (double)r->tot_alloc[k] * r->res_equiv[k];
     /* physical GPUs: a static-MIG GPU counts 1 whatever its layout (sim_capacity.c) */
     if (!dra && r->has_mig_resources) r->total_gpu_equiv += sim_mig_uncut_gpus(r);
@@ -334,7 +335,7 @@ static void account(sim_run *r, uint32_t g, int sign) {
     const pod_class *c = &r->sched.classes[g];
     r->tot_used[RES_PODS] += sign;
     r->class_running[g] += sign;
-    for (size_t i = 0; i < c->ndemand; i++) r->tot_used[c->demand[i].res] += sign * c->demand[i].amount;
+    for (size_t i = 0; i < c->ndemand; i++) r->tot_used[c->demand[i].res] = i64_add_sat(r->tot_used[c->demand[i].res], sign * c->demand[i].amount);
     double equiv = 0;
     for (size_t k = RES_PODS + 1; k < r->sched.nres; k++)
         if (r->tot_used[k]) equiv += (double)r->tot_used[k] * r->res_equiv[k];

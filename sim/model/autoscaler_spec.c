@@ -246,6 +246,11 @@ int autoscaler_spec_parse(const ynode *n, scenario *s, strbuf *err) {
     }
     int64_t secs = 600;
     if (get_count(n, "max-graceful-termination-sec", 0, &secs, err)) return -1;
+    if (secs > 31536000) {   /* a year, the bound of a pod's terminationGracePeriodSeconds: x 1000 cannot overflow */
+        yerr(err, ymap_get(n, "max-graceful-termination-sec"),
+             "max-graceful-termination-sec: expected 0 to 31536000 (a year), found %lld", (long long)secs);
+        return -1;
+    }
     o->max_graceful_termination = SIM_SECONDS(secs);
     if (get_ratio(n, "scale-down-utilization-threshold", &o->utilization_threshold, err) ||
         get_ratio(n, "scale-down-gpu-utilization-threshold", &o->gpu_utilization_threshold, err))

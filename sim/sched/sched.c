@@ -13,6 +13,7 @@
 #include "sched/framework.h"
 #include "sched/policies/policy.h"
 #include "sched/plugins/preempt.h"
+#include "util/checked.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -96,7 +97,7 @@ static void add_demand(scheduler *s, pod_class *c, const char *name, const quant
     if (r < 0) return;   /* s->res_overflow is set: the caller refuses the run */
     int64_t v = amount_of((size_t)r, q);
     for (size_t i = 0; i < c->ndemand; i++)
-        if (c->demand[i].res == r) { c->demand[i].amount += v; return; }
+        if (c->demand[i].res == r) { c->demand[i].amount = i64_add_sat(c->demand[i].amount, v); return; }
     c->demand[c->ndemand++] = (res_demand){.res = (uint16_t)r, .amount = v};
 }
 
@@ -144,7 +145,7 @@ static void class_gpu_shape(scheduler *s, pod_class *c, const pod_group_spec *g)
     for (size_t i = 0; i < c->ndemand; i++) {
         int slices, kind = gpu_resource(s->res_names[c->demand[i].res], &slices);
         int64_t v = c->demand[i].amount;
-        if (c->demand[i].res == RES_MEMORY) c->shape.mem = (v + (1 << 20) - 1) >> 20;
+        if (c->demand[i].res == RES_MEMORY) c->shape.mem = (v >> 20) + ((v & ((1 << 20) - 1)) != 0);   /* MiB, rounded up without overflow at 8Ei */
         if (kind == GRES_NONE || v <= 0 || c->gpu_res >= 0) continue;
         c->gpu_res = c->demand[i].res;
         c->gpu_units = v;

@@ -1,5 +1,7 @@
 /* test_bounds.c -- bounded work on hostile input (issue 25): a huge gang is
- * rejected in one pass over the queue, not a search and a move per pod. The
+ * rejected in one pass over the queue, not a search and a move per pod;
+ * sums and products of huge quantities saturate or are refused (no signed
+ * overflow, which UBSan flags in the sanitizer build). The
  * runs are built from scenario text held here; expectations are derived by
  * hand in the comments. tests/bounds.cmake gives this test a timeout that
  * the quadratic versions exceed many times over. */
@@ -13,6 +15,7 @@
 
 #include "engine/sim.h"
 #include "model/cluster.h"
+#include "model/autoscaler_spec.h"
 #include "model/scenario.h"
 #include "util/intern.h"
 #include "workload/attach.h"
@@ -82,9 +85,105 @@ static void test_gang_rejection_is_linear(void **state) {
     brun_free(&t);
 }
 
+/* A device-plugin scenario: NODES nodes of pool fields POOL (cpu, memory),
+ * 8 A100s each, and the workload text WORK. */
+static void scenario_text(strbuf *y, int nodes, const char *pool, const char *extra, const char *work) {
+    sb_printf(y,
+              "apiVersion: drasim/v1\nkind: Scenario\nmetadata: {name: t}\nseed: 1\nstop: {time: 1h}\n"
+              "cluster:\n  nodePools:\n  - {name: g, count: %d, %s, gpu: {model: A100-80GB, count: 8}}\n%s"
+              "scheduling: {mode: device-plugin}\nworkload:\n%s",
+              nodes, pool, extra, work);
+}
+
+/* Finding 15: max-graceful-termination-sec x 1000 overflowed int64 (UB);
+ * now at most a year (as terminationGracePeriodSeconds), named with its place. */
+static void test_graceful_termination_bound(void **state) {
+    (void)state;
+    strbuf y = {0};
+    scenario_text(&y, 1, "cpu: \"64\", memory: 512Gi, autoscaling: {min: 0, max: 2}",
+                  "autoscaler: {max-graceful-termination-sec: 9223372036854775}\n",
+                  "  podGroups:\n  - {name: p, count: 1, arrival: {times: [0s]}, duration: 1h, requests: {cpu: \"1\"}}\n");
+    brun t;
+    assert_int_not_equal(brun_load(&t, sb_str(&y)), 0);
+    if (!strstr(sb_str(&t.err), "bounds.yaml:9:44: max-graceful-termination-sec: expected 0 to 31536000 (a year), "
+                                "found 9223372036854775"))
+        fail_msg("%s", sb_str(&t.err));
+    brun_free(&t);
+    sb_clear(&y);
+    scenario_text(&y, 1, "cpu: \"64\", memory: 512Gi, autoscaling: {min: 0, max: 2}",
+                  "autoscaler: {max-graceful-termination-sec: 31536000}\n",
+                  "  podGroups:\n  - {name: p, count: 1, arrival: {times: [0s]}, duration: 1h, requests: {cpu: \"1\"}}\n");
+    if (brun_load(&t, sb_str(&y))) fail_msg("%s", sb_str(&t.err));
+    assert_true(t.sc.autoscaler->max_graceful_termination == 31536000LL * 1000);
+    brun_free(&t);
+    sb_free(&y);
+}
+
+/* Finding 15: 8Ei of memory is 2^63 bytes, one more than int64 holds, so the
+ * quantity saturates at 2^63 - 1; summed with another container's 1Mi it
+ * stays there, and the class's shape in MiB rounds up to exactly 2^43
+ * (the rounding added 2^20 - 1 to 2^63 - 1: signed overflow). The same for
+ * a Lua pod's memory = "8Ei". The pod never fits a 512Gi node. */
+static void test_memory_8ei(void **state) {
+    (void)state;
+    static const char *const work[] = {
+        "  podGroups:\n  - name: big\n    count: 1\n    arrival: {times: [0s]}\n    duration: 1h\n    containers:\n"
+        "    - {name: a, resources: {requests: {cpu: \"1\", memory: 8Ei}}}\n"
+        "    - {name: b, resources: {requests: {cpu: \"1\", memory: 1Mi}}}\n",
+        "  lua: {script: " TEST_DATA_DIR "/bounds/mem8ei.lua}\n"};
+    for (int k = 0; k < 2; k++) {
+        strbuf y = {0};
+        scenario_text(&y, 1, "cpu: \"64\", memory: 512Gi", "", work[k]);
+        brun t;
+        if (brun_load(&t, sb_str(&y))) fail_msg("%s", sb_str(&t.err));
+        brun_go(&t);
+        assert_int_equal(t.rc, 0);
+        const pod_class *c = &t.run.sched.classes[t.run.sched.nclasses - 1];
+        assert_true(c->shape.mem == (int64_t)1 << 43);
+        for (size_t i = 0; i < c->ndemand; i++)
+            if (c->demand[i].res == RES_MEMORY) assert_true(c->demand[i].amount == INT64_MAX);
+        assert_true(sim_metric_get(&t.run, "pods_scheduled") == 0);
+        brun_free(&t);
+        sb_free(&y);
+    }
+}
+
+/* Finding 15: the cluster's total allocatable saturates instead of wrapping:
+ * 3 nodes of 4Ei (3 x 2^62 > 2^63 - 1), of 16Ei (each already 2^63 - 1) and
+ * of 1e30 CPUs (each 2^63 - 1 millicores). Three pods of 4Ei each bind on the
+ * 4Ei nodes: the total in use saturates too. */
+static void test_total_allocatable_saturates(void **state) {
+    (void)state;
+    static const struct { const char *pool; int res; } cases[] = {
+        {"cpu: \"64\", memory: 4Ei", RES_MEMORY},
+        {"cpu: \"64\", memory: 16Ei", RES_MEMORY},
+        {"cpu: \"1e30\", memory: 512Gi", RES_CPU},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        strbuf y = {0};
+        scenario_text(&y, 3, cases[k].pool, "",
+                      "  podGroups:\n  - {name: p, count: 3, arrival: {times: [0s, 0s, 0s]}, duration: 1h, "
+                      "requests: {cpu: \"1\", memory: 4Ei}}\n");
+        brun t;
+        if (brun_load(&t, sb_str(&y))) fail_msg("%s", sb_str(&t.err));
+        brun_go(&t);
+        assert_int_equal(t.rc, 0);
+        assert_true(t.run.tot_alloc[cases[k].res] == INT64_MAX);
+        if (k == 0) {
+            assert_true(sim_metric_get(&t.run, "pods_scheduled") == 3);
+            assert_true(t.run.tot_used[RES_MEMORY] == INT64_MAX);
+        }
+        brun_free(&t);
+        sb_free(&y);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gang_rejection_is_linear),
+        cmocka_unit_test(test_graceful_termination_bound),
+        cmocka_unit_test(test_memory_8ei),
+        cmocka_unit_test(test_total_allocatable_saturates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "util/checked.h"
+
 __extension__ typedef __int128 score_i128;
 
 /* floor(a * b / c) for c > 0, saturated to the int64 range. */
@@ -21,10 +23,6 @@ static inline int64_t score_mul_div(int64_t a, int64_t b, int64_t c) {
 }
 
 /* a + b, saturated to the int64 range. */
-static inline int64_t score_add_sat(int64_t a, int64_t b) {
-    int64_t r;
-    if (!__builtin_add_overflow(a, b, &r)) return r;
-    return b > 0 ? INT64_MAX : INT64_MIN;
-}
+static inline int64_t score_add_sat(int64_t a, int64_t b) { return i64_add_sat(a, b); }
 
 #endif
