@@ -672,6 +672,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         r->class_reason[p->group] = xstrdup(sb_str(&b));
         sb_free(&b);
     }
+    sim_gang_reasons(r);   /* gang pods out of the queue: back-off, quorum */
     summarize(r);
     for (size_t k = 0; k < r->nsources; k++)
         if (r->sources[k].summarize) r->sources[k].summarize(r, r->sources[k].ctx);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sched/dra/dra.h"
+#include "util/strbuf.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -24,6 +25,7 @@ typedef struct gang {
     sim_time hold_max;               /* the longest a pod waited at Permit (ms) */
     sim_gang_timeout_fn on_timeout;
     void *ctx;
+    char *reason;                    /* why the last attempt was rejected (sim_gang_reasons), NULL before one */
 } gang;
 
 /* name -> gang, open addressing over interned-or-stable names (Lua pods). */
@@ -91,6 +93,7 @@ void sim_gang_free(sim_run *r) {
         VEC_FREE(G->g.data[i].pods);
         VEC_FREE(G->g.data[i].waiting);
         VEC_FREE(G->g.data[i].since);
+        free(G->g.data[i].reason);
     }
     VEC_FREE(G->g);
     VEC_FREE(G->pod_gang);
@@ -253,11 +256,33 @@ static void dequeue_all(sim_run *r, uint32_t g) {
     free(seen);
 }
 
+/* Why attempt of gang x fails, while its placed pods still hold their
+ * resources: the FitError of its first pod still in the queue (kube-
+ * scheduler's message for it), then what the gang had. Kept for the pods'
+ * pending reason: between attempts (group back-off) they are out of the queue,
+ * and the end of the run would otherwise find no reason for them. */
+static void note_rejection(sim_run *r, gang *x, const char *how) {
+    strbuf b = {0};
+    for (size_t i = 0; i < x->pods.len; i++) {
+        uint32_t q = x->pods.data[i];
+        if (!queued_pod(r, q)) continue;
+        sched_flush_class(&r->sched, r->pods.data[q].group);
+        sched_explain(&r->sched, r->pods.data[q].group, &b);
+        break;
+    }
+    sb_printf(&b, "%sgang: %zu of minCount %d pods placed, %s; it is retried after the group back-off",
+              b.len ? " " : "", x->waiting.len, x->min, how);
+    free(x->reason);
+    x->reason = xstrdup(sb_str(&b));
+    sb_free(&b);
+}
+
 /* The attempt failed: release what its pods hold, take the gang's pods out
  * of the queue, retry after the group back-off. */
-static int reject(sim_run *r, uint32_t g, sim_time t, bool call_hook) {
+static int reject(sim_run *r, uint32_t g, sim_time t, bool call_hook, const char *how) {
     sim_gangs *G = r->gangs;
     gang *x = &G->g.data[g];
+    note_rejection(r, x, how);
     for (size_t i = x->waiting.len; i-- > 0;) {
         uint32_t pod = x->waiting.data[i];
         held(r, x, i, t);
@@ -290,7 +315,7 @@ static int gang_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
         return 0;
     }
     if (x->started || (x->attempt & 0xffffffu) != attempt || !x->waiting.len) return 0;
-    return reject(r, g, t, true);   /* the Permit timeout of the attempt's first waiting pod */
+    return reject(r, g, t, true, "the others did not fit before the Permit timeout");   /* of the attempt's first waiting pod */
 }
 
 bool sim_gang_reject_waiting(sim_run *r, uint32_t pod, sim_time t) {
@@ -300,7 +325,7 @@ bool sim_gang_reject_waiting(sim_run *r, uint32_t pod, sim_time t) {
     gang *x = &r->gangs->g.data[g1 - 1];
     for (size_t i = 0; i < x->waiting.len; i++)
         if (x->waiting.data[i] == pod) {
-            reject(r, g1 - 1, t, false);
+            reject(r, g1 - 1, t, false, "one of them was deleted or evicted while it waited at Permit");
             return true;
         }
     return false;
@@ -349,7 +374,7 @@ static void workload_cycle(sim_run *r, uint32_t g, uint32_t c, sim_time t) {
     }
     cl->preempt_never = never;
     if (placed >= x->min) start_waiting(r, x, t);
-    else reject(r, g, t, false);   /* early stop or too few: the whole group is rejected */
+    else reject(r, g, t, false, "the workload cycle found no room for the others");   /* early stop or too few: the whole group is rejected */
 }
 
 bool sim_gang_cycle(sim_run *r, uint32_t c, uint32_t pod, sim_time t) {
@@ -360,6 +385,26 @@ bool sim_gang_cycle(sim_run *r, uint32_t c, uint32_t pod, sim_time t) {
     if (r->gangs->cycle) workload_cycle(r, g1 - 1, c, t);
     else permit_cycle(r, g1 - 1, c, pod, t);
     return true;
+}
+
+void sim_gang_reasons(sim_run *r) {
+    sim_gangs *G = r->gangs;
+    if (!G) return;
+    for (size_t g = 0; g < G->g.len; g++) {
+        gang *x = &G->g.data[g];
+        for (size_t i = 0; i < x->pods.len && !x->started; i++) {
+            uint32_t q = x->pods.data[i], c = r->pods.data[q].group;
+            if (!queued_pod(r, q) || r->class_reason[c]) continue;
+            strbuf b = {0};
+            if (x->quorum_at < 0)
+                sb_printf(&b, "gang: %zu of minCount %d pods have arrived; none is tried before the quorum (PreEnqueue)",
+                          x->pods.len, x->min);
+            else if (x->reason) sb_puts(&b, x->reason);
+            else sb_printf(&b, "gang: %zu of minCount %d pods wait at Permit for the others", x->waiting.len, x->min);
+            r->class_reason[c] = xstrdup(sb_str(&b));
+            sb_free(&b);
+        }
+    }
 }
 
 void sim_gang_counts(const sim_run *r, uint32_t g, int32_t *arrived, int32_t *waiting, bool *started) {

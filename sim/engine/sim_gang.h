@@ -48,6 +48,10 @@ bool sim_gang_cycle(sim_run *r, uint32_t c, uint32_t pod, sim_time t);
 /* Pod `pod` waits at Permit: reject its gang's attempt (a preemption victim,
  * as upstream's waitingPod.Preempt); true when it did. */
 bool sim_gang_reject_waiting(sim_run *r, uint32_t pod, sim_time t);
+/* End of the run: pending gang pods whose class has no reason yet (out of the
+ * queue during the group back-off, or before the quorum) get their gang's:
+ * why its last attempt was rejected, or that it waits for its quorum. */
+void sim_gang_reasons(sim_run *r);
 /* Summary metrics (after sim_group_summary); nothing without gangs. */
 void sim_gang_summary(sim_run *r);
 /* The gang's state for Lua drasim.pod / tests: members arrived, waiting at Permit, started. */
