@@ -26,3 +26,33 @@ drasim_cli_test(NAME bounds/gang-reason-quorum
   COMMAND run ${_bd_gang} --set stop.time=6m --set "workload.podGroups.gang.arrival.times=[1m,1m,1m,7m]" -o ${_bd_out}/quorum.db
   SQL ${_bd_out}/quorum.db "SELECT grp, pods, reason FROM pending_reasons"
       "^gang[|]3[|]gang: 3 of minCount 4 pods have arrived; none is tried before the quorum [(]PreEnqueue[)]$")
+
+# Finding 11: the fault timeline is bounded. tests/bounds/faults-flood.yaml:
+# 1.12e8 expected failures by stop.time, refused up front naming the process;
+# mtbf is capped as the rate is (1 day / 1e6 = 86.4 ms); a run without a stop
+# time (or Lua's verbs) stops at the limit. Exit 3, no database.
+set(_bd_flood ${CMAKE_SOURCE_DIR}/tests/bounds/faults-flood.yaml)
+drasim_cli_test(NAME bounds/faults-expected-draws
+  COMMAND run ${_bd_flood} -o ${_bd_out}/flood.db
+  EXIT 3
+  EXPECT "faults-flood[.]yaml:16:5: faults[.]gpuFailures: about 1[.]12e[+]08 failures would be drawn by stop[.]time [(]1e[+]06 per GPU-day x 16 GPUs x 7 days[)], more than the limit of 1000000 fault events per run"
+  FILE_ABSENT ${_bd_out}/flood.db)
+drasim_cli_test(NAME bounds/faults-mtbf-capped
+  COMMAND run ${_bd_flood} --set "faults.gpuFailures.xid={name: xid, mtbf: 1ms}" -o ${_bd_out}/mtbf.db
+  EXIT 3
+  EXPECT "mtbf: expected at least 87ms [(]at most 1e6 failures per day, as ratePerGpuDay[)], found 1ms"
+  FILE_ABSENT ${_bd_out}/mtbf.db)
+# no stop time: 16 GPUs x 1000 per GPU-day (with 1-min repairs) pass 200 events within the hour
+drasim_cli_test(NAME bounds/faults-events-at-run-time
+  COMMAND run ${_bd_flood} --set "stop={allPodsDone: true}" --set "faults.gpuFailures.xid.ratePerGpuDay=1000" -o ${_bd_out}/events.db
+  ENV DRASIM_MAX_FAULT_EVENTS=200
+  EXIT 3
+  EXPECT "faults-flood[.]yaml:[0-9]+:[0-9]+: faults: more than 200 fault events [(]failures, repairs, drains, rule changes[)] by t = "
+  FILE_ABSENT ${_bd_out}/events.db)
+# Lua: two timeline points a second (fail, repair at the same instant: one point) for 10 minutes
+drasim_cli_test(NAME bounds/faults-lua-verbs
+  COMMAND run ${_bd_flood} --set "faults=null" --set stop.time=10m --set "workload={lua: {script: ${CMAKE_SOURCE_DIR}/tests/bounds/fault_verbs.lua}}" -o ${_bd_out}/verbs.db
+  ENV DRASIM_MAX_FAULT_EVENTS=100
+  EXIT 3
+  EXPECT "faults: more than 100 fault events [(]failures, repairs, drains, rule changes[)] by t = 10[01][.]000 s"
+  FILE_ABSENT ${_bd_out}/verbs.db)

@@ -50,6 +50,11 @@ static int parse_rate(const ynode *m, const char *rate_key, const char *what, do
         yerr(err, b, "mtbf: expected a positive duration");
         return -1;
     }
+    if (MS_PER_DAY / (double)t > 1e6) {   /* the rate's cap, however it is stated */
+        yerr(err, b, "mtbf: expected at least 87ms (at most 1e6 failures per day, as %s), found %lldms", rate_key,
+             (long long)t);
+        return -1;
+    }
     *out = 1.0 / (double)t;
     return 0;
 }

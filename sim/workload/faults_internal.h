@@ -106,6 +106,7 @@ struct faults {
     VEC(fault_point) timeline;
     strbuf err;
     const char *k_xid, *k_lost, *k_unreachable, *k_unschedulable, *o_admin;   /* interned keys */
+    int64_t nevents, max_events;     /* fault events so far and their limit (faults_limit.c) */
 };
 
 /* faults_state.c */
@@ -121,6 +122,13 @@ void faults_on_bind(sim_run *r, void *ctx, uint32_t pod, sim_time t);
 /* faults_source.c */
 int faults_source_start(sim_run *r, void *ctx);
 int faults_source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t);
+
+/* faults_limit.c: the source's hooks, counting fault events against the limit */
+#define FAULTS_MAX_EVENTS_DEFAULT 1000000
+int64_t faults_max_events(void);   /* DRASIM_MAX_FAULT_EVENTS, else the default */
+int faults_limited_start(sim_run *r, void *ctx);
+int faults_limited_event(sim_run *r, void *ctx, uint64_t arg, sim_time t);
+int faults_limited_after_pass(sim_run *r, void *ctx, sim_time t);
 
 #define FAULT_ARG(kind, payload) (((uint64_t)(kind) << 48) | (uint64_t)(payload))
 

@@ -92,8 +92,8 @@ static void faults_free(void *ctx);
 faults *faults_of(sim_run *r) {
     if (r->faults) return r->faults;
     faults *f = xcalloc(1, sizeof *f);
-    sim_source src = {.ctx = f, .start = faults_source_start, .event = faults_source_event, .summarize = faults_summarize,
-                      .free = faults_free};
+    sim_source src = {.ctx = f, .start = faults_limited_start, .event = faults_limited_event, .summarize = faults_summarize,
+                      .after_pass = faults_limited_after_pass, .free = faults_free};
     f->src = sim_add_source(r, &src);
     if (f->src < 0) {
         free(f);
