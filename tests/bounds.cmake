@@ -56,3 +56,17 @@ drasim_cli_test(NAME bounds/faults-lua-verbs
   EXIT 3
   EXPECT "faults: more than 100 fault events [(]failures, repairs, drains, rule changes[)] by t = 10[01][.]000 s"
   FILE_ABSENT ${_bd_out}/verbs.db)
+
+# Finding 9: chains of after_schedule / on_start callbacks at one instant
+# (each submits a pod for now) end: a script's pods count against
+# DRASIM_MAX_PODS (here 2000), and every kind of callback against the
+# 1,000,000 callbacks per instant. Exit 3, no database.
+foreach(_bd_chain after_schedule on_start)
+  drasim_cli_test(NAME bounds/lua-chain-${_bd_chain}
+    COMMAND run ${CMAKE_SOURCE_DIR}/tests/bounds/chain.yaml --set workload.lua.script=chain_${_bd_chain}.lua -o ${_bd_out}/chain-${_bd_chain}.db
+    ENV DRASIM_MAX_PODS=2000
+    EXIT 3
+    EXPECT "chain_${_bd_chain}[.]lua:[0-9]+: drasim[.]submit: more than 2000 pods in the run"
+    FILE_ABSENT ${_bd_out}/chain-${_bd_chain}.db
+    TIMEOUT 60)
+endforeach()

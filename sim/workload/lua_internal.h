@@ -103,6 +103,7 @@ typedef struct luaw {
     int64_t instant_calls;     /* timer callbacks run at that time */
     luaw_shapes shapes;        /* shape key -> class index (lua_shapes.c) */
     VEC(int64_t) podref;       /* per submission: pod id (arrived), -(slot + 1) (queued), LUAW_GONE (deleted before) */
+    int64_t max_pods;          /* submissions allowed (DRASIM_MAX_PODS less the pod groups' pods), 0 until the first */
     bool any_finish, any_start;   /* some on_finish / per-pod on_start was ever set (else the hooks skip the lookup) */
     int finish_ref;            /* registry table: pod name -> list of callbacks */
     int counters_ref;          /* registry table: group -> pods named automatically */
@@ -130,7 +131,7 @@ typedef struct luaw {
 #define LUAW_QUEUED_COST 64    /* bytes charged to the memory limit per queued timer or arrival */
 #define LUAW_MAX_SCRIPT (64L << 20) /* bytes of a script or module file */
 #define LUAW_TIME_LIMIT 60.0
-#define LUAW_MAX_CALLS_PER_INSTANT 1000000 /* timer callbacks at one simulated time (after(0) chains) */   /* default wall seconds per callback (workload.lua.timeLimit) */
+#define LUAW_MAX_CALLS_PER_INSTANT 1000000 /* Lua callbacks of any kind at one simulated time (chains) */   /* default wall seconds per callback (workload.lua.timeLimit) */
 
 enum { LUAW_TRIP_NONE, LUAW_TRIP_INSTRUCTIONS, LUAW_TRIP_TIME, LUAW_TRIP_INTERRUPT };
 

@@ -414,6 +414,14 @@ static const char *claim_name(lua_State *L, luaw *w, const char *fn, uint32_t *k
     const char *name = lua_tolstring(L, -1, &len);
     if (luaw_name_find(w, name, len) != UINT32_MAX) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
     if (w->podref.len >= UINT32_MAX - 1) luaL_error(L, "%s: too many pods", fn);
+    if (!w->max_pods) {   /* the scenario's cap on pods per run holds for a script's pods too */
+        w->max_pods = scenario_max_pods();
+        for (size_t i = 0; w->run && i < w->run->sc->ngroups; i++) w->max_pods -= w->run->sc->groups[i].count;
+        if (w->max_pods <= 0) w->max_pods = -1;
+    }
+    if ((int64_t)w->podref.len >= w->max_pods)
+        luaL_error(L, "%s: more than %I pods in the run (the scenario's pod groups and this script's pods; set "
+                      "DRASIM_MAX_PODS to raise the limit)", fn, (lua_Integer)scenario_max_pods());
     *k = (uint32_t)w->podref.len;
     VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
     const char *copy = arena_strndup(&w->a, name, len);

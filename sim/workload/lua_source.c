@@ -85,6 +85,26 @@ static void free_timer(luaw *w, size_t idx) {
     w->free_timer = (uint32_t)idx + 1;
 }
 
+/* Each callback has its own budget, so a chain at one instant would keep the
+ * clock there forever: drasim.after(0, f) calling itself, or an on_start or
+ * after_schedule callback submitting a pod that starts at once and calls it
+ * again. Every kind of callback counts against one bound per instant; n
+ * callbacks are about to run at t. 0, or -1 with the error set. */
+static int instant_guard(sim_run *r, luaw *w, sim_time t, size_t n) {
+    if (t != w->instant) {
+        w->instant = t;
+        w->instant_calls = 0;
+    }
+    w->instant_calls += (int64_t)n;
+    if (w->instant_calls <= LUAW_MAX_CALLS_PER_INSTANT) return 0;
+    sb_clear(&r->error);
+    sb_printf(&r->error, "%s: more than %d Lua callbacks (timers, on_start, on_finish, after_schedule) at t = %.3f s: "
+              "a chain that never lets simulated time advance (drasim.after(0, f) calling itself, or a callback "
+              "submitting a pod whose start or placement calls it again?)", w->spec->script,
+              LUAW_MAX_CALLS_PER_INSTANT, (double)t / 1000.0);
+    return -1;
+}
+
 static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
     lua_State *L = w->L;
     int ref = w->timers.data[idx].fn_ref;
@@ -93,19 +113,7 @@ static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
         return 0;
     }
     bool every = w->timers.data[idx].interval > 0;
-    /* Each callback has its own budget, so a chain of drasim.after(0, f) would
-     * keep the clock at one instant forever: bound the callbacks per instant. */
-    if (t != w->instant) {
-        w->instant = t;
-        w->instant_calls = 0;
-    }
-    if (++w->instant_calls > LUAW_MAX_CALLS_PER_INSTANT) {
-        sb_clear(&r->error);
-        sb_printf(&r->error, "%s: more than %d timer callbacks at t = %.3f s: a chain of timers that never lets "
-                  "simulated time advance (drasim.after(0, f) calling itself?)", w->spec->script,
-                  LUAW_MAX_CALLS_PER_INSTANT, (double)t / 1000.0);
-        return -1;
-    }
+    if (instant_guard(r, w, t, 1)) return -1;
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     rng outer = w->rng;
     w->rng = w->timers.data[idx].rng;   /* the callback draws from its timer's stream */
@@ -154,7 +162,6 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
 
 /* A pod of ours ended: run its on_finish callbacks (each with the pod name). */
 static int source_finished(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
-    (void)t;
     luaw *w = ctx;
     if (!w->any_finish) return 0;   /* no drasim.on_finish yet: nothing to look up */
     lua_State *L = w->L;
@@ -167,6 +174,10 @@ static int source_finished(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     lua_pushnil(L);
     lua_setfield(L, -3, name);
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    if (instant_guard(r, w, t, (size_t)n)) {
+        lua_pop(L, 2);
+        return -1;
+    }
     /* when a pod ends depends on the fleet: its callbacks draw from a stream of
      * their own, keyed by the pod's name, and leave every other stream alone */
     rng outer = w->rng;
@@ -198,7 +209,6 @@ static int call_start_list(sim_run *r, luaw *w, int list_idx, const char *name) 
 /* A pod of ours was bound: drasim.on_start callbacks (every pod's first, in
  * the order they were set), then the pod's own on_start; each gets the name. */
 static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
-    (void)t;
     luaw *w = ctx;
     if (!w->any_start) return 0;   /* no on_start callback was ever set */
     lua_State *L = w->L;
@@ -215,6 +225,11 @@ static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     }
     lua_pushnil(L);
     lua_setfield(L, -3, name);   /* a pod starts once */
+    size_t n = lua_rawlen(L, top + 1) + (lua_type(L, top + 3) == LUA_TTABLE ? lua_rawlen(L, top + 3) : 0);
+    if (instant_guard(r, w, t, n)) {
+        lua_settop(L, top);
+        return -1;
+    }
     /* like on_finish: a stream keyed by the pod's name (another tag than on_finish's) */
     rng outer = w->rng;
     rng_fork(&w->base, rng_name_tag(name) ^ 0x5374617274ULL, &w->rng);
@@ -227,9 +242,9 @@ static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
 
 /* After the scheduling pass of an instant: drasim.after_schedule callbacks. */
 static int source_after_pass(sim_run *r, void *ctx, sim_time t) {
-    (void)t;
     luaw *w = ctx;
     if (!w->after_pass.len) return 0;
+    if (instant_guard(r, w, t, w->after_pass.len)) return -1;
     return luaw_run_after_pass(w, &r->error, where(w, "a drasim.after_schedule callback"));
 }
 
