@@ -70,3 +70,15 @@ foreach(_bd_chain after_schedule on_start)
     FILE_ABSENT ${_bd_out}/chain-${_bd_chain}.db
     TIMEOUT 60)
 endforeach()
+
+# Finding 10: the cluster view is charged by its work: an endless loop over
+# drasim.nodes{} / free_devices{} on 20 dynamic-MIG nodes ends at the
+# instruction limit, never at the wall-clock limit (it did after 60 s).
+foreach(_bd_view nodes free_devices)
+  drasim_cli_test(NAME bounds/lua-view-${_bd_view}-charged
+    COMMAND run ${CMAKE_SOURCE_DIR}/tests/bounds/view-mig.yaml --set workload.lua.script=view_${_bd_view}.lua -o ${_bd_out}/view-${_bd_view}.db
+    EXIT 3
+    EXPECT "view_${_bd_view}[.]lua:2: instruction limit exceeded [(]100000000 instructions in one callback"
+    REJECT "time limit"
+    FILE_ABSENT ${_bd_out}/view-${_bd_view}.db)
+endforeach()

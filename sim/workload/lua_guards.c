@@ -28,7 +28,10 @@
  *
  * Work the wrappers cannot see (an expensive C call repeated in a loop, say
  * string.upper on a 100 MB string) is caught by the wall-clock limit the
- * count hook checks (lua_sandbox.c).
+ * count hook checks (lua_sandbox.c): a last-resort safety net. The drasim
+ * API charges its own C work where it is done (lua_view.c through
+ * dra_free_devices' work count, lua_pods.c per new shape), priced so that
+ * the default budget takes about as long as as many VM instructions.
  */
 #define _GNU_SOURCE   /* memmem */
 #include <lauxlib.h>

@@ -128,6 +128,7 @@ typedef struct luaw {
 #define LUAW_GONE INT64_MIN
 #define LUAW_INSTR_STEP 1000   /* the count hook runs every this many VM instructions */
 #define LUAW_MAX_CLASSES 10000 /* distinct pod shapes a script may create */
+#define LUAW_SHAPE_WORK 2000   /* instructions charged for a new shape (parse, class), + 8 per node */
 #define LUAW_QUEUED_COST 64    /* bytes charged to the memory limit per queued timer or arrival */
 #define LUAW_MAX_SCRIPT (64L << 20) /* bytes of a script or module file */
 #define LUAW_TIME_LIMIT 60.0

@@ -370,6 +370,8 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         luaL_error(L, "%s: more than %d distinct pod shapes (requests, selectors, tolerations, gpu, priority, "
                       "group): use fewer distinct values", fn, LUAW_MAX_CLASSES);
     w->shape_attempts++;
+    /* its C work, charged: parsing the shape, and a class prepared on every node (Filter and Score columns) */
+    luaw_charge_work(L, LUAW_SHAPE_WORK + 8 * (int64_t)w->run->sched.nnodes);
     arena_free(&w->shape);
     pod_group_spec *g = parse_shape(L, idx, group, &w->shape, &w->buf, fn);
     g->count = 0;

@@ -18,7 +18,9 @@ bool dra_has_class(const dra_state *d, const char *cls);
  * fn (may be NULL). Nothing is committed. Returns their number, or -1 with
  * err set when the allocator cannot handle the claim (an unknown class, a
  * selector that does not compile or fails at runtime). *steps (may be NULL)
- * grows by the allocator's search steps. */
+ * grows by the work done: the allocator's search steps, one per allocator
+ * call and one per device it offered the exclusion filter (the query
+ * enumerates: k devices found on a node of m cost about k x m). */
 int dra_free_devices(dra_state *d, const k8s_node *node, const char *cls, const char *selector, size_t max,
                      dra_free_fn fn, void *ctx, uint64_t *steps, strbuf *err);
 
