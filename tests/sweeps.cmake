@@ -149,7 +149,7 @@ foreach(_j openb lua)
   drasim_k8s_validate(NAME sweeps/emit-job-${_j}-schema
     FILES ${_sw_out}/job-${_j}/configmap.yaml ${_sw_out}/job-${_j}/results-pvc.yaml ${_sw_out}/job-${_j}/job.yaml
           ${_sw_out}/job-${_j}/merge-job.yaml
-    DEPENDS sweeps/emit-job-${_j}
+    DOCUMENTS 1 DEPENDS sweeps/emit-job-${_j}
     EXPECT "configmap[.]yaml: 1 document valid [(]1 ConfigMap" "results-pvc[.]yaml: 1 document valid [(]1 PersistentVolumeClaim"
            "/job[.]yaml: 1 document valid [(]1 Job" "merge-job[.]yaml: 1 document valid [(]1 Job")
 endforeach()
