@@ -32,3 +32,31 @@ drasim_cli_test(NAME hostile-emit/compare-csv-formulas RAW
   EXPECT "[\n]'=1[+]2 device-plugin " "[\n]\"'@SUM[(]1[)] device-plugin " "[\n]'-1[+]2 device-plugin "
          "[\n]'[+]3 device-plugin " ",pods_arrived,23,23,[+]0,0%,-,-\n"
   REJECT "[\n][=]" "[\n][@]" "[\n]\"[@]" "[\n][-]" "[\n][+]")
+
+# a CR in a --param key (free-form: workload.lua.args) is one escaped YAML string, not a line break
+drasim_cli_test(NAME hostile-emit/param-key-cr RAW
+  COMMAND sh -c "rm -rf crjob && $0 sweep $1 --param \"$(printf 'workload.lua.args.k\\r---\\rkind: Pod')=1,2\" --emit-job crjob -q && $2 --documents 1 crjob/job.yaml crjob/configmap.yaml && grep -c 'k[\\]r---[\\]rkind: Pod=1,2' crjob/job.yaml"
+          $<TARGET_FILE:drasim> ${CMAKE_SOURCE_DIR}/tests/sweeps/lua-files/scenario.yaml $<TARGET_FILE:k8s_validate>
+  WORKDIR ${_he_out} EXPECT "job[.]yaml: 1 document valid [(]1 Job" "configmap[.]yaml: 1 document valid" "[\n]2\n")
+
+# finding 4: every file any point may read is shipped -- the second point's
+# script (alt.lua) and CSV (alt.csv, at 10 min), the first point's CSV at 30 min
+# and module at 40 min: scenario + 5 files. Each shard then runs from the
+# ConfigMap alone and submits its 3 pods (gen.lua: 2 CSV rows + 1 from the module;
+# alt.lua: 3 CSV rows).
+set(_he_lf ${CMAKE_SOURCE_DIR}/tests/sweeps/lua-files/scenario.yaml)
+drasim_cli_test(NAME hostile-emit/lua-files-emit
+  COMMAND sweep ${_he_lf} --param workload.lua.script=gen.lua,alt.lua --emit-job ${_he_out}/lua-files --force -q
+  FILE_EXISTS ${_he_out}/lua-files/job.yaml)
+drasim_cli_test(NAME hostile-emit/lua-files-valid RAW
+  COMMAND $<TARGET_FILE:sweeps_check_job> ${_he_out}/lua-files 2 2 drasim:latest ${_he_out}/lua-files-pod
+  DEPENDS hostile-emit/lua-files-emit EXPECT "job ok: 6 files in the ConfigMap, 2 shards, 2 at a time")
+set(_he_after hostile-emit/lua-files-valid)
+foreach(_i 0 1)   # one after the other: run_pod.sh clears the pod's tree and results
+  drasim_cli_test(NAME hostile-emit/lua-files-pod-${_i} RAW
+    COMMAND sh ${CMAKE_SOURCE_DIR}/tests/sweeps/run_pod.sh ${_he_out}/lua-files-pod ${_i}
+    ENV "PATH=${_he_bindir}:$ENV{PATH}" "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
+    DEPENDS ${_he_after} EXPECT "shard-0000${_i}[.]db"
+    SQL ${_he_out}/lua-files-pod/results/shard-0000${_i}.db "SELECT pods FROM runs" "^3$")
+  list(APPEND _he_after hostile-emit/lua-files-pod-${_i})
+endforeach()

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,6 +63,61 @@ static void base64(strbuf *out, const unsigned char *p, size_t n) {
         sb_putc(out, i + 1 < n ? t[v >> 6 & 63] : '=');
         sb_putc(out, i + 2 < n ? t[v & 63] : '=');
     }
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* A SQLite database (its 16-byte header)? */
+static bool is_sqlite(const char *path) {
+    char h[16] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    bool yes = fread(h, 1, 16, f) == 16 && !memcmp(h, "SQLite format 3", 16);
+    fclose(f);
+    return yes;
+}
+
+/* Every regular file below `dir` (sorted, so the ConfigMap is the same each
+ * time), appended to *v: what a Lua generator there may open. Symbolic links
+ * to files are followed, links to directories are not (no loops); SQLite
+ * databases (results, not inputs) and the directory `skip` (--emit-job's own
+ * output) are left out. At most 16 levels and 10,000 files, else an error. */
+static int tree_files(const char *dir, const char *skip, int depth, char ***v, size_t *n, strbuf *err) {
+    if (depth > 16 || *n > 10000) {
+        sb_printf(err, "--emit-job: %s: more than 10,000 files or 16 levels below a Lua script's directory (a generator "
+                       "may read any of them, so all are shipped); give the script a directory of its own", dir);
+        return -1;
+    }
+    DIR *d = opendir(dir);
+    if (!d) return 0;   /* unreadable: the generator cannot read it either */
+    char **names = NULL;
+    size_t nn = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        names = xrealloc(names, (nn + 1) * sizeof *names);
+        names[nn++] = xstrdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, nn, sizeof *names, str_cmp);
+    int rc = 0;
+    char real[PATH_MAX];
+    for (size_t i = 0; i < nn; i++) {
+        strbuf p = {0};
+        sb_printf(&p, "%s/%s", dir, names[i]);
+        struct stat lst, st;
+        if (!rc && !lstat(sb_str(&p), &lst) && !stat(sb_str(&p), &st)) {
+            if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode)) {
+                if (!(realpath(sb_str(&p), real) && !strcmp(real, skip))) rc = tree_files(sb_str(&p), skip, depth + 1, v, n, err);
+            } else if (S_ISREG(st.st_mode) && !is_sqlite(sb_str(&p))) {
+                *v = xrealloc(*v, (*n + 1) * sizeof **v);
+                (*v)[(*n)++] = xstrdup(sb_str(&p));
+            }
+        }
+        sb_free(&p);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
 }
 
 /* A Kubernetes name (RFC 1123 label) from the scenario file's name: "drasim-<base>". */
@@ -150,21 +206,35 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
     char *root = NULL;
     staged st[6];
     size_t nst = 0;
+    char **all = NULL;   /* j->inputs and the trees' files */
+    size_t nall = 0;
 
     /* the data directories this drasim reads (the image has its own copy) */
     for (int r = 0; r < 3; r++) {
         roots[r][0] = 0;
         if (datadir_find(root_names[r], buf, sizeof buf) && realpath(buf, real)) snprintf(roots[r], PATH_MAX, "%s", real);
     }
+    /* the files read, then every file of the Lua generators' directories */
+    char skip[PATH_MAX];
+    if (!realpath(j->dir, skip)) snprintf(skip, sizeof skip, "%s", j->dir);
+    for (size_t i = 0; i < j->ninputs; i++) {
+        all = xrealloc(all, (nall + 1) * sizeof *all);
+        all[nall++] = xstrdup(j->inputs[i]);
+    }
+    for (size_t t = 0; t < j->ntrees; t++)
+        if (tree_files(j->trees[t], skip, 0, &all, &nall, err)) goto done;
     if (!realpath(j->scenario, real)) {
         sb_printf(err, "%s: %s", j->scenario, strerror(errno));
         goto done;
     }
-    in = xcalloc(j->ninputs + 1, sizeof *in);
+    in = xcalloc(nall + 1, sizeof *in);
     in[nin++].real = xstrdup(real);
     root = dir_of(real);
-    for (size_t i = 0; i < j->ninputs; i++) {
-        if (!realpath(j->inputs[i], real) || !strcmp(real, in[0].real)) continue;
+    for (size_t i = 0; i < nall; i++) {
+        if (!realpath(all[i], real)) continue;
+        size_t seen = 0;
+        while (seen < nin && strcmp(real, in[seen].real)) seen++;
+        if (seen < nin) continue;
         int r = 0;
         for (; r < 3; r++) {
             size_t n = strlen(roots[r]);
@@ -175,7 +245,7 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
              * relative to the scenario (then DIR/<root> must be a link to it) */
             snprintf(buf, sizeof buf, "%s%s", root_names[r], real + strlen(roots[r]));
             char look[PATH_MAX];
-            if (datadir_find(buf, look, sizeof look) && !strcmp(look, j->inputs[i])) continue;
+            if (datadir_find(buf, look, sizeof look) && !strcmp(look, all[i])) continue;
             size_t k = 0;
             while (k < nlinks && strcmp(links[k], roots[r])) k++;
             if (k == nlinks) {
@@ -507,6 +577,8 @@ done_names:
     sb_free(&cm_name);
     sb_free(&pvc_name);
 done:
+    for (size_t i = 0; i < nall; i++) free(all[i]);
+    free(all);
     for (size_t i = 0; i < nst; i++) sb_free(&st[i].text);
     for (size_t i = 0; i < nin; i++) free(in[i].real), free(in[i].rel);
     free(in);
