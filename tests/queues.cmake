@@ -53,3 +53,80 @@ kq_preempt(preempt-from-all-clusterqueues-in-cohort-lend "preempt from all Clust
   [["lend1-low", "lend2-low"]] "${_icq}, ${_icr}")
 kq_preempt(cannot-preempt-beyond-lending-limit
   "cannot preempt from other ClusterQueues if exceeds requestable quota including lending limit" "" "")
+
+# ---- pkg/scheduler/flavorassigner/flavorassigner_test.go TestAssignFlavors ---
+# "flavors" is wantAssignment's flavor per resource; "borrowing" its Borrowing
+# > 0; a NoFit case prints the upstream Status message as "reason".
+function(kq_flavors name upstream exit regex)
+  drasim_cli_test(NAME queues/flavors/${name}
+    COMMAND admit ${_kq}/flavors/${name}.yaml
+    EXIT ${exit} EXPECT "${regex}")
+endfunction()
+kq_flavors(multiple-flavors-fits-a-node-selector "multiple flavors, fits a node selector" 0
+  [["admitted": true, "flavors": {"main": {"cpu": "two"}}, "borrowing": false]])
+kq_flavors(single-flavor-fits-tainted-flavor "single flavor, fits tainted flavor" 0
+  [["flavors": {"main": {"cpu": "tainted"}}]])
+kq_flavors(multiple-flavors-fits-while-skipping-tainted-flavor "multiple flavors, fits while skipping tainted flavor" 0
+  [["flavors": {"main": {"cpu": "two"}}]])
+kq_flavors(preempt-try-next-flavor "preempt try next flavor" 0
+  [["flavors": {"main": {"cpu": "two", "pods": "two"}}, "borrowing": false]])
+kq_flavors(borrow-try-next-flavor-found-the-first-flavor "borrow try next flavor, found the first flavor" 0
+  [["flavors": {"main": {"cpu": "one", "pods": "one"}}, "borrowing": true]])
+kq_flavors(borrow-try-next-flavor-found-the-second-flavor "borrow try next flavor, found the second flavor" 0
+  [["flavors": {"main": {"cpu": "two", "pods": "two"}}, "borrowing": false]])
+kq_flavors(borrow-before-try-next-flavor "borrow before try next flavor" 0
+  [["flavors": {"main": {"cpu": "one", "pods": "one"}}, "borrowing": true]])
+kq_flavors(not-enough-space-to-borrow "not enough space to borrow" 1
+  [[insufficient quota for cpu in flavor one, previously considered podsets requests [(]0[)] [+] current podset request [(]2[)] > maximum capacity [(]1[)]"]])
+kq_flavors(resource-not-listed-in-clusterqueue "resource not listed in clusterQueue" 1
+  [[resource example.com/gpu unavailable in ClusterQueue]])
+kq_flavors(zero-resource-request-not-in-clusterqueue-should-succeed
+  "zero resource request not in clusterQueue should succeed" 0 [["flavors": {"main": {"cpu": "default"}}]])
+kq_flavors(num-pods-fit "num pods fit" 0 [["flavors": {"main": {"cpu": "default", "pods": "default"}}]])
+kq_flavors(num-pods-dont-fit "num pods don't fit" 1
+  [[insufficient quota for pods in flavor default, previously considered podsets requests [(]0[)] [+] current podset request [(]3[)] > maximum capacity [(]2[)]"]])
+
+# ---- pkg/cache/scheduler/fair_sharing_test.go TestDominantResourceShare ------
+# want[].DrValue / DrName of the ClusterQueue "cq" and of the cohorts.
+function(kq_drs name upstream regex)
+  drasim_cli_test(NAME queues/drs/${name}
+    COMMAND admit --shares ${_kq}/drs/${name}.yaml
+    EXPECT "${regex}")
+endfunction()
+set(_g [["example.com/gpu"]])
+kq_drs(usage-above-nominal "usage above nominal"
+  "\"cq\": {\"share\": 200, \"dominantResource\": ${_g}}.*\"test-cohort\": {\"share\": 0,")
+kq_drs(usage-slightly-above-nominal-large-quotas "usage slightly above nominal in a cohort with large quotas"
+  "\"cq\": {\"share\": 1, \"dominantResource\": ${_g}}")
+kq_drs(usage-way-above-nominal-large-quotas-and-weights
+  "usage way above nominal in a cohort with large quotas and weights" "\"cq\": {\"share\": 1, \"dominantResource\": ${_g}}")
+kq_drs(one-resource-above-nominal "one resource above nominal" [["cq": {"share": 100, "dominantResource": "cpu"}]])
+kq_drs(above-nominal-with-integer-weight "above nominal with integer weight" "\"cq\": {\"share\": 100, ")
+kq_drs(above-nominal-with-decimal-weight "above nominal with decimal weight" "\"cq\": {\"share\": 400, ")
+kq_drs(above-nominal-with-zero-weight "above nominal with zero weight" "\"cq\": {\"share\": 9223372036854775807, ")
+kq_drs(cohort-has-resource-share "cohort has resource share"
+  "\"cq\": {\"share\": 100, .*\"child-cohort\": {\"share\": 50, \"dominantResource\": ${_g}}, \"root\": {\"share\": 0,")
+kq_drs(resource-share-only-at-the-root-cohort "resource share defined for resources only available at the root cohort"
+  "\"cq\": {\"share\": 200, .*\"child-cohort\": {\"share\": 100, ")
+kq_drs(resource-share-affected-by-borrowing-limit "resource share affected by borrowing limit"
+  "\"cq\": {\"share\": 1000, .*\"child-cohort\": {\"share\": 200, ")
+
+# ---- bad input: FILE:LINE:COL, exit 3, nothing printed on stdout --------------
+function(kq_bad name regex)
+  drasim_cli_test(NAME queues/bad/${name}
+    COMMAND admit --no-implicit-cohorts --shares ${_kq}/bad/${name}.yaml
+    EXIT 3 EXPECT "${regex}" REJECT "clusterQueues")
+endfunction()
+kq_bad(missing-flavor [[missing-flavor.yaml:12:7: ClusterQueue team-a: spec.resourceGroups\[0\].flavors\[0\].name: ResourceFlavor 'a100' does not exist]])
+kq_bad(cohort-cycle [[cohort-cycle.yaml:4:20: Cohort org: spec.parentName: cohort cycle through 'dept']])
+kq_bad(missing-cluster-queue [[missing-cluster-queue.yaml:4:22: LocalQueue team-a/team-a: spec.clusterQueue: ClusterQueue 'team-a-cq' does not exist]])
+kq_bad(undeclared-resource [[undeclared-resource.yaml:13:19: .*'nvidia.com/gpu' must match the name in coveredResources [(]'cpu'[)]: a quota on an undeclared resource]])
+kq_bad(missing-cohort [[missing-cohort.yaml:5:15: ClusterQueue team-a: spec.cohortName: Cohort 'gpu-pool' does not exist]])
+kq_bad(borrowing-without-cohort [[borrowing-without-cohort.yaml:13:19: .*borrowingLimit: must be nil when cohort is empty]])
+kq_bad(bad-policy [[bad-policy.yaml:5:36: ClusterQueue team-a: spec.preemption: withinClusterQueue: unsupported value 'Any']])
+# Kueue's implicit cohorts: the same file is fine without --no-implicit-cohorts
+drasim_cli_test(NAME queues/implicit-cohort COMMAND admit --shares ${_kq}/bad/missing-cohort.yaml
+  EXPECT [["cohorts": {"gpu-pool": {"share": 0,]])
+drasim_cli_test(NAME queues/missing-local-queue COMMAND admit ${_kq}/missing-local-queue.yaml
+  EXIT 1 EXPECT [["admitted": false.*"reason": "LocalQueue team-a-typo doesn't exist"]])
+drasim_cli_test(NAME queues/usage COMMAND admit EXIT 2 EXPECT "usage: drasim admit")

@@ -31,7 +31,8 @@ static void usage(FILE *out) {
             "A workload that fits only by preempting is not admitted in this cycle: \"victims\"\n"
             "lists the Workloads Kueue would preempt.\n"
             "  --shares   print {\"clusterQueues\": {name: {\"share\": N, \"dominantResource\": R}},\n"
-            "             \"cohorts\": {...}} (Kueue's weighted share, rounded up)\n\n"
+            "             \"cohorts\": {...}} (Kueue's weighted share, rounded up)\n"
+            "  --no-implicit-cohorts  a Cohort named but not declared is an error\n\n"
             "exit: 0 admitted (or --shares printed), 1 not admitted, 2 usage error,\n"
             "3 unreadable or invalid input.\n");
 }
@@ -105,10 +106,11 @@ int cmd_admit(int argc, char **argv) {
     const char *snapshot = NULL, *wfile = NULL;
     const char **snaps = xcalloc((size_t)argc + 1, sizeof *snaps);
     size_t nsnaps = 0;
-    bool shares = false;
+    bool shares = false, implicit = true;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); return EXIT_OK; }
         if (!strcmp(argv[i], "--shares")) shares = true;
+        else if (!strcmp(argv[i], "--no-implicit-cohorts")) implicit = false;
         else if (!strcmp(argv[i], "-f") && i + 1 < argc) wfile = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "drasim admit: unknown option '%s'\n", argv[i]);
@@ -134,7 +136,7 @@ int cmd_admit(int argc, char **argv) {
         if (kq_decode_file(&o, snaps[i], true, &err)) goto bad;
     nsnap = o.workloads.len;
     if (wfile && kq_decode_file(&o, wfile, false, &err)) goto bad;
-    if (kq_objects_check(&o, true, &err)) goto bad;
+    if (kq_objects_check(&o, implicit, &err)) goto bad;
     const kq_workload *w = NULL;
     if (!shares) {
         if (wfile) {

@@ -143,7 +143,7 @@ int kq_objects_check(kq_objects *o, bool implicit_cohorts, strbuf *err) {
         if (!cq->cohort || kq_find_cohort(o, cq->cohort)) continue;
         if (!implicit_cohorts) {
             yerr(err, cq->cohort_where, "ClusterQueue %s: spec.cohortName: Cohort '%s' does not exist (declare it, "
-                 "or set implicitCohorts: true as Kueue allows)", cq->meta.name, cq->cohort);
+                 "or allow implicit cohorts as Kueue does)", cq->meta.name, cq->cohort);
             return -1;
         }
         add_implicit_cohort(o, cq->cohort, cq->cohort_where);

@@ -16,6 +16,7 @@
 
 #include "queue/kq.h"
 #include "sched/framework.h"
+#include "util/intern.h"
 #include "util/xalloc.h"
 
 /* preemptionMode, worst to best */
@@ -204,8 +205,9 @@ static bool flavor_matches(actx *a, const kq_flavor *fl, const k8s_pod *spec) {
         for (size_t i = 0; i < spec->ntolerations && !ok; i++) ok = toleration_tolerates(&spec->tolerations[i], taint);
         for (size_t i = 0; i < fl->ntolerations && !ok; i++) ok = toleration_tolerates(&fl->tolerations[i], taint);
         if (!ok) {
-            reason(a, "untolerated taint {%s: %s} in flavor %s", taint->key, taint->value ? taint->value : "",
-                   fl->meta.name);
+            static const char *const effects[] = {"", "NoSchedule", "PreferNoSchedule", "NoExecute"};
+            reason(a, "untolerated taint {%s %s %s <nil>} in flavor %s", taint->key, taint->value ? taint->value : "",
+                   effects[taint->effect], fl->meta.name);
             return false;
         }
     }
@@ -265,11 +267,21 @@ static gmode assign_pod_set(actx *a, size_t ps) {
     int32_t count = a->p->ps_counts[ps];
     const kq_cluster_queue *q = a->cq->cq;
     size_t nreq = spec->nrequests;
-    kq_request *req = xmalloc((nreq ? nreq : 1) * sizeof *req);
+    kq_request *req = xmalloc((nreq + 1) * sizeof *req);
+    bool pods_asked = false;
     for (size_t i = 0; i < nreq; i++) {
         int64_t per = kq_resource_value(spec->requests[i].name, &spec->requests[i].value);
         req[i] = (kq_request){ps, spec->requests[i].name, per, per > 0 && count > INT64_MAX / per ? KQ_UNLIMITED : per * count};
+        pods_asked |= !strcmp(spec->requests[i].name, "pods");
     }
+    /* `pods` counts one per pod when the ClusterQueue has quota for it */
+    const char *pods = intern("pods");
+    for (size_t k = 0; k < q->ngroups && !pods_asked; k++)
+        for (size_t c = 0; c < q->groups[k].ncovered; c++)
+            if (q->groups[k].covered[c] == pods && !pods_asked) {
+                req[nreq++] = (kq_request){ps, pods, 1, count};
+                pods_asked = true;
+            }
     qsort(req, nreq, sizeof *req, res_cmp);
     gmode rep = {PM_FIT, 0};
     bool *done = xcalloc(nreq ? nreq : 1, 1);
