@@ -14,6 +14,7 @@
 #include "model/kueue.h"
 #include "queue/kq_objects.h"
 #include "report/escape.h"
+#include "util/intern.h"
 #include "util/xalloc.h"
 
 static void usage(FILE *out) {
@@ -185,11 +186,13 @@ int cmd_admit(int argc, char **argv) {
     kq_objects_free(&o);
     sb_free(&err);
     free(snaps);
+    intern_reset();
     return rc;
 bad:
     fprintf(stderr, "drasim admit: %s\n", sb_str(&err));
     kq_objects_free(&o);
     sb_free(&err);
     free(snaps);
+    intern_reset();
     return EXIT_BAD_INPUT;
 }
