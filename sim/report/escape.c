@@ -148,3 +148,20 @@ void csv_text_cell(strbuf *b, const char *s) {
     }
     if (quote) sb_putc(b, '"');
 }
+
+void json_quote(strbuf *b, const char *s) {
+    sb_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            sb_putc(b, '\\');
+            sb_putc(b, (char)*p);
+        } else if (*p == '\n') {
+            sb_puts(b, "\\n");
+        } else if (*p < 0x20 || *p == 0x7f) {
+            sb_printf(b, "\\u%04x", *p);
+        } else {
+            sb_putc(b, (char)*p);
+        }
+    }
+    sb_putc(b, '"');
+}

@@ -47,5 +47,8 @@ void sh_quote(strbuf *b, const char *s);
  * decimal number (-3.5, +1e3, -inf, +2.50%) or compare's lone "-" (no
  * value), which stays as it is. */
 void csv_text_cell(strbuf *b, const char *s);
+/* A JSON string literal of s (RFC 8259: quotes, backslash and control
+ * characters escaped). */
+void json_quote(strbuf *b, const char *s);
 
 #endif
