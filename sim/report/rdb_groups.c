@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "report/rdb.h"
+#include "util/xalloc.h"
 
 /* A statement over the summary, or NULL when the database has no groups (no grp column). */
 static sqlite3_stmt *prep(const rdb *r, const char *sql) {
@@ -45,5 +46,31 @@ void rdb_pod_group_names(const rdb *r, strbuf *out) {
     if (!s) return;
     for (int k = 0; sqlite3_step(s) == SQLITE_ROW; k++)
         sb_printf(out, "%s%s", k ? ", " : "", (const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+}
+
+char **rdb_pod_groups(const rdb *r, size_t *n) {
+    *n = 0;
+    sqlite3_stmt *s = prep(r, "SELECT grp FROM summary WHERE grp != '' GROUP BY grp ORDER BY min(rowid)");
+    char **names = NULL;
+    while (s && sqlite3_step(s) == SQLITE_ROW) {
+        names = xrealloc(names, (*n + 1) * sizeof *names);
+        names[(*n)++] = xstrdup((const char *)sqlite3_column_text(s, 0));
+    }
+    if (s) sqlite3_finalize(s);
+    return names;
+}
+
+void rdb_pod_group_run_values(const rdb *r, const char *grp, const char *metric, double *v) {
+    for (size_t i = 0; i < r->nruns; i++) v[i] = NAN;
+    sqlite3_stmt *s = prep(r, "SELECT run_id, value FROM summary WHERE grp = ? AND metric = ? AND value IS NOT NULL");
+    if (!s) return;
+    sqlite3_bind_text(s, 1, grp, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, metric, -1, SQLITE_STATIC);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(s, 0);
+        for (size_t i = 0; i < r->nruns; i++)
+            if (r->runs[i].id == id) v[i] = sqlite3_column_double(s, 1);
+    }
     sqlite3_finalize(s);
 }
