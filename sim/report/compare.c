@@ -163,8 +163,8 @@ static void group_pair_rows(const rdb *a, size_t ga, const rdb *b, size_t gb, co
     double *va = xmalloc((a->nruns + 1) * sizeof *va), *vb = xmalloc((b->nruns + 1) * sizeof *vb);
     int64_t *sa = xmalloc((a->nruns + 1) * sizeof *sa), *sb = xmalloc((b->nruns + 1) * sizeof *sb);
     for (size_t m = 0; m < sizeof group_metrics / sizeof *group_metrics; m++) {
-        rdb_pod_group_run_values(a, grp, group_metrics[m], all_a);
-        rdb_pod_group_run_values(b, grp, group_metrics[m], all_b);
+        rdb_pod_group_values(a, grp, group_metrics[m], all_a);
+        rdb_pod_group_values(b, grp, group_metrics[m], all_b);
         size_t na = group_values(a, ga, all_a, va, sa), nb = group_values(b, gb, all_b, vb, sb);
         if (!na && !nb) continue;
         mean_ci ma = mean_ci95(va, na), mb = mean_ci95(vb, nb);
