@@ -353,6 +353,20 @@ void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
         }
         render(gs.data, gs.len, true, true, head, 10, out);
     }
+    fleet_row fr[FLEET_ROWS];
+    if (compare_fleet(a, b, fr)) {   /* autoscaling against a fixed fleet */
+        rows fs = {0};
+        const char *key = rdb_metric_index(a, "ca_node_hours") >= 0 ? "fleet (A autoscaled, B fixed)"
+                                                                     : "fleet (A fixed, B autoscaled)";
+        for (int k = 0; k < FLEET_ROWS; k++) push(&fs, key, fr[k].metric, fr[k].a, fr[k].b);
+        if (!csv)
+            sb_puts(out, "\nautoscaling against a fixed fleet (means over the runs; node_hours and peak_nodes count "
+                         "every node, a fixed pool's all the time; the fixed fleet priced by the node group of its "
+                         "pool's name; GPU allocation against the GPUs provisioned):\n");
+        render(fs.data, fs.len, csv, csv, csv ? head : (const char *const[]){"fleet", "metric", "A", "B", "delta",
+                                                                              "delta_pct"}, csv ? 10 : 6, out);
+        rows_free(&fs);
+    }
     rows_free(&rs);
     rows_free(&gs);
     free(metrics);
