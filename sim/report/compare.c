@@ -232,25 +232,11 @@ static void delta_pct(strbuf *b, double a, double v) {
     else sb_printf(b, "%+.2f%%", 100.0 * (v - a) / fabs(a));
 }
 
-static void csv_field(strbuf *b, const char *s) {
-    bool quote = strpbrk(s, ",\"\n") != NULL;
-    if (!quote) {
-        sb_puts(b, s);
-        return;
-    }
-    sb_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"') sb_putc(b, '"');
-        sb_putc(b, *s);
-    }
-    sb_putc(b, '"');
-}
-
 /* The cells of one row, as text: "mean ± half width of the 95% CI" when a
  * side has several runs (text) or in their own columns (csv). */
 static void row_cells(const row *r, bool csv, bool groups, char **line) {
     strbuf t = {0};
-    if (csv) {   /* quoted by csv_field, kept as they are */
+    if (csv) {   /* quoted by csv_text_cell (report/escape.h), kept as they are */
         line[0] = xstrdup(r->key);
         line[1] = xstrdup(r->metric);
     } else {     /* for a terminal: no control characters from a database */
@@ -296,7 +282,7 @@ static void render(const row *rs, size_t n, bool csv, bool groups, const char *c
             const char *s = cell[i * ncol + c];
             if (csv) {
                 if (c) sb_putc(out, ',');
-                csv_field(out, s);
+                csv_text_cell(out, s);
             } else if (c < 2) {
                 sb_printf(out, "%s%-*s", c ? "  " : "", c == ncol - 1 ? 0 : (int)(width[c] + strlen(s) - cols(s)), s);
             } else if (c == 6) {   /* the statistic: text, left-aligned, last */
