@@ -100,3 +100,20 @@ void terminal_text(strbuf *b, const char *s) {
 }
 
 void html_escape(strbuf *b, const char *s) { xml_escape(b, s); }
+
+void json_quote(strbuf *b, const char *s) {
+    sb_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            sb_putc(b, '\\');
+            sb_putc(b, (char)*p);
+        } else if (*p == '\n') {
+            sb_puts(b, "\\n");
+        } else if (*p < 0x20 || *p == 0x7f) {
+            sb_printf(b, "\\u%04x", *p);
+        } else {
+            sb_putc(b, (char)*p);
+        }
+    }
+    sb_putc(b, '"');
+}

@@ -37,5 +37,8 @@ void xml_escape(strbuf *b, const char *s);
 void terminal_text(strbuf *b, const char *s);
 /* The same for HTML pages. */
 void html_escape(strbuf *b, const char *s);
+/* A JSON string literal of s (RFC 8259: quotes, backslash and control
+ * characters escaped). */
+void json_quote(strbuf *b, const char *s);
 
 #endif
