@@ -185,4 +185,4 @@ set(_d ${_flt_out}/example-dp.db)
 drasim_cli_test(NAME faults/example-gpu-failures-dp
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/gpu-failures-dp.yaml -o ${_d}
   SQL ${_d} "SELECT group_concat(metric || '=' || round(value, 1), ' ') FROM summary WHERE grp = '' AND metric IN ('fault_gpu_failures', 'gpu_unavailable_pct', 'evictions')"
-            "^fault_gpu_failures=48[.]0 gpu_unavailable_pct=2[.]0$")
+            "^fault_gpu_failures=48[.]0 gpu_unavailable_pct=2[.]0 evictions=0[.]0$")

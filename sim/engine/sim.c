@@ -678,6 +678,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     sim_usage_summary(r);     /* allocated versus used, slowdowns: only with usage profiles */
     sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */
     sim_gang_summary(r);
+    sim_counters_zero(r);     /* event counters of sources that did not run: 0 (issue 26) */
     return 0;
 }
 

@@ -177,6 +177,9 @@ struct sim_run {
     void (*on_bind)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
     void *on_bind_ctx;
     struct faults *faults;                    /* the run's fault state (workload/faults.h), owned by its source */
+    /* per node: mask of its view's GPUs out of use (failed, node down or cordoned), kept by the faults
+     * (owned by them); the unavailable part of idle capacity (sim_capacity.c); NULL = none */
+    const uint8_t *gpus_out;
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
@@ -212,6 +215,8 @@ double sim_node_gpus(const sim_run *r, size_t i);
 double sim_mig_uncut_gpus(const sim_run *r);
 double sim_pod_gpu_equiv(const sim_run *r, uint32_t id);
 void sim_capacity_breakdown(const sim_run *r, gpu_metrics *m);
+/* engine/sim_counters.c: the fault counters as 0 when the run had no fault state. */
+void sim_counters_zero(sim_run *r);
 
 /* ---- for workload sources ---- */
 /* Register a source (copied); returns its id, or -1 when there are too many. */

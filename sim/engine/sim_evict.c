@@ -106,7 +106,6 @@ static void add_totals(sim_run *r, const char *group, const evict_totals *x) {
 }
 
 void sim_evict_summary(sim_run *r) {
-    if (r->evictions.len == 0) return;
     size_t ng = r->groups.len;
     evict_totals all = {0}, *per = xcalloc(ng ? ng : 1, sizeof *per);
     for (size_t i = 0; i < r->evictions.len; i++) {

@@ -164,6 +164,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     if (ymap_need(root, "stop", "scenario", &v, err) || parse_stop(v, s, err)) return -1;
     if ((v = ymap_get(root, "output")) && parse_output(v, s, err)) return -1;
     if (ymap_need(root, "scheduling", "scenario", &v, err) || parse_scheduling(v, s, err)) return -1;
+    if (scenario_check_dra_scoring(s, err)) return -1;
     const ynode *cluster = ymap_get(root, "cluster");
     if (cluster && cluster_spec_parse(cluster, &s->a, &s->cluster, err)) return -1;
     s->cluster.seed = s->seed;   /* slice names and device order are drawn from it */
