@@ -215,7 +215,7 @@ double sim_node_gpus(const sim_run *r, size_t i);
 double sim_mig_uncut_gpus(const sim_run *r);
 double sim_pod_gpu_equiv(const sim_run *r, uint32_t id);
 void sim_capacity_breakdown(const sim_run *r, gpu_metrics *m);
-/* engine/sim_counters.c: the fault counters as 0 when the run had no fault state. */
+/* engine/sim_counters.c: the fault counters as 0 when the run had no fault state; run rows before group rows. */
 void sim_counters_zero(sim_run *r);
 
 /* ---- for workload sources ---- */

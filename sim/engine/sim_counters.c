@@ -5,10 +5,15 @@
  * expectation like `max(fault_gpu_failures) <= 0` holds on a clean run
  * instead of failing on a missing metric. The engine's own counters
  * (evictions, preemptions: sim_evict.c, sim_preempt.c) are always written.
+ * Then the summary is put in its order: the whole run's rows first, then the
+ * groups' (the later summaries add rows of both kinds).
  */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "engine/sim.h"
+#include "util/xalloc.h"
 
 static const char *const FAULT_COUNTERS[] = {
     "fault_gpu_failures", "fault_gpu_repairs", "fault_node_failures", "fault_node_repairs",
@@ -18,4 +23,13 @@ static const char *const FAULT_COUNTERS[] = {
 void sim_counters_zero(sim_run *r) {
     for (size_t i = 0; i < sizeof FAULT_COUNTERS / sizeof *FAULT_COUNTERS; i++)
         if (isnan(sim_metric_get(r, FAULT_COUNTERS[i]))) sim_metric_add(r, FAULT_COUNTERS[i], 0);
+    /* the whole run's rows first, then the groups', each in the order written (a stable partition) */
+    size_t n = r->summary.len, k = 0;
+    sim_metric *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+    for (size_t i = 0; i < n; i++)
+        if (!r->summary.data[i].group) tmp[k++] = r->summary.data[i];
+    for (size_t i = 0; i < n; i++)
+        if (r->summary.data[i].group) tmp[k++] = r->summary.data[i];
+    memcpy(r->summary.data, tmp, n * sizeof *tmp);
+    free(tmp);
 }
