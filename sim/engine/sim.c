@@ -249,6 +249,21 @@ const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c) {
     return c < r->sc->ngroups ? &r->sc->groups[c] : r->late.data[c - r->sc->ngroups].spec;
 }
 
+/* Dynamic MIG (sched/policies/place_mig.h): the typical MIG requests include
+ * the classes added so far, each weighted by its pods (as the GPU view's). */
+static void sim_mig_typical(sim_run *r) {
+    size_t n = r->late.len, base = r->sc->ngroups;
+    const pod_group_spec **specs = xmalloc((n ? n : 1) * sizeof *specs);
+    int64_t *w = xmalloc((n ? n : 1) * sizeof *w);
+    for (size_t k = 0; k < n; k++) {
+        specs[k] = r->late.data[k].spec;
+        w[k] = r->sched.classes[base + k].typical_count;
+    }
+    place_mig_set_typical(r->dra->mig, r->sc, specs, w, n, r->last_t);
+    free(specs);
+    free(w);
+}
+
 int sim_add_class(sim_run *r, pod_group_spec *spec) {
     /* in DRA mode the class's claims are set up first: its plugins need them */
     if (r->dra && (r->dra->ncls != r->sched.nclasses || dra_add_class(r->dra, spec, &r->error))) return -1;
@@ -262,6 +277,7 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     if (late <= 64 || (late & (late - 1)) == 0) sched_rebuild_typical(&r->sched);
     sim_late_class lc = {.spec = spec};
     VEC_PUSH(r->late, lc);
+    if (r->dra && r->dra->mig && (late <= 64 || (late & (late - 1)) == 0)) sim_mig_typical(r);   /* the same for MIG */
     r->class_reason = xrealloc(r->class_reason, r->sched.nclasses * sizeof *r->class_reason);
     r->class_reason[c] = NULL;
     r->class_running = xrealloc(r->class_running, r->sched.nclasses * sizeof *r->class_running);
