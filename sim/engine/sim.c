@@ -86,7 +86,7 @@ static void placement_config(sim_run *r, sched_config *cfg, const k8s_node *node
                              size_t nnodes, gpu_view_node **gpu_nodes) {
     const scenario *sc = r->sc;
     const char *pname = sc->sched.policy;
-    if (sc->trace && !pname) pname = "fgd";   /* the artifact's default run */
+    if (sc->trace && !pname && !sc->sched.policy_none) pname = "fgd";   /* the artifact's default run */
     cfg->policy = pname ? policy_find(pname) : NULL;
     cfg->policy_weight = sc->sched.policy_weight > 0 ? sc->sched.policy_weight : 1000;
     cfg->time_slicing_replicas = sc->sched.dp.time_slicing_replicas;
@@ -214,6 +214,8 @@ void sim_free(sim_run *r) {
     for (size_t g = 0; r->extra_units && g < r->sc->ngroups; g++) VEC_FREE(r->extra_units[g]);
     free(r->extra_units);
     VEC_FREE(r->evictions);
+    for (size_t i = 0; i < r->warnings.len; i++) free(r->warnings.data[i].message);
+    VEC_FREE(r->warnings);
     free(r->res_equiv);
     free(r->tot_used);
     free(r->tot_alloc);
@@ -695,6 +697,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */
     sim_gang_summary(r);
     sim_counters_zero(r);     /* event counters of sources that did not run: 0 (issue 26) */
+    sim_scoring_hints(r);     /* groups starved by spreading: warnings */
     return 0;
 }
 

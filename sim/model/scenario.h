@@ -222,6 +222,7 @@ typedef struct scheduling_spec {
     uint64_t search_budget;          /* searchBudget: allocator search steps per Filter call (0 = no limit) */
     bool dra_preemption;             /* features.DRAPreemption: KEP-5690's dry run frees victims' devices */
     bool preemption;                 /* features.DefaultPreemption: true (the PostFilter; off unless asked) */
+    bool policy_none;                /* policy: none -- kube-scheduler's own scoring, also for traces (no fgd default) */
 } scheduling_spec;
 
 /* ---- the scenario ------------------------------------------------------------------- */

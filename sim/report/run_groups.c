@@ -64,6 +64,8 @@ void run_groups_print(const sim_run *run, FILE *out, FILE *warn) {
             fprintf(warn, "warning: group %s: %.0f pods asked for several GPUs and got shared replicas of fewer "
                     "physical GPUs (device-plugin time-slicing or MPS)\n", term(&b, m->group), m->value);
     }
+    for (size_t i = 0; warn && i < run->warnings.len; i++)   /* engine/sim_hints.c */
+        fprintf(warn, "warning: %s\n", term(&b, run->warnings.data[i].message));
     sb_free(&b);
     sb_free(&c);
 }
