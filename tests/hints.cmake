@@ -11,7 +11,7 @@ foreach(_mode device-plugin dra)
   drasim_cli_test(NAME hints/spread-warns-${_mode}
     COMMAND run ${_h}/spread.yaml -o ${_d} --set scheduling.mode=${_mode} --set scheduling.policy=none
     EXPECT "warning: group big: 1 of 1 pods never started, though in 36 of 36 samples since the first of them arrived the fleet had 8 GPUs idle but no node had 8 free: LeastAllocated"
-           "Remedies: .*MostAllocated.*scheduling[.]policy: bestfit, gpu-packing or fgd.*a separate node pool"
+           "Remedies: .*scheduling[.]policy: bestfit, gpu-packing or fgd" "MostAllocated.*a separate node pool"
     SQL ${_d} "SELECT grp || ':' || kind FROM run_warnings" "^big:scoring-spreads$"
         ${_d} "SELECT policy FROM runs" "^LeastAllocated$")
 endforeach()
