@@ -188,6 +188,7 @@ struct sim_run {
      * (owned by them); the unavailable part of idle capacity (sim_capacity.c); NULL = none */
     const uint8_t *gpus_out;
     VEC(sim_warning) warnings;                /* engine/sim_hints.c */
+    struct queue_gate *gate;                  /* the queue manager in front of the scheduler (queue/gate.h), owned; NULL = none */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
