@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/unbase64.h"
 #include "../lib/yaml_resolve.h"
 #include "model/yaml_scalar.h"
 #include "model/yaml_tree.h"
@@ -220,20 +221,6 @@ static char *read_file(const char *path, size_t *n) {
     sb_free(&err);
     *n = b.len;
     return b.s ? b.s : calloc(1, 1);
-}
-
-static size_t unbase64(const char *s, unsigned char *out) {
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t n = 0;
-    unsigned v = 0;
-    int bits = 0;
-    for (; *s && *s != '='; s++) {
-        const char *p = strchr(t, *s);
-        CHECK(p);
-        v = v << 6 | (unsigned)(p - t);
-        if ((bits += 6) >= 8) out[n++] = (unsigned char)(v >> (bits -= 8));
-    }
-    return n;
 }
 
 static const char *const outputs[] = {"configmap.yaml", "results-pvc.yaml", "job.yaml", "merge-job.yaml", "collect.sh", "slurm.sh"};
