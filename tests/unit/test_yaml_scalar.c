@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "../lib/unbase64.h"
 #include "../lib/yaml_resolve.h"
 #include "model/yaml_tree.h"
 #include "report/sweep_job.h"
@@ -86,20 +87,6 @@ static void test_raw_stays_plain(void **state) {
     assert_string_equal(sb_str(&out), "num: -12\nflag: true\n\"n\": x\n");
     sb_free(&out);
     arena_free(&a);
-}
-
-static size_t unbase64(const char *s, unsigned char *out) {
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t n = 0;
-    unsigned v = 0;
-    int bits = 0;
-    for (; *s && *s != '='; s++) {
-        const char *p = strchr(t, *s);
-        if (!p) fail_msg("not base64: %c", *s);
-        v = v << 6 | (unsigned)(p - t);
-        if ((bits += 6) >= 8) out[n++] = (unsigned char)(v >> (bits -= 8));
-    }
-    return n;
 }
 
 /* One-line files and files of any bytes: each ConfigMap item gives its file back. */
