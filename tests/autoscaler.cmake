@@ -139,3 +139,14 @@ drasim_cli_test(NAME autoscaler/all-pods-done-hopeless-group
   TIMEOUT 60
   SQL ${_ca_out}/alldone-bo.db "SELECT value FROM summary WHERE metric = 'sim_end_s' AND grp = ''" "^910[.]0$"
       ${_ca_out}/alldone-bo.db "${_ev}" "^10000 flaky scale-up 1, 910000 flaky provision-failed 1$")
+
+# The scale-down threshold is strict (cluster-autoscaler 1.34, core/scaledown/
+# eligibility/eligibility.go, isNodeBelowUtilizationThreshold: "if
+# utilInfo.Utilization >= threshold { return false }"): with the GPU threshold
+# at 0 even an empty GPU node (utilization 0) is not below it, so the two nodes
+# of tests/autoscaler/basic.yaml stay to the end: one scale-up, no scale-down.
+drasim_cli_test(NAME autoscaler/scale-down-threshold-strict
+  COMMAND run ${_ca_src}/basic.yaml --set autoscaler.scale-down-gpu-utilization-threshold=0 -o ${_ca_out}/thr0.db
+  SQL ${_ca_out}/thr0.db "${_ev} WHERE event IN ('scale-up', 'scale-down')" "^10000 h100 scale-up 2$"
+      ${_ca_out}/thr0.db "SELECT group_concat(time_ms || ':' || nodes || '/' || ready, ' ') FROM autoscaler_nodes WHERE node_group = 'h100'"
+            "^0:0/0 10000:2/0 130000:2/2$")
