@@ -14,3 +14,33 @@ drasim_cli_test(NAME hostile/compare-wide-name RAW
   COMMAND sh ${_hv}/compare_wide.sh $<TARGET_FILE:drasim> ${_hv_qs}
   WORKDIR ${_hv_out}
   EXPECT "text-bytes=[0-9]?[0-9]?[0-9]?[0-9]\n" " xyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyx… 1\\.5 1\\.5 " "csv-longest=1000[0-9][0-9]\n")
+
+# ---- finding 7: accepted though Kubernetes or physics refuses them (exit 3, FILE:LINE:COL, no output)
+set(_rule ${CMAKE_SOURCE_DIR}/tests/faults/dra-rule.yaml)
+set(_dtr faults.deviceTaintRules.evict-one)
+string(REPEAT "v" 300 _v300)
+foreach(_case
+    "limits|run&${_hv}/limits.yaml|limits\\.yaml:18:35: container 'main': resources\\.requests: cpu: 2 must be less than or equal to cpu limit of 1"
+    "price|run&${CMAKE_SOURCE_DIR}/tests/autoscaler/basic.yaml&--set&cluster.nodePools.h100.autoscaling.price=1e308|autoscaling\\.price:1:48: autoscaling\\.price: expected a price per node-hour from 0 to below 1e12"
+    "taint-key|run&${_rule}&--set&${_dtr}.taint.key=bad key!|taint\\.key: 'bad key!' is not a valid taint key"
+    "taint-value|run&${_rule}&--set&${_dtr}.taint.value=${_v300}|taint\\.value: 'v+… [(]300 bytes[)]' is not a valid taint value"
+    "rule-name|run&${_rule}&--set&${_dtr}.name=Bad_Name|name: 'Bad_Name' is not a valid DeviceTaintRule name [(]a DNS subdomain"
+    "dup-gpu-failures|run&${_hv}/dup-gpu-failures.yaml|dup-gpu-failures\\.yaml:16:12: name: a second entry of faults\\.gpuFailures named 'xid' [(]the first is at line 15[)]")
+  string(REPLACE "|" ";" _parts "${_case}")
+  list(GET _parts 0 _n)
+  list(GET _parts 1 _args)
+  list(SUBLIST _parts 2 -1 _msg)
+  string(REPLACE "&" ";" _args "${_args}")
+  drasim_cli_test(NAME hostile/refuse-${_n} COMMAND ${_args} -o ${_hv_out}/refuse-${_n}.db
+    EXIT 3 EXPECT "${_msg}" FILE_ABSENT ${_hv_out}/refuse-${_n}.db)
+endforeach()
+# generated inputs: a NUL byte in an event target; a 2 MB value echoed in an error
+drasim_cli_test(NAME hostile/gen-inputs RAW COMMAND sh ${_hv}/gen.sh ${_hv_out} EXPECT "generated")
+drasim_cli_test(NAME hostile/refuse-nul-event-target COMMAND run nul-events.yaml -o nul.db WORKDIR ${_hv_out}
+  DEPENDS hostile/gen-inputs EXIT 3
+  EXPECT "nul-events\\.yaml:13:11: faults\\.events: nul-events\\.csv:2:12: a NUL byte in a field" FILE_ABSENT ${_hv_out}/nul.db)
+# the value is cut to its first 128 bytes and its size: the message stays under 1 KB
+drasim_cli_test(NAME hostile/echo-cut RAW
+  COMMAND sh -c "$0 run big-value.yaml -o big.db > msg.txt 2>&1 || cut -c1-200 msg.txt && echo bytes=$(wc -c < msg.txt)" $<TARGET_FILE:drasim>
+  WORKDIR ${_hv_out} DEPENDS hostile/gen-inputs
+  EXPECT "big-value\\.yaml:14:30: kind: expected fatal-xid, gpu-lost or nonfatal-xid, found 'kkkk" "bytes=[0-9][0-9][0-9]\n")

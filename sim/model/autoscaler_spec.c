@@ -73,8 +73,9 @@ int pool_autoscaling_parse(const ynode *n, arena *a, node_pool_spec *p, strbuf *
     }
     if ((v = ymap_get(n, "price"))) {
         if (y_double(v, "autoscaling.price", &as->price, err)) return -1;
-        if (as->price < 0) {
-            yerr(err, v, "autoscaling.price: expected a price per node-hour >= 0");
+        /* bounded as plan's --cost, so price x node-hours (ca_cost, the price expander) stays finite */
+        if (!(as->price >= 0 && as->price < 1e12)) {
+            yerr(err, v, "autoscaling.price: expected a price per node-hour from 0 to below 1e12");
             return -1;
         }
     }

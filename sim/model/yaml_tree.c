@@ -351,6 +351,7 @@ void yerr(strbuf *err, const ynode *n, const char *fmt, ...) {
     va_start(ap, fmt);
     sb_vprintf(err, fmt, ap);
     va_end(ap);
+    sb_cut_echoes(err, SB_ECHO_MAX);
 }
 
 const char *ykind_name(const ynode *n) {
