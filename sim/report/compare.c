@@ -146,7 +146,7 @@ static size_t cols(const char *s) {
 /* Text output: a run key or metric name wider than this many columns is cut
  * (ending in "…"), so one huge name cannot pad every row to its width; csv
  * keeps every name whole. */
-#define COMPARE_NAME_COLS 60
+#define COMPARE_NAME_COLS 200
 
 /* b = s cut to at most max columns at a UTF-8 character boundary, "…" last when cut. */
 static void cut_cols(strbuf *b, const char *s, size_t max) {

@@ -47,7 +47,7 @@ void sb_cut_echoes(strbuf *b, size_t max) {
         size_t j = i;
         while (j < b->len && b->s[j] != '\'') j++;
         if (j - i > max) {
-            size_t keep = max / 2;
+            size_t keep = max < 256 ? max : 256;
             while (keep > 0 && ((unsigned char)b->s[i + keep] & 0xC0) == 0x80) keep--;
             sb_append(&out, b->s + i, keep);
             sb_printf(&out, "\xe2\x80\xa6 (%zu bytes)", j - i);

@@ -9,3 +9,9 @@ head=$(printf 'apiVersion: drasim/v1\nkind: Scenario\nmetadata: {name: gen}\nsto
 printf '%s\n  events: nul-events.csv\n' "$head" > nul-events.yaml
 { printf '%s\n  gpuFailures:\n  - {ratePerGpuDay: 1, kind: ' "$head"; head -c 2097152 /dev/zero | tr '\000' 'k'; printf '}\n'; } > big-value.yaml
 echo generated
+# finding 12: an expander-priorities regex of 20,000 nested parentheses
+if [ -n "$2" ]; then
+  deep=$(awk 'BEGIN { for (i = 0; i < 20000; i++) printf "("; printf "a"; for (i = 0; i < 20000; i++) printf ")" }')
+  sed "s/(unclosed/$deep/" "$2/tests/autoscaler/bad/regex.yaml" > regex-deep.yaml
+  echo generated-regex
+fi
