@@ -76,3 +76,13 @@ drasim_cli_test(NAME hostile/regex-at-bounds
   COMMAND run ${CMAKE_SOURCE_DIR}/tests/autoscaler/expander.yaml --set autoscaler.expander=priority
           --set "autoscaler.expander-priorities={10: ['${_open}small${_close}', 'big{1,1000}']}" -o ${_hv_out}/regex-ok.db --force
   EXPECT "wrote .*regex-ok\\.db")
+
+# ---- finding 18: a signal to `drasim report` alone ends its gnuplot child too
+drasim_cli_test(NAME hostile/report-signal-gnuplot RAW
+  COMMAND sh ${_hv}/report_signal.sh $<TARGET_FILE:drasim> ${_hv_qs} ${_hv_out}/report-signal
+  EXPECT "SIGTERM: gnuplot ended" "SIGINT: gnuplot ended" REJECT "left running" "FAIL" TIMEOUT 60)
+
+# ---- finding 16: Ctrl-C during a long YAML parse (the inventory loop: unit/test_interrupt)
+drasim_cli_test(NAME hostile/interrupt-yaml-parse RAW
+  COMMAND sh ${_hv}/interrupt_parse.sh $<TARGET_FILE:drasim> ${_hv_out}/interrupt-parse
+  EXPECT "exit 2\n" "drasim run: interrupted" "left: 0\n" REJECT "unknown field" TIMEOUT 120)
