@@ -30,7 +30,7 @@ drasim_cli_test(NAME hostile-emit/compare-csv-formulas RAW
           $<TARGET_FILE:drasim> ${CMAKE_SOURCE_DIR}/scenarios/quickstart.yaml
   WORKDIR ${_he_out}
   EXPECT "[\n]'=1[+]2 device-plugin " "[\n]\"'@SUM[(]1[)] device-plugin " "[\n]'-1[+]2 device-plugin "
-         "[\n]'[+]3 device-plugin " ",pods_arrived,23,23,[+]0,0%,-,-\n"
+         "[\n]'[+]3 device-plugin " ",pods_arrived,23,23,[+]0,0%,-,-,"
   REJECT "[\n][=]" "[\n][@]" "[\n]\"[@]" "[\n][-]" "[\n][+]")
 
 # a CR in a --param key (free-form: workload.lua.args) is one escaped YAML string, not a line break
