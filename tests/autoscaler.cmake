@@ -170,3 +170,14 @@ drasim_cli_test(NAME autoscaler/compare-scaled-no-fleet-block
   COMMAND compare ${_cafleet} ${_cafleet}
   REJECT "fixed fleet"
   DEPENDS autoscaler/planner-numbers)
+
+# The scale-down threshold is strict (cluster-autoscaler 1.34, core/scaledown/
+# eligibility/eligibility.go, isNodeBelowUtilizationThreshold: "if
+# utilInfo.Utilization >= threshold { return false }"): with the GPU threshold
+# at 0 even an empty GPU node (utilization 0) is not below it, so the two nodes
+# of tests/autoscaler/basic.yaml stay to the end: one scale-up, no scale-down.
+drasim_cli_test(NAME autoscaler/scale-down-threshold-strict
+  COMMAND run ${_ca_src}/basic.yaml --set autoscaler.scale-down-gpu-utilization-threshold=0 -o ${_ca_out}/thr0.db
+  SQL ${_ca_out}/thr0.db "${_ev} WHERE event IN ('scale-up', 'scale-down')" "^10000 h100 scale-up 2$"
+      ${_ca_out}/thr0.db "SELECT group_concat(time_ms || ':' || nodes || '/' || ready, ' ') FROM autoscaler_nodes WHERE node_group = 'h100'"
+            "^0:0/0 10000:2/0 130000:2/2$")

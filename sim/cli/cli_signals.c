@@ -3,7 +3,8 @@
  * cli_signals_install() (every command, from main): SIGINT, SIGTERM, SIGHUP
  * and SIGQUIT remove the tracked temporary and lock files
  * (store/output_path.h) and then end the process with the same signal;
- * SIGABRT (xalloc on out-of-memory, assertions) and exit() do the same. SIGPIPE and
+ * SIGABRT (xalloc on out-of-memory, assertions) and exit() do the same; a
+ * gnuplot child of `report` is ended and reaped first (report_gnuplot_stop). SIGPIPE and
  * SIGXFSZ are ignored: the write that raised them fails with EPIPE / EFBIG
  * and the command's ordinary error path removes what it was writing (a
  * closed standard output does not lose a results database).
@@ -19,7 +20,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "report/report.h"
 #include "store/output_path.h"
+#include "util/interrupt.h"
 
 static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t polling;   /* a long command polls `interrupted` */
@@ -28,6 +31,7 @@ static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 /* Remove what we were writing, then die of `sig` as if uncaught. */
 static void die_of(int sig) {
+    report_gnuplot_stop();   /* a child drawing plots dies with us */
     output_tmp_remove_all();
     signal(sig, SIG_DFL);
     sigset_t set;
@@ -65,5 +69,6 @@ void cli_signals_install(void) {
 
 volatile sig_atomic_t *cli_catch_interrupts(void) {
     polling = 1;
+    interrupt_watch(&interrupted);   /* polled by YAML parsing and inventory building too */
     return &interrupted;
 }

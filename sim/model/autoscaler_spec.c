@@ -73,8 +73,9 @@ int pool_autoscaling_parse(const ynode *n, arena *a, node_pool_spec *p, strbuf *
     }
     if ((v = ymap_get(n, "price"))) {
         if (y_double(v, "autoscaling.price", &as->price, err)) return -1;
-        if (as->price < 0) {
-            yerr(err, v, "autoscaling.price: expected a price per node-hour >= 0");
+        /* bounded as plan's --cost, so price x node-hours (ca_cost, the price expander) stays finite */
+        if (!(as->price >= 0 && as->price < 1e12)) {
+            yerr(err, v, "autoscaling.price: expected a price per node-hour from 0 to below 1e12");
             return -1;
         }
     }
@@ -143,6 +144,106 @@ static int parse_expanders(const ynode *v, autoscaler_spec *o, strbuf *err) {
     return 0;
 }
 
+/* Bounds on an expander-priorities regex, checked before regcomp (glibc's
+ * regcomp recurses per nesting level and expands counted repeats, so 20,000
+ * nested parentheses overflow the stack). cluster-autoscaler compiles the
+ * patterns with Go's regexp (RE2 syntax; expander/priority/priority.go), whose
+ * parser refuses nesting deeper than 1000 (regexp/syntax parse.go maxHeight,
+ * "expression nests too deeply") and repeat counts above 1000 ("invalid repeat
+ * count"). drasim's own bounds: 4096 bytes, 100,000 positions once counted
+ * repeats are expanded (Go refuses large programs too: "expression too large"). */
+#define RE_MAX_DEPTH 1000
+#define RE_MAX_REPEAT 1000
+#define RE_MAX_BYTES 4096
+#define RE_MAX_SIZE 100000.0
+
+typedef struct re_scan {
+    const char *p;
+    int depth;
+    const char *why;   /* set on the first bound exceeded */
+} re_scan;
+
+static double re_seq(re_scan *s);
+
+/* One atom: a group, an escape, a bracket expression or a character; its size. */
+static double re_atom(re_scan *s) {
+    if (*s->p == '(') {
+        if (++s->depth > RE_MAX_DEPTH) {
+            s->why = "parentheses nest more than 1000 deep (Go's regexp limit: expression nests too deeply)";
+            return 0;
+        }
+        s->p++;
+        double a = re_seq(s);
+        if (*s->p == ')') s->p++;
+        s->depth--;
+        return a + 1;
+    }
+    if (*s->p == '\\') s->p += s->p[1] ? 2 : 1;
+    else if (*s->p == '[') {   /* to the closing ']': "[]a]" and "[^]a]" hold a ']', "[:alpha:]" classes */
+        s->p++;
+        if (*s->p == '^') s->p++;
+        if (*s->p == ']') s->p++;
+        while (*s->p && *s->p != ']') s->p += (s->p[0] == '[' && s->p[1] == ':' && strstr(s->p + 2, ":]")) ?
+                                                  (size_t)(strstr(s->p + 2, ":]") - s->p) + 2 : 1;
+        if (*s->p) s->p++;
+    } else s->p++;
+    return 1;
+}
+
+/* "{n}", "{n,}", "{n,m}" at s->p: the largest count (0: not a counted repeat). */
+static long re_count(re_scan *s) {
+    const char *q = s->p + 1;
+    long n = 0, m = -1;
+    if (*q < '0' || *q > '9') return 0;
+    while (*q >= '0' && *q <= '9' && n <= RE_MAX_REPEAT) n = n * 10 + (*q++ - '0');
+    if (*q == ',') {
+        q++;
+        if (*q >= '0' && *q <= '9') {
+            m = 0;
+            while (*q >= '0' && *q <= '9' && m <= RE_MAX_REPEAT) m = m * 10 + (*q++ - '0');
+        }
+    }
+    if (*q != '}') return 0;
+    s->p = q + 1;
+    long c = m > n ? m : n;
+    if (c > RE_MAX_REPEAT) s->why = "a repeat count above 1000 (Go's regexp limit: invalid repeat count)";
+    return c ? c : 1;
+}
+
+/* A sequence of alternatives up to ')' or the end; its size with repeats expanded. */
+static double re_seq(re_scan *s) {
+    double total = 0;
+    while (*s->p && *s->p != ')' && !s->why) {
+        if (*s->p == '|') {
+            s->p++;
+            continue;
+        }
+        double a = re_atom(s);
+        while (!s->why && (*s->p == '*' || *s->p == '+' || *s->p == '?' || *s->p == '{')) {
+            if (*s->p != '{') s->p++;
+            else {
+                long c = re_count(s);
+                if (c) a *= (double)c;
+                else s->p++;   /* a literal '{' */
+            }
+        }
+        total += a;
+        if (total > RE_MAX_SIZE && !s->why) s->why = "more than 100,000 positions once its counted repeats are expanded";
+    }
+    return total;
+}
+
+/* NULL when regex `re` is within the bounds, else what is wrong. */
+static const char *re_bounds(const char *re) {
+    if (strlen(re) > RE_MAX_BYTES) return "longer than 4096 bytes";
+    re_scan s = {.p = re};
+    while (*s.p && !s.why) {
+        re_seq(&s);
+        if (*s.p == ')') s.p++;   /* an unmatched ')': regcomp says what is wrong */
+    }
+    return s.why;
+}
+
 /* `expander-priorities: {PRIORITY: [REGEX, ...]}` -- the data of the ConfigMap
  * cluster-autoscaler-priority-expander (expander/priority/priority.go). */
 static int parse_priorities(const ynode *n, arena *a, autoscaler_spec *o, strbuf *err) {
@@ -156,6 +257,11 @@ static int parse_priorities(const ynode *n, arena *a, autoscaler_spec *o, strbuf
         cp->regex = ARENA_NEW(a, const char *, l->n ? l->n : 1);
         for (size_t k = 0; k < l->n; k++) {
             if (y_str(l->vals[k], "expander-priorities regex", &cp->regex[k], err)) return -1;
+            const char *why = re_bounds(cp->regex[k]);
+            if (why) {
+                yerr(err, l->vals[k], "expander-priorities: regex '%s': %s", cp->regex[k], why);
+                return -1;
+            }
             regex_t re;
             int rc = regcomp(&re, cp->regex[k], REG_EXTENDED | REG_NOSUB);
             if (rc) {

@@ -14,6 +14,7 @@
 #include "model/inventory_parts.h"
 #include "model/k8s_decode.h"
 #include "util/intern.h"
+#include "util/interrupt.h"
 
 void kv_set(kv_vec *v, const char *key, const char *value) {
     key = intern(key);
@@ -188,6 +189,14 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
         device_plugin_opts pool_dp;
         const device_plugin_opts *pdp = device_plugin_opts_for_pool(dp, p, &pool_dp);
         for (int k = 0; k < inventory_pool_nodes(p); k++) {
+            if (interrupt_pending()) {   /* 20,000 dynamic-MIG nodes take seconds: Ctrl-C is honoured */
+                VEC_FREE(slices);
+                dra_dedup_free(dd);
+                inventory_free(out);
+                sb_clear(err);
+                sb_puts(err, "interrupted");
+                return -1;
+            }
             k8s_node *node = &out->nodes[out->nnodes];
             inv_node *info = &out->info[out->nnodes];
             build_node(out, cat, p, k, &gpus[i], pdp, node);

@@ -33,7 +33,7 @@
 
 /* Requests of one container: resources.requests, with limits filling the
  * requests it omits (the API server's defaulting); an extended resource's
- * request must equal its limit (core/v1 validation). */
+ * request must equal its limit, any other must not exceed it (core/v1 validation). */
 static int parse_resources_block(const ynode *res, arena *a, pod_container *c, strbuf *err) {
     static const char *const keys[] = {"requests", "limits", "claims", NULL};
     const ynode *v;
@@ -57,6 +57,16 @@ static int parse_resources_block(const ynode *res, arena *a, pod_container *c, s
             yerr(err, ymap_get(ymap_get(res, "limits"), lim[j].name),
                  "container '%s': resources.limits: %s: must be equal to its request (extended resources "
                  "cannot be overcommitted)", c->name, lim[j].name);
+            return -1;
+        } else if (quantity_cmp(&req[i].value, &lim[j].value) > 0) {
+            /* ValidateResourceRequirements (kubernetes v1.36, pkg/apis/core/validation/
+             * validation.go): a request above its limit is refused */
+            char rq[64], lq[64];
+            quantity_format_str(&req[i].value, rq, sizeof rq);
+            quantity_format_str(&lim[j].value, lq, sizeof lq);
+            yerr(err, ymap_get(ymap_get(res, "requests"), req[i].name),
+                 "container '%s': resources.requests: %s: %s must be less than or equal to %s limit of %s",
+                 c->name, req[i].name, rq, req[i].name, lq);
             return -1;
         }
     }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cluster.h"
+#include "model/k8s_decode_internal.h"
 #include "util/csv.h"
 #include "util/intern.h"
 
@@ -171,6 +173,14 @@ static int parse_rule(const ynode *m, taint_rule_spec *r, strbuf *err) {
     r->where = m;
     r->until = SIM_TIME_NEVER;
     if (ymap_need(m, "name", "faults.deviceTaintRules[]", &v, err) || y_str(v, "name", &r->name, err)) return -1;
+    /* as the API server validates a DeviceTaintRule (kubernetes v1.36, pkg/apis/resource/validation/
+     * validation.go: ValidateDeviceTaintRule's ObjectMeta name a DNS subdomain; validateDeviceTaint: the
+     * key a qualified name (metav1validation.ValidateLabelName), the value a label value) */
+    if (!k8s_is_dns_subdomain(r->name)) {
+        yerr(err, v, "name: '%s' is not a valid DeviceTaintRule name (a DNS subdomain: at most 253 of a-z 0-9 - ., "
+             "starting and ending with a letter or digit)", r->name);
+        return -1;
+    }
     if ((v = ymap_get(m, "at")) && scenario_parse_duration(v, "at", &r->at, err)) return -1;
     if ((v = ymap_get(m, "until"))) {
         if (scenario_parse_duration(v, "until", &r->until, err)) return -1;
@@ -200,7 +210,17 @@ static int parse_rule(const ynode *m, taint_rule_spec *r, strbuf *err) {
         yerr(err, v, "taint.key: expected a non-empty key");
         return -1;
     }
+    if (!k8s_label_key_ok(r->taint.key)) {
+        yerr(err, v, "taint.key: '%s' is not a valid taint key ([prefix/]name: a DNS-subdomain prefix, a name of at "
+             "most 63 of A-Z a-z 0-9 . _ -, starting and ending with a letter or digit)", r->taint.key);
+        return -1;
+    }
     if ((v = ymap_get(t, "value")) && y_str(v, "taint.value", &r->taint.value, err)) return -1;
+    if (v && !k8s_label_name_ok(r->taint.value, strlen(r->taint.value), true)) {
+        yerr(err, v, "taint.value: '%s' is not a valid taint value (at most 63 of A-Z a-z 0-9 . _ -, starting and "
+             "ending with a letter or digit)", r->taint.value);
+        return -1;
+    }
     if (ymap_need(t, "effect", "taint", &v, err) || parse_rule_effect(v, &r->taint.effect, err)) return -1;
     return 0;
 }
@@ -303,8 +323,29 @@ static int parse_events(const ynode *v, scenario *s, fault_spec *f, strbuf *err)
     }
     return 0;
 fail:
+    sb_cut_echoes(err, SB_ECHO_MAX);
     csv_free(&t);
     return -1;
+}
+
+/* The optional `name` of each entry of list `seq` (what: "faults.gpuFailures"): a
+ * string, and no two entries alike (`--set faults.gpuFailures.NAME.x=...` picks an
+ * entry by its name, so a second one would never be reached). */
+static int check_entry_names(const ynode *seq, const char *what, strbuf *err) {
+    for (size_t i = 0; i < seq->n; i++) {
+        const ynode *v = ymap_get(seq->vals[i], "name");
+        const char *name;
+        if (!v) continue;
+        if (y_str(v, "name", &name, err)) return -1;
+        for (size_t j = 0; j < i; j++) {
+            const ynode *w = ymap_get(seq->vals[j], "name");
+            if (w && w->kind == YN_SCALAR && !strcmp(w->str, name)) {
+                yerr(err, v, "name: a second entry of %s named '%s' (the first is at line %d)", what, name, w->line);
+                return -1;
+            }
+        }
+    }
+    return 0;
 }
 
 int scenario_parse_faults(const ynode *n, scenario *s, strbuf *err) {
@@ -327,6 +368,7 @@ int scenario_parse_faults(const ynode *n, scenario *s, strbuf *err) {
         f->ngpu = v->n;
         for (size_t i = 0; i < v->n; i++)
             if (parse_gpu_failure(v->vals[i], s, &f->gpu[i], err)) return -1;
+        if (check_entry_names(v, "faults.gpuFailures", err)) return -1;
     }
     if ((v = ymap_get(n, "nodeFailures"))) {
         if (y_expect(v, YN_SEQ, "faults.nodeFailures", err)) return -1;
@@ -335,6 +377,7 @@ int scenario_parse_faults(const ynode *n, scenario *s, strbuf *err) {
         f->nnode = v->n;
         for (size_t i = 0; i < v->n; i++)
             if (parse_node_failure(v->vals[i], s, &f->node[i], err)) return -1;
+        if (check_entry_names(v, "faults.nodeFailures", err)) return -1;
     }
     if ((v = ymap_get(n, "maintenance"))) {
         if (y_expect(v, YN_SEQ, "faults.maintenance", err)) return -1;
@@ -343,6 +386,7 @@ int scenario_parse_faults(const ynode *n, scenario *s, strbuf *err) {
         f->nmaint = v->n;
         for (size_t i = 0; i < v->n; i++)
             if (parse_maintenance(v->vals[i], s, &f->maint[i], err)) return -1;
+        if (check_entry_names(v, "faults.maintenance", err)) return -1;
     }
     if ((v = ymap_get(n, "deviceTaintRules"))) {
         if (y_expect(v, YN_SEQ, "faults.deviceTaintRules", err)) return -1;

@@ -16,6 +16,7 @@
 
 #include "util/fileio.h"
 #include "util/intern.h"
+#include "util/interrupt.h"
 #include "util/xalloc.h"
 
 #define YAML_MAX_DEPTH 200
@@ -62,6 +63,9 @@ typedef struct loader {
     size_t nanchors, capanchors;
     const unsigned char *input;   /* the raw bytes, for positions of encoding errors */
     size_t input_len;
+    uint64_t nevents;             /* events so far: Ctrl-C is polled every 64Ki */
+    bool saw_alias;               /* an alias was met (the size cap's message says so) */
+    uint64_t max_nodes;           /* per document, aliases counted fully (YAML_MAX_EXPANDED) */
 } loader;
 
 static void errat(loader *L, yaml_mark_t m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -107,6 +111,13 @@ static int next_event(loader *L, yaml_event_t *ev) {
                   L->parser.context ? " " : "", L->parser.context ? L->parser.context : "");
         else
             errat(L, m, "invalid YAML");
+        return -1;
+    }
+    /* a 100 MB file is seconds of events: Ctrl-C is honoured here (util/interrupt.h) */
+    if ((++L->nevents & 0xFFFF) == 0 && interrupt_pending()) {
+        yaml_mark_t at = ev->start_mark;
+        yaml_event_delete(ev);
+        errat(L, at, "interrupted");
         return -1;
     }
     return 0;
@@ -184,6 +195,7 @@ static ynode *parse_node(loader *L, yaml_event_t *ev, int depth, uint64_t *weigh
     switch (ev->type) {
     case YAML_ALIAS_EVENT: {
         const char *name = (const char *)ev->data.alias.anchor;
+        L->saw_alias = true;
         for (size_t i = L->nanchors; i-- > 0;) {
             if (strcmp(L->anchors[i].name, name) == 0) {
                 *weight = L->anchors[i].weight;
@@ -247,8 +259,12 @@ static ynode *parse_node(loader *L, yaml_event_t *ev, int depth, uint64_t *weigh
             } else {
                 add_child(&L->f->a, n, NULL, child);
             }
-            if (total > YAML_MAX_EXPANDED) {
-                errat(L, km, "document too large once aliases are expanded");
+            if (total > L->max_nodes) {
+                if (L->saw_alias)
+                    errat(L, km, "document too large once aliases are expanded (more than %" PRIu64 " nodes)",
+                          L->max_nodes);
+                else
+                    errat(L, km, "document too large (more than %" PRIu64 " nodes)", L->max_nodes);
                 goto fail;
             }
         }
@@ -298,9 +314,13 @@ static int load(loader *L) {
 }
 
 int yfile_load_mem(const char *name, const char *data, size_t len, yfile *out, strbuf *err) {
+    return yfile_load_mem_max(name, data, len, YAML_MAX_EXPANDED, out, err);
+}
+
+int yfile_load_mem_max(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out, strbuf *err) {
     memset(out, 0, sizeof *out);
     out->name = arena_strndup(&out->a, name, strlen(name));
-    loader L = {.f = out, .err = err, .input = (const unsigned char *)data, .input_len = len};
+    loader L = {.f = out, .err = err, .input = (const unsigned char *)data, .input_len = len, .max_nodes = max_nodes};
     if (!yaml_parser_initialize(&L.parser)) {
         sb_clear(err);
         sb_printf(err, "%s: cannot initialise the YAML parser", name);
@@ -352,6 +372,7 @@ void yerr(strbuf *err, const ynode *n, const char *fmt, ...) {
     va_start(ap, fmt);
     sb_vprintf(err, fmt, ap);
     va_end(ap);
+    sb_cut_echoes(err, SB_ECHO_MAX);
 }
 
 const char *ykind_name(const ynode *n) {

@@ -43,6 +43,9 @@ typedef struct yfile {
  * expansion exceeds a sane size are refused. Duplicate map keys are errors. */
 int yfile_load(const char *path, yfile *out, strbuf *err);
 int yfile_load_mem(const char *name, const char *data, size_t len, yfile *out, strbuf *err);
+/* yfile_load_mem with the node cap (default 10,000,000 per document, aliases
+ * counted fully) given: the same loader, for tests of the cap's messages. */
+int yfile_load_mem_max(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out, strbuf *err);
 void yfile_free(yfile *f);
 
 /* A path written in a file, resolved relative to that file's directory

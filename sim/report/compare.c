@@ -220,6 +220,24 @@ static size_t cols(const char *s) {
     return n;
 }
 
+/* Text output: a run key or metric name wider than this many columns is cut
+ * (ending in "…"), so one huge name cannot pad every row to its width; csv
+ * keeps every name whole. */
+#define COMPARE_NAME_COLS 200
+
+/* b = s cut to at most max columns at a UTF-8 character boundary, "…" last when cut. */
+static void cut_cols(strbuf *b, const char *s, size_t max) {
+    if (cols(s) <= max) {
+        sb_puts(b, s);
+        return;
+    }
+    size_t n = 0, i = 0;
+    for (; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == max - 1) break;
+    }
+    sb_printf(b, "%.*s\xe2\x80\xa6", (int)i, s);   /* max - 1 columns, then the ellipsis */
+}
+
 static void num(strbuf *b, double v) {
     if (isnan(v)) sb_puts(b, "-");
     else sb_printf(b, "%.6g", v);
@@ -240,8 +258,13 @@ static void row_cells(const row *r, bool csv, bool groups, char **line) {
         line[0] = xstrdup(r->key);
         line[1] = xstrdup(r->metric);
     } else {     /* for a terminal: no control characters from a database */
-        sb_clear(&t), terminal_text(&t, r->key), line[0] = xstrdup(sb_str(&t));
-        sb_clear(&t), terminal_text(&t, r->metric), line[1] = xstrdup(sb_str(&t));
+        for (int k = 0; k < 2; k++) {   /* cut to COMPARE_NAME_COLS columns */
+            sb_clear(&t), terminal_text(&t, k ? r->metric : r->key);
+            strbuf c = {0};
+            cut_cols(&c, sb_str(&t), COMPARE_NAME_COLS);
+            line[k] = xstrdup(sb_str(&c));
+            sb_free(&c);
+        }
     }
     sb_clear(&t), num(&t, r->a);
     if (!csv && !isnan(r->a) && !isnan(r->ha)) sb_printf(&t, " ± %.3g", r->ha);

@@ -40,6 +40,10 @@ int report_collect(report *rp, strbuf *err);
 /* Write DIR/plots.gp and run gnuplot. Returns 0 (drawn), 1 (gnuplot not
  * found: rp->gnuplot_note set), or -1 (gnuplot failed, err set). */
 int report_draw(report *rp, strbuf *err);
+/* Async-signal-safe: ends the gnuplot child report_draw is waiting for (if
+ * any) and reaps it, so a signal to drasim alone does not leave gnuplot
+ * running (cli_signals.c calls it before dying of the signal). */
+void report_gnuplot_stop(void);
 /* Write DIR/index.html. 0 or -1 with err. */
 int report_html(const report *rp, strbuf *err);
 void report_free(report *rp);

@@ -4,6 +4,7 @@
  * child process in DIR, without a shell; its messages go to DIR/gnuplot.log.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,16 +90,33 @@ static int write_script(const report *rp, const char *tdir, strbuf *err) {
     return rc;
 }
 
+static volatile sig_atomic_t gnuplot_pid;   /* the running child, 0 = none */
+
+void report_gnuplot_stop(void) {
+    pid_t pid = (pid_t)gnuplot_pid;
+    if (pid <= 0) return;
+    gnuplot_pid = 0;
+    kill(pid, SIGTERM);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+}
+
 /* Run PROG plots.gp in DIR; stdout to /dev/null, stderr to gnuplot.log. */
 static int run_gnuplot(const char *prog, const char *dir, strbuf *err) {
     fflush(NULL);
+    /* no signal between fork and noting the child's pid: it could not be stopped */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
     pid_t pid = fork();
+    if (pid > 0) gnuplot_pid = pid;
+    if (pid != 0) sigprocmask(SIG_SETMASK, &old, NULL);
     if (pid < 0) {
         sb_clear(err);
         sb_printf(err, "cannot start gnuplot: %s", strerror(errno));
         return -1;
     }
     if (pid == 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
         if (chdir(dir)) _exit(126);
         int out = open("/dev/null", O_WRONLY), log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
         if (out >= 0) dup2(out, 1);
@@ -109,7 +127,11 @@ static int run_gnuplot(const char *prog, const char *dir, strbuf *err) {
     }
     int status;
     while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return -1;
+        if (errno != EINTR) {
+            gnuplot_pid = 0;
+            return -1;
+        }
+    gnuplot_pid = 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
     sb_clear(err);
     sb_printf(err, "gnuplot failed (%s %d); see %s/gnuplot.log", WIFEXITED(status) ? "exit code" : "signal",

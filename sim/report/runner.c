@@ -209,6 +209,11 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
     }
     if (b->on_run) b->on_run(&run, nnodes, id, b->ud);
 done:
+    if (rc == RUN_BAD_INPUT && b->interrupt && *b->interrupt) {   /* a loop that polls Ctrl-C stopped (util/interrupt.h) */
+        sb_clear(err);
+        sb_puts(err, "interrupted");
+        rc = RUN_INTERRUPTED;
+    }
     if (have_sim) sim_free(&run);
     if (have_inv) inventory_free(&inv);
     scenario_free(&sc);

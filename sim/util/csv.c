@@ -36,6 +36,7 @@ int csv_parse(const char *name, const char *data, size_t len, csv_table *out, st
                         goto fail;
                     }
                     char c = data[i];
+                    if (c == 0) goto nul;
                     if (c == '"') {
                         if (i + 1 < len && data[i + 1] == '"') { sb_putc(&store, '"'); i += 2; col += 2; continue; }
                         i++; col++;
@@ -57,6 +58,7 @@ int csv_parse(const char *name, const char *data, size_t len, csv_table *out, st
                         sb_printf(err, "%s:%d:%d: quote inside an unquoted field", name, line, col);
                         goto fail;
                     }
+                    if (data[i] == 0) goto nul;
                     sb_putc(&store, data[i]);
                     i++; col++;
                 }
@@ -93,6 +95,9 @@ int csv_parse(const char *name, const char *data, size_t len, csv_table *out, st
     for (size_t k = 0; k < noffs; k++) out->cells[k] = out->store + offs[k];
     free(offs);
     return 0;
+nul:   /* a NUL would end the cell's C string early: "node/a\0b" read as node/a */
+    sb_clear(err);
+    sb_printf(err, "%s:%d:%d: a NUL byte in a field (expected text)", name, line, col);
 fail:
     free(offs);
     free(lines);

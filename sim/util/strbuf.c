@@ -38,3 +38,25 @@ void sb_printf(strbuf *b, const char *fmt, ...) {
 void sb_clear(strbuf *b) { b->len = 0; if (b->s) b->s[0] = 0; }
 void sb_free(strbuf *b) { free(b->s); b->s = NULL; b->len = b->cap = 0; }
 const char *sb_str(const strbuf *b) { return b->s ? b->s : ""; }
+
+void sb_cut_echoes(strbuf *b, size_t max) {
+    if (!b->s || b->len <= max) return;
+    strbuf out = {0};
+    size_t i = 0;
+    while (i <= b->len) {
+        size_t j = i;
+        while (j < b->len && b->s[j] != '\'') j++;
+        if (j - i > max) {
+            size_t keep = max < 256 ? max : 256;
+            while (keep > 0 && ((unsigned char)b->s[i + keep] & 0xC0) == 0x80) keep--;
+            sb_append(&out, b->s + i, keep);
+            sb_printf(&out, "\xe2\x80\xa6 (%zu bytes)", j - i);
+        } else {
+            sb_append(&out, b->s + i, j - i);
+        }
+        if (j < b->len) sb_putc(&out, '\'');
+        i = j + 1;
+    }
+    free(b->s);
+    *b = out;
+}

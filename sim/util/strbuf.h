@@ -13,4 +13,11 @@ void sb_clear(strbuf *b);
 void sb_free(strbuf *b);
 /* Returns the buffer's string ("" when empty); stays owned by b. */
 const char *sb_str(const strbuf *b);
+/* Error messages echo what they were given: every run of more than `max`
+ * bytes between single quotes (or the message's ends) keeps its first 256
+ * bytes (whole UTF-8 characters) followed by "... (N bytes)", so a 2 MB value
+ * is not echoed whole. SB_ECHO_MAX is above any path (PATH_MAX 4096) and any
+ * message's own text. The one helper for every echoed value (yerr calls it). */
+void sb_cut_echoes(strbuf *b, size_t max);
+#define SB_ECHO_MAX 4200
 #endif

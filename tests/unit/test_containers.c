@@ -132,6 +132,9 @@ static void test_container_errors(void **st) {
         {POD("    containers: [{name: a, resources: {requests: {nvidia.com/gpu: 1}, limits: {nvidia.com/gpu: 2}}}]\n"),
          "must be equal to its request"},
         {POD("    containers: [{name: A}]\n"), "must be a DNS label"},
+        /* ValidateResourceRequirements: a request above its limit (memory 2Gi > 1Gi; col 59 = the request) */
+        {POD("    containers: [{name: a, resources: {requests: {memory: 2Gi}, limits: {memory: 1Gi}}}]\n"),
+         "c.yaml:14:59: container 'a': resources.requests: memory: 2Gi must be less than or equal to memory limit of 1Gi"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         loaded l;

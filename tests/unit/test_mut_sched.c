@@ -73,6 +73,21 @@ static void test_balanced_allocation_score(void **state) {
     sched_free(&t.s);
 }
 
+/* RequestedToCapacityRatio (noderesources/requested_to_capacity_ratio.go,
+ * kubernetes v1.36, requestedToCapacityRatioScorer): a resource whose shape
+ * score is 0 is left out of the weighted mean ("if resourceScore > 0"). Shape
+ * {0%: 0, 50%: 0, 100%: 10}, scaled x10: cpu 2/10 = 20 % -> 0 (left out);
+ * memory 6/10 = 60 % -> 0 + (10 - 0) * 10 * (60 - 50) / (100 - 50) = 20.
+ * Mean over the scoring resources: 20 / 1 = 20 (keeping cpu's 0 would give 10). */
+static void test_ratio_skips_zero_scores(void **state) {
+    (void)state;
+    static const shape_point shape[] = {{0, 0}, {50, 0}, {100, 10}};
+    one t;
+    one_init(&t, &(sched_config){.strategy = SCORE_REQUESTED_TO_CAPACITY_RATIO, .shape = shape, .nshape = 3});
+    assert_int_equal(plugin_node_resources_fit.score(&t.s, &t.s.classes[0], 0), 20);
+    sched_free(&t.s);
+}
+
 /* numFeasibleNodesToFind (schedule_one.go): adaptive percentage
  * 50 - nodes/125, at least 5 %, at least 100 nodes; below 100 nodes all. */
 static void test_nodes_to_find(void **state) {
@@ -175,7 +190,7 @@ int main(void) {
         cmocka_unit_test(test_least_allocated_score), cmocka_unit_test(test_balanced_allocation_score),
         cmocka_unit_test(test_nodes_to_find),         cmocka_unit_test(test_frag_boundary),
         cmocka_unit_test(test_openb_inflate_stop_rule), cmocka_unit_test(test_duration_rounding),
-        cmocka_unit_test(test_affinity_gt_lt_strict),
+        cmocka_unit_test(test_affinity_gt_lt_strict), cmocka_unit_test(test_ratio_skips_zero_scores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -351,6 +351,49 @@ static void test_sum_then_highest(void **state) {
     run_sum(2, 0);
 }
 
+/* pickOneNodeForPreemption (kubernetes v1.36, pkg/scheduler/framework/
+ * preemption/preemption.go): after the fewest PDB violations, the lowest
+ * highest-victim priority and the smallest sum of (priority + MaxInt32 + 1),
+ * the node with the FEWEST victims wins. n0: a 4-GPU pod of priority 0 and
+ * one of priority -2147483648 (its term in the sum is 0), started at 10;
+ * n1: one 8-GPU pod of priority 0, started at 0. Highest 0 = 0, sums
+ * 2^31 = 2^31, victims 2 > 1: n1, with one victim (pod 2). The next
+ * criterion (latest start of the highest-priority victims) would pick n0. */
+static void test_fewest_victims(void **state) {
+    (void)state;
+    tnode t[2];
+    k8s_node nodes[2];
+    mknode(&t[0], "n0", 64, 512, 8, "a");
+    mknode(&t[1], "n1", 64, 512, 8, "b");
+    tgroup a, lowest, b, high;
+    mkgroup(&a, "a", 1, 1, 4);
+    pin(&a, "a");
+    mkgroup(&lowest, "lowest", 1, 1, 4);
+    pin(&lowest, "a");
+    lowest.g.priority = INT32_MIN;
+    mkgroup(&b, "b", 1, 1, 8);
+    pin(&b, "b");
+    mkgroup(&high, "high", 1, 1, 8);
+    high.g.priority = 100;
+    scheduler s;
+    sched_init(&s, flat(t, 2, nodes), 2, &pre_cfg, 5);
+    sched_add_class(&s, &a.g, true);
+    sched_add_class(&s, &lowest.g, true);
+    sched_add_class(&s, &b.g, true);
+    sched_add_class(&s, &high.g, true);
+    sched_prepare(&s);
+    placement p[4];
+    assert_int_equal(place_at(&s, 0, 0, 10, &p[0]), 0);
+    assert_int_equal(place_at(&s, 1, 1, 10, &p[1]), 0);
+    assert_int_equal(place_at(&s, 2, 2, 0, &p[2]), 1);
+    assert_int_equal(place_at(&s, 3, 3, 20, &p[3]), -1);
+    uint32_t v[2];
+    assert_int_equal(victims(&s, v, 2), 1);
+    assert_int_equal(v[0], 2);
+    assert_int_equal(s.classes[3].nominated, 1);
+    sched_free(&s);
+}
+
 /* A second high-priority pod does not count on the room promised to the
  * first one's nomination (RunFilterPluginsWithNominatedPods): it preempts on
  * the other node. */
@@ -439,7 +482,7 @@ int main(void) {
         cmocka_unit_test(test_budget_reprieved_first),
         cmocka_unit_test(test_fewest_violations_first),
         cmocka_unit_test(test_latest_start),
-        cmocka_unit_test(test_sum_then_highest),
+        cmocka_unit_test(test_sum_then_highest), cmocka_unit_test(test_fewest_victims),
         cmocka_unit_test(test_nominated_room_is_taken),
         cmocka_unit_test(test_candidate_count),
     };

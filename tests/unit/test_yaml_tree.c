@@ -130,6 +130,28 @@ static void test_alias_bomb_refused(void **state) {
     sb_free(&src);
 }
 
+/* The node cap's message (issue 25, finding 17): "once aliases are expanded" only
+ * when the document has an alias. Cap 100: the sequence counts itself and its
+ * items, 1 + 100 > 100 at its 100th item "0", col 5 + 2 * 99 = 203; with the
+ * items reached through aliases the other message. */
+static void test_cap_message(void **state) {
+    (void)state;
+    strbuf src = {0}, err = {0};
+    yfile f;
+    sb_puts(&src, "a: [");
+    for (int i = 0; i < 100; i++) sb_puts(&src, "0,");
+    sb_puts(&src, "0]\n");
+    assert_int_equal(yfile_load_mem_max("plain.yaml", src.s, src.len, 100, &f, &err), -1);
+    assert_string_equal(sb_str(&err), "plain.yaml:1:203: document too large (more than 100 nodes)");
+    sb_clear(&src);
+    sb_puts(&src, "a: &x [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]\nb: [*x, *x, *x, *x, *x, *x, *x, *x, *x, *x]\n");
+    assert_int_equal(yfile_load_mem_max("alias.yaml", src.s, src.len, 100, &f, &err), -1);
+    assert_non_null(strstr(sb_str(&err), "alias.yaml:2:"));
+    assert_non_null(strstr(sb_str(&err), ": document too large once aliases are expanded (more than 100 nodes)"));
+    sb_free(&err);
+    sb_free(&src);
+}
+
 static void test_dump_round_trip(void **state) {
     arena a = {0};
     ynode *m = yb_map(&a);
@@ -163,7 +185,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_positions_and_lookup), cmocka_unit_test(test_syntax_error_has_position),
         cmocka_unit_test(test_duplicate_key),        cmocka_unit_test(test_multi_doc_and_alias),
-        cmocka_unit_test(test_alias_bomb_refused),   cmocka_unit_test(test_dump_round_trip),
+        cmocka_unit_test(test_alias_bomb_refused), cmocka_unit_test(test_cap_message),   cmocka_unit_test(test_dump_round_trip),
         cmocka_unit_test(test_encoding_error_position), cmocka_unit_test(test_big_map_linear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
