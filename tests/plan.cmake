@@ -10,11 +10,11 @@ drasim_cli_test(NAME plan/equals-grid RAW
 drasim_cli_test(NAME plan/database-and-report
   COMMAND plan ${_plan}/plan.yaml --expect ${_plan}/slo.yaml --seeds 1..2 --vary big=1..8 --vary small=1..8
           -j 2 -o ${_plan_out}/plan.db --force
-  EXPECT "answer: big=4 small=8 [(]12 nodes[)] after 7 probes"
-  SQL ${_plan_out}/plan.db "SELECT count(*) FROM plan" "^7$"
-      ${_plan_out}/plan.db "SELECT count(*) FROM runs" "^14$"
+  EXPECT "answer: big=4 small=8 [(]12 nodes[)] after 7 probes.*monotone one step above the answer on every axis"
+  SQL ${_plan_out}/plan.db "SELECT count(*) FROM plan" "^8$"
+      ${_plan_out}/plan.db "SELECT count(*) FROM runs" "^16$"
       ${_plan_out}/plan.db "SELECT point FROM plan WHERE answer = 1" "^big=4 small=8$"
-      ${_plan_out}/plan.db "SELECT count(DISTINCT run_id) FROM sweep WHERE param = 'cluster.nodePools.big.count'" "^14$")
+      ${_plan_out}/plan.db "SELECT count(DISTINCT run_id) FROM sweep WHERE param = 'cluster.nodePools.big.count'" "^16$")
 drasim_cli_test(NAME plan/cost
   COMMAND plan ${_plan}/plan.yaml --expect ${_plan}/slo.yaml --seeds 1..2 --vary big=1..8 --vary small=1..8
           -j 2 --cost big=3 --cost small=1 -q
@@ -68,3 +68,27 @@ drasim_cli_test(NAME plan/refused-typo-group
 drasim_cli_test(NAME plan/check-refuses-typo-group
   COMMAND check ${_plan}/plan.yaml --expect ${_plan}/typo-group.yaml
   EXIT 3 EXPECT "typo-group.yaml:5:3: threshold 'max[(]wait_censored_p99_s[{]group=lage[}][)] <= 1800': no group 'lage' in the results")
+
+# --confidence: bad levels are refused by name (exit 2), nothing written
+foreach(_c 0 1 1.5 -0.1 x)
+  drasim_cli_test(NAME plan/refused-confidence-${_c}
+    COMMAND plan ${_plan}/plan.yaml --expect ${_plan}/slo.yaml --vary big=1..2 --confidence ${_c}
+            -o ${_plan_out}/conf-${_c}.db
+    EXIT 2 EXPECT "--confidence ${_c}: expected a level between 0 and 1" FILE_ABSENT ${_plan_out}/conf-${_c}.db)
+endforeach()
+drasim_cli_test(NAME plan/refused-bad-quantile
+  COMMAND plan ${_plan}/plan.yaml --expect ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus/expect/aggregators.yaml --vary big=1..2
+          -o ${_plan_out}/bad-q.db
+  EXIT 3 EXPECT "aggregators.yaml:9:3: threshold 'quantile[(]1.5, x[)] <= 1': quantile 1.5 is outside [(]0, 1[)]"
+  FILE_ABSENT ${_plan_out}/bad-q.db)
+# stable across two disjoint seed sets under a quantile rule: every seed of
+# twins.yaml needs ten 4-CPU nodes for ten 4-CPU pods of an hour arriving a
+# second apart (the eleventh second is free of randomness), so p90 over seeds
+# 1..5 and over 101..105 both answer 10 nodes, with --confidence too
+foreach(_s 1..5 101..105)
+  drasim_cli_test(NAME plan/quantile-stable-seeds-${_s}
+    COMMAND plan ${_plan}/twins.yaml --expect ${_plan}/twins-p90.yaml --seeds ${_s} -j 2 --confidence 0.9 --max-seeds 10
+            --vary rack1=1..12 --set cluster.nodePools.rack2.count=0 --set cluster.nodePools.rack3.count=0
+            --set cluster.nodePools.rack4.count=0
+    EXPECT "answer: rack1=10 [(]10 nodes[)]")
+endforeach()

@@ -21,6 +21,7 @@ static void usage(FILE *out) {
     fprintf(out,
             "usage: drasim plan SCENARIO --expect SLO.yaml --vary POOL=MIN..MAX [--vary ...]\n"
             "                   [--cost POOL=PRICE_PER_HOUR]... [--seeds LIST] [--set KEY=VALUE]...\n"
+            "                   [--confidence C [--max-seeds N]]\n"
             "                   [-o PLAN.db] [--report DIR] [-j N] [--force] [--quiet]\n\n"
             "Find the smallest fleet (fewest nodes of the varied pools; with --cost the\n"
             "cheapest: sum of PRICE x nodes) whose runs meet every expectation of SLO.yaml\n"
@@ -36,9 +37,13 @@ static void usage(FILE *out) {
             "  --cost POOL=PRICE    price per node and hour (> 0); given for one pool, needed for all\n"
             "                       (a node group defaults to its autoscaling.price)\n"
             "  --seeds LIST         42..51 or 1,5,9 (overrides the expect file's seeds)\n"
+            "  --confidence C       add seeds to a probe until each threshold's pass/fail is decided\n"
+            "                       at level C, 0 < C < 1 (a sequential test, docs/CI.md); the first\n"
+            "                       batch is the seeds (default 1..2), then doubling\n"
+            "  --max-seeds N        the cap of seeds per probe with --confidence (default 32)\n"
             "  --set KEY=VALUE      scenario override, after the expect file's `set`\n"
             "  -o, --output FILE    results database: every probe's runs, `sweep` and `plan` tables\n"
-            "  --report DIR         plots of each threshold's metric against fleet size\n"
+            "  --report DIR         index.html and plots of each threshold's metric against fleet size\n"
             "  -j, --jobs N         probes at a time (default: the number of cores)\n"
             "  --force              replace FILE / DIR even when drasim did not write them\n"
             "  -q, --quiet          print only the answer\n"
@@ -245,7 +250,8 @@ static void print_probes(const plan_ctx *c, bool by_cost) {
     printf("probe");
     for (size_t d = 0; d < c->k; d++) printf("  %s", c->dims[d].pool);
     bool ca = plan_autoscaled(c);
-    printf("  nodes%s%s  result  failing\n", by_cost ? "  cost" : "", ca ? "     ca_cost  node_hours" : "");
+    printf("  nodes%s%s%s  result  failing\n", by_cost ? "  cost" : "", ca ? "     ca_cost  node_hours" : "",
+           c->confidence ? "  runs" : "");
     for (size_t i = 0; i < c->nprobes; i++) {
         const plan_probe *p = &c->probes[i];
         int64_t nodes = 0;
@@ -257,7 +263,14 @@ static void print_probes(const plan_ctx *c, bool by_cost) {
         printf("  %5lld", (long long)nodes);
         if (by_cost) printf("  %.4g", plan_cost(c, p->x));
         if (ca) print_measured(p);
-        printf("  %-6s  %s\n", p->pass ? "pass" : "FAIL", p->failing ? p->failing : "");
+        if (c->confidence) printf("  %4zu", p->nruns);
+        /* pass? / FAIL?: undecided at the cap of seeds, the point estimate */
+        printf("  %-6s  %s", p->undecided ? (p->pass ? "pass?" : "FAIL?") : p->pass ? "pass" : "FAIL",
+               p->undecided ? "undecided: " : "");
+        printf("%s", p->undecided ? p->undecided_by : p->failing ? p->failing : "");
+        if (p->verify) printf("%s(one step above the answer)", p->failing || p->undecided ? " " : "");
+        if (p->nonmonotone) printf(" <- not monotone");
+        printf("\n");
     }
 }
 
@@ -275,7 +288,9 @@ int cmd_plan(int argc, char **argv) {
     bool *priced = xcalloc((size_t)argc, sizeof *priced);
     const char **costs = xcalloc((size_t)argc, sizeof *costs), **cli_sets = xcalloc((size_t)argc, sizeof *cli_sets);
     size_t k = 0, ncosts = 0, ncli = 0;
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN), max_seeds = 0;
+    double confidence = 0;
+    uint64_t *more = NULL;
     int rc = EXIT_OK;
     strbuf err = {0};
     expect_spec e = {0};
@@ -300,6 +315,20 @@ int cmd_plan(int argc, char **argv) {
             seeds_text = argv[++i];
         } else if (!strcmp(a, "--set") && i + 1 < argc) {
             cli_sets[ncli++] = argv[++i];
+        } else if (!strcmp(a, "--confidence") && i + 1 < argc) {
+            char *end;
+            confidence = strtod(argv[++i], &end);
+            if (*end || end == argv[i] || !(confidence > 0 && confidence < 1)) {
+                sb_printf(&err, "--confidence %s: expected a level between 0 and 1 (exclusive), e.g. 0.95", argv[i]);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "--max-seeds") && i + 1 < argc) {
+            char *end;
+            max_seeds = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || max_seeds < 1 || max_seeds > 10000) {
+                sb_printf(&err, "--max-seeds %s: expected a number of seeds, 1..10000", argv[i]);
+                goto usage_error;
+            }
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
             out = argv[++i];
         } else if (!strcmp(a, "--report") && i + 1 < argc) {
@@ -392,6 +421,38 @@ int cmd_plan(int argc, char **argv) {
             goto done;
         }
     if (seeds_text && parse_seed_list(seeds_text, &seeds, &nseeds, &err)) goto usage_error;
+    if (max_seeds && !confidence) {
+        sb_puts(&err, "--max-seeds: only with --confidence");
+        goto usage_error;
+    }
+    size_t n0 = seeds ? nseeds : e.nseeds, cap = max_seeds ? (size_t)max_seeds : 32, looks = 1;
+    if (confidence) {   /* the seeds of every batch: the first ones, then the next integers not among them */
+        const uint64_t *first = seeds ? seeds : e.seeds;
+        static const uint64_t dflt[] = {1, 2};
+        if (!n0) first = dflt, n0 = 2;
+        if (e.nbaseline) {
+            sb_puts(&err, "--confidence: the expect file has a baseline, which holds fixed seeds; drop one of them");
+            goto usage_error;
+        }
+        if (cap < n0) cap = n0;
+        more = xcalloc(cap, sizeof *more);
+        uint64_t next = 0;
+        for (size_t i = 0; i < cap; i++) {
+            if (i < n0) {
+                more[i] = first[i];
+                if (first[i] >= next) next = first[i] + 1;
+                continue;
+            }
+            bool taken;
+            do {
+                taken = false;
+                for (size_t j = 0; j < n0 && !taken; j++) taken = first[j] == next;
+                if (taken) next++;
+            } while (taken);
+            more[i] = next++;
+        }
+        for (size_t r = n0; r < cap; r *= 2) looks++;
+    }
     sets = xcalloc(e.nsets + ncli + 1, sizeof *sets);
     origins = xcalloc(e.nsets + ncli + 1, sizeof *origins);
     for (size_t i = 0; i < e.nsets; i++) {
@@ -408,10 +469,12 @@ int cmd_plan(int argc, char **argv) {
     have_tmp = true;
     c = (plan_ctx){.dims = dims, .k = k, .jobs = (int)jobs, .probe = plan_probe_run, .scenario = scenario,
                    .sets = sets, .set_origins = origins, .nsets = e.nsets + ncli,
-                   .seeds = seeds ? seeds : e.seeds, .nseeds = seeds ? nseeds : e.nseeds, .expect = &e,
-                   .tmpdir = tmpdir, .interrupt = cli_catch_interrupts()};
+                   .seeds = more ? more : seeds ? seeds : e.seeds, .nseeds = more ? n0 : seeds ? nseeds : e.nseeds,
+                   .expect = &e, .tmpdir = tmpdir, .interrupt = cli_catch_interrupts(), .confidence = confidence,
+                   .more_seeds = more, .max_seeds = cap, .looks = looks};
+    if (confidence) c.probe = plan_probe_confident;
     int code = EXIT_ERROR;
-    if (plan_search(&c, &code, &err)) {
+    if (plan_search(&c, &code, &err) || plan_verify(&c, &code, &err)) {
         fprintf(stderr, "drasim plan: %s\n", *c.interrupt ? "interrupted" : sb_str(&err));
         rc = code;
         goto done;
@@ -435,7 +498,41 @@ int cmd_plan(int argc, char **argv) {
     if (c.found) {
         printf("answer: ");
         print_point(&c, c.best, by_cost);
-        printf(" after %zu probes (a full grid: %.0f points)\n", c.nprobes, grid);
+        size_t searched = 0, undecided = 0;
+        for (size_t i = 0; i < c.nprobes; i++) searched += !c.probes[i].verify, undecided += c.probes[i].undecided;
+        printf(" after %zu probes (a full grid: %.0f points)\n", searched, grid);
+        if (confidence) {
+            size_t runs = 0;
+            for (size_t i = 0; i < c.nprobes; i++) runs += c.probes[i].nruns;
+            printf("confidence %g: %zu of %zu probes decided, %zu runs in all (%zu to %zu seeds a probe)\n", confidence,
+                   c.nprobes - undecided, c.nprobes, runs, n0, cap);
+            for (size_t i = 0; i < c.nprobes; i++)
+                if (c.probes[i].undecided) {
+                    printf("undecided at %zu seeds: ", c.probes[i].nruns);
+                    print_point(&c, c.probes[i].x, by_cost);
+                    printf(" (%s; taken as %s)\n", c.probes[i].undecided_by, c.probes[i].pass ? "pass" : "FAIL");
+                }
+        }
+        if (c.nonmonotone) {
+            fprintf(stderr, "drasim plan: warning: not monotone, the answer is not trustworthy:");
+            printf("NOT MONOTONE, the answer is not trustworthy:");
+            for (size_t i = 0; i < c.nprobes; i++)
+                for (size_t j = 0; j < c.nprobes; j++) {
+                    const plan_probe *p = &c.probes[i], *q = &c.probes[j];
+                    bool ge = p->pass && !q->pass && i != j;
+                    for (size_t d = 0; d < k && ge; d++) ge = q->x[d] >= p->x[d];
+                    if (!ge) continue;
+                    printf(" pass at ");
+                    print_point(&c, p->x, false);
+                    printf(" but FAIL at ");
+                    print_point(&c, q->x, false);
+                    printf(";");
+                }
+            printf(" more seeds (--confidence) or common random numbers may settle it\n");
+            fprintf(stderr, " see the probes marked 'not monotone'\n");
+        } else if (c.found) {
+            printf("monotone one step above the answer on every axis\n");
+        }
         for (size_t i = 0; i < c.nprobes && plan_autoscaled(&c); i++)
             if (!memcmp(c.probes[i].x, c.best, k * sizeof *c.best) && !isnan(c.probes[i].ca_cost))
                 printf("measured at the answer: ca_cost %.2f, ca_node_hours %.2f (mean over %zu seed%s)\n",
@@ -483,6 +580,7 @@ done:
     free(costs);
     free(cli_sets);
     free(seeds);
+    free(more);
     free(sets);
     free(origins);
     sb_free(&err);

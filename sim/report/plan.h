@@ -63,6 +63,8 @@ typedef struct plan_probe {
     char *baseline_failing;   /* the first failing baseline check of a batch, or NULL */
     bool no_nodes;       /* the point has no node at all: a failing point without runs */
     bool undecided;      /* --confidence: still undecided at the cap of seeds (pass: the point estimate) */
+    char *undecided_by;  /* the first threshold left undecided, or NULL */
+    bool verify;         /* a probe of plan_verify (above the answer), not of the search */
     bool nonmonotone;    /* passes while a larger point fails, or the reverse */
     double seconds;      /* wall time of the child */
     double ca_cost, ca_node_hours;  /* summary ca_cost / ca_node_hours, mean over seeds (NAN: none) */
@@ -88,6 +90,11 @@ struct plan_ctx {
     const uint64_t *batch_seeds;      /* when set: the seeds the probes run now (--confidence's later batches) */
     size_t nbatch;
     const expect_spec *expect;
+    /* --confidence (plan_confidence.c): 0 = off; seeds[0..nseeds) first, then
+     * more of more_seeds[] (max_seeds in all) while a probe is undecided */
+    double confidence;
+    const uint64_t *more_seeds;
+    size_t max_seeds, looks;
     const char *tmpdir;
     volatile sig_atomic_t *interrupt;
     void *ud;                         /* plan_search's own use (the search over twins' totals) */
@@ -95,6 +102,7 @@ struct plan_ctx {
     plan_probe *probes;               /* in the order they were run */
     size_t nprobes;
     bool found;
+    bool nonmonotone;                 /* plan_verify found a pass below a fail */
     int64_t *best;                    /* the answer when found */
     double best_cost;
 };
@@ -111,6 +119,20 @@ void plan_free(plan_ctx *c);
 /* plan_eval.c: a probe's pass, values and first failing check from the runs
  * of every batch so far (the thresholds as `drasim check` evaluates them). */
 void plan_evaluate(const plan_ctx *c, plan_probe *p);
+
+/* plan_confidence.c: --confidence C. A probe is run on the first seeds,
+ * then on batches of more seeds (doubling the runs) while a threshold's
+ * pass/fail is not yet decided at level C, up to max_seeds (docs/CI.md,
+ * "Confidence"). Same signature as plan_probe_run. */
+int plan_probe_confident(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err);
+/* The decision of one probe on its runs so far: sets pass, undecided and
+ * undecided_by (after plan_evaluate). */
+void plan_decide(const plan_ctx *c, plan_probe *p);
+
+/* After the search: probe the points one step above the answer on each
+ * axis and mark every pass below (or at) a fail as non-monotone
+ * (probe.nonmonotone, c->nonmonotone). 0, or -1 with err and *code. */
+int plan_verify(plan_ctx *c, int *code, strbuf *err);
 
 /* The probe runner: fork per point, at most c->jobs children at once. */
 int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err);

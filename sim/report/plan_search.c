@@ -343,6 +343,45 @@ static int search(plan_ctx *c, int *code, strbuf *err) {
     return rc;
 }
 
+int plan_verify(plan_ctx *c, int *code, strbuf *err) {
+    size_t k = c->k, n = 0;
+    int rc = 0;
+    if (c->found) {
+        int64_t **pts = xcalloc(k, sizeof *pts);
+        for (size_t d = 0; d < k; d++) {   /* one step above the answer on each axis, unless probed */
+            if (c->best[d] >= c->dims[d].hi) continue;
+            int64_t *x = point_dup(c, c->best);
+            x[d]++;
+            bool probed = false;
+            for (size_t i = 0; i < c->nprobes && !probed; i++) probed = !memcmp(c->probes[i].x, x, k * sizeof *x);
+            if (probed) free(x);
+            else pts[n++] = x;
+        }
+        if (n) {
+            c->probes = xrealloc(c->probes, (c->nprobes + n) * sizeof *c->probes);
+            plan_probe *out = &c->probes[c->nprobes];
+            memset(out, 0, n * sizeof *out);
+            for (size_t i = 0; i < n; i++) {
+                out[i].x = point_dup(c, pts[i]);
+                out[i].verify = true;
+            }
+            size_t before = c->nprobes;
+            c->nprobes += n;
+            rc = c->probe(c, pts, n, &c->probes[before], code, err);
+        }
+        free_points(pts, n);
+    }
+    for (size_t i = 0; i < c->nprobes && !rc; i++)   /* a pass at p, a fail at q >= p */
+        for (size_t j = 0; j < c->nprobes; j++) {
+            const plan_probe *p = &c->probes[i], *q = &c->probes[j];
+            if (!p->pass || q->pass || i == j) continue;
+            bool ge = true;
+            for (size_t d = 0; d < k && ge; d++) ge = q->x[d] >= p->x[d];
+            if (ge) c->probes[i].nonmonotone = c->probes[j].nonmonotone = c->nonmonotone = true;
+        }
+    return rc;
+}
+
 void plan_free(plan_ctx *c) {
     for (size_t i = 0; i < c->nprobes; i++) {
         free(c->probes[i].x);
@@ -352,6 +391,7 @@ void plan_free(plan_ctx *c) {
         free(c->probes[i].dbs);
         free(c->probes[i].runv);
         free(c->probes[i].baseline_failing);
+        free(c->probes[i].undecided_by);
     }
     free(c->probes);
     free(c->best);

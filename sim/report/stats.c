@@ -77,3 +77,75 @@ bool stats_pair_by_seed(size_t n, const int64_t *sn, size_t m, double *then, int
             if (sn[k] == sn[i]) return false;
     return true;
 }
+
+/* The continued fraction of the incomplete beta function (modified Lentz). */
+static double beta_cf(double a, double b, double x) {
+    const double tiny = 1e-300;
+    double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap;
+    if (fabs(d) < tiny) d = tiny;
+    d = 1 / d;
+    double h = d;
+    for (int m = 1; m <= 1000; m++) {
+        double m2 = 2.0 * m, aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+        d = 1 + aa * d;
+        if (fabs(d) < tiny) d = tiny;
+        c = 1 + aa / c;
+        if (fabs(c) < tiny) c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+        d = 1 + aa * d;
+        if (fabs(d) < tiny) d = tiny;
+        c = 1 + aa / c;
+        if (fabs(c) < tiny) c = tiny;
+        d = 1 / d;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-15) break;
+    }
+    return h;
+}
+
+double beta_inc(double a, double b, double x) {
+    if (!(x > 0)) return 0;
+    if (!(x < 1)) return 1;
+    double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    if (x < (a + 1) / (a + b + 2)) return front * beta_cf(a, b, x) / a;
+    return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* x with beta_inc(a, b, x) = p, by bisection (beta_inc grows with x). */
+static double beta_quantile(double a, double b, double p) {
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 200 && hi - lo > 1e-15; i++) {
+        double mid = (lo + hi) / 2;
+        if (beta_inc(a, b, mid) < p) lo = mid;
+        else hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+double clopper_pearson_lower(size_t k, size_t n, double alpha) {
+    return k == 0 || n == 0 ? 0 : beta_quantile((double)k, (double)(n - k) + 1, alpha);
+}
+
+double clopper_pearson_upper(size_t k, size_t n, double alpha) {
+    return k >= n ? 1 : beta_quantile((double)k + 1, (double)(n - k), 1 - alpha);
+}
+
+/* P(T <= t) for Student's t with df degrees of freedom. */
+static double student_cdf(double t, double df) {
+    double tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));
+    return t >= 0 ? 1 - tail : tail;
+}
+
+double student_t_quantile(double df, double p) {
+    if (!(df >= 1) || !(p > 0 && p < 1)) return NAN;
+    double lo = -1e6, hi = 1e6;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * fmax(1, fabs(hi)); i++) {
+        double mid = (lo + hi) / 2;
+        if (student_cdf(mid, df) < p) lo = mid;
+        else hi = mid;
+    }
+    return (lo + hi) / 2;
+}

@@ -33,5 +33,14 @@ mean_ci diff_ci95(const double *a, size_t na, const double *b, size_t nb, int pa
  * hold the same seeds, each once (n >= 2): then[] and st[] are reordered to
  * match now[]. false (order unspecified) when they cannot be paired. */
 bool stats_pair_by_seed(size_t n, const int64_t *sn, size_t m, double *then, int64_t *st);
+/* The regularized incomplete beta function I_x(a, b) (a, b > 0). */
+double beta_inc(double a, double b, double x);
+/* One-sided Clopper-Pearson (exact binomial) bounds of a proportion from k
+ * successes in n trials: P(the true proportion < lower) <= alpha, and
+ * P(> upper) <= alpha. lower = 0 when k = 0, upper = 1 when k = n. */
+double clopper_pearson_lower(size_t k, size_t n, double alpha);
+double clopper_pearson_upper(size_t k, size_t n, double alpha);
+/* The p quantile of Student's t with df degrees of freedom (df >= 1). */
+double student_t_quantile(double df, double p);
 
 #endif

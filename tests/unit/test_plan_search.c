@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "report/plan.h"
+#include "report/stats.h"
 
 /* pass iff sum w[d] * x[d] >= t and x[d] >= r[d] for every d: monotone */
 typedef struct oracle {
@@ -192,11 +193,30 @@ static void test_twins_linear(void **state) {
     }
 }
 
+/* The statistics of --confidence, by hand: with k = n successes the
+ * Clopper-Pearson lower bound is alpha^(1/n) (0.05^(1/10) = 0.741134), with
+ * k = 0 the upper one 1 - alpha^(1/n); Student's t 95 % with 4 df is 2.1318,
+ * 97.5 % with 1 df 12.706. */
+static void test_confidence_stats(void **state) {
+    (void)state;
+    assert_true(fabs(clopper_pearson_lower(10, 10, 0.05) - 0.741134) < 1e-6);
+    assert_true(fabs(clopper_pearson_upper(0, 10, 0.05) - (1 - 0.741134)) < 1e-6);
+    assert_true(clopper_pearson_lower(0, 10, 0.05) == 0);
+    assert_true(clopper_pearson_upper(10, 10, 0.05) == 1);
+    /* 5 of 10: the lower bound is below 1/2, the upper above (symmetric) */
+    double lo = clopper_pearson_lower(5, 10, 0.05), hi = clopper_pearson_upper(5, 10, 0.05);
+    assert_true(fabs(lo + hi - 1) < 1e-9 && lo < 0.5 && lo > 0.1);
+    assert_true(fabs(student_t_quantile(4, 0.95) - 2.1318) < 1e-3);
+    assert_true(fabs(student_t_quantile(1, 0.975) - 12.706) < 1e-2);
+    assert_true(fabs(beta_inc(1, 1, 0.3) - 0.3) < 1e-12);   /* uniform */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_dim_probes),
         cmocka_unit_test(test_equals_brute_force),
         cmocka_unit_test(test_twins_linear),
+        cmocka_unit_test(test_confidence_stats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
