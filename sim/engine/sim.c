@@ -659,6 +659,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             r->class_reason[c] = b.len ? xstrdup(sb_str(&b)) : NULL;
             sb_free(&b);
         }
+    sim_gang_reasons(r);   /* a topology-constrained gang's placement failure (sched/topology/) */
     for (size_t i = 0; r->sched.dropped && i < r->pods.len; i++) {   /* profile openb-artifact: why pods were dropped */
         const sim_pod *p = &r->pods.data[i];
         if (!p->dropped || r->class_reason[p->group]) continue;

@@ -48,6 +48,9 @@ bool sim_gang_cycle(sim_run *r, uint32_t c, uint32_t pod, sim_time t);
 /* Pod `pod` waits at Permit: reject its gang's attempt (a preemption victim,
  * as upstream's waitingPod.Preempt); true when it did. */
 bool sim_gang_reject_waiting(sim_run *r, uint32_t pod, sim_time t);
+/* Pods of a topology-constrained gang that could not be placed get the
+ * reason of its last attempt (r->class_reason; before sim_group_summary). */
+void sim_gang_reasons(sim_run *r);
 /* Summary metrics (after sim_group_summary); nothing without gangs. */
 void sim_gang_summary(sim_run *r);
 /* The gang's state for Lua drasim.pod / tests: members arrived, waiting at Permit, started. */

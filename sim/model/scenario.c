@@ -189,6 +189,11 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
                  "Workload API, KEP-4671, is new in 1.35)");
             return -1;
         }
+        if (g->gang_topology && s->cluster.publish.k8s_minor < 36) {   /* KEP-5732 is alpha in 1.36 */
+            yerr(err, ymap_get(ymap_get(g->where, "gang"), "topology"), "gang.topology: needs "
+                 "cluster.kubernetesVersion 1.36 or later (topology-aware workload scheduling, KEP-5732, is new in 1.36)");
+            return -1;
+        }
         if (s->sched.mode == SCHED_MODE_DEVICE_PLUGIN && g->dra && !g->has_dp) {
             yerr(err, g->where, "pod group '%s' states its GPU demand only for DRA (gpu.dra); add "
                  "gpu.devicePlugin to run it in device-plugin mode", g->name);

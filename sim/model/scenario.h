@@ -123,6 +123,7 @@ typedef struct pod_group_spec {
     int32_t pdb_value;               /* its number */
     int32_t gang_min;                /* gang.minCount, 0 = not a gang */
     sim_time gang_timeout;           /* gang.timeout (0 = 5m, the Permit timeout of 1.35/1.36) */
+    const char *gang_topology;       /* gang.topology.level: KEP-5732 label key (interned), NULL = none */
     const ynode *where;
     /* lifecycle (model/scenario_lifecycle.c; engine/sim_evict.c): who replaces an
      * evicted pod and how much of its work survives */

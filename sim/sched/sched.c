@@ -981,6 +981,22 @@ bool sched_try_bind(scheduler *s, uint32_t ci, size_t node, uint32_t pod, placem
     return true;
 }
 
+bool sched_bind_head_at(scheduler *s, uint32_t ci, size_t node, placement *p) {
+    pod_class *c = &s->classes[ci];
+    sched_flush_class(s, ci);
+    if (!sched_waiting(s, ci) || !BIT_GET(c->fits, node)) return false;
+    memset(p, 0, sizeof *p);
+    s->cycles++;
+    c->attempts++;
+    p->pod = c->pending[c->head++];
+    c->head_failures = 0;
+    c->backoff_until = 0;
+    c->nominated = -1;
+    bind(s, ci, node, p);
+    if (sched_waiting(s, ci) && !c->blocked) heap_push(s, ci);
+    return true;
+}
+
 void sched_refresh_class(scheduler *s, uint32_t ci) {
     pod_class *c = &s->classes[ci];
     if (!c->fits) return;   /* before sched_prepare */

@@ -275,5 +275,9 @@ static inline bool sched_node_present(const scheduler *s, size_t node) {
  * `pod` and return true. Undo with sched_release; the DRA plugin's records
  * need dra_trial_begin/_end around it (sched/dra/dra.h). */
 bool sched_try_bind(scheduler *s, uint32_t ci, size_t node, uint32_t pod, placement *p);
+/* The head pod of class c binds on `node`, chosen by the caller (a pod
+ * group's placement, sched/topology/): as sched_schedule_head after its node
+ * choice. False (nothing changes) when the class does not fit there now. */
+bool sched_bind_head_at(scheduler *s, uint32_t ci, size_t node, placement *p);
 
 #endif
