@@ -72,3 +72,9 @@ drasim_cli_test(NAME topology/bad-count
   EXIT 3
   EXPECT "gb200-racks[.]yaml:[0-9]+:[0-9]+: topology: racks x nodesPerRack = 2 x 3 = 6 nodes, but the pool's count is 5"
   FILE_ABSENT ${_tp_out}/badcount.db)
+# TopologyPack (drasim's score, beyond upstream): small pods fill the broken rack, the other stays whole
+drasim_cli_test(NAME topology/pack-keeps-rack-whole
+  COMMAND run ${_tp_src}/pack.yaml -o ${_tp_out}/pack.db
+  SQL ${_tp_out}/pack.db "SELECT group_concat(p.name || '@' || n.name, ' ') FROM pods p JOIN nodes n ON n.node_id = p.node_id" "^a-0@gb-0 b-0@gb-0 c-0@gb-0$"
+      ${_tp_out}/pack.db "SELECT value FROM summary WHERE grp = '' AND metric = 'topo_whole_free_domains_min'" "^1[.]0$"
+      ${_tp_out}/pack.db "SELECT whole_free, broken, full, free_gpus_broken FROM topology_samples WHERE t_ms = 60000" "^1[|]1[|]0[|]6$")

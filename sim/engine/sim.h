@@ -177,6 +177,7 @@ struct sim_run {
     void (*on_bind)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
     void *on_bind_ctx;
     struct faults *faults;                    /* the run's fault state (workload/faults.h), owned by its source */
+    struct sim_topo *topo;                    /* rack fragmentation measures (engine/sim_topology.h), NULL = off */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/sim_topology.h"
 #include "sched/dra/dra.h"
 #include "sched/topology/topo_placement.h"
 #include "util/intern.h"
@@ -244,6 +245,7 @@ static void start_waiting(sim_run *r, gang *x, sim_time t) {
         if (r->pods.data[pod].state == POD_PENDING) sim_pod_start(r, pod, t);
         else sim_pod_unbind(r, pod);   /* deleted or evicted while it waited: it only gives back what it held */
     }
+    if (r->topo) sim_topo_gang_started(r, x->waiting.data, x->waiting.len);   /* racks it spans */
     x->waiting.len = x->since.len = 0;
     x->started = true;
     x->started_at = t;
@@ -421,6 +423,21 @@ bool sim_gang_cycle(sim_run *r, uint32_t c, uint32_t pod, sim_time t) {
     else if (r->gangs->cycle) workload_cycle(r, g1 - 1, c, t);
     else permit_cycle(r, g1 - 1, c, pod, t);
     return true;
+}
+
+int64_t sim_gang_waiting_gpus(const sim_run *r) {
+    const sim_gangs *G = r->gangs;
+    int64_t need = 0;
+    if (!G || !G->cls_gang) return 0;
+    for (size_t c = 0; c < G->ncls; c++) {
+        if (!G->cls_gang[c]) continue;
+        const gang *x = &G->g.data[G->cls_gang[c] - 1];
+        const gs_pod *shape = &r->sched.classes[c].shape;
+        if (x->started || x->quorum_at < 0 || shape->ngpu <= 0) continue;
+        int64_t gpus = (int64_t)x->min * shape->ngpu;
+        if (!need || gpus < need) need = gpus;
+    }
+    return need;
 }
 
 void sim_gang_counts(const sim_run *r, uint32_t g, int32_t *arrived, int32_t *waiting, bool *started) {

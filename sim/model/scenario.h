@@ -222,6 +222,8 @@ typedef struct scheduling_spec {
     uint64_t search_budget;          /* searchBudget: allocator search steps per Filter call (0 = no limit) */
     bool dra_preemption;             /* features.DRAPreemption: KEP-5690's dry run frees victims' devices */
     bool preemption;                 /* features.DefaultPreemption: true (the PostFilter; off unless asked) */
+    const char *topology_pack;       /* topologyPack.level: the TopologyPack score's label key (issue 28), NULL = off */
+    int64_t topology_pack_weight;    /* topologyPack.weight (default 1000, a placement policy's) */
 } scheduling_spec;
 
 /* ---- the scenario ------------------------------------------------------------------- */

@@ -102,5 +102,27 @@ int scenario_parse_sched_dynamics(const ynode *m, scenario *s, strbuf *err) {
         if ((f = ymap_get(v, "DRAPreemption")) && y_bool(f, "scheduling.features.DRAPreemption", &s->sched.dra_preemption, err))
             return -1;
     }
+    if ((v = ymap_get(m, "topologyPack"))) {   /* drasim's TopologyPack score (sched/policies/policy_topology_pack.c) */
+        static const char *const keys[] = {"level", "weight", NULL};
+        const ynode *lv, *w;
+        if (y_expect(v, YN_MAP, "scheduling.topologyPack", err) ||
+            ymap_check_keys(v, keys, "scheduling.topologyPack", err) ||
+            ymap_need(v, "level", "scheduling.topologyPack", &lv, err) ||
+            y_str(lv, "scheduling.topologyPack.level", &s->sched.topology_pack, err))
+            return -1;
+        if (!k8s_label_key_ok(s->sched.topology_pack)) {
+            yerr(err, lv, "scheduling.topologyPack.level: '%s' is not a valid label key", s->sched.topology_pack);
+            return -1;
+        }
+        s->sched.topology_pack = intern(s->sched.topology_pack);
+        s->sched.topology_pack_weight = 1000;
+        if ((w = ymap_get(v, "weight"))) {
+            if (y_int(w, "scheduling.topologyPack.weight", &s->sched.topology_pack_weight, err)) return -1;
+            if (s->sched.topology_pack_weight < 1 || s->sched.topology_pack_weight > 100000) {
+                yerr(err, w, "scheduling.topologyPack.weight: expected 1 to 100000");
+                return -1;
+            }
+        }
+    }
     return 0;
 }

@@ -121,6 +121,9 @@ typedef struct sched_config {
     bool typical_artifact;                   /* typical pods in the artifact's float order (frag.h) */
     bool preemption;                         /* DefaultPreemption as PostFilter (preempt.h) */
     bool dra_preemption;                     /* KEP-5690: the dry run frees victims' node-local devices */
+    const sched_plugin *extra;               /* one more Score plugin the run adds (TopologyPack), NULL = none */
+    int64_t extra_weight;
+    void *extra_state;                       /* its state (the plugin reads s->cfg.extra_state) */
 } sched_config;
 
 typedef struct scheduler {
