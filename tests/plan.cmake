@@ -38,3 +38,33 @@ drasim_cli_test(NAME plan/refused-bad-expect
   COMMAND plan ${_plan}/plan.yaml --expect ${CMAKE_SOURCE_DIR}/tests/check/bad-threshold.yaml --vary big=1..2
           -o ${_plan_out}/bad-expect.db
   EXIT 3 EXPECT "bad-threshold.yaml:[0-9]+:[0-9]+" FILE_ABSENT ${_plan_out}/bad-expect.db)
+
+# issue 25 finding 13: pools identical but for their name are one dimension
+# (their total, 4..96): probe 96, then bisect [4, 96) -> 50, 27, 15 pass, 9
+# fails, 12, 11, 10 pass: 8 probes (tests/plan/twins.yaml: 10 nodes needed),
+# the answer split lexicographically smallest; the grid holds 24^4 points.
+drasim_cli_test(NAME plan/twins-searched-by-total
+  COMMAND plan ${_plan}/twins.yaml --expect ${_plan}/twins-slo.yaml -j 1
+          --vary rack1=1..24 --vary rack2=1..24 --vary rack3=1..24 --vary rack4=1..24
+  EXPECT "rack1, rack2, rack3, rack4: identical but for their name.*answer: rack1=1 rack2=1 rack3=1 rack4=7 [(]10 nodes[)] after 8 probes")
+# a pool another field names (here a --set) is not a twin: the walk covers each pool
+drasim_cli_test(NAME plan/twins-named-not-merged
+  COMMAND plan ${_plan}/twins.yaml --expect ${_plan}/twins-slo.yaml -j 2 -q
+          --vary rack1=1..6 --vary rack2=1..6 --set cluster.nodePools.rack2.cpu=4
+          --set cluster.nodePools.rack3.count=0 --set cluster.nodePools.rack4.count=0
+  EXPECT "answer: rack1=4 rack2=6 [(]10 nodes[)]" REJECT "identical but")
+# the all-zero fleet is a failing point, not an error: probe 4 passes, 2, 1
+# pass, 0 has no node: fails; answer 1 after 4 probes
+drasim_cli_test(NAME plan/zero-fleet-fails
+  COMMAND plan ${_plan}/twins.yaml --expect ${_plan}/any-slo.yaml -j 1 --vary rack1=0..4
+          --set cluster.nodePools.rack2.count=0 --set cluster.nodePools.rack3.count=0
+          --set cluster.nodePools.rack4.count=0
+  EXPECT "    4      0      0  FAIL    the fleet has no nodes.*answer: rack1=1 [(]1 node[)] after 4 probes")
+# issue 25 finding 19: a misspelled group is refused by plan as by check (exit 3), nothing written
+drasim_cli_test(NAME plan/refused-typo-group
+  COMMAND plan ${_plan}/plan.yaml --expect ${_plan}/typo-group.yaml --vary big=1..8 -o ${_plan_out}/typo.db
+  EXIT 3 EXPECT "typo-group.yaml:5:3: threshold 'max[(]wait_censored_p99_s[{]group=lage[}][)] <= 1800': no group 'lage' in the results [(]groups: large, small[)]"
+  FILE_ABSENT ${_plan_out}/typo.db)
+drasim_cli_test(NAME plan/check-refuses-typo-group
+  COMMAND check ${_plan}/plan.yaml --expect ${_plan}/typo-group.yaml
+  EXIT 3 EXPECT "typo-group.yaml:5:3: threshold 'max[(]wait_censored_p99_s[{]group=lage[}][)] <= 1800': no group 'lage' in the results")

@@ -104,6 +104,90 @@ static int autoscaled_dim(const ynode *pool, plan_dim *d, double *group_price, s
     return 0;
 }
 
+/* Equal YAML trees (same kinds, scalars, keys in the same order); a map's
+ * keys `name` and `count` are skipped at the top (skip_top). */
+static bool same_tree(const ynode *a, const ynode *b, bool skip_top) {
+    if (!a || !b) return a == b;
+    if (a->kind != b->kind) return false;
+    if (a->kind == YN_SCALAR) return a->len == b->len && !memcmp(a->str, b->str, a->len);
+    size_t i = 0, j = 0;
+    for (;;) {
+        if (skip_top && a->kind == YN_MAP)
+            while (i < a->n && (y_scalar_eq(a->keys[i], "name") || y_scalar_eq(a->keys[i], "count"))) i++;
+        if (skip_top && b->kind == YN_MAP)
+            while (j < b->n && (y_scalar_eq(b->keys[j], "name") || y_scalar_eq(b->keys[j], "count"))) j++;
+        if (i == a->n || j == b->n) return i == a->n && j == b->n;
+        if (a->kind == YN_MAP && !same_tree(a->keys[i], b->keys[j], false)) return false;
+        if (!same_tree(a->vals[i], b->vals[j], false)) return false;
+        i++, j++;
+    }
+}
+
+/* Does a scalar of n (other than `self`) name the pool: its name, or a node
+ * name "<pool>-..."? */
+static bool mentions(const ynode *n, const char *pool, const ynode *self) {
+    if (!n || n == self) return false;
+    if (n->kind == YN_SCALAR) {
+        size_t l = strlen(pool);
+        return n->len >= l && !strncmp(n->str, pool, l) && (n->len == l || n->str[l] == '-');
+    }
+    for (size_t i = 0; i < n->n; i++)
+        if ((n->kind == YN_MAP && mentions(n->keys[i], pool, self)) || mentions(n->vals[i], pool, self)) return true;
+    return false;
+}
+
+/* Pools identical but for their name (and count), priced and ranged alike,
+ * that nothing else in the scenario or the overrides names: a fleet depends
+ * only on their total (docs/CI.md), so the search varies the total of such
+ * twins (plan_search.c). Sets dims[d].twin. */
+static void find_twins(const ynode *root, const ynode *const *pool_node, plan_dim *dims, size_t k,
+                       const char *const *sets, size_t nsets) {
+    int next = 1;
+    bool *named = xcalloc(k ? k : 1, sizeof *named);
+    for (size_t d = 0; d < k; d++) {
+        const ynode *nm = ymap_get(pool_node[d], "name");
+        named[d] = dims[d].autoscaled || mentions(root, dims[d].pool, nm);
+        for (size_t i = 0; i < nsets && !named[d]; i++) named[d] = strstr(sets[i], dims[d].pool) != NULL;
+    }
+    for (size_t d = 0; d < k; d++) {
+        if (named[d] || dims[d].twin) continue;
+        for (size_t e = d + 1; e < k; e++) {
+            if (named[e] || dims[e].twin || dims[e].price != dims[d].price || dims[e].lo != dims[d].lo ||
+                dims[e].hi != dims[d].hi || !same_tree(pool_node[d], pool_node[e], true))
+                continue;
+            if (!dims[d].twin) dims[d].twin = next++;
+            dims[e].twin = dims[d].twin;
+        }
+    }
+    free(named);
+}
+
+/* find_twins over the scenario file (already loaded once by check_pools). */
+static void mark_twins(const char *scenario, plan_dim *dims, size_t k, const char *const *sets, size_t nsets) {
+    yfile f;
+    strbuf err = {0};
+    if (yfile_load(scenario, &f, &err)) {
+        sb_free(&err);
+        return;
+    }
+    const ynode *root = f.ndocs ? f.docs[0] : NULL;
+    const ynode *cl = root && root->kind == YN_MAP ? ymap_get(root, "cluster") : NULL;
+    const ynode *pools = cl && cl->kind == YN_MAP ? ymap_get(cl, "nodePools") : NULL;
+    const ynode **pool_node = xcalloc(k ? k : 1, sizeof *pool_node);
+    bool all = true;
+    for (size_t d = 0; d < k; d++) {
+        for (size_t i = 0; pools && pools->kind == YN_SEQ && i < pools->n; i++) {
+            const ynode *nm = pools->vals[i]->kind == YN_MAP ? ymap_get(pools->vals[i], "name") : NULL;
+            if (nm && nm->kind == YN_SCALAR && !strcmp(nm->str, dims[d].pool)) pool_node[d] = pools->vals[i];
+        }
+        all &= pool_node[d] != NULL;
+    }
+    if (all) find_twins(root, pool_node, dims, k, sets, nsets);
+    free(pool_node);
+    yfile_free(&f);
+    sb_free(&err);
+}
+
 /* Every --vary names a node pool of the scenario file; pools with
  * `autoscaling` are marked (group_price[d]: their autoscaling.price, else 0).
  * 0, -1 (usage: err), -2 (bad file: err). */
@@ -115,6 +199,7 @@ static int check_pools(const char *scenario, plan_dim *dims, size_t k, double *g
     const ynode *pools = cl && cl->kind == YN_MAP ? ymap_get(cl, "nodePools") : NULL;
     strbuf names = {0};
     int rc = 0;
+
     for (size_t i = 0; pools && pools->kind == YN_SEQ && i < pools->n; i++) {
         const ynode *nm = pools->vals[i]->kind == YN_MAP ? ymap_get(pools->vals[i], "name") : NULL;
         if (nm && nm->kind == YN_SCALAR) sb_printf(&names, "%s%s", names.len ? ", " : "", nm->str);
@@ -178,7 +263,7 @@ static void print_probes(const plan_ctx *c, bool by_cost) {
 
 static void remove_probes(const plan_ctx *c, const char *tmpdir) {
     for (size_t i = 0; i < c->nprobes; i++)
-        if (c->probes[i].db) unlink(c->probes[i].db);
+        for (size_t j = 0; j < c->probes[i].ndbs; j++) unlink(c->probes[i].dbs[j]);
     rmdir(tmpdir);
 }
 
@@ -314,6 +399,7 @@ int cmd_plan(int argc, char **argv) {
         origins[i] = e.set_origins[i];
     }
     for (size_t i = 0; i < ncli; i++) sets[e.nsets + i] = cli_sets[i];
+    mark_twins(scenario, dims, k, sets, e.nsets + ncli);
     if (!mkdtemp(tmpdir)) {
         fprintf(stderr, "drasim plan: cannot create a temporary directory: %s\n", strerror(errno));
         rc = EXIT_ERROR;
@@ -333,6 +419,13 @@ int cmd_plan(int argc, char **argv) {
     double grid = 1;
     for (size_t d = 0; d < k; d++) grid *= (double)(dims[d].hi - dims[d].lo + 1);
     if (!quiet) {
+        for (size_t d = 0; d < k; d++) {   /* twins: the pools whose total is searched */
+            bool first = dims[d].twin != 0;
+            for (size_t e = 0; e < d && first; e++) first = dims[e].twin != dims[d].twin;
+            for (size_t e = d; first && e < k; e++)
+                if (dims[e].twin == dims[d].twin) printf("%s%s", e == d ? "" : ", ", dims[e].pool);
+            if (first) printf(": identical but for their name, so their total is searched\n");
+        }
         for (size_t d = 0; d < k; d++)
             if (dims[d].autoscaled)
                 printf("%s is a node group: varying its autoscaling.max%s\n", dims[d].pool,

@@ -22,7 +22,7 @@ static char *fmt(const char *f, ...) {
     return s;
 }
 
-static bool compare(double v, expect_op op, double x) {
+bool expect_compare(double v, expect_op op, double x) {
     switch (op) {
     case OP_GE: return v >= x;
     case OP_LE: return v <= x;
@@ -41,13 +41,72 @@ static check_result *add(check_report *c) {
     return r;
 }
 
+void expect_agg_prefix(const expect_threshold *t, strbuf *out) {
+    switch (t->agg) {
+    case AGG_MEAN: break;
+    case AGG_MIN: sb_puts(out, "min("); break;
+    case AGG_MAX: sb_puts(out, "max("); break;
+    case AGG_QUANTILE: sb_printf(out, "quantile(%g, ", t->q); break;
+    case AGG_PASS_FRACTION: sb_puts(out, "pass_fraction("); break;
+    }
+}
+
+size_t expect_threshold_values(const expect_threshold *t, const rdb *results, double **out) {
+    double *v = xmalloc((results->nruns ? results->nruns : 1) * sizeof *v);
+    if (t->group) {
+        rdb_pod_group_values(results, t->group, t->metric, v);
+    } else {
+        int m = rdb_metric_index(results, t->metric);
+        for (size_t i = 0; i < results->nruns; i++) v[i] = m < 0 ? NAN : rdb_value(results, i, m);
+    }
+    *out = v;
+    return results->nruns;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+bool expect_threshold_eval(const expect_threshold *t, const double *v, size_t n, double *value, size_t *used) {
+    double *s = xmalloc((n ? n : 1) * sizeof *s), sum = 0;
+    size_t m = 0, met = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(v[i])) continue;
+        s[m++] = v[i];
+        sum += v[i];
+        if (t->agg == AGG_PASS_FRACTION) met += expect_compare(v[i], t->inner_op, t->inner_value);
+    }
+    *used = m;
+    *value = NAN;
+    if (m) {
+        qsort(s, m, sizeof *s, cmp_double);
+        switch (t->agg) {
+        case AGG_MEAN: *value = sum / (double)m; break;
+        case AGG_MIN: *value = s[0]; break;
+        case AGG_MAX: *value = s[m - 1]; break;
+        case AGG_QUANTILE: {   /* the smallest value with at least q*m values <= it: index ceil(q*m) - 1 */
+            double rank = ceil(t->q * (double)m - 1e-9);
+            size_t k = rank < 1 ? 0 : (size_t)rank - 1;
+            *value = s[k < m ? k : m - 1];
+            break;
+        }
+        case AGG_PASS_FRACTION: *value = (double)met / (double)m; break;
+        }
+    }
+    free(s);
+    return m && expect_compare(*value, t->op, t->value);
+}
+
 static void eval_threshold(const expect_threshold *t, const rdb *res, check_report *c) {
     check_result *r = add(c);
     r->name = xstrdup(t->text);
     r->expected = fmt("%s %g", expect_op_text(t->op), t->value);
-    rdb_stats st = t->group ? rdb_pod_group_stats(res, t->group, t->metric)
-                            : rdb_group_stats(res, SIZE_MAX, rdb_metric_index(res, t->metric));
-    if (!st.n) {
+    double *v;
+    size_t n = expect_threshold_values(t, res, &v), used;
+    r->pass = expect_threshold_eval(t, v, n, &r->value, &used);
+    free(v);
+    if (!used) {
         r->value = NAN;
         /* a group's started-only waits are NULL when none of its pods started */
         r->message = t->group ? fmt("metric '%s' has no value for group '%s' (not in the results, or NULL: e.g. "
@@ -55,13 +114,18 @@ static void eval_threshold(const expect_threshold *t, const rdb *res, check_repo
                               : fmt("metric '%s' is not in the results", t->metric);
         return;
     }
-    r->value = t->agg == AGG_MIN ? st.min : t->agg == AGG_MAX ? st.max : st.mean;
-    r->pass = compare(r->value, t->op, t->value);
-    if (!r->pass)
-        r->message = fmt("%s%s%s%s%s%s = %g over %zu run%s, expected %s %g", t->agg == AGG_MIN ? "min(" : t->agg == AGG_MAX ? "max(" : "",
-                         t->metric, t->group ? "{group=" : "", t->group ? t->group : "", t->group ? "}" : "",
-                         t->agg == AGG_MEAN ? "" : ")", r->value, st.n, st.n == 1 ? "" : "s",
-                         expect_op_text(t->op), t->value);
+    if (!r->pass) {
+        strbuf m = {0};
+        expect_agg_prefix(t, &m);
+        sb_puts(&m, t->metric);
+        if (t->group) sb_printf(&m, "{group=%s}", t->group);
+        if (t->agg == AGG_PASS_FRACTION) sb_printf(&m, " %s %g", expect_op_text(t->inner_op), t->inner_value);
+        if (t->agg != AGG_MEAN) sb_putc(&m, ')');
+        sb_printf(&m, " = %g over %zu run%s, expected %s %g", r->value, used, used == 1 ? "" : "s",
+                  expect_op_text(t->op), t->value);
+        r->message = xstrdup(sb_str(&m));
+        sb_free(&m);
+    }
 }
 
 /* The values of one metric over the runs of r (NAN skipped), and their seeds. */

@@ -43,7 +43,90 @@ bad:
     return -1;
 }
 
-/* "[agg(]metric[{group=NAME}][)] OP number" */
+/* A comparison operator at *p (moved past it), or -1. */
+static int parse_op(const char **p, expect_op *op) {
+    static const struct { const char *s; expect_op op; } ops[] = {
+        {">=", OP_GE}, {"<=", OP_LE}, {"==", OP_EQ}, {"!=", OP_NE}, {">", OP_GT}, {"<", OP_LT}};
+    for (int k = 0; k < 6; k++)
+        if (!strncmp(*p, ops[k].s, strlen(ops[k].s))) {
+            *op = ops[k].op;
+            *p += strlen(ops[k].s);
+            return 0;
+        }
+    return -1;
+}
+
+/* A finite number at *p (moved past it), or -1. */
+static int parse_number(const char **p, double *out) {
+    char *end;
+    errno = 0;
+    *out = strtod(*p, &end);
+    if (end == *p || errno || !isfinite(*out)) return -1;
+    *p = end;
+    return 0;
+}
+
+static const char agg_names[] = "mean(, min(, max(, p50(, p90(, pNN( (1..99), quantile(Q, ...) with Q in (0, 1), "
+                                "pass_fraction(METRIC OP NUMBER)";
+
+/* The aggregator at *p ("max(", "p90(", "quantile(0.75,", "pass_fraction("), moved
+ * past it; none: AGG_MEAN without parentheses. 1: one was read, 0: none, -1: error. */
+static int parse_agg(const ynode *n, const char *text, const char **p, expect_threshold *t, strbuf *err) {
+    static const char *const fixed[] = {"mean(", "min(", "max("};
+    for (int k = 0; k < 3; k++)
+        if (!strncmp(*p, fixed[k], strlen(fixed[k]))) {
+            t->agg = (expect_agg)k;
+            *p += strlen(fixed[k]);
+            return 1;
+        }
+    if (!strncmp(*p, "pass_fraction(", 14)) {
+        t->agg = AGG_PASS_FRACTION;
+        *p += 14;
+        return 1;
+    }
+    const char *q = *p;
+    if (q[0] == 'p' && isdigit((unsigned char)q[1])) {   /* pNN( */
+        int v = 0, digits = 0;
+        for (q++; isdigit((unsigned char)*q); q++, digits++) v = v * 10 + (*q - '0');
+        if (*q == '(') {
+            if (digits > 2 || v < 1 || v > 99) {
+                yerr(err, n, "threshold '%s': quantile p%.*s is outside (0, 1): write p1 .. p99 or quantile(Q, METRIC)",
+                     text, digits, *p + 1);
+                return -1;
+            }
+            t->agg = AGG_QUANTILE;
+            t->q = v / 100.0;
+            *p = q + 1;
+            return 1;
+        }
+        return 0;
+    }
+    if (!strncmp(q, "quantile(", 9)) {
+        q += 9;
+        while (*q == ' ') q++;
+        double v;
+        if (parse_number(&q, &v)) {
+            yerr(err, n, "threshold '%s': expected quantile(Q, METRIC) with a number Q in (0, 1)", text);
+            return -1;
+        }
+        if (!(v > 0 && v < 1)) {
+            yerr(err, n, "threshold '%s': quantile %g is outside (0, 1)", text, v);
+            return -1;
+        }
+        while (*q == ' ') q++;
+        if (*q++ != ',') {
+            yerr(err, n, "threshold '%s': expected ',' after the quantile %g: quantile(Q, METRIC)", text, v);
+            return -1;
+        }
+        t->agg = AGG_QUANTILE;
+        t->q = v;
+        *p = q;
+        return 1;
+    }
+    return 0;
+}
+
+/* "[agg(]metric[{group=NAME}][ OP number][)] OP number" (the inner comparison: pass_fraction) */
 static int parse_threshold(const ynode *n, expect_threshold *t, strbuf *err) {
     const char *text;
     if (y_str(n, "threshold", &text, err)) return -1;
@@ -51,15 +134,8 @@ static int parse_threshold(const ynode *n, expect_threshold *t, strbuf *err) {
     const char *p = text;
     while (*p == ' ') p++;
     t->agg = AGG_MEAN;
-    bool paren = false;
-    static const char *const aggs[] = {"mean(", "min(", "max("};
-    for (int k = 0; k < 3; k++)
-        if (!strncmp(p, aggs[k], strlen(aggs[k]))) {
-            t->agg = (expect_agg)k;
-            p += strlen(aggs[k]);
-            paren = true;
-            break;
-        }
+    int paren = parse_agg(n, text, &p, t, err);
+    if (paren < 0) return -1;
     while (*p == ' ') p++;
     const char *m = p;
     while (metric_char(*p)) p++;
@@ -69,6 +145,10 @@ static int parse_threshold(const ynode *n, expect_threshold *t, strbuf *err) {
         return -1;
     }
     t->metric = xstrndup(m, (size_t)(p - m));
+    if (!paren && *p == '(') {
+        yerr(err, n, "threshold '%s': unknown aggregator '%s' (known: %s)", text, t->metric, agg_names);
+        return -1;
+    }
     if (parse_group(n, text, &p, t, err)) return -1;
     strbuf w = {0};
     yerr(&w, n, "%s", "");   /* "FILE:LINE:COL: " */
@@ -76,6 +156,20 @@ static int parse_threshold(const ynode *n, expect_threshold *t, strbuf *err) {
     t->where = xstrdup(sb_str(&w));
     sb_free(&w);
     while (*p == ' ') p++;
+    if (t->agg == AGG_PASS_FRACTION) {   /* the condition of each run */
+        if (parse_op(&p, &t->inner_op)) {
+            yerr(err, n, "threshold '%s': expected pass_fraction(METRIC OP NUMBER), e.g. 'pass_fraction(wait_p99_s <= 600) >= 0.9'",
+                 text);
+            return -1;
+        }
+        while (*p == ' ') p++;
+        if (parse_number(&p, &t->inner_value)) {
+            yerr(err, n, "threshold '%s': expected a number after '%s' inside pass_fraction(...)", text,
+                 expect_op_text(t->inner_op));
+            return -1;
+        }
+        while (*p == ' ') p++;
+    }
     if (paren) {
         if (*p != ')') {
             yerr(err, n, "threshold '%s': expected ')' after the metric name", text);
@@ -84,31 +178,23 @@ static int parse_threshold(const ynode *n, expect_threshold *t, strbuf *err) {
         p++;
         while (*p == ' ') p++;
     }
-    static const struct { const char *s; expect_op op; } ops[] = {
-        {">=", OP_GE}, {"<=", OP_LE}, {"==", OP_EQ}, {"!=", OP_NE}, {">", OP_GT}, {"<", OP_LT}};
-    int found = -1;
-    for (int k = 0; k < 6; k++)
-        if (!strncmp(p, ops[k].s, strlen(ops[k].s))) {
-            t->op = ops[k].op;
-            p += strlen(ops[k].s);
-            found = k;
-            break;
-        }
-    if (found < 0) {
+    if (parse_op(&p, &t->op)) {
         yerr(err, n, "threshold '%s': expected a comparison (>=, <=, >, <, ==, !=) after '%s'", text, t->metric);
         return -1;
     }
     while (*p == ' ') p++;
-    char *end;
-    errno = 0;
-    t->value = strtod(p, &end);
-    if (end == p || errno || !isfinite(t->value)) {
+    if (parse_number(&p, &t->value)) {
         yerr(err, n, "threshold '%s': expected a number after '%s'", text, expect_op_text(t->op));
         return -1;
     }
-    while (*end == ' ') end++;
-    if (*end) {
-        yerr(err, n, "threshold '%s': unexpected '%s' after the number", text, end);
+    while (*p == ' ') p++;
+    if (*p) {
+        yerr(err, n, "threshold '%s': unexpected '%s' after the number", text, p);
+        return -1;
+    }
+    if (t->agg == AGG_PASS_FRACTION && !(t->value >= 0 && t->value <= 1)) {
+        yerr(err, n, "threshold '%s': pass_fraction(...) is a fraction of the seeds: compare it with a number in [0, 1]",
+             text);
         return -1;
     }
     return 0;

@@ -10,6 +10,8 @@
  *   - max(wait_p99_s) <= 600       # or min(...), mean(...)
  *   - unschedulable == 0
  *   - wait_censored_p99_s{group=train-8gpu} <= 1800   # one group's metric (summary.grp)
+ *   - p90(wait_p99_s) <= 600       # a quantile over the seeds: p50, p90, pNN, quantile(0.75, m)
+ *   - pass_fraction(wait_p99_s <= 600) >= 0.9   # the fraction of seeds meeting a condition
  *   baseline:                      # optional
  *     file: baseline.db            # relative to this file
  *     metrics:
@@ -30,7 +32,12 @@
 #include "report/rdb.h"
 #include "util/strbuf.h"
 
-typedef enum { AGG_MEAN, AGG_MIN, AGG_MAX } expect_agg;
+/* Aggregators over the runs (seeds). AGG_QUANTILE: the smallest run value v
+ * with at least a fraction q of the runs <= v (the inverse of the empirical
+ * distribution function, no interpolation), so `quantile(q, m) <= X` holds
+ * exactly when pass_fraction(m <= X) >= q. AGG_PASS_FRACTION: the fraction of
+ * the runs whose value meets `inner_op inner_value`. */
+typedef enum { AGG_MEAN, AGG_MIN, AGG_MAX, AGG_QUANTILE, AGG_PASS_FRACTION } expect_agg;
 typedef enum { OP_GE, OP_LE, OP_GT, OP_LT, OP_EQ, OP_NE } expect_op;
 
 typedef struct expect_threshold {
@@ -41,6 +48,9 @@ typedef struct expect_threshold {
     expect_agg agg;
     expect_op op;
     double value;
+    double q;            /* AGG_QUANTILE: in (0, 1) */
+    expect_op inner_op;  /* AGG_PASS_FRACTION: the condition each run meets */
+    double inner_value;
 } expect_threshold;
 
 typedef struct expect_baseline_metric {
@@ -100,5 +110,15 @@ void check_report_table(const check_report *c, strbuf *out);
 void check_report_junit(const check_report *c, const char *suite, double seconds, strbuf *out);
 
 const char *expect_op_text(expect_op op);
+bool expect_compare(double v, expect_op op, double x);
+
+/* The values of a threshold's metric per run of `results`, in run order
+ * (NAN: the run has none); *out is malloc'ed, the count returned. */
+size_t expect_threshold_values(const expect_threshold *t, const rdb *results, double **out);
+/* A threshold's aggregate over the values v[0..n) (NAN skipped): *value, and
+ * whether it meets the threshold; *used = the values that counted. */
+bool expect_threshold_eval(const expect_threshold *t, const double *v, size_t n, double *value, size_t *used);
+/* "max(", "p90(", "quantile(0.75, ", "pass_fraction(", "" (mean). */
+void expect_agg_prefix(const expect_threshold *t, strbuf *out);
 
 #endif

@@ -13,7 +13,10 @@
  *      point); else walking the frontier: for every combination of the other
  *      dimensions in [m, MAX] (pruned by cost), bisecting the last one.
  * Every probe result is remembered; a point above a passing one passes and a
- * point below a failing one fails without a run. Probes are asked for in
+ * point below a failing one fails without a run. Pools that are twins
+ * (plan_dim.twin: identical but for their name) are one dimension, their
+ * total, probed at its lexicographically smallest split: O(log n) probes
+ * where every tie among their splits would otherwise be walked. Probes are asked for in
  * batches (up to `jobs` at a time) so that they can run in parallel.
  *
  * plan_probe: runs a batch of points, each in a child process (fork) that
@@ -44,6 +47,7 @@ typedef struct plan_dim {
     double price;        /* per node (per hour with --cost; 1 = count nodes) */
     bool autoscaled;     /* a node group: the probes set autoscaling.max, not count */
     int64_t start_count; /* autoscaled: the scenario's count (start size), lowered to max when above */
+    int twin;            /* pools identical but for their name share a twin number (> 0); 0: none */
 } plan_dim;
 
 /* One probed point and what its runs gave. */
@@ -52,7 +56,14 @@ typedef struct plan_probe {
     bool pass;
     char *failing;       /* the first failing expectation ("max(wait_p99_s) <= 600"), or NULL */
     double *values;      /* per threshold of the expect file: its value (NAN: missing) */
-    char *db;            /* the probe's temporary database */
+    char **dbs;          /* the probe's temporary databases (one per batch of seeds) */
+    size_t ndbs;
+    size_t nruns;        /* runs (seeds) so far */
+    double *runv;        /* per run r and threshold t: runv[r * nthresholds + t] (NAN: missing) */
+    char *baseline_failing;   /* the first failing baseline check of a batch, or NULL */
+    bool no_nodes;       /* the point has no node at all: a failing point without runs */
+    bool undecided;      /* --confidence: still undecided at the cap of seeds (pass: the point estimate) */
+    bool nonmonotone;    /* passes while a larger point fails, or the reverse */
     double seconds;      /* wall time of the child */
     double ca_cost, ca_node_hours;  /* summary ca_cost / ca_node_hours, mean over seeds (NAN: none) */
 } plan_probe;
@@ -74,9 +85,12 @@ struct plan_ctx {
     size_t nsets;
     const uint64_t *seeds;
     size_t nseeds;
+    const uint64_t *batch_seeds;      /* when set: the seeds the probes run now (--confidence's later batches) */
+    size_t nbatch;
     const expect_spec *expect;
     const char *tmpdir;
     volatile sig_atomic_t *interrupt;
+    void *ud;                         /* plan_search's own use (the search over twins' totals) */
     /* results */
     plan_probe *probes;               /* in the order they were run */
     size_t nprobes;
@@ -93,6 +107,10 @@ const char *plan_dim_field(const plan_dim *d);
 /* Search (see above). 0 (c->found says whether a fleet passes), or -1 with err and *code. */
 int plan_search(plan_ctx *c, int *code, strbuf *err);
 void plan_free(plan_ctx *c);
+
+/* plan_eval.c: a probe's pass, values and first failing check from the runs
+ * of every batch so far (the thresholds as `drasim check` evaluates them). */
+void plan_evaluate(const plan_ctx *c, plan_probe *p);
 
 /* The probe runner: fork per point, at most c->jobs children at once. */
 int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err);

@@ -1,12 +1,15 @@
 /* plan_probe.c -- run `drasim plan`'s probes in child processes (see plan.h).
  *
  * One child per point (at most ctx->jobs at once): it simulates every seed
- * into DIR/probe-N.db (the runner of run/check/sweep), evaluates the expect
- * file on it (expect_evaluate, as `drasim check` does) and writes its answer
- * to a pipe:
- *   "P<pass>\t<ca_cost>\t<ca_node_hours>\n" (means over the seeds, nan when
- *   the scenario has no node group) then per check "<pass>\t<value>\t<name>\n", or
- *   "E<exit code>\n<message>" when the run failed.
+ * of the batch into DIR/probe-N.db (the runner of run/check/sweep) and writes
+ * its answer to a pipe:
+ *   "P\t<ca_cost>\t<ca_node_hours>\t<runs>\n" (means over the seeds, nan when
+ *   the scenario has no node group), per run "V\t<value of threshold 1>\t...\n"
+ *   (expect_threshold_values, as `drasim check` reads them), per baseline check
+ *   "B<pass>\t<name>\n"; "N\n" when the point has no node at all (a failing
+ *   point); "E<exit code>\n<message>" when the run failed (a group the expect
+ *   file names that no run has: exit 3, as `drasim check`).
+ * The parent evaluates the thresholds on the values of every batch (plan_evaluate).
  * The parent owns the interning table's copy; a child never returns (_exit). */
 #include "report/plan.h"
 
@@ -63,15 +66,25 @@ static void child(plan_ctx *c, const int64_t *x, const char *db, int fd) {
         sb_free(&s);
     }
     store st = {0};
+    bool no_nodes = false;
     run_batch b = {.scenario_path = c->scenario, .sets = sets, .set_origins = origins, .nsets = n,
-                   .seeds = c->seeds, .nseeds = c->nseeds, .interrupt = c->interrupt};
+                   .seeds = c->batch_seeds ? c->batch_seeds : c->seeds,
+                   .nseeds = c->batch_seeds ? c->nbatch : c->nseeds, .interrupt = c->interrupt, .no_nodes = &no_nodes};
     bool opened = !store_open(&st, db, &err);
     int brc = opened ? run_batch_execute(&b, &st, &err) : RUN_ERROR;
     if (brc == RUN_OK && c->interrupt && *c->interrupt) brc = RUN_INTERRUPTED;
+    if (brc == RUN_OK && no_nodes) {   /* the all-zero fleet: a failing point, no database */
+        store_abort(&st);
+        write_all(fd, "N\n", 2);
+        close(fd);
+        _exit(0);
+    }
     if (brc == RUN_OK && store_commit(&st, &err)) brc = RUN_ERROR;
     else if (brc != RUN_OK && opened) store_abort(&st);
     rdb res, base;
     if (brc == RUN_OK && rdb_open(db, &res, &err)) brc = RUN_ERROR;
+    /* a group no run has is a typo in the expect file: the error `drasim check` gives (exit 3) */
+    if (brc == RUN_OK && expect_check_groups(c->expect, &res, &err)) brc = RUN_BAD_INPUT;
     if (brc == RUN_OK && c->expect->baseline_file && rdb_open(c->expect->baseline_file, &base, &err)) {
         strbuf m = {0};
         sb_printf(&m, "baseline: %s", sb_str(&err));
@@ -84,21 +97,32 @@ static void child(plan_ctx *c, const int64_t *x, const char *db, int fd) {
         sb_printf(&out, "E%d\n%s", brc == RUN_BAD_INPUT ? 3 : 2,
                   brc == RUN_INTERRUPTED ? "interrupted" : sb_str(&err));
     } else {
-        check_report cr;
-        expect_evaluate(c->expect, &res, c->expect->baseline_file ? &base : NULL, &cr);
         int ic = rdb_metric_index(&res, "ca_cost"), ih = rdb_metric_index(&res, "ca_node_hours");
         double cost = ic < 0 ? NAN : rdb_group_stats(&res, SIZE_MAX, ic).mean;
         double hours = ih < 0 ? NAN : rdb_group_stats(&res, SIZE_MAX, ih).mean;
-        sb_printf(&out, "P%d\t%.17g\t%.17g\n", cr.failures == 0, cost, hours);
-        for (size_t i = 0; i < cr.n; i++)
-            sb_printf(&out, "%d\t%.17g\t%s\n", cr.items[i].pass, cr.items[i].value, cr.items[i].name);
+        sb_printf(&out, "P\t%.17g\t%.17g\t%zu\n", cost, hours, res.nruns);
+        size_t nt = c->expect->nthresholds;
+        double **v = xcalloc(nt ? nt : 1, sizeof *v);
+        for (size_t t = 0; t < nt; t++) expect_threshold_values(&c->expect->thresholds[t], &res, &v[t]);
+        for (size_t r = 0; r < res.nruns; r++) {   /* one line per run: its value of every threshold */
+            sb_putc(&out, 'V');
+            for (size_t t = 0; t < nt; t++) sb_printf(&out, "\t%.17g", v[t][r]);
+            sb_putc(&out, '\n');
+        }
+        for (size_t t = 0; t < nt; t++) free(v[t]);
+        free(v);
+        if (c->expect->nbaseline) {   /* baselines: evaluated here, on this batch's runs */
+            check_report cr;
+            expect_evaluate(c->expect, &res, &base, &cr);
+            for (size_t i = nt; i < cr.n; i++) sb_printf(&out, "B%d\t%s\n", cr.items[i].pass, cr.items[i].name);
+        }
     }
     write_all(fd, out.s ? out.s : "", out.len);
     close(fd);
     _exit(0);
 }
 
-/* Parse a child's answer into p. 0, or -1 with err and *code. */
+/* Append a batch's answer to p (runs, values, baseline failures). 0, or -1 with err and *code. */
 static int parse_answer(plan_ctx *c, const char *s, plan_probe *p, int *code, strbuf *err) {
     if (s[0] == 'E') {
         *code = s[1] == '3' ? 3 : 2;
@@ -107,31 +131,46 @@ static int parse_answer(plan_ctx *c, const char *s, plan_probe *p, int *code, st
         sb_puts(err, nl ? nl + 1 : "a probe failed");
         return -1;
     }
+    if (s[0] == 'N') {
+        p->no_nodes = true;
+        return 0;
+    }
     if (s[0] != 'P') {
         *code = 2;
         sb_clear(err);
         sb_puts(err, "a probe ended without an answer (killed?)");
         return -1;
     }
-    p->pass = s[1] == '1';
-    char *cend = NULL;
-    p->ca_cost = s[2] == '\t' ? strtod(s + 3, &cend) : NAN;
-    p->ca_node_hours = cend && *cend == '\t' ? strtod(cend + 1, NULL) : NAN;
-    size_t nt = c->expect->nthresholds;
-    p->values = xcalloc(nt ? nt : 1, sizeof *p->values);
-    for (size_t i = 0; i < nt; i++) p->values[i] = NAN;
-    const char *line = strchr(s, '\n');
-    for (size_t i = 0; line && line[1]; i++) {
-        line++;
-        int pass = line[0] == '1';
-        char *end;
-        double v = strtod(line + 2, &end);
-        const char *name = *end == '\t' ? end + 1 : end;
-        const char *nl = strchr(name, '\n');
-        if (i < nt) p->values[i] = v;
-        if (!pass && !p->failing) p->failing = xstrndup(name, nl ? (size_t)(nl - name) : strlen(name));
-        line = nl;
+    char *end;
+    double cost = strtod(s + 2, &end), hours = strtod(end + 1, &end);
+    size_t runs = (size_t)strtoull(end + 1, &end, 10), nt = c->expect->nthresholds, before = p->nruns;
+    /* the measured cost: the mean over every run so far */
+    if (!before || isnan(p->ca_cost)) p->ca_cost = cost, p->ca_node_hours = hours;
+    else if (!isnan(cost)) {
+        p->ca_cost = (p->ca_cost * (double)before + cost * (double)runs) / (double)(before + runs);
+        p->ca_node_hours = (p->ca_node_hours * (double)before + hours * (double)runs) / (double)(before + runs);
     }
+    p->runv = xrealloc(p->runv, ((before + runs) * nt + 1) * sizeof *p->runv);
+    const char *line = strchr(s, '\n');
+    size_t r = before;
+    while (line && line[1]) {
+        line++;
+        if (line[0] == 'V' && r < before + runs) {
+            const char *q = line + 1;
+            for (size_t t = 0; t < nt; t++) {
+                p->runv[r * nt + t] = strtod(q + 1, &end);
+                q = end;
+            }
+            r++;
+        } else if (line[0] == 'B' && line[1] == '0' && !p->baseline_failing) {
+            const char *nl = strchr(line, '\n');
+            p->baseline_failing = xstrndup(line + 3, nl ? (size_t)(nl - line - 3) : strlen(line + 3));
+        }
+        line = strchr(line, '\n');
+    }
+    for (; r < before + runs; r++)
+        for (size_t t = 0; t < nt; t++) p->runv[r * nt + t] = NAN;
+    p->nruns = before + runs;
     return 0;
 }
 
@@ -170,7 +209,8 @@ int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *ou
             plan_probe *p = &out[next];
             strbuf db = {0};
             sb_printf(&db, "%s/probe-%u.db", c->tmpdir, ++serial);
-            p->db = xstrdup(sb_str(&db));
+            p->dbs = xrealloc(p->dbs, (p->ndbs + 1) * sizeof *p->dbs);
+            p->dbs[p->ndbs++] = xstrdup(sb_str(&db));
             sb_free(&db);
             int fds[2];
             fflush(NULL);
@@ -193,7 +233,7 @@ int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *ou
             }
             if (pid == 0) {
                 close(fds[0]);
-                child(c, points[next], p->db, fds[1]);
+                child(c, points[next], p->dbs[p->ndbs - 1], fds[1]);
             }
             close(fds[1]);
             run[nrun++] = (slot){.pid = pid, .fd = fds[0], .index = next, .t0 = now_s()};
@@ -208,6 +248,7 @@ int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *ou
         plan_probe *p = &out[s.index];
         p->seconds = now_s() - s.t0;
         int prc = parse_answer(c, sb_str(&s.buf), p, code, err);
+        if (!prc) plan_evaluate(c, p);
         sb_free(&s.buf);
         if (prc && !rc) rc = -1;
         done++;

@@ -233,7 +233,99 @@ static int walk_frontier(plan_ctx *c, const int64_t *m, int *code, strbuf *err) 
     return rc;
 }
 
+/* The search over twins: each group of twin pools is one dimension, its total. */
+typedef struct twins {
+    plan_ctx *outer;
+    size_t *of;          /* per outer dimension: its dimension in the reduced search */
+} twins;
+
+/* A reduced point as the outer point: each total split lexicographically
+ * smallest (the earlier twins at MIN, the last ones filled up to MAX). */
+static void expand(const twins *t, const int64_t *y, int64_t *x) {
+    const plan_ctx *o = t->outer;
+    for (size_t d = 0; d < o->k; d++) x[d] = o->dims[d].lo;
+    for (size_t d = o->k; d-- > 0;) {
+        int64_t used = 0;
+        for (size_t e = 0; e < o->k; e++)
+            if (t->of[e] == t->of[d]) used += x[e];
+        int64_t add = y[t->of[d]] - used, room = o->dims[d].hi - x[d];
+        if (add > room) add = room;
+        if (add > 0) x[d] += add;
+    }
+}
+
+static int twin_probe(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err) {
+    twins *t = c->ud;
+    plan_ctx *o = t->outer;
+    int64_t **full = xcalloc(n ? n : 1, sizeof *full);
+    for (size_t i = 0; i < n; i++) {
+        full[i] = xcalloc(o->k, sizeof *full[i]);
+        expand(t, points[i], full[i]);
+    }
+    int rc = o->probe(o, full, n, out, code, err);
+    free_points(full, n);
+    return rc;
+}
+
+static int search(plan_ctx *c, int *code, strbuf *err);
+
+/* Search the reduced problem, then give its probes and answer outer points. */
+static int search_twins(plan_ctx *c, int *code, strbuf *err) {
+    size_t k = c->k, kr = 0;
+    twins t = {.outer = c, .of = xcalloc(k, sizeof *t.of)};
+    plan_dim *rd = xcalloc(k, sizeof *rd);
+    for (size_t d = 0; d < k; d++) {
+        size_t first = d;
+        for (size_t e = 0; e < d && c->dims[d].twin; e++)
+            if (c->dims[e].twin == c->dims[d].twin) {
+                first = e;
+                break;
+            }
+        if (first == d) {
+            t.of[d] = kr;
+            rd[kr] = c->dims[d];
+            rd[kr].lo = rd[kr].hi = 0;
+            kr++;
+        } else {
+            t.of[d] = t.of[first];
+        }
+        rd[t.of[d]].lo += c->dims[d].lo;
+        rd[t.of[d]].hi += c->dims[d].hi;
+    }
+    plan_ctx r = *c;
+    r.dims = rd;
+    r.k = kr;
+    r.probe = twin_probe;
+    r.ud = &t;
+    r.probes = NULL;
+    r.nprobes = 0;
+    r.best = NULL;
+    int rc = search(&r, code, err);
+    for (size_t i = 0; i < r.nprobes; i++) {   /* the probes as outer points */
+        int64_t *x = xcalloc(k, sizeof *x);
+        expand(&t, r.probes[i].x, x);
+        free(r.probes[i].x);
+        r.probes[i].x = x;
+    }
+    c->probes = r.probes;
+    c->nprobes = r.nprobes;
+    c->found = r.found;
+    c->best_cost = r.best_cost;
+    c->best = xcalloc(k, sizeof *c->best);
+    if (r.found) expand(&t, r.best, c->best);
+    free(r.best);
+    free(rd);
+    free(t.of);
+    return rc;
+}
+
 int plan_search(plan_ctx *c, int *code, strbuf *err) {
+    for (size_t d = 0; d < c->k; d++)
+        if (c->dims[d].twin) return search_twins(c, code, err);
+    return search(c, code, err);
+}
+
+static int search(plan_ctx *c, int *code, strbuf *err) {
     size_t k = c->k;
     c->best = xcalloc(k, sizeof *c->best);
     c->found = false;
@@ -256,7 +348,10 @@ void plan_free(plan_ctx *c) {
         free(c->probes[i].x);
         free(c->probes[i].failing);
         free(c->probes[i].values);
-        free(c->probes[i].db);
+        for (size_t j = 0; j < c->probes[i].ndbs; j++) free(c->probes[i].dbs[j]);
+        free(c->probes[i].dbs);
+        free(c->probes[i].runv);
+        free(c->probes[i].baseline_failing);
     }
     free(c->probes);
     free(c->best);

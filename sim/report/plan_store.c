@@ -80,6 +80,16 @@ static int copy_probe(sqlite3 *db, const char *path, int64_t offset, strbuf *err
     return rc;
 }
 
+/* Runs in the main database so far. */
+static int64_t count_runs(sqlite3 *db) {
+    sqlite3_stmt *s;
+    int64_t n = 0;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM main.runs", -1, &s, NULL) != SQLITE_OK) return 0;
+    if (sqlite3_step(s) == SQLITE_ROW) n = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return n;
+}
+
 static void point_text(const plan_ctx *c, const int64_t *x, strbuf *out) {
     for (size_t d = 0; d < c->k; d++) sb_printf(out, "%s%s=%lld", d ? " " : "", c->dims[d].pool, (long long)x[d]);
 }
@@ -100,13 +110,16 @@ int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err)
              err))
         return -1;
     int64_t next = 1;
-    size_t runs = c->nseeds ? c->nseeds : 1;
     strbuf q = {0}, pt = {0};
     int rc = 0;
     for (size_t i = 0; i < c->nprobes && !rc; i++) {
         const plan_probe *p = &c->probes[i];
         first_run[i] = next;
-        rc = copy_probe(db, p->db, next - 1, err);
+        size_t runs = p->nruns;
+        for (size_t j = 0, done = 0; j < p->ndbs && !rc && !p->no_nodes; j++) {   /* batches in order */
+            rc = copy_probe(db, p->dbs[j], next - 1 + (int64_t)done, err);
+            done = (size_t)count_runs(db) - (size_t)(next - 1);
+        }
         int64_t nodes = 0;
         for (size_t d = 0; d < c->k; d++) nodes += p->x[d];
         bool answer = c->found && !memcmp(p->x, c->best, c->k * sizeof *p->x);

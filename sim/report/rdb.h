@@ -66,6 +66,9 @@ rdb_stats rdb_group_stats(const rdb *r, size_t g, int metric);
 bool rdb_has_pod_group(const rdb *r, const char *grp);
 /* A metric of group `grp` over every run (NULL values skipped: n counts the others). */
 rdb_stats rdb_pod_group_stats(const rdb *r, const char *grp, const char *metric);
+/* The value of a metric of group `grp` per run (in the order of r->runs;
+ * NAN: none); out has r->nruns entries. */
+void rdb_pod_group_values(const rdb *r, const char *grp, const char *metric, double *out);
 /* The group names, comma-separated, in first-seen order (for messages). */
 void rdb_pod_group_names(const rdb *r, strbuf *out);
 

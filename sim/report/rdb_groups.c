@@ -47,3 +47,22 @@ void rdb_pod_group_names(const rdb *r, strbuf *out) {
         sb_printf(out, "%s%s", k ? ", " : "", (const char *)sqlite3_column_text(s, 0));
     sqlite3_finalize(s);
 }
+
+void rdb_pod_group_values(const rdb *r, const char *grp, const char *metric, double *out) {
+    for (size_t i = 0; i < r->nruns; i++) out[i] = NAN;
+    sqlite3_stmt *s = prep(r, "SELECT run_id, value FROM summary WHERE grp = ? AND metric = ? AND value IS NOT NULL");
+    if (!s) return;
+    sqlite3_bind_text(s, 1, grp, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, metric, -1, SQLITE_STATIC);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(s, 0);
+        size_t lo = 0, hi = r->nruns;   /* runs are ordered by id */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->runs[mid].id < id) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < r->nruns && r->runs[lo].id == id) out[lo] = sqlite3_column_double(s, 1);
+    }
+    sqlite3_finalize(s);
+}

@@ -151,6 +151,10 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         nnodes = inv.nnodes;
         info = inv.info;
     }
+    if (nnodes == 0 && b->no_nodes) {
+        *b->no_nodes = true;
+        goto done;
+    }
     if (nnodes == 0) {
         sb_clear(err);
         sb_printf(err, "%s: the cluster has no nodes", b->scenario_path);
@@ -215,7 +219,8 @@ int run_batch_execute(const run_batch *b, store *st, strbuf *err) {
     if (catalog_load(NULL, &cat, err)) return RUN_ERROR;
     size_t count = b->nseeds ? b->nseeds : 1;
     int rc = RUN_OK;
-    for (size_t i = 0; i < count && rc == RUN_OK; i++) rc = run_one(b, &cat, i, count, st, err);
+    for (size_t i = 0; i < count && rc == RUN_OK && !(b->no_nodes && *b->no_nodes); i++)
+        rc = run_one(b, &cat, i, count, st, err);
     catalog_free(&cat);
     return rc;
 }

@@ -30,6 +30,9 @@ typedef struct run_batch {
     /* after each stored run (may be NULL) */
     void (*on_run)(const sim_run *run, size_t nnodes, int64_t run_id, void *ud);
     void *ud;
+    /* when set, a cluster with no nodes sets *no_nodes and ends the batch with
+     * RUN_OK instead of an error (plan: the all-zero fleet is a failing point) */
+    bool *no_nodes;
 } run_batch;
 
 /* Simulate every seed and write each run into `st` (opened by the caller).

@@ -160,6 +160,70 @@ static void test_evaluate(void **state) {
     unlink(base);
 }
 
+/* Seed aggregators: quantiles (the inverse of the empirical distribution, no
+ * interpolation) and pass fractions over 10 runs with waits 10, 20, ..., 100. */
+static void test_seed_aggregators(void **state) {
+    (void)state;
+    static const char *pol[10] = {"p", "p", "p", "p", "p", "p", "p", "p", "p", "p"};
+    double alloc[10], wait[10];
+    for (int i = 0; i < 10; i++) alloc[i] = 50, wait[i] = 10.0 * (10 - i);   /* out of order: 100 .. 10 */
+    char res[] = "/tmp/test_check_res_XXXXXX";
+    close(mkstemp(res));
+    make_db(res, 10, pol, alloc, wait);
+    strbuf err = {0};
+    expect_spec e;
+    /* p50: ceil(0.5 * 10) = 5th smallest = 50; p90: 9th = 90; quantile(0.91): ceil(9.1) = 10th = 100;
+     * quantile(0.05): ceil(0.5) = 1st = 10; pass_fraction(wait <= 70) = 7/10 */
+    assert_int_equal(parse("apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- p50(wait_p99_s) <= 50\n"
+                           "- p90(wait_p99_s) <= 89.9\n- quantile(0.91, wait_p99_s) >= 100\n"
+                           "- quantile( 0.05 , wait_p99_s) == 10\n- pass_fraction(wait_p99_s <= 70) >= 0.7\n"
+                           "- pass_fraction(wait_p99_s<70) >= 0.7\n",
+                           &e, &err),
+                     0);
+    assert_int_equal(e.thresholds[1].agg, AGG_QUANTILE);
+    assert_true(e.thresholds[1].q == 0.9);
+    assert_int_equal(e.thresholds[4].agg, AGG_PASS_FRACTION);
+    assert_int_equal(e.thresholds[4].inner_op, OP_LE);
+    assert_true(e.thresholds[4].inner_value == 70);
+    rdb r;
+    assert_int_equal(rdb_open(res, &r, &err), 0);
+    check_report c;
+    expect_evaluate(&e, &r, NULL, &c);
+    double want_v[] = {50, 90, 100, 10, 0.7, 0.6};
+    bool want_p[] = {true, false, true, true, true, false};
+    for (size_t i = 0; i < c.n; i++) {
+        if (c.items[i].value != want_v[i] || c.items[i].pass != want_p[i])
+            fail_msg("check %zu (%s): value %g pass %d", i, c.items[i].name, c.items[i].value, c.items[i].pass);
+    }
+    assert_string_equal(c.items[5].message, "pass_fraction(wait_p99_s < 70) = 0.6 over 10 runs, expected >= 0.7");
+    assert_string_equal(c.items[1].message, "quantile(0.9, wait_p99_s) = 90 over 10 runs, expected <= 89.9");
+    check_report_free(&c);
+    rdb_close(&r);
+    expect_free(&e);
+    /* bad input: an unknown aggregator, quantiles outside (0, 1), a fraction compared with 2 */
+    static const struct { const char *text, *msg; } bad[] = {
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- median(wait_p99_s) <= 5\n",
+         "e.yaml:4:3: threshold 'median(wait_p99_s) <= 5': unknown aggregator 'median'"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- quantile(1, wait_p99_s) <= 5\n",
+         "e.yaml:4:3: threshold 'quantile(1, wait_p99_s) <= 5': quantile 1 is outside (0, 1)"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- quantile(0, wait_p99_s) <= 5\n", "quantile 0 is outside (0, 1)"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- quantile(-0.5, wait_p99_s) <= 5\n", "quantile -0.5 is outside"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- p0(wait_p99_s) <= 5\n", "e.yaml:4:3: threshold 'p0(wait_p99_s) <= 5': quantile p0 is outside (0, 1)"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- p100(wait_p99_s) <= 5\n", "quantile p100 is outside (0, 1)"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- quantile(0.5 wait_p99_s) <= 5\n", "expected ','"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- pass_fraction(wait_p99_s) >= 0.9\n",
+         "expected pass_fraction(METRIC OP NUMBER)"},
+        {"apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- pass_fraction(wait_p99_s < 5) >= 2\n",
+         "compare it with a number in [0, 1]"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(parse(bad[i].text, &e, &err), -1);
+        if (!strstr(sb_str(&err), bad[i].msg)) fail_msg("bad %zu: got '%s', want '%s'", i, sb_str(&err), bad[i].msg);
+    }
+    sb_free(&err);
+    unlink(res);
+}
+
 /* One baseline check of gpu_alloc_pct (tolerance 1 point, higher is better)
  * of `now` (seeds now_seed0..) against `base` (seeds 40..): pass? */
 static bool baseline_pass(size_t nn, const double *now, int now_seed0, size_t nb, const double *base, char **expected) {
@@ -480,6 +544,7 @@ int main(void) {
         cmocka_unit_test(test_parse_ok),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_evaluate),
+        cmocka_unit_test(test_seed_aggregators),
         cmocka_unit_test(test_baseline_rule),
         cmocka_unit_test(test_baseline_identity),
         cmocka_unit_test(test_junit_shape),

@@ -45,6 +45,18 @@ static int fake_probe(plan_ctx *c, int64_t *const *points, size_t n, plan_probe 
     return 0;
 }
 
+/* pass iff the sum of all 4 counts >= t (twins: symmetric) */
+static int fake_probe4(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err) {
+    (void)code, (void)err;
+    for (size_t i = 0; i < n; i++) {
+        int64_t s = 0;
+        for (size_t d = 0; d < c->k; d++) s += points[i][d];
+        out[i].pass = s >= g_or->t;
+        g_or->calls++;
+    }
+    return 0;
+}
+
 /* The least cost passing point of the grid, ties lexicographically smallest. */
 static bool brute(const plan_dim *dims, size_t k, const oracle *o, int64_t *best) {
     int64_t x[3];
@@ -147,10 +159,44 @@ static void test_equals_brute_force(void **state) {
 #undef RND
 }
 
+/* Twins (pools identical but for their name): 4 pools 1..24, pass iff the
+ * total >= t. The search varies the total (4..96): at most 1 + ceil(log2 93) + 1
+ * probes, the answer the brute force's (lexicographically smallest split). */
+static void test_twins_linear(void **state) {
+    (void)state;
+    plan_dim dims[4];
+    const char *names[] = {"a", "b", "c", "d"};
+    for (int d = 0; d < 4; d++) dims[d] = (plan_dim){.pool = names[d], .lo = 1, .hi = 24, .price = 1, .twin = 1};
+    for (int64_t t = 4; t <= 97; t += 3) {
+        oracle o = {.w = {1, 1, 1}, .t = t};
+        /* the oracle has 3 weights: the fourth pool counts through a sum of its own */
+        o.r[0] = o.r[1] = o.r[2] = 0;
+        g_or = &o;
+        plan_ctx c = {.dims = dims, .k = 4, .jobs = 1, .probe = fake_probe4};
+        int code = 0;
+        strbuf err = {0};
+        assert_int_equal(plan_search(&c, &code, &err), 0);
+        assert_true(c.nprobes <= 9);
+        assert_int_equal(c.found, t <= 96);
+        if (c.found) {   /* lexicographically smallest split of t: 1, 1, ..., the rest at the end */
+            int64_t want[4] = {1, 1, 1, 1}, rest = t - 4;
+            for (int d = 3; d >= 0 && rest > 0; d--) {
+                int64_t add = rest > 23 ? 23 : rest;
+                want[d] += add;
+                rest -= add;
+            }
+            for (int d = 0; d < 4; d++) assert_int_equal(c.best[d], want[d]);
+        }
+        plan_free(&c);
+        sb_free(&err);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_dim_probes),
         cmocka_unit_test(test_equals_brute_force),
+        cmocka_unit_test(test_twins_linear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
