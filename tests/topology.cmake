@@ -78,3 +78,17 @@ drasim_cli_test(NAME topology/pack-keeps-rack-whole
   SQL ${_tp_out}/pack.db "SELECT group_concat(p.name || '@' || n.name, ' ') FROM pods p JOIN nodes n ON n.node_id = p.node_id" "^a-0@gb-0 b-0@gb-0 c-0@gb-0$"
       ${_tp_out}/pack.db "SELECT value FROM summary WHERE grp = '' AND metric = 'topo_whole_free_domains_min'" "^1[.]0$"
       ${_tp_out}/pack.db "SELECT whole_free, broken, full, free_gpus_broken FROM topology_samples WHERE t_ms = 60000" "^1[|]1[|]0[|]6$")
+# The pathology (scenarios/examples/nvl72-racks*.yaml, docs/TOPOLOGY.md): without a constraint the
+# gangs span several racks; with KEP-5732 each gang is in one rack but waits; TopologyPack keeps
+# racks whole so the constrained gangs wait less and fewer GPUs are stranded.
+set(_ex ${CMAKE_SOURCE_DIR}/scenarios/examples)
+drasim_cli_test(NAME topology/example-default
+  COMMAND run ${_ex}/nvl72-racks-default.yaml -o ${_tp_out}/ex-default.db
+  SQL ${_tp_out}/ex-default.db "SELECT value > 1 FROM summary WHERE grp = '' AND metric = 'gang_domains_spanned_mean'" "^1$")
+drasim_cli_test(NAME topology/example-kep5732
+  COMMAND run ${_ex}/nvl72-racks.yaml -o ${_tp_out}/ex-kep.db
+  SQL ${_tp_out}/ex-kep.db "SELECT value FROM summary WHERE grp = '' AND metric = 'gang_domains_spanned_max'" "^1[.]0$")
+drasim_cli_test(NAME topology/example-pack
+  COMMAND run ${_ex}/nvl72-racks.yaml --set scheduling.topologyPack.level=cloud.provider.com/topology-rack -o ${_tp_out}/ex-pack.db
+  DEPENDS topology/example-kep5732
+  SQL ${_tp_out}/ex-pack.db "ATTACH '${_tp_out}/ex-kep.db' AS k; SELECT (SELECT value FROM summary WHERE grp = '' AND metric = 'gang_wait_mean_s') < (SELECT value FROM k.summary WHERE grp = '' AND metric = 'gang_wait_mean_s'), (SELECT value FROM summary WHERE grp = '' AND metric = 'topo_whole_free_domains_mean') > (SELECT value FROM k.summary WHERE grp = '' AND metric = 'topo_whole_free_domains_mean'), (SELECT value FROM summary WHERE grp = '' AND metric = 'gang_domains_spanned_max')" "^1[|]1[|]1[.]0$")
