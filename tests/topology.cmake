@@ -92,3 +92,8 @@ drasim_cli_test(NAME topology/example-pack
   COMMAND run ${_ex}/nvl72-racks.yaml --set scheduling.topologyPack.level=cloud.provider.com/topology-rack -o ${_tp_out}/ex-pack.db
   DEPENDS topology/example-kep5732
   SQL ${_tp_out}/ex-pack.db "ATTACH '${_tp_out}/ex-kep.db' AS k; SELECT (SELECT value FROM summary WHERE grp = '' AND metric = 'gang_wait_mean_s') < (SELECT value FROM k.summary WHERE grp = '' AND metric = 'gang_wait_mean_s'), (SELECT value FROM summary WHERE grp = '' AND metric = 'topo_whole_free_domains_mean') > (SELECT value FROM k.summary WHERE grp = '' AND metric = 'topo_whole_free_domains_mean'), (SELECT value FROM summary WHERE grp = '' AND metric = 'gang_domains_spanned_max')" "^1[|]1[|]1[.]0$")
+# bad input: a ComputeDomain channel claim where no node runs IMEX gets a named reason
+drasim_cli_test(NAME topology/compute-domain-no-imex
+  COMMAND run ${_tp_src}/cd-no-imex.yaml -o ${_tp_out}/cd.db
+  EXPECT "warning: group mnnvl: 0 of 2 pods ever started; reason: 0/2 nodes are available: 2 request channel: no device of class compute-domain-default-channel[.]nvidia[.]com on the node"
+  SQL ${_tp_out}/cd.db "SELECT count(*) FROM pods WHERE state = 'Pending' AND reason LIKE '%no device of class compute-domain-default-channel.nvidia.com%'" "^2$")
