@@ -136,9 +136,13 @@ drasim_cli_test(NAME sweeps/emit-job-lua
   COMMAND sweep ${CMAKE_SOURCE_DIR}/tests/lua/dra.yaml --param stop.time=1h,2h --seeds 1..2 --shard auto/2
           --emit-job ${_sw_out}/job-lua --force -q
   FILE_EXISTS ${_sw_out}/job-lua/job.yaml)
+# the ConfigMap ships every file of the script's directory (a generator may open
+# any of them, at any time: docs/SWEEPS.md), the scenario among them
+file(GLOB_RECURSE _sw_lua_tree CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/lua/*)
+list(LENGTH _sw_lua_tree _sw_lua_files)
 drasim_cli_test(NAME sweeps/emit-job-lua-valid RAW
   COMMAND $<TARGET_FILE:sweeps_check_job> ${_sw_out}/job-lua 2 2 drasim:latest ${_sw_out}/pod-lua
-  DEPENDS sweeps/emit-job-lua EXPECT "job ok: 2 files in the ConfigMap, 2 shards, 2 at a time")
+  DEPENDS sweeps/emit-job-lua EXPECT "job ok: ${_sw_lua_files} files in the ConfigMap, 2 shards, 2 at a time")
 drasim_cli_test(NAME sweeps/emit-job-lua-pod RAW
   COMMAND sh ${_sw_run_pod} ${_sw_out}/pod-lua 1
   ENV "PATH=${_sw_bindir}:$ENV{PATH}" "DRASIM_DATADIR=${CMAKE_SOURCE_DIR}"
@@ -149,7 +153,7 @@ foreach(_j openb lua)
   drasim_k8s_validate(NAME sweeps/emit-job-${_j}-schema
     FILES ${_sw_out}/job-${_j}/configmap.yaml ${_sw_out}/job-${_j}/results-pvc.yaml ${_sw_out}/job-${_j}/job.yaml
           ${_sw_out}/job-${_j}/merge-job.yaml
-    DEPENDS sweeps/emit-job-${_j}
+    DOCUMENTS 1 DEPENDS sweeps/emit-job-${_j}
     EXPECT "configmap[.]yaml: 1 document valid [(]1 ConfigMap" "results-pvc[.]yaml: 1 document valid [(]1 PersistentVolumeClaim"
            "/job[.]yaml: 1 document valid [(]1 Job" "merge-job[.]yaml: 1 document valid [(]1 Job")
 endforeach()

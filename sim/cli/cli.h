@@ -41,5 +41,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_admit(int argc, char **argv);
 
 #endif

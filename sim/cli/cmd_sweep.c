@@ -186,8 +186,11 @@ static int parse_shard(const char *text, uint64_t total, uint64_t *idx, uint64_t
     return 0;
 }
 
-/* --emit-job: one short run of the first point and seed (stop.time=1s) notes
- * every file the scenario reads; then the manifests (report/sweep_job.h). */
+/* --emit-job: a short run (stop.time=1s, the first seed) of EVERY point notes
+ * every file a point reads when it loads (scenario, inventory, trace, each
+ * point's Lua script) and every directory a Lua generator may read from at
+ * any later time (util/input_files.h); then the manifests
+ * (report/sweep_job.h), which ship all of them. */
 static int emit_job(sweep_job *j, const param *params, size_t nparams, const char **sets, size_t nbase,
                     const uint64_t *seeds, size_t nseeds, strbuf *err) {
     struct stat st;
@@ -199,43 +202,58 @@ static int emit_job(sweep_job *j, const param *params, size_t nparams, const cha
     char tmpl[] = "/tmp/drasim-emit-XXXXXX";
     if (!mkdtemp(tmpl)) {
         sb_printf(err, "cannot create a temporary directory: %s", strerror(errno));
+        if (made) rmdir(j->dir);
         return EXIT_ERROR;
     }
     strbuf probe = {0};
     sb_printf(&probe, "%s/probe.db", tmpl);
-    char **point = xcalloc(nparams, sizeof *point);
-    for (size_t p = 0; p < nparams; p++) {
-        strbuf t = {0};
-        sb_printf(&t, "%s=%s", params[p].key, params[p].values[0]);
-        point[p] = xstrdup(sb_str(&t));
-        sets[nbase + p] = point[p];
-        sb_free(&t);
-    }
+    char **point = xcalloc(nparams ? nparams : 1, sizeof *point);
+    size_t *at = xcalloc(nparams ? nparams : 1, sizeof *at);   /* the point: one value index per parameter */
     sets[nbase + nparams] = "stop.time=1s";
     input_files_reset();
-    store ps;
     int rc = EXIT_OK;
-    if (store_open(&ps, sb_str(&probe), err)) {
-        rc = EXIT_ERROR;
-    } else {
-        run_batch b = {.scenario_path = j->scenario, .sets = sets, .nsets = nbase + nparams + 1, .seeds = seeds,
-                       .nseeds = nseeds ? 1 : 0};
-        int brc = run_batch_execute(&b, &ps, err);
-        store_abort(&ps);
-        if (brc != RUN_OK) rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
+    for (bool more = true; more && rc == EXIT_OK;) {
+        for (size_t p = 0; p < nparams; p++) {
+            strbuf t = {0};
+            sb_printf(&t, "%s=%s", params[p].key, params[p].values[at[p]]);
+            free(point[p]);
+            point[p] = xstrdup(sb_str(&t));
+            sets[nbase + p] = point[p];
+            sb_free(&t);
+        }
+        store ps;
+        if (store_open(&ps, sb_str(&probe), err)) {
+            rc = EXIT_ERROR;
+        } else {
+            run_batch b = {.scenario_path = j->scenario, .sets = sets, .nsets = nbase + nparams + 1, .seeds = seeds,
+                           .nseeds = nseeds ? 1 : 0};
+            int brc = run_batch_execute(&b, &ps, err);
+            store_abort(&ps);
+            if (brc != RUN_OK) rc = brc == RUN_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_ERROR;
+        }
+        more = false;   /* the next point, odometer order */
+        for (size_t p = nparams; p-- > 0 && !more;) {
+            if (++at[p] < params[p].n) more = true;
+            else at[p] = 0;
+        }
     }
     rmdir(tmpl);
     sb_free(&probe);
-    size_t n = input_files_count();
-    const char **inputs = xcalloc(n + 1, sizeof *inputs);
+    size_t n = input_files_count(), nt = input_files_tree_count();
+    const char **inputs = xcalloc(n + 1, sizeof *inputs), **trees = xcalloc(nt + 1, sizeof *trees);
     for (size_t i = 0; i < n; i++) inputs[i] = input_files_path(i);
+    for (size_t i = 0; i < nt; i++) trees[i] = input_files_tree(i);
     j->inputs = inputs;
     j->ninputs = n;
+    j->trees = trees;
+    j->ntrees = nt;
     if (rc == EXIT_OK && sweep_emit_job(j, err)) rc = EXIT_ERROR;
     if (rc != EXIT_OK && made) rmdir(j->dir);   /* only if still empty */
     free(inputs);
+    free(trees);
     for (size_t p = 0; p < nparams; p++) free(point[p]);
     free(point);
+    free(at);
     return rc;
 }
 

@@ -22,6 +22,7 @@ static const command commands[] = {
     {"sweep", cmd_sweep, "run a scenario over a grid of parameter values"},
     {"plan", cmd_plan, "find the smallest or cheapest fleet meeting an expect file"},
     {"merge", cmd_merge, "merge results databases (the shards of a sweep) into one"},
+    {"admit", cmd_admit, "would Kueue admit this Workload now, and why not (--shares: DRS per queue)"},
 };
 
 static void usage(FILE *out) {

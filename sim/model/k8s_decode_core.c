@@ -188,6 +188,14 @@ int k8s_decode_pod(dctx *c, const ynode *root) {
     if (dmap(c, root, "spec", 1000, &spec)) return -1;
     if (!spec) return derr(c, root, "spec: required field is missing");
     size_t m = dpush(c, ".spec");
+    if (k8s_decode_pod_spec(c, spec, p)) return -1;
+    dpop(c, m);
+    k8s_objects_add(c->o, K8S_POD, p);
+    return 0;
+}
+
+/* A PodSpec's scheduling parts (also a Kueue Workload's pod templates). */
+int k8s_decode_pod_spec(dctx *c, const ynode *spec, k8s_pod *p) {
     if (dcontainers(c, spec, p)) return -1;
     if (dkvmap(c, spec, "nodeSelector", &p->node_selector, &p->nnode_selector)) return -1;
     if (dtolerations(c, spec, "tolerations", 1000, &p->tolerations, &p->ntolerations)) return -1;
@@ -214,7 +222,5 @@ int k8s_decode_pod(dctx *c, const ynode *root) {
         }
         dpop(c, m2);
     }
-    dpop(c, m);
-    k8s_objects_add(c->o, K8S_POD, p);
     return 0;
 }

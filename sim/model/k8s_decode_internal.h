@@ -73,6 +73,7 @@ int k8s_decode_resource_claim(dctx *c, const ynode *root);
 int k8s_decode_claim_template(dctx *c, const ynode *root);
 int k8s_decode_core_node(dctx *c, const ynode *root);
 int k8s_decode_pod(dctx *c, const ynode *root);
+int k8s_decode_pod_spec(dctx *c, const ynode *spec, k8s_pod *p);
 int k8s_decode_claim_spec(dctx *c, const ynode *spec, k8s_claim_spec *out);
 
 void k8s_objects_add(k8s_objects *o, k8s_kind kind, void *obj);

@@ -3,6 +3,7 @@
  * builder and block-style dumper.
  */
 #include "model/yaml_tree.h"
+#include "model/yaml_scalar.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -504,58 +505,11 @@ void yb_push(arena *a, ynode *seq, ynode *val) { add_child(a, seq, NULL, val); }
 
 /* ---- dumper ----------------------------------------------------------------------- */
 
-/* Would a plain scalar with this text read back as the same string? */
-static bool plain_safe(const char *s, size_t n) {
-    if (n == 0) return false;
-    static const char *special[] = {"true", "false", "True", "False", "TRUE", "FALSE", "null", "Null",
-                                    "NULL", "~", "yes", "no", "Yes", "No", "YES", "NO", "on", "off",
-                                    "On", "Off", "ON", "OFF", "y", "n", "Y", "N", NULL};
-    for (const char **p = special; *p; p++)
-        if (strlen(*p) == n && memcmp(*p, s, n) == 0) return false;
-    if (strchr("-?:,[]{}#&*!|>'\"%@` \t", s[0])) {
-        if (!(s[0] == '-' && n > 1 && s[1] != ' ')) return false;
-    }
-    if (s[n - 1] == ' ' || s[n - 1] == ':') return false;
-    /* anything number-like must be quoted to stay a string */
-    char *end;
-    char tmp[64];
-    if (n < sizeof tmp) {
-        memcpy(tmp, s, n);
-        tmp[n] = 0;
-        strtod(tmp, &end);
-        if (*end == 0) return false;
-        if ((tmp[0] == '0' && (tmp[1] == 'x' || tmp[1] == 'o')) || !strcmp(tmp, ".inf") || !strcmp(tmp, ".nan"))
-            return false;
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) return false;
-        if (c == '#' && i > 0 && s[i - 1] == ' ') return false;
-        if (c == ':' && i + 1 < n && s[i + 1] == ' ') return false;
-    }
-    return true;
-}
-
+/* Every string through the one scalar rule (model/yaml_scalar.h); yb_raw's
+ * numbers, bools and null stay plain. */
 static void dump_scalar(strbuf *out, const ynode *n) {
-    if (n->plain || plain_safe(n->str, n->len)) {
-        sb_append(out, n->str, n->len);
-        return;
-    }
-    sb_putc(out, '"');
-    for (size_t i = 0; i < n->len; i++) {
-        unsigned char c = (unsigned char)n->str[i];
-        switch (c) {
-        case '"': sb_puts(out, "\\\""); break;
-        case '\\': sb_puts(out, "\\\\"); break;
-        case '\n': sb_puts(out, "\\n"); break;
-        case '\t': sb_puts(out, "\\t"); break;
-        case '\r': sb_puts(out, "\\r"); break;
-        default:
-            if (c < 0x20 || c == 0x7f) sb_printf(out, "\\x%02x", c);
-            else sb_putc(out, (char)c);
-        }
-    }
-    sb_putc(out, '"');
+    if (n->plain) sb_append(out, n->str, n->len);
+    else yaml_scalar(out, n->str, n->len);
 }
 
 static bool is_empty_coll(const ynode *n) { return n->kind != YN_SCALAR && n->n == 0; }

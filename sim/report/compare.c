@@ -155,20 +155,6 @@ static void delta_pct(strbuf *b, double a, double v) {
     else sb_printf(b, "%+.2f%%", 100.0 * (v - a) / fabs(a));
 }
 
-static void csv_field(strbuf *b, const char *s) {
-    bool quote = strpbrk(s, ",\"\n") != NULL;
-    if (!quote) {
-        sb_puts(b, s);
-        return;
-    }
-    sb_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"') sb_putc(b, '"');
-        sb_putc(b, *s);
-    }
-    sb_putc(b, '"');
-}
-
 void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
     size_t nm;
     char **metrics = metric_union(a, b, &nm);
@@ -194,7 +180,7 @@ void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
     for (size_t i = 0; i < rs.len; i++) {
         const row *r = &rs.data[i];
         char **line = &cell[(i + 1) * ncol];
-        if (csv) {   /* quoted by csv_field, kept as they are */
+        if (csv) {   /* quoted by csv_text_cell (report/escape.h), kept as they are */
             line[0] = xstrdup(r->key);
             line[1] = xstrdup(r->metric);
         } else {     /* for a terminal: no control characters from a database */
@@ -227,7 +213,7 @@ void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
             const char *s = cell[i * ncol + c];
             if (csv) {
                 if (c) sb_putc(out, ',');
-                csv_field(out, s);
+                csv_text_cell(out, s);
             } else if (c < 2) {
                 sb_printf(out, "%s%-*s", c ? "  " : "", c == ncol - 1 ? 0 : (int)(width[c] + strlen(s) - cols(s)), s);
             } else {

@@ -100,3 +100,68 @@ void terminal_text(strbuf *b, const char *s) {
 }
 
 void html_escape(strbuf *b, const char *s) { xml_escape(b, s); }
+
+void sh_quote(strbuf *b, const char *s) {
+    bool plain = *s != 0;
+    for (const char *c = s; *c && plain; c++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=,:+@%", *c)) plain = false;
+    if (plain) {
+        sb_puts(b, s);
+        return;
+    }
+    sb_putc(b, '\'');
+    for (const char *c = s; *c; c++) {
+        if (*c == '\'') sb_puts(b, "'\\''");
+        else sb_putc(b, *c);
+    }
+    sb_putc(b, '\'');
+}
+
+/* A signed decimal number as compare writes it (%g, %+.2f%%, +inf): a
+ * spreadsheet reads it as a number, not a formula. */
+static bool csv_number(const char *s) {
+    if (!strcmp(s, "-")) return true;   /* compare's "no value": an operator without operand is no formula */
+    const char *p = s + (*s == '+' || *s == '-');
+    if (!strcmp(p, "inf") || !strcmp(p, "nan")) return true;
+    bool digits = false;
+    while (*p >= '0' && *p <= '9') p++, digits = true;
+    if (*p == '.') for (p++; *p >= '0' && *p <= '9'; p++) digits = true;
+    if (!digits) return false;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        if (!(*p >= '0' && *p <= '9')) return false;
+        while (*p >= '0' && *p <= '9') p++;
+    }
+    if (*p == '%') p++;
+    return *p == 0;
+}
+
+void csv_text_cell(strbuf *b, const char *s) {
+    bool formula = *s && strchr("=+-@\t\r", *s) && !csv_number(s);
+    bool quote = strpbrk(s, ",\"\n\r") != NULL;
+    if (quote) sb_putc(b, '"');
+    if (formula) sb_putc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '"') sb_putc(b, '"');
+        sb_putc(b, *s);
+    }
+    if (quote) sb_putc(b, '"');
+}
+
+void json_quote(strbuf *b, const char *s) {
+    sb_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            sb_putc(b, '\\');
+            sb_putc(b, (char)*p);
+        } else if (*p == '\n') {
+            sb_puts(b, "\\n");
+        } else if (*p < 0x20 || *p == 0x7f) {
+            sb_printf(b, "\\u%04x", *p);
+        } else {
+            sb_putc(b, (char)*p);
+        }
+    }
+    sb_putc(b, '"');
+}

@@ -37,5 +37,18 @@ void xml_escape(strbuf *b, const char *s);
 void terminal_text(strbuf *b, const char *s);
 /* The same for HTML pages. */
 void html_escape(strbuf *b, const char *s);
+/* s as one word of a POSIX shell command: as is when made only of
+ * [A-Za-z0-9_./=,:+@%-] (and not empty), else in single quotes, inside
+ * which the shell gives no character a meaning ( ' is written '\'' ). */
+void sh_quote(strbuf *b, const char *s);
+/* s as one RFC 4180 CSV cell that a spreadsheet shows as text, never runs:
+ * quoted when it holds , " CR or LF; a cell starting with = + - @ tab or CR
+ * (OWASP "CSV injection") gets a leading ' -- except a cell that is a plain
+ * decimal number (-3.5, +1e3, -inf, +2.50%) or compare's lone "-" (no
+ * value), which stays as it is. */
+void csv_text_cell(strbuf *b, const char *s);
+/* A JSON string literal of s (RFC 8259: quotes, backslash and control
+ * characters escaped). */
+void json_quote(strbuf *b, const char *s);
 
 #endif

@@ -90,9 +90,16 @@ typedef struct rdb_merge_opts {
  * that the runs keep their order (input order, then run id). The caller
  * checked the files (rdb_open / rdb_merge_check). 0, or -1 with err. */
 int rdb_merge_into(sqlite3 *db, const char *const *paths, size_t n, const rdb_merge_opts *o, strbuf *err);
-/* Every file a results database of this drasim's schema version and, unless
- * allow_mixed, all runs of one scenario: 0, or -1 with err naming the file(s). */
+/* Before anything is written (report/rdb_merge_check.c): every file a results
+ * database of this drasim's schema version, no file twice (the same file
+ * under two names included), no run id twice in a file, only tables and
+ * columns rdb_merge_into copies (names rdb_merge_plain accepts), no run in
+ * two files (the same scenario, mode, policy, sweep point and seed:
+ * overlapping shards) and, unless allow_mixed, all runs of one scenario:
+ * 0, or -1 with err naming the file(s) and run(s). */
 int rdb_merge_check(const char *const *paths, size_t n, bool allow_mixed, strbuf *err);
+/* A table or column name rdb_merge_into copies: [A-Za-z_][A-Za-z0-9_]*, at most 64 bytes. */
+bool rdb_merge_plain(const char *s);
 
 /* Better direction of a known summary metric: +1 higher is better, -1 lower
  * is better, 0 neither (counters, sizes). */

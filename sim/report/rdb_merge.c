@@ -14,7 +14,7 @@
 #include "store/store.h"
 #include "util/xalloc.h"
 
-static bool plain(const char *s) {
+bool rdb_merge_plain(const char *s) {
     if (!s || !*s || strlen(s) > 64) return false;
     for (const char *c = s; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_' || (c > s && *c >= '0' && *c <= '9')))
@@ -68,7 +68,7 @@ static int copy_table(sqlite3 *db, const char *src, const char *table, int64_t o
     sqlite3_free(q);
     while (!rc && sqlite3_step(s) == SQLITE_ROW) {
         const char *c = (const char *)sqlite3_column_text(s, 0);
-        if (!plain(c)) continue;   /* a column no drasim database has: left out */
+        if (!rdb_merge_plain(c)) continue;   /* a column no drasim database has: left out */
         if (cols.len) sb_puts(&cols, ", "), sb_puts(&sel, ", "), sb_puts(&ddl, ", ");
         sb_printf(&cols, "\"%s\"", c);
         sb_printf(&ddl, "\"%s\"", c);
@@ -124,7 +124,7 @@ static int copy_source(sqlite3 *db, const char *src, const char *path, const rdb
     size_t nn = 0;
     while (sqlite3_step(s) == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(s, 0);
-        if (!plain(t) || !strncmp(t, "sqlite_", 7)) continue;
+        if (!rdb_merge_plain(t) || !strncmp(t, "sqlite_", 7)) continue;
         names = xrealloc(names, (nn + 1) * sizeof *names);
         names[nn++] = xstrdup(t);
     }
@@ -185,6 +185,13 @@ int rdb_merge_into(sqlite3 *db, const char *const *paths, size_t n, const rdb_me
         for (size_t i = 0; i < k && !rc; i++) {
             snprintf(name, sizeof name, "src%zu", i);
             rc = copy_source(db, name, paths[b + i], o, &offset, err);
+            if (rc) {   /* name the file the failure came from */
+                strbuf m = {0};
+                sb_printf(&m, "%s: %s", paths[b + i], sb_str(err));
+                sb_clear(err);
+                sb_puts(err, sb_str(&m));
+                sb_free(&m);
+            }
         }
         if (!rc) rc = run_sql(db, "COMMIT", err);
         else sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -217,46 +224,5 @@ int rdb_merge(const char *const *paths, size_t n, const char *out, strbuf *err) 
     rdb_merge_opts o = {.label_files = n > 1};
     if (!rc) rc = rdb_merge_into(db, paths, n, &o, err);
     sqlite3_close(db);
-    return rc;
-}
-
-int rdb_merge_check(const char *const *paths, size_t n, bool allow_mixed, strbuf *err) {
-    char *first_scn = NULL;
-    size_t first_file = 0;
-    int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
-        rdb r;
-        if (rdb_open(paths[i], &r, err)) {
-            rc = -1;
-            break;
-        }
-        int ver = -1;
-        sqlite3_stmt *s;
-        if (sqlite3_prepare_v2(r.db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK) {
-            if (sqlite3_step(s) == SQLITE_ROW) ver = sqlite3_column_int(s, 0);
-            sqlite3_finalize(s);
-        }
-        if (ver != STORE_SCHEMA_VERSION) {
-            sb_clear(err);
-            sb_printf(err, "%s: results schema version %d, this drasim reads and writes version %d%s; "
-                           "re-run its sweep with this drasim",
-                      paths[i], ver, STORE_SCHEMA_VERSION, ver == 0 ? " (0: written before versions were stored)" : "");
-            rc = -1;
-        }
-        for (size_t k = 0; k < r.nruns && !rc && !allow_mixed; k++) {
-            if (!first_scn) {
-                first_scn = xstrdup(r.runs[k].scenario);
-                first_file = i;
-            } else if (strcmp(first_scn, r.runs[k].scenario)) {
-                sb_clear(err);
-                sb_printf(err, "%s (scenario '%s') and %s (scenario '%s') come from different scenarios; "
-                               "--allow-mixed merges them",
-                          paths[first_file], first_scn, paths[i], r.runs[k].scenario);
-                rc = -1;
-            }
-        }
-        rdb_close(&r);
-    }
-    free(first_scn);
     return rc;
 }

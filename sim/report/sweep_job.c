@@ -6,9 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "model/yaml_scalar.h"
 #include "model/yaml_tree.h"
+#include "report/escape.h"
 #include "store/output_path.h"
 #include "util/datadir.h"
 #include "util/fileio.h"
@@ -50,37 +54,6 @@ static const char *rel_to(const char *root, const char *path) {
     return path[n] == '/' ? path + n + 1 : path + n;
 }
 
-/* POSIX shell quoting: 'it'\''s' */
-static void sh_quote(strbuf *out, const char *s) {
-    bool plain = *s != 0;
-    for (const char *c = s; *c; c++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=,:+@%", *c)) plain = false;
-    if (plain) {
-        sb_puts(out, s);
-        return;
-    }
-    sb_putc(out, '\'');
-    for (const char *c = s; *c; c++) {
-        if (*c == '\'') sb_puts(out, "'\\''");
-        else sb_putc(out, *c);
-    }
-    sb_putc(out, '\'');
-}
-
-static bool utf8_text(const char *s, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == 0) return false;
-        if (c < 0x80) continue;
-        size_t k = c >= 0xf0 && c < 0xf5 ? 3 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : 0;
-        if (!k) return false;
-        for (size_t j = 1; j <= k; j++)
-            if (i + j >= n || ((unsigned char)s[i + j] & 0xc0) != 0x80) return false;
-        i += k;
-    }
-    return true;
-}
-
 static void base64(strbuf *out, const unsigned char *p, size_t n) {
     static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (size_t i = 0; i < n; i += 3) {
@@ -90,6 +63,61 @@ static void base64(strbuf *out, const unsigned char *p, size_t n) {
         sb_putc(out, i + 1 < n ? t[v >> 6 & 63] : '=');
         sb_putc(out, i + 2 < n ? t[v & 63] : '=');
     }
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* A SQLite database (its 16-byte header)? */
+static bool is_sqlite(const char *path) {
+    char h[16] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    bool yes = fread(h, 1, 16, f) == 16 && !memcmp(h, "SQLite format 3", 16);
+    fclose(f);
+    return yes;
+}
+
+/* Every regular file below `dir` (sorted, so the ConfigMap is the same each
+ * time), appended to *v: what a Lua generator there may open. Symbolic links
+ * to files are followed, links to directories are not (no loops); SQLite
+ * databases (results, not inputs) and the directory `skip` (--emit-job's own
+ * output) are left out. At most 16 levels and 10,000 files, else an error. */
+static int tree_files(const char *dir, const char *skip, int depth, char ***v, size_t *n, strbuf *err) {
+    if (depth > 16 || *n > 10000) {
+        sb_printf(err, "--emit-job: %s: more than 10,000 files or 16 levels below a Lua script's directory (a generator "
+                       "may read any of them, so all are shipped); give the script a directory of its own", dir);
+        return -1;
+    }
+    DIR *d = opendir(dir);
+    if (!d) return 0;   /* unreadable: the generator cannot read it either */
+    char **names = NULL;
+    size_t nn = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        names = xrealloc(names, (nn + 1) * sizeof *names);
+        names[nn++] = xstrdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, nn, sizeof *names, str_cmp);
+    int rc = 0;
+    char real[PATH_MAX];
+    for (size_t i = 0; i < nn; i++) {
+        strbuf p = {0};
+        sb_printf(&p, "%s/%s", dir, names[i]);
+        struct stat lst, st;
+        if (!rc && !lstat(sb_str(&p), &lst) && !stat(sb_str(&p), &st)) {
+            if (S_ISDIR(st.st_mode) && !S_ISLNK(lst.st_mode)) {
+                if (!(realpath(sb_str(&p), real) && !strcmp(real, skip))) rc = tree_files(sb_str(&p), skip, depth + 1, v, n, err);
+            } else if (S_ISREG(st.st_mode) && !is_sqlite(sb_str(&p))) {
+                *v = xrealloc(*v, (*n + 1) * sizeof **v);
+                (*v)[(*n)++] = xstrdup(sb_str(&p));
+            }
+        }
+        sb_free(&p);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
 }
 
 /* A Kubernetes name (RFC 1123 label) from the scenario file's name: "drasim-<base>". */
@@ -108,22 +136,55 @@ static void job_name(const char *scenario, strbuf *out) {
     while (out->len && sb_str(out)[out->len - 1] == '-') out->len--, out->s[out->len] = 0;
 }
 
-static int write_out(const sweep_job *j, const char *name, const char *signature, const strbuf *text, strbuf *err) {
+/* The files of one --emit-job, built whole before the first is written. */
+typedef struct staged {
+    const char *name, *signature;
+    strbuf text;
+} staged;
+
+static void stage(staged *st, size_t *n, const char *name, const char *signature, const strbuf *text) {
+    st[*n] = (staged){name, signature, {0}};
+    sb_append(&st[*n].text, text->s, text->len);
+    (*n)++;
+}
+
+/* Write every staged file (each atomically, output_path.h); when one fails,
+ * remove the ones this call wrote, so DIR holds all of them or none. */
+static int write_all(const sweep_job *j, staged *st, size_t n, strbuf *err) {
     strbuf path = {0};
-    sb_printf(&path, "%s/%s", j->dir, name);
-    output_target t = {.path = sb_str(&path), .kind = OUTPUT_FILE, .signature = signature, .force = j->force,
-                       .option = "--emit-job"};
-    int rc = output_check(&t, err) || output_write_file(sb_str(&path), text->s, text->len, err) ? -1 : 0;
-    if (!rc && signature[0] == '#' && signature[1] == '!') chmod(sb_str(&path), 0755);
+    size_t done = 0;
+    int rc = 0;
+    for (; done < n && !rc; done++) {
+        sb_clear(&path);
+        sb_printf(&path, "%s/%s", j->dir, st[done].name);
+        output_target t = {.path = sb_str(&path), .kind = OUTPUT_FILE, .signature = st[done].signature,
+                           .force = j->force, .option = "--emit-job"};
+        rc = output_check(&t, err) || output_write_file(sb_str(&path), st[done].text.s, st[done].text.len, err) ? -1 : 0;
+        if (!rc && st[done].signature[0] == '#' && st[done].signature[1] == '!') chmod(sb_str(&path), 0755);
+    }
+    if (rc)
+        for (size_t i = 0; i + 1 < done; i++) {
+            sb_clear(&path);
+            sb_printf(&path, "%s/%s", j->dir, st[i].name);
+            unlink(sb_str(&path));
+        }
     sb_free(&path);
     return rc;
 }
 
-/* The comment lines at the top of a manifest: a newline inside an argument
- * shown there must not end the comment. */
-static void comment_safe(strbuf *t) {
-    for (size_t i = 0; i + 1 < t->len; i++)
-        if (t->s[i] == '\n' && t->s[i + 1] != '#') t->s[i] = ' ';
+/* A string shown in a comment line goes through the one YAML scalar rule
+ * (model/yaml_scalar.h): as is when plain, else double-quoted with every
+ * line break and control character escaped, so it can never end the comment
+ * (in YAML: LF, CR, NEL, U+2028, U+2029; in sh: LF). */
+static void comment_str(strbuf *t, const char *s) { yaml_scalar(t, s, strlen(s)); }
+
+/* Refuse a string a manifest cannot carry exactly (not UTF-8), naming where it came from. */
+static int need_text(const char *what, const char *s, strbuf *err) {
+    if (yaml_utf8_ok(s, strlen(s))) return 0;
+    sb_printf(err, "--emit-job: %s ", what);
+    comment_str(err, s);
+    sb_puts(err, " is not UTF-8 text; a Kubernetes manifest cannot carry it (rename it)");
+    return -1;
 }
 
 static ynode *kv_map(arena *a, const char *k1, ynode *v1) {
@@ -143,21 +204,37 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
     char real[PATH_MAX], buf[PATH_MAX], roots[3][PATH_MAX];
     const char *root_names[3] = {"data", "lua", "reports"};
     char *root = NULL;
+    staged st[6];
+    size_t nst = 0;
+    char **all = NULL;   /* j->inputs and the trees' files */
+    size_t nall = 0;
 
     /* the data directories this drasim reads (the image has its own copy) */
     for (int r = 0; r < 3; r++) {
         roots[r][0] = 0;
         if (datadir_find(root_names[r], buf, sizeof buf) && realpath(buf, real)) snprintf(roots[r], PATH_MAX, "%s", real);
     }
+    /* the files read, then every file of the Lua generators' directories */
+    char skip[PATH_MAX];
+    if (!realpath(j->dir, skip)) snprintf(skip, sizeof skip, "%s", j->dir);
+    for (size_t i = 0; i < j->ninputs; i++) {
+        all = xrealloc(all, (nall + 1) * sizeof *all);
+        all[nall++] = xstrdup(j->inputs[i]);
+    }
+    for (size_t t = 0; t < j->ntrees; t++)
+        if (tree_files(j->trees[t], skip, 0, &all, &nall, err)) goto done;
     if (!realpath(j->scenario, real)) {
         sb_printf(err, "%s: %s", j->scenario, strerror(errno));
         goto done;
     }
-    in = xcalloc(j->ninputs + 1, sizeof *in);
+    in = xcalloc(nall + 1, sizeof *in);
     in[nin++].real = xstrdup(real);
     root = dir_of(real);
-    for (size_t i = 0; i < j->ninputs; i++) {
-        if (!realpath(j->inputs[i], real) || !strcmp(real, in[0].real)) continue;
+    for (size_t i = 0; i < nall; i++) {
+        if (!realpath(all[i], real)) continue;
+        size_t seen = 0;
+        while (seen < nin && strcmp(real, in[seen].real)) seen++;
+        if (seen < nin) continue;
         int r = 0;
         for (; r < 3; r++) {
             size_t n = strlen(roots[r]);
@@ -168,7 +245,7 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
              * relative to the scenario (then DIR/<root> must be a link to it) */
             snprintf(buf, sizeof buf, "%s%s", root_names[r], real + strlen(roots[r]));
             char look[PATH_MAX];
-            if (datadir_find(buf, look, sizeof look) && !strcmp(look, j->inputs[i])) continue;
+            if (datadir_find(buf, look, sizeof look) && !strcmp(look, all[i])) continue;
             size_t k = 0;
             while (k < nlinks && strcmp(links[k], roots[r])) k++;
             if (k == nlinks) {
@@ -186,6 +263,12 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
         free(d);
     }
     for (size_t i = 0; i < nin; i++) in[i].rel = xstrdup(rel_to(root, in[i].real));
+    /* what the manifests carry: the scenario's path, the arguments, the files' paths */
+    if (need_text("the scenario path", j->scenario, err)) goto done;
+    for (size_t i = 0; i < j->nargs; i++)
+        if (need_text(i && j->args[i - 1][0] == '-' ? j->args[i - 1] : "an argument", j->args[i], err)) goto done;
+    for (size_t i = 1; i < nin; i++)
+        if (need_text("the path of a file the scenario reads", in[i].rel, err)) goto done;
 
     job_name(j->scenario, &name);
     const char *nm = sb_str(&name);
@@ -214,7 +297,7 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
                            (*c >= '0' && *c <= '9'))
                               ? *c
                               : '_');
-        if (utf8_text(content.s ? content.s : "", content.len)) {
+        if (yaml_safe_text(content.s ? content.s : "", content.len)) {   /* else bytes: base64 */
             yb_add(&a, data, sb_str(&key), yb_strn(&a, content.s ? content.s : "", content.len));
             total += content.len + key.len;
         } else {
@@ -239,11 +322,11 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
     }
     if (data->n) yb_add(&a, cm, "data", data);
     if (bin->n) yb_add(&a, cm, "binaryData", bin);
-    sb_printf(&text, SWEEP_JOB_SIGNATURE "\n# The scenario %s and the files it reads (%zu bytes), for job.yaml.\n",
-              j->scenario, total);
-    comment_safe(&text);
+    sb_puts(&text, SWEEP_JOB_SIGNATURE "\n# The scenario ");
+    comment_str(&text, j->scenario);
+    sb_printf(&text, " and the files it reads (%zu bytes), for job.yaml.\n", total);
     ydump(&text, cm);
-    if (write_out(j, "configmap.yaml", SWEEP_JOB_SIGNATURE, &text, err)) goto done_names;
+    stage(st, &nst, "configmap.yaml", SWEEP_JOB_SIGNATURE, &text);
 
     /* the sweep's arguments, shell-quoted, after the scenario */
     for (size_t i = 0; i < j->nargs; i++) {
@@ -264,7 +347,7 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
     sb_puts(&text, SWEEP_JOB_SIGNATURE "\n# Every shard writes /results/shard-NNNNN.db here (ReadWriteMany: shards run on "
                    "several nodes;\n# set storageClassName to a class that offers it).\n");
     ydump(&text, pvc);
-    if (write_out(j, "results-pvc.yaml", SWEEP_JOB_SIGNATURE, &text, err)) goto done_names;
+    stage(st, &nst, "results-pvc.yaml", SWEEP_JOB_SIGNATURE, &text);
 
     /* the pod's script: the ConfigMap's files copied to a writable tree,
      * links to the image's data directories, then this shard */
@@ -336,12 +419,18 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
     yb_add(&a, spec, "template", tmpl);
     yb_add(&a, job, "spec", spec);
     sb_clear(&text);
-    sb_printf(&text, SWEEP_JOB_SIGNATURE "\n# %llu shards of `drasim sweep %s%s`, %llu at a time; shard I writes\n"
-                     "# /results/shard-I.db (5 digits). kubectl apply -f configmap.yaml -f results-pvc.yaml -f job.yaml\n",
-              (unsigned long long)j->shards, j->scenario, sb_str(&sargs), (unsigned long long)j->parallelism);
-    comment_safe(&text);
+    strbuf shown = {0};
+    sb_puts(&shown, "drasim sweep ");
+    sh_quote(&shown, j->scenario);
+    sb_puts(&shown, sb_str(&sargs));
+    sb_printf(&text, SWEEP_JOB_SIGNATURE "\n# %llu shards, %llu at a time, of: ", (unsigned long long)j->shards,
+              (unsigned long long)j->parallelism);
+    comment_str(&text, sb_str(&shown));
+    sb_puts(&text, "\n# Shard I writes /results/shard-I.db (5 digits). kubectl apply -f configmap.yaml -f results-pvc.yaml "
+                   "-f job.yaml\n");
+    sb_free(&shown);
     ydump(&text, job);
-    if (write_out(j, "job.yaml", SWEEP_JOB_SIGNATURE, &text, err)) goto done_names;
+    stage(st, &nst, "job.yaml", SWEEP_JOB_SIGNATURE, &text);
 
     /* the merge, as a Job on the same volume */
     ynode *mj = yb_map(&a), *ms = yb_map(&a), *mt = yb_map(&a), *mp = yb_map(&a), *mc = yb_seq(&a), *mcc = yb_map(&a);
@@ -377,10 +466,10 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
     sb_clear(&text);
     sb_puts(&text, SWEEP_JOB_SIGNATURE "\n# After job.yaml completes: merges the shards into /results/all.db.\n");
     ydump(&text, mj);
-    rc = write_out(j, "merge-job.yaml", SWEEP_JOB_SIGNATURE, &text, err);
+    stage(st, &nst, "merge-job.yaml", SWEEP_JOB_SIGNATURE, &text);
 
-    /* the commands that collect the results */
-    if (!rc) {
+    /* the commands that collect the results: every interpolated value shell-quoted */
+    {
         sb_clear(&text);
         sb_puts(&text, "#!/bin/sh\n" SWEEP_JOB_SIGNATURE "\n"
                        "# Run the sweep as an Indexed Job, merge its shards, copy all.db here (docs/SWEEPS.md).\n"
@@ -388,8 +477,15 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
                        "# Exit 0 with all.db here; 1 when a Job failed (its failed indexes listed); 3 on timeout.\n"
                        "set -eu\n"
                        "d=$(dirname \"$0\")\n");
-        sb_printf(&text, "job=%s\nmerge=%s\nfetch=%s-fetch\nclaim=%s\nimage=", nm, sb_str(&mname), nm, sb_str(&pvc_name));
-        sh_quote(&text, j->image);
+        strbuf fetch = {0};
+        sb_printf(&fetch, "%s-fetch", nm);
+        const char *vars[][2] = {{"job", nm}, {"merge", sb_str(&mname)}, {"fetch", sb_str(&fetch)},
+                                 {"claim", sb_str(&pvc_name)}, {"image", j->image}};
+        for (size_t v = 0; v < sizeof vars / sizeof *vars; v++) {
+            sb_printf(&text, "%s%s=", v ? "\n" : "", vars[v][0]);
+            sh_quote(&text, vars[v][1]);
+        }
+        sb_free(&fetch);
         sb_puts(&text,
                 "\ntimeout=86400\n"
                 "poll=${DRASIM_COLLECT_POLL:-30}   # seconds between two looks at a Job\n"
@@ -441,17 +537,23 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
                 "kubectl cp \"$fetch:/results/all.db\" all.db\n"
                 "kubectl delete \"pod/$fetch\"\n"
                 "echo \"all.db: drasim report all.db -o report\"\n");
-        rc = write_out(j, "collect.sh", "#!/bin/sh\n" SWEEP_JOB_SIGNATURE, &text, err);
+        stage(st, &nst, "collect.sh", "#!/bin/sh\n" SWEEP_JOB_SIGNATURE, &text);
     }
 
     /* the Slurm recipe: the same shards as an array job on a shared file system */
-    if (!rc) {
+    {
+        strbuf submit = {0};
+        sh_quote(&submit, j->dir);
+        sb_puts(&submit, "/slurm.sh");
         sb_clear(&text);
         sb_printf(&text,
                   "#!/bin/sh\n" SWEEP_JOB_SIGNATURE "\n"
                   "# %llu shards as a Slurm job array, %llu at a time. Submit from the directory the sweep was\n"
-                  "# emitted from (paths are relative to it): sbatch %s/slurm.sh\n"
-                  "# then, when every task is done: drasim merge results/shard-*.db -o all.db\n"
+                  "# emitted from (paths are relative to it): sbatch ",
+                  (unsigned long long)j->shards, (unsigned long long)j->parallelism);
+        comment_str(&text, sb_str(&submit));
+        sb_printf(&text,
+                  "\n# then, when every task is done: drasim merge results/shard-*.db -o all.db\n"
                   "#SBATCH --job-name=%s\n"
                   "#SBATCH --array=0-%llu%%%llu\n"
                   "#SBATCH --cpus-per-task=1\n"
@@ -461,19 +563,23 @@ int sweep_emit_job(const sweep_job *j, strbuf *err) {
                   "cd \"${SLURM_SUBMIT_DIR:-.}\"\n"
                   "mkdir -p results\n"
                   "exec drasim sweep ",
-                  (unsigned long long)j->shards, (unsigned long long)j->parallelism, j->dir, nm,
-                  (unsigned long long)j->shards - 1, (unsigned long long)j->parallelism, nm);
+                  nm, (unsigned long long)j->shards - 1, (unsigned long long)j->parallelism, nm);
         sh_quote(&text, j->scenario);
         sb_printf(&text, "%s --shard auto/%llu -o \"results/shard-$(printf %%05d \"$SLURM_ARRAY_TASK_ID\").db\" --force -q\n",
                   sb_str(&sargs), (unsigned long long)j->shards);
-        rc = write_out(j, "slurm.sh", "#!/bin/sh\n" SWEEP_JOB_SIGNATURE, &text, err);
+        stage(st, &nst, "slurm.sh", "#!/bin/sh\n" SWEEP_JOB_SIGNATURE, &text);
+        sb_free(&submit);
     }
+    rc = write_all(j, st, nst, err);
     sb_free(&mname);
     sb_free(&mscript);
 done_names:
     sb_free(&cm_name);
     sb_free(&pvc_name);
 done:
+    for (size_t i = 0; i < nall; i++) free(all[i]);
+    free(all);
+    for (size_t i = 0; i < nst; i++) sb_free(&st[i].text);
     for (size_t i = 0; i < nin; i++) free(in[i].real), free(in[i].rel);
     free(in);
     for (size_t k = 0; k < nlinks; k++) free(links[k]);

@@ -2,8 +2,10 @@
  * sweep_job.h -- `drasim sweep ... --emit-job DIR` (docs/SWEEPS.md): the
  * manifests that run a sweep's shards as a Kubernetes Indexed Job, and a
  * Slurm array script. The scenario and the files it reads that the image
- * does not hold go into a ConfigMap; files of the data directories (data/,
- * lua/, reports/, in the image) are referenced, not copied.
+ * does not hold go into a ConfigMap, and with them every regular file below
+ * each of `trees` (a Lua generator can open any of them, at any time), but
+ * SQLite databases and the output directory; files of the data directories
+ * (data/, lua/, reports/, in the image) are referenced, not copied.
  */
 #ifndef DRASIM_REPORT_SWEEP_JOB_H
 #define DRASIM_REPORT_SWEEP_JOB_H
@@ -25,6 +27,8 @@ typedef struct sweep_job {
     bool force;
     const char *const *inputs;     /* every file a run of the scenario read (util/input_files) */
     size_t ninputs;
+    const char *const *trees;      /* directories any file of which a run may read (a Lua generator's) */
+    size_t ntrees;
 } sweep_job;
 
 /* Write DIR/{configmap,results-pvc,job,merge-job}.yaml, DIR/collect.sh and

@@ -19,6 +19,12 @@ bool input_files_has(const char *path, const char **which);
 /* The inputs noted so far, in the order they were first read. */
 size_t input_files_count(void);
 const char *input_files_path(size_t i);
+/* Remember directory `dir` (if it exists) as one the run may read any file
+ * below at any time (a Lua generator's directory: drasim.csv*, require), so
+ * that `sweep --emit-job` ships all of it. */
+void input_files_note_tree(const char *dir);
+size_t input_files_tree_count(void);
+const char *input_files_tree(size_t i);
 /* Forget every input (tests; commands that run several times). */
 void input_files_reset(void);
 

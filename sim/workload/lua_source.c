@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/sim.h"
+#include "util/input_files.h"
 #include "workload/lua_internal.h"
 #include "workload/lua_source.h"
 
@@ -56,6 +57,8 @@ static int source_start(sim_run *r, void *ctx) {
     const char *slash = strrchr(spec->path, '/');
     w->script_dir = slash ? arena_strndup(&w->a, spec->path, (size_t)(slash - spec->path)) : "";
     if (slash && slash == spec->path) w->script_dir = "/";
+    /* the generator may open any file below its directory, at any time (require, drasim.csv*) */
+    input_files_note_tree(*w->script_dir ? w->script_dir : ".");
     rng seeded;
     rng_seed(&seeded, r->sc->seed);
     rng_fork(&seeded, rng_name_tag(luaw_generator_name(w)), &w->base);

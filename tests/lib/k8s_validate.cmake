@@ -6,7 +6,8 @@
 #                     | COMMAND <arg>...           run drasim with these arguments and validate
 #                                                  its standard output (drasim must exit 0)
 #                       [DEPENDS <test>...] [WORKDIR <dir>] [LABELS <label>...]
-#                       [EXIT <code>] [EXPECT <regex>...])
+#                       [EXIT <code>] [EXPECT <regex>...]
+#                       [DOCUMENTS <n>])           each file holds exactly n documents
 #
 # Passes when every document is valid: exit 0 and one "<file>: N documents
 # valid" line per file. For a manifest that must be refused (a mutated one),
@@ -17,7 +18,7 @@ set(DRASIM_K8S_VALIDATE_OUT ${CMAKE_BINARY_DIR}/k8s-validate)
 file(MAKE_DIRECTORY ${DRASIM_K8S_VALIDATE_OUT})
 
 function(drasim_k8s_validate)
-  cmake_parse_arguments(PARSE_ARGV 0 K "" "NAME;EXIT;WORKDIR" "FILES;COMMAND;DEPENDS;LABELS;EXPECT")
+  cmake_parse_arguments(PARSE_ARGV 0 K "" "NAME;EXIT;WORKDIR;DOCUMENTS" "FILES;COMMAND;DEPENDS;LABELS;EXPECT")
   if(NOT K_NAME OR (NOT K_FILES AND NOT K_COMMAND) OR (K_FILES AND K_COMMAND))
     message(FATAL_ERROR "drasim_k8s_validate: NAME and one of FILES or COMMAND are required")
   endif()
@@ -32,8 +33,12 @@ function(drasim_k8s_validate)
     list(APPEND expect "schema violations? in [0-9]+ documents?")
     set(reject "")
   endif()
+  set(docs "")
+  if(DEFINED K_DOCUMENTS)
+    set(docs --documents ${K_DOCUMENTS})
+  endif()
   if(K_FILES)
-    set(cmd $<TARGET_FILE:k8s_validate> ${K_FILES})
+    set(cmd $<TARGET_FILE:k8s_validate> ${docs} ${K_FILES})
   else()
     string(MAKE_C_IDENTIFIER "${K_NAME}" stem)
     set(cmd sh ${DRASIM_K8S_VALIDATE_RUN} $<TARGET_FILE:k8s_validate> ${DRASIM_K8S_VALIDATE_OUT}/${stem}.yaml

@@ -2,7 +2,7 @@
  * k8s_validate.c -- offline validation of Kubernetes manifests against the
  * API's OpenAPI v3 schema (a trimmed copy: tools/k8s-schema/README.md).
  *
- *   k8s_validate [--schema FILE] [--quiet] MANIFEST.yaml...   ("-": standard input)
+ *   k8s_validate [--schema FILE] [--quiet] [--documents N] MANIFEST.yaml...   ("-": standard input)
  *
  * Every YAML document is read the way kubectl reads it (YAML 1.1 scalars, as
  * sigs.k8s.io/yaml/goyaml.v2 resolve.go resolves them: a plain `yes` is a
@@ -17,6 +17,10 @@
  * the order of the stream) and the field path:
  *
  *   job.yaml: doc 2: spec.template.spec.containers[0].resources.limits[memory]: ...
+ *
+ * With --documents N each file must hold exactly N documents: a manifest
+ * drasim writes holds one object, and a second one (a document injected
+ * through a file name, say) is a violation even when it is a valid object.
  *
  * Exit 0 when every document is valid, 1 when one is not, 2 for usage, I/O
  * or YAML syntax errors.
@@ -481,7 +485,7 @@ static size_t next_doc(const char *text, size_t len, size_t from) {
 /* Validate every document of one file ("-": standard input), a document at a
  * time (a 10,000-node inventory is 66 MB). Returns 0 valid, 1 violations, 2
  * unreadable or not YAML. */
-static int validate_file(const schema *S, const char *path, bool print) {
+static int validate_file(const schema *S, const char *path, bool print, long want_docs) {
     strbuf text = {0}, err = {0}, counts = {0};
     int rc = 0;
     if (!strcmp(path, "-")) {
@@ -519,6 +523,11 @@ static int validate_file(const schema *S, const char *path, bool print) {
         yfile_free(&f);
         at = end;
     }
+    if (!rc && want_docs >= 0 && ndocs != (size_t)want_docs) {
+        fprintf(stderr, "%s: %zu document%s, expected %ld (--documents): an object nobody asked for?\n", path, ndocs,
+                ndocs == 1 ? "" : "s", want_docs);
+        c.errors++;
+    }
     if (rc) {
         fprintf(stderr, "k8s_validate: %s\n", sb_str(&err));
     } else if (c.errors) {
@@ -541,17 +550,23 @@ static int validate_file(const schema *S, const char *path, bool print) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: k8s_validate [--schema FILE] [--quiet] MANIFEST.yaml...   (\"-\": standard input)\n");
+    fprintf(stderr, "usage: k8s_validate [--schema FILE] [--quiet] [--documents N] MANIFEST.yaml...   (\"-\": standard input)\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
     const char *schema_path = K8S_SCHEMA_DEFAULT;
     bool print = true;
+    long want_docs = -1;
     int first = 1;
     for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
         if (!strcmp(argv[first], "--schema") && first + 1 < argc) schema_path = argv[++first];
         else if (!strcmp(argv[first], "--quiet")) print = false;
+        else if (!strcmp(argv[first], "--documents") && first + 1 < argc) {
+            char *end;
+            want_docs = strtol(argv[++first], &end, 10);
+            if (*end || end == argv[first] || want_docs < 0) return usage();
+        }
         else if (!strcmp(argv[first], "--")) {
             first++;
             break;
@@ -566,7 +581,7 @@ int main(int argc, char **argv) {
     }
     int rc = 0;
     for (int a = first; a < argc; a++) {
-        int frc = validate_file(&S, argv[a], print);
+        int frc = validate_file(&S, argv[a], print, want_docs);
         if (frc == 2 || (frc == 1 && rc == 0)) rc = frc;
     }
     free(S.defs);

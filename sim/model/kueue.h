@@ -1,0 +1,179 @@
+/*
+ * kueue.h -- Kueue's API objects (kueue.x-k8s.io v1beta1 and v1beta2) as drasim
+ * reads them, exactly as `kubectl get -o yaml` prints them: ResourceFlavor,
+ * ClusterQueue, Cohort, LocalQueue, WorkloadPriorityClass and Workload.
+ *
+ * Followed release: the v0.19 line, kubernetes-sigs/kueue ff69552e79
+ * (apis/kueue/v1beta2/ (the *_types.go files); v1beta1 converted as
+ * apis/kueue/v1beta1/clusterqueue_conversion.go does: spec.cohort becomes
+ * cohortName, whenCanBorrow Borrow and whenCanPreempt Preempt become
+ * MayStopSearch). Semantics live in sim/queue/ (docs/QUEUES.md).
+ *
+ * Quantities are int64 in Kueue's units (pkg/resources: cpu in milli-units,
+ * every other resource in whole units, rounded up).
+ */
+#ifndef DRASIM_MODEL_KUEUE_H
+#define DRASIM_MODEL_KUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/k8s.h"
+#include "model/yaml_tree.h"
+#include "util/arena.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
+
+#define KQ_QUEUE_LABEL "kueue.x-k8s.io/queue-name"
+
+typedef struct kq_quota {            /* ResourceQuota */
+    const char *resource;
+    int64_t nominal;
+    bool has_borrowing_limit, has_lending_limit;
+    int64_t borrowing_limit, lending_limit;
+    const ynode *where;
+} kq_quota;
+
+typedef struct kq_flavor_quotas {    /* FlavorQuotas */
+    const char *flavor;
+    kq_quota *resources;
+    size_t nresources;
+    const ynode *where;
+} kq_flavor_quotas;
+
+typedef struct kq_resource_group {
+    const char **covered;            /* coveredResources */
+    size_t ncovered;
+    kq_flavor_quotas *flavors;
+    size_t nflavors;
+    const ynode *where;
+} kq_resource_group;
+
+typedef enum { KQ_NEVER, KQ_LOWER_PRIORITY, KQ_LOWER_OR_NEWER_EQUAL, KQ_ANY } kq_policy;
+typedef enum { KQ_PREF_NONE, KQ_BORROWING_OVER_PREEMPTION, KQ_PREEMPTION_OVER_BORROWING } kq_preference;
+
+typedef struct kq_cluster_queue {
+    k8s_meta meta;
+    const char *cohort;              /* cohortName (v1beta2) or cohort (v1beta1); NULL = none */
+    const ynode *cohort_where;
+    kq_resource_group *groups;
+    size_t ngroups;
+    bool strict_fifo;                /* queueingStrategy: StrictFIFO; default BestEffortFIFO */
+    kq_policy within_cluster_queue, reclaim_within_cohort;
+    bool borrow_within_cohort;       /* borrowWithinCohort.policy LowerPriority */
+    bool has_max_priority_threshold;
+    int32_t max_priority_threshold;
+    bool borrow_try_next;            /* whenCanBorrow TryNextFlavor (default MayStopSearch) */
+    bool preempt_try_next;           /* whenCanPreempt TryNextFlavor (the default) */
+    kq_preference preference;
+    double fair_weight;              /* fairSharing.weight, default 1 */
+    const ynode *where;
+} kq_cluster_queue;
+
+typedef struct kq_cohort {
+    k8s_meta meta;
+    const char *parent;              /* parentName */
+    const ynode *parent_where;
+    kq_resource_group *groups;
+    size_t ngroups;
+    double fair_weight;
+    bool implicit;                   /* named by a ClusterQueue or Cohort only (Kueue creates it) */
+    const ynode *where;
+} kq_cohort;
+
+typedef struct kq_flavor {           /* ResourceFlavor */
+    k8s_meta meta;
+    k8s_kv *node_labels;
+    size_t nnode_labels;
+    k8s_taint *node_taints;
+    size_t nnode_taints;
+    k8s_toleration *tolerations;
+    size_t ntolerations;
+    const char *topology_name;
+} kq_flavor;
+
+typedef struct kq_local_queue {
+    k8s_meta meta;
+    const char *cluster_queue;
+    const ynode *cq_where;
+    double fair_weight;
+} kq_local_queue;
+
+typedef struct kq_priority_class {   /* WorkloadPriorityClass */
+    k8s_meta meta;
+    int32_t value;
+} kq_priority_class;
+
+typedef struct kq_assigned {         /* status.admission.podSetAssignments[].flavors */
+    const char *resource;
+    const char *flavor;
+} kq_assigned;
+
+typedef struct kq_pod_set {
+    const char *name;
+    int32_t count;
+    k8s_pod spec;                    /* the template's requests (per pod), selector, tolerations */
+    kq_assigned *flavors;            /* admitted workloads only */
+    size_t nflavors;
+    int32_t admitted_count;          /* podSetAssignments[].count, or count */
+    k8s_resource_amount *usage;      /* podSetAssignments[].resourceUsage (whole pod set), optional */
+    size_t nusage;
+} kq_pod_set;
+
+typedef struct kq_workload {
+    k8s_meta meta;
+    const char *queue_name;          /* spec.queueName */
+    bool has_priority;
+    int32_t priority;                /* spec.priority */
+    const char *priority_class;      /* priorityClassName (v1beta1) / priorityClassRef.name (v1beta2) */
+    kq_pod_set *pod_sets;
+    size_t npod_sets;
+    const char *admitted_cq;         /* status.admission.clusterQueue; NULL = pending */
+    const char *created;             /* metadata.creationTimestamp (RFC 3339) */
+    const char *reserved_at;         /* QuotaReserved condition's lastTransitionTime */
+    bool evicted;                    /* condition Evicted True */
+    const ynode *where;
+} kq_workload;
+
+/* Everything of one manager, in input order per kind. */
+typedef struct kq_objects {
+    arena a;
+    VEC(yfile *) files;
+    VEC(kq_flavor *) flavors;
+    VEC(kq_cluster_queue *) cqs;
+    VEC(kq_cohort *) cohorts;
+    VEC(kq_local_queue *) lqs;
+    VEC(kq_priority_class *) wpcs;
+    VEC(kq_workload *) workloads;
+} kq_objects;
+
+void kq_objects_init(kq_objects *o);
+void kq_objects_free(kq_objects *o);
+
+/* Decode one document root (an object or a List of them). Kinds other than
+ * Kueue's are refused unless `skip_other` (then ignored). 0 or -1 with err. */
+int kq_decode_node(kq_objects *o, const ynode *root, bool skip_other, strbuf *err);
+/* Load a YAML file or text and decode every document; the file is kept. */
+int kq_decode_file(kq_objects *o, const char *path, bool skip_other, strbuf *err);
+int kq_decode_mem(kq_objects *o, const char *name, const char *data, size_t len, bool skip_other, strbuf *err);
+
+/* Cross-object checks Kueue's webhooks and cache make (kq_check.c): a flavor
+ * or cohort that does not exist, a cohort cycle, a LocalQueue naming a missing
+ * ClusterQueue, quotas on resources not in coveredResources, a resource or
+ * flavor in two groups, duplicate names. Adds the implicit cohorts (named by
+ * a ClusterQueue or a Cohort's parentName but not declared: Kueue creates
+ * them) when `implicit_cohorts`, else refuses them. FILE:LINE:COL errors. */
+int kq_objects_check(kq_objects *o, bool implicit_cohorts, strbuf *err);
+
+/* Lookups (NULL when absent). */
+const kq_flavor *kq_find_flavor(const kq_objects *o, const char *name);
+kq_cluster_queue *kq_find_cq(const kq_objects *o, const char *name);
+kq_cohort *kq_find_cohort(const kq_objects *o, const char *name);
+const kq_local_queue *kq_find_lq(const kq_objects *o, const char *ns, const char *name);
+const kq_priority_class *kq_find_wpc(const kq_objects *o, const char *name);
+
+/* A quantity in Kueue's units for `resource` (cpu: milli, else value). */
+int64_t kq_resource_value(const char *resource, const quantity *q);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * kq_preempt.c -- Kueue's classic preemption (kubernetes-sigs/kueue
+ * ff69552e79): candidates from the own ClusterQueue and from the cohort tree
+ * (pkg/scheduler/preemption/classical/hierarchical_preemption.go:
+ * classifyPreemptionVariant, collectCandidatesForHierarchicalReclaim,
+ * collectCandidatesInSubtree), ordered by common/ordering.go
+ * CandidatesOrdering, taken greedily until the workload fits and minimised
+ * by the reverse pass (preemption.go classicalPreemptions, fillBackWorkloads,
+ * workloadFits; classical/candidate_generator.go candidateIsValid).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue/kq.h"
+#include "util/xalloc.h"
+
+typedef enum { V_NEVER, V_WITHIN_CQ, V_HIER_RECLAIM, V_RECLAIM_NO_BORROW, V_RECLAIM_WHILE_BORROW } variant;
+
+typedef struct cand {
+    kq_wl *wl;
+    const kq_node *lca;
+    variant v;
+} cand;
+
+typedef VEC(cand) cand_vec;
+
+typedef struct pctx {
+    kq_snapshot *s;
+    const kq_wl *in;
+    kq_node *cq;
+    const uint32_t *need;
+    size_t nneed;
+    const kq_usage *usage;
+    size_t nusage;
+} pctx;
+
+static const char *variant_reason(variant v) {
+    switch (v) {
+    case V_WITHIN_CQ: return "InClusterQueue";
+    case V_HIER_RECLAIM: case V_RECLAIM_NO_BORROW: return "InCohortReclamation";
+    case V_RECLAIM_WHILE_BORROW: return "InCohortReclaimWhileBorrowing";
+    default: return "Unknown";
+    }
+}
+
+static bool uses_needed(const pctx *c, const kq_wl *w) {
+    for (size_t i = 0; i < w->nusage; i++)
+        for (size_t j = 0; j < c->nneed; j++)
+            if (w->usage[i].fr == c->need[j]) return true;
+    return false;
+}
+
+/* The queue-order timestamp: creation time (text) or the engine's time. */
+static int order_time_cmp(const kq_wl *a, const kq_wl *b) {
+    if (a->queue_order_time && b->queue_order_time) return strcmp(a->queue_order_time, b->queue_order_time);
+    return a->order_ms < b->order_ms ? -1 : a->order_ms > b->order_ms;
+}
+
+/* common/preemption_policy.go SatisfiesPreemptionPolicy */
+static bool satisfies(const kq_wl *preemptor, const kq_wl *cand, kq_policy p) {
+    bool lower = preemptor->priority > cand->priority;
+    if (p == KQ_LOWER_PRIORITY) return lower;
+    if (p == KQ_LOWER_OR_NEWER_EQUAL)
+        return lower || (preemptor->priority == cand->priority && order_time_cmp(preemptor, cand) < 0);
+    return p == KQ_ANY;
+}
+
+static variant classify(const pctx *c, const kq_wl *w, bool hier_adv) {
+    if (!uses_needed(c, w)) return V_NEVER;
+    const kq_cluster_queue *q = c->cq->cq;
+    bool same = w->cq == c->cq;
+    if (!satisfies(c->in, w, same ? q->within_cluster_queue : q->reclaim_within_cohort)) return V_NEVER;
+    if (same) return V_WITHIN_CQ;
+    if (hier_adv) return V_HIER_RECLAIM;
+    if (!q->borrow_within_cohort) return V_RECLAIM_NO_BORROW;
+    /* isAboveBorrowingThreshold */
+    if (w->priority >= c->in->priority) return V_RECLAIM_NO_BORROW;
+    if (q->has_max_priority_threshold && w->priority > q->max_priority_threshold) return V_RECLAIM_NO_BORROW;
+    return V_RECLAIM_WHILE_BORROW;
+}
+
+static void from_cq(const pctx *c, const kq_node *cq, const kq_node *lca, bool hier_adv, cand_vec *out) {
+    for (size_t i = 0; i < c->s->nadmitted; i++) {
+        kq_wl *w = c->s->admitted[i];
+        if (w->cq != cq) continue;
+        variant v = classify(c, w, hier_adv);
+        if (v == V_NEVER) continue;
+        cand e = {w, lca, v};
+        VEC_PUSH(*out, e);
+    }
+}
+
+static void in_subtree(const pctx *c, const kq_node *cur, const kq_node *root, const kq_node *skip, bool adv,
+                       cand_vec *out) {
+    for (size_t i = 0; i < cur->nchild_cohorts; i++) {
+        const kq_node *ch = cur->child_cohorts[i];
+        if (ch == skip || kq_within_nominal(ch, c->need, c->nneed)) continue;
+        in_subtree(c, ch, root, skip, adv, out);
+    }
+    for (size_t i = 0; i < cur->nchild_cqs; i++) {
+        const kq_node *ch = cur->child_cqs[i];
+        if (ch == c->cq) continue;
+        if (!kq_within_nominal(ch, c->need, c->nneed)) from_cq(c, ch, root, adv, out);
+    }
+}
+
+/* schdcache.QuantitiesFitInQuota over a sparse request list; `rem` updated. */
+static bool fit_in_quota(const kq_node *n, kq_usage *rem, size_t nrem) {
+    bool fits = true;
+    for (size_t i = 0; i < nrem; i++) {
+        uint32_t fr = rem[i].fr;
+        if (n->subtree[fr] < kq_sat_add(n->usage[fr], rem[i].amount)) fits = false;
+        int64_t la = kq_local_available(n, fr);
+        rem[i].amount = rem[i].amount > la ? rem[i].amount - la : 0;
+    }
+    return fits;
+}
+
+static void hierarchical(const pctx *c, cand_vec *hier, cand_vec *prio) {
+    if (!c->cq->parent || c->cq->cq->reclaim_within_cohort == KQ_NEVER) return;
+    kq_usage *rem = xmalloc((c->nusage ? c->nusage : 1) * sizeof *rem);
+    memcpy(rem, c->usage, c->nusage * sizeof *rem);
+    bool adv = fit_in_quota(c->cq, rem, c->nusage);
+    const kq_node *prev = NULL;
+    for (const kq_node *cur = c->cq->parent; cur; cur = cur->parent) {
+        in_subtree(c, cur, cur, prev, adv, adv ? hier : prio);
+        adv = fit_in_quota(cur, rem, c->nusage) || adv;
+        prev = cur;
+    }
+    free(rem);
+}
+
+static int64_t reserved_key(const kq_wl *w) { return w->reserved_ms; }
+
+/* CandidatesOrdering: evicted first, other ClusterQueues first, lower
+ * priority first, more recent quota reservation first, then uid (name). */
+static const kq_node *g_cq;
+static int cand_cmp(const void *pa, const void *pb) {
+    const kq_wl *a = ((const cand *)pa)->wl, *b = ((const cand *)pb)->wl;
+    if (a->evicted != b->evicted) return a->evicted ? -1 : 1;
+    bool ao = a->cq == g_cq, bo = b->cq == g_cq;
+    if (ao != bo) return ao ? 1 : -1;
+    if (a->priority != b->priority) return a->priority < b->priority ? -1 : 1;
+    if (a->reserved_at || b->reserved_at) {   /* text times; absent = now, the latest */
+        if (!a->reserved_at) return -1;
+        if (!b->reserved_at) return 1;
+        int r = strcmp(b->reserved_at, a->reserved_at);
+        if (r) return r;
+    } else if (reserved_key(a) != reserved_key(b)) {
+        return reserved_key(a) > reserved_key(b) ? -1 : 1;
+    }
+    const char *ua = a->obj && a->obj->meta.uid ? a->obj->meta.uid : a->name;
+    const char *ub = b->obj && b->obj->meta.uid ? b->obj->meta.uid : b->name;
+    int r = strcmp(ua, ub);
+    if (r) return r;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void sort_cands(cand_vec *v, const kq_node *cq) {
+    g_cq = cq;
+    if (v->len > 1) qsort(v->data, v->len, sizeof *v->data, cand_cmp);
+}
+
+static bool valid(const pctx *c, const cand *e, bool borrow) {
+    if (e->wl->cq == c->cq) return true;
+    if (borrow && e->v == V_RECLAIM_NO_BORROW) return false;
+    if (kq_within_nominal(e->wl->cq, c->need, c->nneed)) return false;
+    for (const kq_node *n = e->wl->cq->parent; n && n != e->lca; n = n->parent)
+        if (kq_within_nominal(n, c->need, c->nneed)) return false;
+    return true;
+}
+
+static bool fits(const pctx *c, bool allow_borrowing) {
+    for (size_t i = 0; i < c->nusage; i++) {
+        uint32_t fr = c->usage[i].fr;
+        int64_t v = c->usage[i].amount;
+        if (!allow_borrowing && kq_borrowing_with(c->cq, fr, v)) return false;
+        if (v > kq_available(c->cq, fr)) return false;
+    }
+    return true;
+}
+
+static bool under_nominal(const pctx *c) {   /* queueUnderNominalInResourcesNeedingPreemption */
+    for (size_t i = 0; i < c->nneed; i++)
+        if (c->cq->nominal[c->need[i]] <= c->cq->usage[c->need[i]]) return false;
+    return true;
+}
+
+static void append_split(cand_vec *all, const cand_vec *v, bool evicted) {
+    for (size_t i = 0; i < v->len; i++)
+        if (v->data[i].wl->evicted == evicted) VEC_PUSH(*all, v->data[i]);
+}
+
+size_t kq_preempt_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const uint32_t *need, size_t nneed,
+                          const kq_usage *usage, size_t nusage, kq_victim **out) {
+    pctx c = {s, in, cq, need, nneed, usage, nusage};
+    cand_vec same = {0}, hier = {0}, prio = {0}, all = {0};
+    *out = NULL;
+    if (cq->cq->within_cluster_queue != KQ_NEVER) from_cq(&c, cq, NULL, false, &same);
+    hierarchical(&c, &hier, &prio);
+    sort_cands(&same, cq);
+    sort_cands(&prio, cq);
+    sort_cands(&hier, cq);
+    append_split(&all, &hier, true);
+    append_split(&all, &prio, true);
+    append_split(&all, &same, true);
+    append_split(&all, &hier, false);
+    append_split(&all, &prio, false);
+    append_split(&all, &same, false);
+    bool none_other = hier.len == 0 && prio.len == 0, none_hier = hier.len == 0;
+    bool forbidden = !cq->cq->borrow_within_cohort;
+    bool attempts[2];
+    size_t nattempts;
+    if (none_other || (forbidden && !under_nominal(&c))) { attempts[0] = true; nattempts = 1; }
+    else if (forbidden && none_hier) { attempts[0] = false; attempts[1] = true; nattempts = 2; }
+    else { attempts[0] = true; attempts[1] = false; nattempts = 2; }
+    size_t ntargets = 0;
+    cand *targets = xmalloc((all.len ? all.len : 1) * sizeof *targets);
+    bool found = false;
+    for (size_t a = 0; a < nattempts && !found; a++) {
+        bool borrow = attempts[a];
+        ntargets = 0;
+        for (size_t i = 0; i < all.len; i++) {
+            if (!valid(&c, &all.data[i], borrow)) continue;
+            kq_wl_usage(all.data[i].wl, false);
+            targets[ntargets++] = all.data[i];
+            if (fits(&c, borrow)) {
+                for (size_t k = ntargets - 1; k-- > 0;) {   /* fillBackWorkloads */
+                    kq_wl_usage(targets[k].wl, true);
+                    if (fits(&c, borrow)) targets[k] = targets[--ntargets];
+                    else kq_wl_usage(targets[k].wl, false);
+                }
+                found = true;
+                break;
+            }
+        }
+        for (size_t k = 0; k < ntargets; k++) kq_wl_usage(targets[k].wl, true);   /* restoreSnapshot */
+    }
+    size_t n = 0;
+    if (found && ntargets) {
+        *out = xmalloc(ntargets * sizeof **out);
+        for (size_t k = 0; k < ntargets; k++) (*out)[n++] = (kq_victim){targets[k].wl, variant_reason(targets[k].v)};
+    }
+    free(targets);
+    VEC_FREE(same);
+    VEC_FREE(hier);
+    VEC_FREE(prio);
+    VEC_FREE(all);
+    return n;
+}

@@ -1,0 +1,132 @@
+# Kueue conformance through `drasim admit` (issue 27). Each case is written
+# from an upstream table of kubernetes-sigs/kueue ff69552e79 (the v0.19 line);
+# the expected victims, reasons and flavors are derived by hand from that
+# table, not copied from drasim's output. Snapshots: tests/queues/.
+set(_kq ${CMAKE_SOURCE_DIR}/tests/queues)
+
+# ---- pkg/scheduler/preemption/preemption_test.go TestPreemption --------------
+# (tests/queues/gen_preemption.py writes the snapshots). A workload that needs
+# preemption is not admitted in its cycle (exit 1); "victims" are the targets
+# (sorted by name), "victimReasons" Kueue's Preempted condition reasons.
+function(kq_preempt name upstream victims reasons)
+  drasim_cli_test(NAME queues/preemption/${name}
+    COMMAND admit ${_kq}/preemption/base.yaml ${_kq}/preemption/${name}.yaml
+    EXIT 1
+    EXPECT "\"admitted\": false" "\"victims\": \\[${victims}\\], \"victimReasons\": \\[${reasons}\\]")
+endfunction()
+set(_icq [["InClusterQueue"]])
+set(_icr [["InCohortReclamation"]])
+set(_iwb [["InCohortReclaimWhileBorrowing"]])
+kq_preempt(preempt-lowest-priority "preempt lowest priority" [["low"]] ${_icq})
+kq_preempt(preempt-multiple "preempt multiple" [["low", "mid"]] "${_icq}, ${_icq}")
+kq_preempt(no-preemption-for-low-priority "no preemption for low priority" "" "")
+kq_preempt(not-enough-low-priority-workloads "not enough low priority workloads" "" "")
+kq_preempt(some-free-quota-preempt-low-priority "some free quota, preempt low priority" [["low"]] ${_icq})
+kq_preempt(minimal-set-excludes-low-priority "minimal set excludes low priority" [["mid"]] ${_icq})
+kq_preempt(reclaim-quota-from-borrower "reclaim quota from borrower" [["c2-mid"]] ${_icr})
+kq_preempt(not-enough-workloads-borrowing "not enough workloads borrowing" "" "")
+kq_preempt(preempting-locally-and-borrowing-same-resource-in-cohort
+  "preempting locally and borrowing same resource in cohort" [["c1-low"]] ${_icq})
+kq_preempt(preempting-locally-no-borrowing-limit-in-cohort
+  "preempting locally and borrowing same resource in cohort; no borrowing limit in the cohort" [["d1-low"]] ${_icq})
+kq_preempt(preempt-newer-workloads-with-the-same-priority
+  "preempt newer workloads with the same priority" [["wl2"]] ${_icq})
+kq_preempt(borrowwithincohort-allow-lower-priority-while-borrowing
+  "use BorrowWithinCohort; allow preempting a lower-priority workload from another ClusterQueue while borrowing"
+  [["a_best_effort_low"]] ${_iwb})
+kq_preempt(borrowwithincohort-not-above-threshold-when-still-borrowing
+  "use BorrowWithinCohort; don't allow preempting a lower-priority workload with priority above MaxPriorityThreshold, if borrowing is required even after the preemption"
+  "" "")
+kq_preempt(borrowwithincohort-above-threshold-when-not-borrowing-after
+  "use BorrowWithinCohort; allow preempting a lower-priority workload with priority above MaxPriorityThreshold, if borrowing is not required after the preemption"
+  [["b_standard"]] ${_icr})
+kq_preempt(borrowwithincohort-not-from-same-clusterqueue
+  "use BorrowWithinCohort; don't allow for preemption of lower-priority workload from the same ClusterQueue" "" "")
+kq_preempt(borrowwithincohort-only-from-cq-when-no-workloads-below-threshold
+  "use BorrowWithinCohort; only preempt from CQ if no workloads below threshold and already above nominal"
+  [["b_standard_1"]] ${_icq})
+kq_preempt(borrowwithincohort-from-cq-and-other-cqs-below-threshold
+  "use BorrowWithinCohort; preempt from CQ and from other CQs with workloads below threshold"
+  [["a_best_effort_lower", "b_standard_mid"]] "${_iwb}, ${_icq}")
+kq_preempt(reclaim-quota-from-lender "reclaim quota from lender" [["lend2-mid"]] ${_icr})
+kq_preempt(preempt-from-all-clusterqueues-in-cohort-lend "preempt from all ClusterQueues in cohort-lend"
+  [["lend1-low", "lend2-low"]] "${_icq}, ${_icr}")
+kq_preempt(cannot-preempt-beyond-lending-limit
+  "cannot preempt from other ClusterQueues if exceeds requestable quota including lending limit" "" "")
+
+# ---- pkg/scheduler/flavorassigner/flavorassigner_test.go TestAssignFlavors ---
+# "flavors" is wantAssignment's flavor per resource; "borrowing" its Borrowing
+# > 0; a NoFit case prints the upstream Status message as "reason".
+function(kq_flavors name upstream exit regex)
+  drasim_cli_test(NAME queues/flavors/${name}
+    COMMAND admit ${_kq}/flavors/${name}.yaml
+    EXIT ${exit} EXPECT "${regex}")
+endfunction()
+kq_flavors(multiple-flavors-fits-a-node-selector "multiple flavors, fits a node selector" 0
+  [["admitted": true, "flavors": {"main": {"cpu": "two"}}, "borrowing": false]])
+kq_flavors(single-flavor-fits-tainted-flavor "single flavor, fits tainted flavor" 0
+  [["flavors": {"main": {"cpu": "tainted"}}]])
+kq_flavors(multiple-flavors-fits-while-skipping-tainted-flavor "multiple flavors, fits while skipping tainted flavor" 0
+  [["flavors": {"main": {"cpu": "two"}}]])
+kq_flavors(preempt-try-next-flavor "preempt try next flavor" 0
+  [["flavors": {"main": {"cpu": "two", "pods": "two"}}, "borrowing": false]])
+kq_flavors(borrow-try-next-flavor-found-the-first-flavor "borrow try next flavor, found the first flavor" 0
+  [["flavors": {"main": {"cpu": "one", "pods": "one"}}, "borrowing": true]])
+kq_flavors(borrow-try-next-flavor-found-the-second-flavor "borrow try next flavor, found the second flavor" 0
+  [["flavors": {"main": {"cpu": "two", "pods": "two"}}, "borrowing": false]])
+kq_flavors(borrow-before-try-next-flavor "borrow before try next flavor" 0
+  [["flavors": {"main": {"cpu": "one", "pods": "one"}}, "borrowing": true]])
+kq_flavors(not-enough-space-to-borrow "not enough space to borrow" 1
+  [[insufficient quota for cpu in flavor one, previously considered podsets requests [(]0[)] [+] current podset request [(]2[)] > maximum capacity [(]1[)]"]])
+kq_flavors(resource-not-listed-in-clusterqueue "resource not listed in clusterQueue" 1
+  [[resource example.com/gpu unavailable in ClusterQueue]])
+kq_flavors(zero-resource-request-not-in-clusterqueue-should-succeed
+  "zero resource request not in clusterQueue should succeed" 0 [["flavors": {"main": {"cpu": "default"}}]])
+kq_flavors(num-pods-fit "num pods fit" 0 [["flavors": {"main": {"cpu": "default", "pods": "default"}}]])
+kq_flavors(num-pods-dont-fit "num pods don't fit" 1
+  [[insufficient quota for pods in flavor default, previously considered podsets requests [(]0[)] [+] current podset request [(]3[)] > maximum capacity [(]2[)]"]])
+
+# ---- pkg/cache/scheduler/fair_sharing_test.go TestDominantResourceShare ------
+# want[].DrValue / DrName of the ClusterQueue "cq" and of the cohorts.
+function(kq_drs name upstream regex)
+  drasim_cli_test(NAME queues/drs/${name}
+    COMMAND admit --shares ${_kq}/drs/${name}.yaml
+    EXPECT "${regex}")
+endfunction()
+set(_g [["example.com/gpu"]])
+kq_drs(usage-above-nominal "usage above nominal"
+  "\"cq\": {\"share\": 200, \"dominantResource\": ${_g}}.*\"test-cohort\": {\"share\": 0,")
+kq_drs(usage-slightly-above-nominal-large-quotas "usage slightly above nominal in a cohort with large quotas"
+  "\"cq\": {\"share\": 1, \"dominantResource\": ${_g}}")
+kq_drs(usage-way-above-nominal-large-quotas-and-weights
+  "usage way above nominal in a cohort with large quotas and weights" "\"cq\": {\"share\": 1, \"dominantResource\": ${_g}}")
+kq_drs(one-resource-above-nominal "one resource above nominal" [["cq": {"share": 100, "dominantResource": "cpu"}]])
+kq_drs(above-nominal-with-integer-weight "above nominal with integer weight" "\"cq\": {\"share\": 100, ")
+kq_drs(above-nominal-with-decimal-weight "above nominal with decimal weight" "\"cq\": {\"share\": 400, ")
+kq_drs(above-nominal-with-zero-weight "above nominal with zero weight" "\"cq\": {\"share\": 9223372036854775807, ")
+kq_drs(cohort-has-resource-share "cohort has resource share"
+  "\"cq\": {\"share\": 100, .*\"child-cohort\": {\"share\": 50, \"dominantResource\": ${_g}}, \"root\": {\"share\": 0,")
+kq_drs(resource-share-only-at-the-root-cohort "resource share defined for resources only available at the root cohort"
+  "\"cq\": {\"share\": 200, .*\"child-cohort\": {\"share\": 100, ")
+kq_drs(resource-share-affected-by-borrowing-limit "resource share affected by borrowing limit"
+  "\"cq\": {\"share\": 1000, .*\"child-cohort\": {\"share\": 200, ")
+
+# ---- bad input: FILE:LINE:COL, exit 3, nothing printed on stdout --------------
+function(kq_bad name regex)
+  drasim_cli_test(NAME queues/bad/${name}
+    COMMAND admit --no-implicit-cohorts --shares ${_kq}/bad/${name}.yaml
+    EXIT 3 EXPECT "${regex}" REJECT "clusterQueues")
+endfunction()
+kq_bad(missing-flavor [[missing-flavor.yaml:12:7: ClusterQueue team-a: spec.resourceGroups\[0\].flavors\[0\].name: ResourceFlavor 'a100' does not exist]])
+kq_bad(cohort-cycle [[cohort-cycle.yaml:4:20: Cohort org: spec.parentName: cohort cycle through 'dept']])
+kq_bad(missing-cluster-queue [[missing-cluster-queue.yaml:4:22: LocalQueue team-a/team-a: spec.clusterQueue: ClusterQueue 'team-a-cq' does not exist]])
+kq_bad(undeclared-resource [[undeclared-resource.yaml:13:19: .*'nvidia.com/gpu' must match the name in coveredResources [(]'cpu'[)]: a quota on an undeclared resource]])
+kq_bad(missing-cohort [[missing-cohort.yaml:5:15: ClusterQueue team-a: spec.cohortName: Cohort 'gpu-pool' does not exist]])
+kq_bad(borrowing-without-cohort [[borrowing-without-cohort.yaml:13:19: .*borrowingLimit: must be nil when cohort is empty]])
+kq_bad(bad-policy [[bad-policy.yaml:5:36: ClusterQueue team-a: spec.preemption: withinClusterQueue: unsupported value 'Any']])
+# Kueue's implicit cohorts: the same file is fine without --no-implicit-cohorts
+drasim_cli_test(NAME queues/implicit-cohort COMMAND admit --shares ${_kq}/bad/missing-cohort.yaml
+  EXPECT [["cohorts": {"gpu-pool": {"share": 0,]])
+drasim_cli_test(NAME queues/missing-local-queue COMMAND admit ${_kq}/missing-local-queue.yaml
+  EXIT 1 EXPECT [["admitted": false.*"reason": "LocalQueue team-a-typo doesn't exist"]])
+drasim_cli_test(NAME queues/usage COMMAND admit EXIT 2 EXPECT "usage: drasim admit")
