@@ -139,3 +139,34 @@ drasim_cli_test(NAME autoscaler/all-pods-done-hopeless-group
   TIMEOUT 60
   SQL ${_ca_out}/alldone-bo.db "SELECT value FROM summary WHERE metric = 'sim_end_s' AND grp = ''" "^910[.]0$"
       ${_ca_out}/alldone-bo.db "${_ev}" "^10000 flaky scale-up 1, 910000 flaky provision-failed 1$")
+
+# Issue 26: the numbers a planner asks for, by hand from basic.yaml (above):
+# h100 has 0 nodes, 2 from 10 s to 2530 s, 1 to 3000 s: peak 2 (and 2 + the
+# fixed cpu node = 3 nodes at once); provisioned GPU-hours 8 x 1.5306 = 12.244;
+# allocated: train-0..2 4 GPUs x 0.5 h each, train-3 4 x 0.5 h = 8 GPU-h, so
+# 8 / 12.244 = 65.34 % of what was provisioned (12.5 % of the 4-node maximum).
+set(_cafleet ${_ca_out}/fleet-scaled.db)
+drasim_cli_test(NAME autoscaler/planner-numbers
+  COMMAND run ${_ca_src}/basic.yaml -o ${_cafleet} -q
+  SQL ${_cafleet} "SELECT group_concat(metric || '=' || printf('%.4f', value), ' ') FROM summary WHERE grp = '' AND metric IN ('gpu_alloc_pct', 'ca_peak_nodes', 'ca_gpu_hours_provisioned', 'gpu_alloc_provisioned_pct')"
+            "^gpu_alloc_pct=12[.]5000 ca_peak_nodes=2[.]0000 ca_gpu_hours_provisioned=12[.]2444 gpu_alloc_provisioned_pct=65[.]3358$"
+      ${_cafleet} "SELECT node_group || ' ' || peak_nodes FROM autoscaler_groups" "^h100 2$")
+# compare against the same workload on a fixed fleet (tests/autoscaler/fixed-fleet.yaml:
+# h100 at 2 nodes for 2 h + the cpu node): node-hours 3 x 2 = 6 against
+# 1.5306 + 1 x 2 = 3.5306; cost 2 x 2 h x 98 (the group's price) = 392 against
+# 149.99; peak 3 nodes each; GPU allocation 8 / (16 x 2) = 25 % against 65.34 %.
+drasim_cli_test(NAME autoscaler/fixed-fleet
+  COMMAND run ${_ca_src}/fixed-fleet.yaml -o ${_ca_out}/fleet-fixed.db -q)
+drasim_cli_test(NAME autoscaler/compare-fixed-fleet
+  COMMAND compare ${_cafleet} ${_ca_out}/fleet-fixed.db
+  EXPECT "\nautoscaling against a fixed fleet [(]"
+         "\nfleet [(]A autoscaled, B fixed[)]  node_hours +3[.]53056 +6 +[+]2[.]46944 +[+]69[.]94%\n"
+         "\nfleet [(]A autoscaled, B fixed[)]  cost +149[.]994 +392 +[+]242[.]006"
+         "\nfleet [(]A autoscaled, B fixed[)]  peak_nodes +3 +3 +[+]0 +0%\n"
+         "\nfleet [(]A autoscaled, B fixed[)]  gpu_alloc_provisioned_pct +65[.]3358 +25 +-40[.]3358"
+  DEPENDS autoscaler/planner-numbers autoscaler/fixed-fleet)
+# both autoscaled: no fleet block
+drasim_cli_test(NAME autoscaler/compare-scaled-no-fleet-block
+  COMMAND compare ${_cafleet} ${_cafleet}
+  REJECT "fixed fleet"
+  DEPENDS autoscaler/planner-numbers)

@@ -59,6 +59,7 @@ typedef struct ca_group {
     double gpus;                      /* one node's GPUs */
     sim_time backoff_until, backoff_len, last_failure;
     double node_ms;                   /* integral of size over time */
+    int peak;                         /* largest size over the run */
     sim_time last_t;
     int64_t scale_ups, nodes_added, nodes_removed, failures;
 } ca_group;

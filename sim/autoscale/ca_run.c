@@ -31,6 +31,7 @@ void ca_event_add(ca_run *ca, sim_time t, uint32_t group, ca_event_kind kind, in
  * (one point per group and instant: a later change at t overwrites it). */
 static void group_point(ca_run *ca, uint32_t gi, sim_time t) {
     ca_group *g = &ca->groups[gi];
+    if (g->size > g->peak) g->peak = g->size;
     if (ca->series.len && ca->series.data[ca->series.len - 1].t == t && ca->series.data[ca->series.len - 1].group == gi) {
         ca->series.data[ca->series.len - 1].size = g->size;
         ca->series.data[ca->series.len - 1].ready = g->ready;
@@ -322,6 +323,21 @@ void ca_attach(sim_run *r, const inv_node *info) {
     r->pod_node = pod_node;
 }
 
+/* The largest number of group nodes at once (not absent), from the series:
+ * the groups' sizes summed after the last change of each instant. */
+static int peak_total(const ca_run *ca) {
+    int *size = xcalloc(ca->ngroups ? ca->ngroups : 1, sizeof *size), total = 0, peak = 0;
+    for (size_t i = 0; i < ca->series.len; i++) {
+        const ca_point *p = &ca->series.data[i];
+        total += p->size - size[p->group];
+        size[p->group] = p->size;
+        if (i + 1 == ca->series.len || ca->series.data[i + 1].t != p->t)
+            if (total > peak) peak = total;
+    }
+    free(size);
+    return peak;
+}
+
 /* Summary metrics: node-hours and cost per group and in all, pods that waited for a new node. */
 static void ca_summarize(sim_run *r, void *ctx) {
     ca_run *ca = ctx;
@@ -345,6 +361,17 @@ static void ca_summarize(sim_run *r, void *ctx) {
     sim_metric_add(r, "ca_nodes_removed", (double)removed);
     sim_metric_add(r, "ca_provision_failures", (double)failed);
     sim_metric_add(r, "ca_scans", (double)ca->scans);
+    /* what a planner asks (issue 26): the largest number of group nodes at once,
+     * and GPU allocation against the GPUs provisioned (group nodes while not
+     * absent, fixed pools all the time) rather than against every group at max */
+    double gpu_ms = 0, alloc_ms = sim_metric_get(r, "gpu_alloc_pct") / 100.0 * r->total_gpu_equiv * (double)r->end_time;
+    for (size_t gi = 0; gi < ca->ngroups; gi++) gpu_ms += ca->groups[gi].node_ms * ca->groups[gi].gpus;
+    for (size_t n = 0; n < r->nnodes; n++)
+        if (ca->node_group[n] < 0) gpu_ms += (double)r->sched.gv.nodes[n].ngpu * (double)r->end_time;
+    int peak = peak_total(ca);
+    sim_metric_add(r, "ca_peak_nodes", (double)peak);
+    sim_metric_add(r, "ca_gpu_hours_provisioned", gpu_ms / 3.6e6);
+    sim_metric_add(r, "gpu_alloc_provisioned_pct", gpu_ms > 0 ? 100.0 * alloc_ms / gpu_ms : 0);
     /* a pod still pending that no node group could take: its reason says so */
     for (size_t c = 0; c < ca->no_scale_up.len && c < r->sched.nclasses; c++) {
         if (!ca->no_scale_up.data[c] || !r->class_reason[c] || !sched_waiting(&r->sched, (uint32_t)c)) continue;

@@ -128,36 +128,24 @@ static void eval_threshold(const expect_threshold *t, const rdb *res, check_repo
     }
 }
 
-/* The values of one metric over the runs of r (NAN skipped), and their seeds. */
-static size_t run_values(const rdb *r, const char *metric, double *v, int64_t *seeds) {
+/* The values of one metric (of pod group `grp`, or the whole run: NULL) over
+ * the runs of r (NAN skipped), and their seeds. */
+static size_t run_values(const rdb *r, const char *metric, const char *grp, double *v, int64_t *seeds) {
     int m = rdb_metric_index(r, metric);
+    double *per_run = NULL;
+    if (grp) {
+        per_run = xmalloc((r->nruns + 1) * sizeof *per_run);
+        rdb_pod_group_values(r, grp, metric, per_run);
+    }
     size_t n = 0;
-    for (size_t i = 0; i < r->nruns && m >= 0; i++) {
-        double x = rdb_value(r, i, m);
+    for (size_t i = 0; i < r->nruns && (m >= 0 || grp); i++) {
+        double x = grp ? per_run[i] : rdb_value(r, i, m);
         if (isnan(x)) continue;
         v[n] = x;
         seeds[n++] = r->runs[i].seed;
     }
+    free(per_run);
     return n;
-}
-
-/* Pairs now[] with then[] by seed when both hold the same seeds, each once:
- * then[] is reordered to match now[]. */
-static bool pair_by_seed(size_t n, const int64_t *sn, size_t m, double *then, int64_t *st) {
-    if (n != m || n < 2) return false;
-    for (size_t i = 0; i < n; i++) {
-        size_t j = i;
-        while (j < m && st[j] != sn[i]) j++;
-        if (j == m) return false;
-        double tv = then[i];
-        int64_t ts = st[i];
-        then[i] = then[j], st[i] = st[j];
-        then[j] = tv, st[j] = ts;
-    }
-    for (size_t i = 1; i < n; i++)
-        for (size_t k = 0; k < i; k++)
-            if (sn[k] == sn[i]) return false;
-    return true;
 }
 
 /* The rule (docs/CI.md, "Baselines and noise"): a baseline check fails when
@@ -168,17 +156,19 @@ static bool pair_by_seed(size_t n, const int64_t *sn, size_t m, double *then, in
  * there is no interval: the means decide. */
 static void eval_baseline(const expect_baseline_metric *b, const rdb *res, const rdb *base, check_report *c) {
     check_result *r = add(c);
-    r->name = fmt("baseline: %s no worse by %g%s", b->metric, b->tolerance, b->relative ? "%" : "");
+    /* `metric{group=NAME}`: that group's rows, named as written */
+    char *metric = b->group ? fmt("%s{group=%s}", b->metric, b->group) : xstrdup(b->metric);
+    r->name = fmt("baseline: %s no worse by %g%s", metric, b->tolerance, b->relative ? "%" : "");
     size_t cap = res->nruns + (base ? base->nruns : 0) + 1;
     double *vn = xmalloc(cap * sizeof *vn), *vt = xmalloc(cap * sizeof *vt);
     int64_t *sn = xmalloc(cap * sizeof *sn), *st = xmalloc(cap * sizeof *st);
-    size_t nn = run_values(res, b->metric, vn, sn);
-    size_t nt = base ? run_values(base, b->metric, vt, st) : 0;
+    size_t nn = run_values(res, b->metric, b->group, vn, sn);
+    size_t nt = base ? run_values(base, b->metric, b->group, vt, st) : 0;
     mean_ci now = mean_ci95(vn, nn), then = mean_ci95(vt, nt);
     r->value = nn ? now.mean : NAN;
     if (!nt) {
         r->expected = xstrdup("(no baseline value)");
-        r->message = fmt("metric '%s' is not in the baseline %s", b->metric, base ? base->path : "");
+        r->message = fmt("metric '%s' is not in the baseline %s", metric, base ? base->path : "");
         goto out;
     }
     double tol = b->relative ? fabs(then.mean) * b->tolerance / 100.0 : b->tolerance;
@@ -186,10 +176,10 @@ static void eval_baseline(const expect_baseline_metric *b, const rdb *res, const
     if (!nn) {
         r->expected = fmt("%s %g (baseline %g %s %g)", b->better > 0 ? ">=" : "<=", limit, then.mean,
                           b->better > 0 ? "-" : "+", tol);
-        r->message = fmt("metric '%s' is not in the results", b->metric);
+        r->message = fmt("metric '%s' is not in the results", metric);
         goto out;
     }
-    bool paired = pair_by_seed(nn, sn, nt, vt, st);
+    bool paired = stats_pair_by_seed(nn, sn, nt, vt, st);
     mean_ci d = diff_ci95(vn, nn, vt, nt, paired);   /* now - then */
     strbuf e = {0};
     sb_printf(&e, "%s %g (baseline %g %s %g)", b->better > 0 ? ">=" : "<=", limit, then.mean,
@@ -205,14 +195,14 @@ static void eval_baseline(const expect_baseline_metric *b, const rdb *res, const
     r->pass = !(beyond && significant);
     if (!r->pass)
         r->message = isnan(d.half)
-                         ? fmt("%s = %g is worse than the baseline %g by more than %g (%s is better)", b->metric,
+                         ? fmt("%s = %g is worse than the baseline %g by more than %g (%s is better)", metric,
                                now.mean, then.mean, tol, b->better > 0 ? "higher" : "lower")
                          : fmt("%s = %g is worse than the baseline %g by more than %g (%s is better), and the 95%% "
                                "confidence interval of the difference (%+g ± %g, %s) excludes 0",
-                               b->metric, now.mean, then.mean, tol, b->better > 0 ? "higher" : "lower", d.mean,
+                               metric, now.mean, then.mean, tol, b->better > 0 ? "higher" : "lower", d.mean,
                                d.half, paired ? "paired by seed" : "Welch");
 out:
-    free(vn), free(vt), free(sn), free(st);
+    free(vn), free(vt), free(sn), free(st), free(metric);
 }
 
 static void seed_list(const rdb *r, strbuf *out) {
@@ -346,6 +336,17 @@ int expect_check_groups(const expect_spec *e, const rdb *results, strbuf *err) {
         sb_clear(err);
         sb_printf(err, "%s%sthreshold '%s': no group '%s' in the results (groups: ", t->where ? t->where : "",
                   t->where && *t->where ? ": " : "", t->text, t->group);
+        size_t len = err->len;
+        rdb_pod_group_names(results, err);
+        sb_puts(err, err->len == len ? "none)" : ")");
+        return -1;
+    }
+    for (size_t i = 0; i < e->nbaseline; i++) {
+        const expect_baseline_metric *b = &e->baseline[i];
+        if (!b->group || rdb_has_pod_group(results, b->group)) continue;
+        sb_clear(err);
+        sb_printf(err, "%s: baseline metric '%s{group=%s}': no group '%s' in the results (groups: ",
+                  e->file ? e->file : "expect", b->metric, b->group, b->group);
         size_t len = err->len;
         rdb_pod_group_names(results, err);
         sb_puts(err, err->len == len ? "none)" : ")");

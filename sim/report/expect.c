@@ -223,7 +223,20 @@ static int parse_baseline_metric(const ynode *key, const ynode *val, expect_base
     const char *name;
     if (y_str(key, "baseline metric", &name, err)) return -1;
     b->metric = xstrdup(name);
-    b->better = metric_direction(name);
+    char *brace = strchr(b->metric, '{');
+    if (brace) {   /* "METRIC{group=NAME}": that group's rows (summary.grp), as in thresholds */
+        expect_threshold t = {0};
+        const char *p = name + (brace - b->metric);
+        int bad = parse_group(key, name, &p, &t, err);
+        if (!bad && *p) {
+            yerr(err, key, "baseline metric '%s': unexpected '%s' after {group=NAME}", name, p);
+            bad = -1;
+        }
+        b->group = t.group;
+        if (bad) return -1;
+        *brace = '\0';
+    }
+    b->better = metric_direction(b->metric);
     if (val && val->kind == YN_MAP) {
         static const char *const keys[] = {"tolerance", "better", NULL};
         if (ymap_check_keys(val, keys, "baseline metric", err)) return -1;
@@ -378,7 +391,10 @@ void expect_free(expect_spec *e) {
         free(e->thresholds[i].group);
         free(e->thresholds[i].where);
     }
-    for (size_t i = 0; i < e->nbaseline; i++) free(e->baseline[i].metric);
+    for (size_t i = 0; i < e->nbaseline; i++) {
+        free(e->baseline[i].metric);
+        free(e->baseline[i].group);
+    }
     for (size_t i = 0; i < e->nsets; i++) {
         free(e->sets[i]);
         free(e->set_origins[i]);

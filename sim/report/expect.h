@@ -17,6 +17,7 @@
  *     metrics:
  *       gpu_alloc_pct: 0.5         # no worse than the baseline by 0.5 (points)
  *       wait_p99_s: 10%            # ... by 10% of the baseline value
+ *       wait_censored_p99_s{group=train}: 10%   # one group's metric
  *       events: {tolerance: 5%, better: lower}
  *
  * Parsing is strict (unknown keys, bad expressions: FILE:LINE:COL errors).
@@ -58,6 +59,7 @@ typedef struct expect_baseline_metric {
     double tolerance;
     bool relative;       /* tolerance is a percentage of the baseline value */
     int better;          /* +1 higher, -1 lower */
+    char *group;         /* `metric{group=NAME}: tol`: that group's rows; NULL = the whole run */
 } expect_baseline_metric;
 
 typedef struct expect_spec {

@@ -71,6 +71,8 @@ rdb_stats rdb_pod_group_stats(const rdb *r, const char *grp, const char *metric)
 void rdb_pod_group_values(const rdb *r, const char *grp, const char *metric, double *out);
 /* The group names, comma-separated, in first-seen order (for messages). */
 void rdb_pod_group_names(const rdb *r, strbuf *out);
+/* The group names in first-seen order (*n of them; free each and the array). */
+char **rdb_pod_groups(const rdb *r, size_t *n);
 
 /* rdb_merge.c: write into the new database `out` every run of the results
  * databases paths[0..n) (run ids shifted; with n > 1 each run's scenario is

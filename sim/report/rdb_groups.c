@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "report/rdb.h"
+#include "util/xalloc.h"
 
 /* A statement over the summary, or NULL when the database has no groups (no grp column). */
 static sqlite3_stmt *prep(const rdb *r, const char *sql) {
@@ -46,6 +47,18 @@ void rdb_pod_group_names(const rdb *r, strbuf *out) {
     for (int k = 0; sqlite3_step(s) == SQLITE_ROW; k++)
         sb_printf(out, "%s%s", k ? ", " : "", (const char *)sqlite3_column_text(s, 0));
     sqlite3_finalize(s);
+}
+
+char **rdb_pod_groups(const rdb *r, size_t *n) {
+    *n = 0;
+    sqlite3_stmt *s = prep(r, "SELECT grp FROM summary WHERE grp != '' GROUP BY grp ORDER BY min(rowid)");
+    char **names = NULL;
+    while (s && sqlite3_step(s) == SQLITE_ROW) {
+        names = xrealloc(names, (*n + 1) * sizeof *names);
+        names[(*n)++] = xstrdup((const char *)sqlite3_column_text(s, 0));
+    }
+    if (s) sqlite3_finalize(s);
+    return names;
 }
 
 void rdb_pod_group_values(const rdb *r, const char *grp, const char *metric, double *out) {

@@ -1,13 +1,16 @@
 /* run_groups.c -- pending pods per group and groups that never started a pod (see run_groups.h). */
 #include "report/run_groups.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/sim_reasons.h"
 #include "report/escape.h"
+#include "util/xalloc.h"
 
 enum { MAX_LISTED = 8 };   /* groups named per line (trace runs have a group per shape) */
+enum { MAX_TABLE = 12 };   /* rows of the per-group table */
 
 /* s as terminal text (a Lua group name or a reason may hold control characters). */
 static const char *term(strbuf *b, const char *s) {
@@ -16,8 +19,71 @@ static const char *term(strbuf *b, const char *s) {
     return sb_str(b);
 }
 
+/* The values of the table's columns for every group, in one pass over the
+ * summary (a group's rows follow each other, engine/sim_groups.c). */
+enum { COL_ARRIVED, COL_STARTED, COL_P50, COL_P99, COL_GPU_H, NCOL };
+static double *group_columns(const sim_run *run) {
+    static const char *const metric[NCOL] = {"pods_arrived", "pods_scheduled", "wait_censored_p50_s",
+                                             "wait_censored_p99_s", "gpu_hours_allocated"};
+    size_t ng = run->groups.len, g = 0;
+    double *v = xmalloc((ng ? ng : 1) * NCOL * sizeof *v);
+    for (size_t i = 0; i < ng * NCOL; i++) v[i] = NAN;
+    for (size_t i = 0; i < run->summary.len && ng; i++) {
+        const sim_metric *m = &run->summary.data[i];
+        if (!m->group) continue;
+        if (m->group != run->groups.data[g].name)   /* interned: equal names are equal pointers */
+            for (g = 0; g < ng && run->groups.data[g].name != m->group; g++) {}
+        if (g == ng) { g = 0; continue; }
+        for (int k = 0; k < NCOL; k++)
+            if (!strcmp(m->name, metric[k])) v[g * NCOL + k] = m->value;
+    }
+    return v;
+}
+
+/* "  by group (waits censored: a pod that never started waits until the end):"
+ * and one aligned row per group (MAX_TABLE at most: the groups with the
+ * most pods that never started, then in class order). */
+static void group_table(const sim_run *run, FILE *out, strbuf *b) {
+    size_t ng = run->groups.len;
+    if (!ng) return;
+    double *v = group_columns(run);
+    size_t *order = xmalloc(ng * sizeof *order), shown = ng < MAX_TABLE ? ng : MAX_TABLE;
+    for (size_t g = 0; g < ng; g++) order[g] = g;
+    if (ng > MAX_TABLE) {   /* stable selection: most never started first */
+        for (size_t i = 0; i < shown; i++) {
+            size_t best = i;
+            for (size_t j = i + 1; j < ng; j++) {
+                const sim_group *x = &run->groups.data[order[j]], *y = &run->groups.data[order[best]];
+                if (x->arrived - x->scheduled > y->arrived - y->scheduled) best = j;
+            }
+            size_t t = order[best];
+            memmove(&order[i + 1], &order[i], (best - i) * sizeof *order);
+            order[i] = t;
+        }
+    }
+    int w = (int)strlen("group");
+    for (size_t i = 0; i < shown; i++) {
+        int len = (int)strlen(term(b, run->groups.data[order[i]].name));
+        if (len > w) w = len > 40 ? 40 : len;
+    }
+    fprintf(out, "  by group (censored waits: a pod that never started waits until the end of the run):\n"
+                 "    %-*s  %8s  %8s  %13s  %12s  %12s  %10s\n",
+            w, "group", "arrived", "started", "never started", "wait p50 s", "wait p99 s", "GPU-hours");
+    for (size_t i = 0; i < shown; i++) {
+        const sim_group *x = &run->groups.data[order[i]];
+        const double *c = &v[order[i] * NCOL];
+        fprintf(out, "    %-*.*s  %8lld  %8lld  %13lld  %12.1f  %12.1f  %10.2f\n", w, w, term(b, x->name),
+                (long long)x->arrived, (long long)x->scheduled, (long long)(x->arrived - x->scheduled), c[COL_P50],
+                c[COL_P99], c[COL_GPU_H]);
+    }
+    if (ng > shown) fprintf(out, "    and %zu more groups (table summary, column grp)\n", ng - shown);
+    free(order);
+    free(v);
+}
+
 void run_groups_print(const sim_run *run, FILE *out, FILE *warn) {
     strbuf b = {0}, c = {0};
+    if (out) group_table(run, out, &b);
     int64_t pending = 0;
     for (size_t g = 0; g < run->groups.len; g++) pending += run->groups.data[g].pending;
     if (out && pending) {

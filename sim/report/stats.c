@@ -2,6 +2,8 @@
 #include "report/stats.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "util/xalloc.h"
@@ -55,4 +57,23 @@ mean_ci diff_ci95(const double *a, size_t na, const double *b, size_t nb, int pa
     double df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
     c.half = student_t975(df) * sqrt(se2);
     return c;
+}
+
+/* Pairs now[] with then[] by seed when both hold the same seeds, each once:
+ * then[] is reordered to match now[]. */
+bool stats_pair_by_seed(size_t n, const int64_t *sn, size_t m, double *then, int64_t *st) {
+    if (n != m || n < 2) return false;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        while (j < m && st[j] != sn[i]) j++;
+        if (j == m) return false;
+        double tv = then[i];
+        int64_t ts = st[i];
+        then[i] = then[j], st[i] = st[j];
+        then[j] = tv, st[j] = ts;
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = 0; k < i; k++)
+            if (sn[k] == sn[i]) return false;
+    return true;
 }

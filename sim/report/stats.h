@@ -6,7 +6,9 @@
 #ifndef DRASIM_REPORT_STATS_H
 #define DRASIM_REPORT_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The 97.5 % quantile of Student's t with df degrees of freedom (two-sided
  * 95 %): exact table for df 1..30, then 40, 60, 120, and 1.96; a fractional
@@ -26,5 +28,10 @@ mean_ci mean_ci95(const double *v, size_t n);
  * df). half = NAN when either side has fewer than 2 values (or, paired, when
  * na != nb). */
 mean_ci diff_ci95(const double *a, size_t na, const double *b, size_t nb, int paired);
+
+/* Pairs now[0..n) (seeds sn) with then[0..m) (seeds st) by seed when both
+ * hold the same seeds, each once (n >= 2): then[] and st[] are reordered to
+ * match now[]. false (order unspecified) when they cannot be paired. */
+bool stats_pair_by_seed(size_t n, const int64_t *sn, size_t m, double *then, int64_t *st);
 
 #endif

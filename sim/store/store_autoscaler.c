@@ -9,7 +9,7 @@ static const char *const ca_sql =
     "CREATE TABLE IF NOT EXISTS autoscaler_groups(run_id INTEGER NOT NULL, node_group TEXT NOT NULL,"
     " min_nodes INTEGER NOT NULL, max_nodes INTEGER NOT NULL, price REAL NOT NULL, node_hours REAL NOT NULL,"
     " cost REAL NOT NULL, scale_ups INTEGER NOT NULL, nodes_added INTEGER NOT NULL, nodes_removed INTEGER NOT NULL,"
-    " provision_failures INTEGER NOT NULL);\n"
+    " provision_failures INTEGER NOT NULL, peak_nodes INTEGER NOT NULL);\n"
     "CREATE TABLE IF NOT EXISTS autoscaler_nodes(run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL,"
     " node_group TEXT NOT NULL, nodes INTEGER NOT NULL, ready INTEGER NOT NULL);\n"
     "CREATE TABLE IF NOT EXISTS autoscaler_events(run_id INTEGER NOT NULL, time_ms INTEGER NOT NULL,"
@@ -27,7 +27,7 @@ int store_write_autoscaler(sqlite3 *db, int64_t id, const sim_run *run) {
     if (sqlite3_exec(db, ca_sql, NULL, NULL, NULL) != SQLITE_OK) return -1;
     sqlite3_stmt *g = NULL, *n = NULL, *e = NULL;
     int rc = 0;
-    if (sqlite3_prepare_v2(db, "INSERT INTO autoscaler_groups VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1, &g, NULL) ||
+    if (sqlite3_prepare_v2(db, "INSERT INTO autoscaler_groups VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", -1, &g, NULL) ||
         sqlite3_prepare_v2(db, "INSERT INTO autoscaler_nodes VALUES(?,?,?,?,?)", -1, &n, NULL) ||
         sqlite3_prepare_v2(db, "INSERT INTO autoscaler_events VALUES(?,?,?,?,?,?,?)", -1, &e, NULL))
         rc = -1;
@@ -45,6 +45,7 @@ int store_write_autoscaler(sqlite3 *db, int64_t id, const sim_run *run) {
         sqlite3_bind_int64(g, 9, x->nodes_added);
         sqlite3_bind_int64(g, 10, x->nodes_removed);
         sqlite3_bind_int64(g, 11, x->failures);
+        sqlite3_bind_int64(g, 12, x->peak);
         rc = exec_stmt(g);
     }
     for (size_t i = 0; !rc && i < ca->series.len; i++) {

@@ -134,12 +134,12 @@ static void test_compare(void **state) {
     assert_int_equal(rdb_open(a, &ra, &err), 0);
     assert_int_equal(rdb_open(b, &rb, &err), 0);
     compare_dbs(&ra, &rb, true, &out);
-    assert_non_null(strstr(sb_str(&out), "run,metric,A,B,delta,delta_pct,A_ci95,B_ci95\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra P seed=1,gpu_alloc_pct,50,55,+5,+10.00%,-,-\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra Q seed=1,gpu_alloc_pct,60,66,+6,+10.00%,-,-\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra Q seed=1,wait_p99_s,10,5,-5,-50.00%,-,-\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra P seed=1,wait_p99_s,0,-,-,-,-,-\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra P seed=1,frag_pct,-,3,-,-,-,-\n"));
+    assert_non_null(strstr(sb_str(&out), "run,metric,A,B,delta,delta_pct,A_ci95,B_ci95,delta_ci95,statistic\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra P seed=1,gpu_alloc_pct,50,55,+5,+10.00%,-,-,-,\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra Q seed=1,gpu_alloc_pct,60,66,+6,+10.00%,-,-,-,\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra Q seed=1,wait_p99_s,10,5,-5,-50.00%,-,-,-,\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra P seed=1,wait_p99_s,0,-,-,-,-,-,-,\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra P seed=1,frag_pct,-,3,-,-,-,-,-,\n"));
     rdb_close(&ra);
     rdb_close(&rb);
     /* the same two seeds on both sides: one line per configuration, mean and 95% CI half width
@@ -155,9 +155,9 @@ static void test_compare(void **state) {
     sb_clear(&out);
     compare_dbs(&ra, &rb, true, &out);
     assert_null(strstr(sb_str(&out), "seed="));
-    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated (mean),gpu_alloc_pct,55,60.5,+5.5,+10.00%,63.53,69.883\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated (mean),wait_p99_s,5,5,+0,0%,63.53,-\n"));
-    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated (mean),frag_pct,-,3,-,-,-,-\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated (mean),gpu_alloc_pct,55,60.5,+5.5,+10.00%,63.53,69.883,-,\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated (mean),wait_p99_s,5,5,+0,0%,63.53,-,-,\n"));
+    assert_non_null(strstr(sb_str(&out), "s dra MostAllocated (mean),frag_pct,-,3,-,-,-,-,-,\n"));
     sb_clear(&out);
     compare_dbs(&ra, &rb, false, &out);
     assert_non_null(strstr(sb_str(&out), "gpu_alloc_pct  55 ± 63.5  60.5 ± 69.9"));
