@@ -162,3 +162,15 @@ drasim_cli_test(NAME groups/check-group-baseline-unknown-group
   EXIT 3
   EXPECT "baseline metric 'wait_censored_p99_s[{]group=ww[}]': no group 'ww' in the results [(]groups: hold, w[)]"
   DEPENDS groups/paired-a-seed3)
+
+# drasim report opens with the answer (issue 26): per configuration a row per
+# group (waits.yaml's numbers, worked out above: a 3/3/0, p50 0, p99 8;
+# big 2/0/2, p50 15, p99 20) and the warning about big, before the plots.
+drasim_cli_test(NAME groups/report-answer-first RAW
+  COMMAND sh -c "$<TARGET_FILE:drasim> report ${_grp_out}/waits-table.db -o ${_grp_out}/answer-report --force >/dev/null && tr -d '\\n' < ${_grp_out}/answer-report/index.html"
+  EXPECT "<h2 id=\"answer\">Answer by group</h2>.*<h2 id=\"plots\">"
+         "<tr><th>a</th><td class=\"num\">3</td><td class=\"num\">3</td><td class=\"num\">0</td><td class=\"num\">0</td><td class=\"num\">8</td>"
+         "<tr><th>big</th><td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">2</td><td class=\"num\">15</td><td class=\"num\">20</td>"
+         "<li>group <b>big</b>: none of its 2 pods ever started"
+  REJECT "<li>group <b>a</b>"
+  DEPENDS groups/run-group-table)

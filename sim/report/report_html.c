@@ -71,6 +71,81 @@ static void summary_table(const rdb *r, strbuf *b) {
     sb_puts(b, "</table>\n");
 }
 
+/* The answer first (issue 26): per configuration, one row per pod group with
+ * its SLO numbers (waits censored: a pod that never started waits until the
+ * end of the run), means over the configuration's runs; then the warnings. */
+static void answer_tables(const rdb *r, strbuf *b) {
+    size_t ng;
+    char **groups = rdb_pod_groups(r, &ng);
+    if (!ng) {
+        free(groups);
+        return;
+    }
+    static const char *const metric[] = {"pods_arrived", "pods_scheduled", "wait_censored_p50_s", "wait_censored_p99_s",
+                                         "gpu_hours_allocated"};
+    enum { NM = sizeof metric / sizeof *metric };
+    double *v = xmalloc(ng * NM * (r->nruns + 1) * sizeof *v);
+    for (size_t k = 0; k < ng; k++)
+        for (size_t m = 0; m < NM; m++) rdb_pod_group_values(r, groups[k], metric[m], &v[(k * NM + m) * (r->nruns + 1)]);
+    strbuf warn = {0};
+    sb_puts(b, "<h2 id=\"answer\">Answer by group</h2>\n<p class=\"meta\">Per configuration and pod group, the mean "
+               "over its runs. Waits are censored: a pod that never started waits until the end of the run.</p>\n");
+    for (size_t g = 0; g < r->ngroups; g++) {
+        sb_puts(b, "<h3>");
+        html_escape(b, r->groups[g]);
+        sb_puts(b, "</h3>\n<table class=\"answer\">\n<tr><th>group</th><th>arrived</th><th>started</th><th>never "
+                   "started</th><th>wait p50 (s)</th><th>wait p99 (s)</th><th>GPU-hours</th></tr>\n");
+        for (size_t k = 0; k < ng; k++) {
+            double mean[NM];
+            size_t n = 0;
+            for (size_t m = 0; m < NM; m++) {
+                double sum = 0;
+                n = 0;
+                for (size_t i = 0; i < r->nruns; i++) {
+                    double x = v[(k * NM + m) * (r->nruns + 1) + i];
+                    if (r->runs[i].group != g || isnan(x)) continue;
+                    sum += x;
+                    n++;
+                }
+                mean[m] = n ? sum / (double)n : NAN;
+            }
+            if (isnan(mean[0])) continue;   /* the group is not in this configuration */
+            sb_puts(b, "<tr><th>");
+            html_escape(b, groups[k]);
+            sb_puts(b, "</th>");
+            double cells[] = {mean[0], mean[1], mean[0] - mean[1], mean[2], mean[3], mean[4]};
+            for (size_t c = 0; c < 6; c++) {
+                sb_puts(b, "<td class=\"num\">");
+                num(b, cells[c]);
+                sb_puts(b, "</td>");
+            }
+            sb_puts(b, "</tr>\n");
+            if (mean[0] > 0 && mean[1] == 0) {
+                sb_puts(&warn, "<li>group <b>");
+                html_escape(&warn, groups[k]);
+                sb_puts(&warn, "</b>: none of its ");
+                num(&warn, mean[0]);
+                sb_puts(&warn, " pods ever started (");
+                html_escape(&warn, r->groups[g]);
+                sb_puts(&warn, "); the reasons are in the table pending_reasons</li>\n");
+            }
+        }
+        sb_puts(b, "</table>\n");
+    }
+    sb_puts(b, "<h3 id=\"warnings\">Warnings</h3>\n");
+    if (warn.len) {
+        sb_puts(b, "<ul class=\"warnings\">\n");
+        sb_append(b, warn.s, warn.len);
+        sb_puts(b, "</ul>\n");
+    } else {
+        sb_puts(b, "<p class=\"meta\">No group starved: every group started pods.</p>\n");
+    }
+    sb_free(&warn);
+    free(v);
+    for (size_t k = 0; k < ng; k++) free(groups[k]);
+    free(groups);
+}
+
 static void run_table(const rdb *r, size_t i, strbuf *b) {
     const rdb_run *u = &r->runs[i];
     sb_printf(b, "<div><h3>run %lld: ", (long long)u->id);
@@ -100,7 +175,9 @@ int report_html(const report *rp, strbuf *err) {
     html_escape(&b, base);
     sb_printf(&b, "</code>: %zu run%s in %zu configuration%s.</p>\n", r->nruns, r->nruns == 1 ? "" : "s", r->ngroups,
               r->ngroups == 1 ? "" : "s");
-    sb_puts(&b, "<nav><a href=\"#plots\">plots</a><a href=\"#summary\">summary</a><a href=\"#runs\">runs</a></nav>\n");
+    sb_puts(&b, "<nav><a href=\"#answer\">answer</a><a href=\"#plots\">plots</a><a href=\"#summary\">summary</a>"
+                "<a href=\"#runs\">runs</a></nav>\n");
+    answer_tables(r, &b);
     sb_puts(&b, "<h2 id=\"plots\">Plots</h2>\n");
     if (rp->data_note.len) {
         sb_puts(&b, "<div class=\"note\">");

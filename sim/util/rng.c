@@ -43,3 +43,16 @@ uint64_t rng_name_tag(const char *s) {
     for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
     return h;
 }
+
+/* splitmix64's finalizer of x (a bijection: distinct inputs, distinct outputs) */
+static uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void rng_identity(const rng *base, const char *name, uint64_t a, uint64_t b, rng *out) {
+    uint64_t h = mix64(rng_name_tag(name) + 0x9e3779b97f4a7c15ULL * (a + 1));
+    h = mix64(h + 0x9e3779b97f4a7c15ULL * (b + 1));
+    rng_fork(base, h, out);
+}

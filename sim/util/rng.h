@@ -20,4 +20,9 @@ void rng_fork(const rng *r, uint64_t tag, rng *out);
  * rng_fork(seed's stream, rng_name_tag(name)), so their draws depend on the name
  * and the seed only (common random numbers across fleets). */
 uint64_t rng_name_tag(const char *name);
+/* A stream for one identity, common random numbers across fleets: derived
+ * from `base` by hashing (name, a, b) with splitmix64's finalizer, e.g. a
+ * GPU's failures from (node name, GPU index, process), so that adding nodes
+ * never changes the draws of the nodes already there. */
+void rng_identity(const rng *base, const char *name, uint64_t a, uint64_t b, rng *out);
 #endif

@@ -58,12 +58,24 @@ typedef struct faction {
     uint32_t epoch;                  /* the failure it belongs to (repairs of an older failure do nothing) */
 } faction;
 
-/* A failure process over a set of GPUs or nodes. */
+/* A target's next failure (a min-heap entry of its process). */
+typedef struct fdue {
+    sim_time t;
+    uint64_t key;                    /* the target's identity: ties at one millisecond */
+    uint32_t j;                      /* index into the process's targets */
+} fdue;
+
+/* A failure process over a set of GPUs or nodes: every target fails by a
+ * Poisson process of its own, drawn from its own stream (common random
+ * numbers: faults_source.c); the process's one engine event is its earliest
+ * target's next failure. */
 typedef struct fproc {
     uint32_t *targets;               /* global GPU indexes / node indexes */
     size_t n;
     double rate_ms;                  /* per target */
-    rng rng;
+    rng *trng;                       /* per target: its stream (seed, node name, GPU, process) */
+    fdue *due;                       /* min-heap of the targets' next failures */
+    size_t ndue;
 } fproc;
 
 enum { GPU_OK = 0, GPU_FAILED = 1, GPU_DEGRADED = 2 };   /* a non-fatal XID: tainted None */

@@ -1,12 +1,20 @@
 /*
  * faults_source.c -- when faults happen (faults.h): the scenario's failure
- * processes (Poisson: each target fails at its rate, so a process over N
- * targets fires at N x rate and picks a target uniformly; a pick that is
- * already failed is a no-op), repairs drawn from their distribution,
+ * processes (Poisson: each target fails at its rate, by a process of its
+ * own; a failure of a target that is already failed is a no-op), repairs
+ * drawn from their distribution,
  * maintenance windows, DeviceTaintRules and the events file. Every event is
  * a background event (sim_schedule_background) and every draw comes from
  * the faults' own streams, so the workload's pods are those of the same
  * scenario without faults.
+ *
+ * Common random numbers (docs/DYNAMICS.md): a target's failure times and
+ * repair durations come from a stream of its own, derived from the seed and
+ * its identity (node name, GPU index, process index: rng_identity), drawn in
+ * a fixed order (first gap; at each failure its repair, then the next gap)
+ * whatever happens to other targets. So adding nodes to a pool never changes
+ * the faults of the nodes that were already there; maintenance drains the
+ * nodes with the smallest identity keys, again independent of other nodes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,18 +39,79 @@ static bool has_model(const sim_run *r, size_t i, const char *model) {
     return g && ((g->key && !strcmp(g->key, model)) || (g->product_name && !strcmp(g->product_name, model)));
 }
 
-static sim_time next_gap(fproc *p) {
-    double rate = p->rate_ms * (double)p->n;
-    double gap = rng_exponential(&p->rng, 1.0 / rate);
+/* A target's next gap (ms, >= 1; NEVER beyond ~285,000 years). */
+static sim_time next_gap(fproc *p, uint32_t j) {
+    double gap = rng_exponential(&p->trng[j], 1.0 / p->rate_ms);
     if (!(gap < 9.0e15)) return SIM_TIME_NEVER;
     return gap < 1 ? 1 : (sim_time)llround(gap);
 }
 
-static void schedule_proc(faults *f, fproc *p, int kind, size_t k, sim_time t) {
-    if (!p->n || !(p->rate_ms > 0)) return;
-    sim_time gap = next_gap(p);
+static bool due_before(const fdue *a, const fdue *b) {
+    return a->t != b->t ? a->t < b->t : a->key != b->key ? a->key < b->key : a->j < b->j;
+}
+
+static void due_push(fproc *p, fdue d) {
+    size_t i = p->ndue++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!due_before(&d, &p->due[up])) break;
+        p->due[i] = p->due[up];
+        i = up;
+    }
+    p->due[i] = d;
+}
+
+static fdue due_pop(fproc *p) {
+    fdue top = p->due[0], last = p->due[--p->ndue];
+    size_t i = 0, n = p->ndue;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && due_before(&p->due[c + 1], &p->due[c])) c++;
+        if (!due_before(&p->due[c], &last)) break;
+        p->due[i] = p->due[c];
+        i = c;
+    }
+    if (n) p->due[i] = last;
+    return top;
+}
+
+/* Target j's next failure after t (none when the gap overflows). */
+static void due_next(fproc *p, uint32_t j, uint64_t key, sim_time t) {
+    sim_time gap = next_gap(p, j);
     if (gap == SIM_TIME_NEVER || t > INT64_MAX / 2 - gap) return;
-    sim_schedule_background(f->r, f->src, t + gap, FAULT_ARG(kind, k));
+    due_push(p, (fdue){.t = t + gap, .key = key, .j = j});
+}
+
+/* The process's one engine event: its earliest target's failure. */
+static void schedule_proc(faults *f, fproc *p, int kind, size_t k) {
+    if (p->ndue) sim_schedule_background(f->r, f->src, p->due[0].t, FAULT_ARG(kind, k));
+}
+
+/* Every target's stream (seed, node name, GPU index or -1, process) and first failure. */
+static void start_proc(faults *f, fproc *p, int kind, size_t k) {
+    p->trng = xmalloc((p->n ? p->n : 1) * sizeof *p->trng);
+    p->due = xmalloc((p->n ? p->n : 1) * sizeof *p->due);
+    if (!(p->rate_ms > 0)) return;
+    for (uint32_t j = 0; j < p->n; j++) {
+        size_t node = p->targets[j];
+        uint64_t gpu = UINT64_MAX;
+        if (kind == FEV_K_GPU_PROC) {
+            size_t lo = 0, hi = f->nnodes;   /* the node whose GPUs hold the target */
+            while (hi - lo > 1) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (f->gpu_first[mid] <= p->targets[j]) lo = mid;
+                else hi = mid;
+            }
+            node = lo;
+            gpu = p->targets[j] - f->gpu_first[node];
+        }
+        uint64_t proc = (uint64_t)k * 2 + (kind == FEV_K_NODE_PROC);
+        rng_identity(&f->rng, f->r->nodes[node].meta.name, gpu, proc, &p->trng[j]);
+        rng peek = p->trng[j];
+        due_next(p, j, rng_next(&peek), 0);
+    }
+    schedule_proc(f, p, kind, k);
 }
 
 static int fail_at(sim_run *r, const char *file, int line, int col, const char *fmt, const char *a) {
@@ -70,8 +139,7 @@ static int faults_start(sim_run *r, void *ctx) {
             return fail_at(r, g->where->file, g->where->line, g->where->col,
                            "faults.gpuFailures: no GPU of the cluster matches this process%s", "");
         p->rate_ms = g->rate_per_gpu_ms;
-        rng_fork(&f->rng, 0x6770750000ull + k, &p->rng);
-        schedule_proc(f, p, FEV_K_GPU_PROC, k, 0);
+        start_proc(f, p, FEV_K_GPU_PROC, k);
     }
     f->nproc = xcalloc(fs->nnode ? fs->nnode : 1, sizeof *f->nproc);
     f->nnproc = fs->nnode;
@@ -85,8 +153,7 @@ static int faults_start(sim_run *r, void *ctx) {
             return fail_at(r, ns->where->file, ns->where->line, ns->where->col,
                            "faults.nodeFailures: no node of the cluster is in pool '%s'", ns->pool ? ns->pool : "");
         p->rate_ms = ns->rate_per_node_ms;
-        rng_fork(&f->rng, 0x6e6f64650000ull + k, &p->rng);
-        schedule_proc(f, p, FEV_K_NODE_PROC, k, 0);
+        start_proc(f, p, FEV_K_NODE_PROC, k);
     }
     for (size_t k = 0; k < fs->nmaint; k++)
         faults_schedule_action(f, &(faction){.kind = FA_MAINTENANCE, .idx = (uint32_t)k}, fs->maint[k].at);
@@ -114,9 +181,12 @@ static int faults_start(sim_run *r, void *ctx) {
 static int gpu_proc_fire(faults *f, size_t k, sim_time t) {
     const gpu_failure_spec *g = &f->r->sc->faults->gpu[k];
     fproc *p = &f->gproc[k];
-    uint32_t x = p->targets[rng_below(&p->rng, p->n)];
-    sim_time repair = g->has_repair ? workload_sample_duration(&g->repair, &p->rng) : SIM_TIME_NEVER;
-    schedule_proc(f, p, FEV_K_GPU_PROC, k, t);
+    if (!p->ndue || p->due[0].t > t) return 0;
+    fdue d = due_pop(p);
+    uint32_t x = p->targets[d.j];
+    sim_time repair = g->has_repair ? workload_sample_duration(&g->repair, &p->trng[d.j]) : SIM_TIME_NEVER;
+    due_next(p, d.j, d.key, t);
+    schedule_proc(f, p, FEV_K_GPU_PROC, k);
     bool fatal = g->kind != GPU_FAULT_NONFATAL_XID;
     if (f->gpu_state[x] == GPU_FAILED || (!fatal && f->gpu_state[x] != GPU_OK)) return 0;
     size_t lo = 0, hi = f->nnodes;   /* the node whose GPUs [gpu_first[n], gpu_first[n + 1]) hold x */
@@ -143,9 +213,12 @@ static int gpu_proc_fire(faults *f, size_t k, sim_time t) {
 static int node_proc_fire(faults *f, size_t k, sim_time t) {
     const node_failure_spec *ns = &f->r->sc->faults->node[k];
     fproc *p = &f->nproc[k];
-    uint32_t node = p->targets[rng_below(&p->rng, p->n)];
-    sim_time repair = ns->has_repair ? workload_sample_duration(&ns->repair, &p->rng) : SIM_TIME_NEVER;
-    schedule_proc(f, p, FEV_K_NODE_PROC, k, t);
+    if (!p->ndue || p->due[0].t > t) return 0;
+    fdue d = due_pop(p);
+    uint32_t node = p->targets[d.j];
+    sim_time repair = ns->has_repair ? workload_sample_duration(&ns->repair, &p->trng[d.j]) : SIM_TIME_NEVER;
+    due_next(p, d.j, d.key, t);
+    schedule_proc(f, p, FEV_K_NODE_PROC, k);
     if (f->node_state[node] & NODE_DOWN) return 0;
     faults_node_fail(f->r, node, t);
     if (repair != SIM_TIME_NEVER)
@@ -154,22 +227,38 @@ static int node_proc_fire(faults *f, size_t k, sim_time t) {
     return 0;
 }
 
-/* Maintenance: drain `nodes` nodes of the pool (drawn from the nodes up and
- * not cordoned), uncordon them after the window. */
+/* A node's key for maintenance k: drawn from its identity's stream. */
+static uint64_t maint_key(faults *f, size_t k, size_t node) {
+    rng r;
+    rng_identity(&f->rng, f->r->nodes[node].meta.name, UINT64_MAX - 1, k, &r);
+    return rng_next(&r);
+}
+
+/* Maintenance: drain `nodes` nodes of the pool (among the nodes up and not
+ * cordoned, those of the smallest keys: a uniform draw that another node's
+ * presence does not change), uncordon them after the window. */
 static void maintenance(faults *f, size_t k, sim_time t) {
     const maintenance_spec *m = &f->r->sc->faults->maint[k];
     uint32_t *c = xmalloc((f->nnodes ? f->nnodes : 1) * sizeof *c);
+    uint64_t *key = xmalloc((f->nnodes ? f->nnodes : 1) * sizeof *key);
     size_t n = 0;
     for (size_t i = 0; i < f->nnodes; i++)
-        if (in_pool(f->r, i, m->pool) && !f->node_state[i]) c[n++] = (uint32_t)i;
+        if (in_pool(f->r, i, m->pool) && !f->node_state[i]) {
+            key[n] = maint_key(f, k, i);
+            c[n++] = (uint32_t)i;
+        }
     for (int64_t j = 0; j < m->nodes && n; j++) {
-        size_t pick = (size_t)rng_below(&f->rng, n);
+        size_t pick = 0;
+        for (size_t i = 1; i < n; i++)
+            if (key[i] < key[pick]) pick = i;
         uint32_t node = c[pick];
         c[pick] = c[--n];
+        key[pick] = key[n];
         faults_node_drain(f->r, node, t);
         faults_schedule_action(f, &(faction){.kind = FA_UNCORDON, .node = node}, t + m->duration);
     }
     free(c);
+    free(key);
 }
 
 static void explicit_event(faults *f, const faction *a, sim_time t) {

@@ -163,8 +163,8 @@ static void faults_free(void *ctx) {
     for (size_t i = 0; i < f->nnodes; i++) VEC_FREE(f->on_node[i]);
     free(f->on_node);
     free(f->node_noexec);
-    for (size_t i = 0; i < f->ngproc; i++) free(f->gproc[i].targets);
-    for (size_t i = 0; i < f->nnproc; i++) free(f->nproc[i].targets);
+    for (size_t i = 0; i < f->ngproc; i++) free(f->gproc[i].targets), free(f->gproc[i].trng), free(f->gproc[i].due);
+    for (size_t i = 0; i < f->nnproc; i++) free(f->nproc[i].targets), free(f->nproc[i].trng), free(f->nproc[i].due);
     free(f->gproc);
     free(f->nproc);
     VEC_FREE(f->actions);
