@@ -130,3 +130,29 @@ drasim_cli_test(NAME queues/implicit-cohort COMMAND admit --shares ${_kq}/bad/mi
 drasim_cli_test(NAME queues/missing-local-queue COMMAND admit ${_kq}/missing-local-queue.yaml
   EXIT 1 EXPECT [["admitted": false.*"reason": "LocalQueue team-a-typo doesn't exist"]])
 drasim_cli_test(NAME queues/usage COMMAND admit EXIT 2 EXPECT "usage: drasim admit")
+
+# ---- Kueue in front of the scheduler in a run (queue/gate.h) ------------------
+# tests/queues/run/borrowing.yaml derives every number by hand.
+set(_kq_out ${CMAKE_CURRENT_BINARY_DIR}/queues-run)
+file(MAKE_DIRECTORY ${_kq_out})
+drasim_cli_test(NAME queues/run/borrowing
+  COMMAND run ${_kq}/run/borrowing.yaml -o ${_kq_out}/borrowing.db --force
+  EXPECT "c: 1 pod: LocalQueue team-c doesn't exist"
+  SQL ${_kq_out}/borrowing.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = 'team-a' AND metric LIKE 'queue%'"
+      "^queue_admitted=4[.]00 queue_admitted_borrowing=2[.]00 queue_pending_at_end=0[.]00 queue_wait_censored_mean_s=1[.]75 queue_wait_censored_p50_s=0[.]00 queue_wait_censored_p90_s=7[.]00 queue_wait_censored_p99_s=7[.]00 queue_wait_censored_max_s=7[.]00$"
+      ${_kq_out}/borrowing.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = 'team-b' AND metric IN ('queue_admitted', 'queue_wait_censored_max_s')"
+      "^queue_admitted=1[.]00 queue_wait_censored_max_s=0[.]00$"
+      ${_kq_out}/borrowing.db "SELECT value FROM summary WHERE metric = 'queue_missing_local_queue_pods'" "^1[.]0$")
+drasim_cli_test(NAME queues/run/missing-flavor
+  COMMAND run ${_kq}/run/missing-flavor.yaml -o ${_kq_out}/missing-flavor.db
+  EXIT 3 EXPECT [[missing-flavor.yaml:[0-9]+:[0-9]+: ClusterQueue team-b: spec.resourceGroups\[0\].flavors\[0\].name: ResourceFlavor 'a100' does not exist]]
+  FILE_ABSENT ${_kq_out}/missing-flavor.db)
+# a run without queues is unchanged: no queue metrics at all
+drasim_cli_test(NAME queues/run/no-queues-no-rows
+  COMMAND run ${CMAKE_SOURCE_DIR}/tests/groups/waits.yaml -o ${_kq_out}/plain.db --force
+  SQL ${_kq_out}/plain.db "SELECT count(*) FROM summary WHERE metric LIKE 'queue%'" "^0$")
+# the same objects from a file, the Cohort implicit (queues.implicitCohorts: true)
+drasim_cli_test(NAME queues/run/files-implicit-cohort
+  COMMAND run ${_kq}/run/files.yaml -o ${_kq_out}/files.db --force
+  SQL ${_kq_out}/files.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = 'team-a' AND metric IN ('queue_admitted_borrowing', 'queue_wait_censored_mean_s')"
+      "^queue_admitted_borrowing=2[.]00 queue_wait_censored_mean_s=1[.]75$")

@@ -1,5 +1,6 @@
 /* sim.c -- the event loop of one run and its summary metrics (see sim.h). */
 #include "engine/sim.h"
+#include "queue/gate.h"
 #include "engine/sim_evict.h"
 
 #include <math.h>
@@ -199,6 +200,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
 }
 
 void sim_free(sim_run *r) {
+    queue_gate_free(r->gate);
     for (size_t k = 0; k < r->nsources; k++)
         if (r->sources[k].free) r->sources[k].free(r->sources[k].ctx);
     free(r->tie_rank);
@@ -306,9 +308,27 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
     sim_pod p = {.arrival = t, .start = -1, .end = -1, .duration = duration, .node = -1, .group = c,
                  .ordinal = ordinal, .state = POD_PENDING, .source = (uint8_t)src, .name = name};
     VEC_PUSH(r->pods, p);
+    if (r->gate && r->gate->arrive(r->gate->ctx, (uint32_t)(r->pods.len - 1), c, sim_class_spec(r, c), t))
+        return (uint32_t)(r->pods.len - 1);   /* the queue holds it until admitted (queue/gate.h) */
     if (!r->gangs || !sim_gang_hold(r, (uint32_t)(r->pods.len - 1), t))   /* a gang's pods wait for its quorum */
         sched_enqueue(&r->sched, c, (uint32_t)(r->pods.len - 1));
     return (uint32_t)(r->pods.len - 1);
+}
+
+/* The queue's admission cycle at t: the pods it admits go to the scheduler. */
+static void gate_cycle(sim_run *r, sim_time t) {
+    uint32_t *out = NULL;
+    size_t len = 0, cap = 0;
+    r->gate->cycle(r->gate->ctx, t, &out, &len, &cap);
+    for (size_t i = 0; i < len; i++)
+        if (!r->gangs || !sim_gang_hold(r, out[i], t)) sched_enqueue(&r->sched, r->pods.data[out[i]].group, out[i]);
+    free(out);
+}
+
+static void gate_metric(void *ud, const char *name, double value, const char *group) {
+    sim_run *r = ud;
+    sim_metric m = {name, value, group};
+    VEC_PUSH(r->summary, m);
 }
 
 #define SRC_SHIFT 56
@@ -372,6 +392,7 @@ void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     p->state = state;
     p->end = t;
     r->running--;
+    if (r->gate) r->gate->ended(r->gate->ctx, id, t);   /* its quota is free again */
     if (r->usage) sim_usage_stop(r, id, t);
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
@@ -640,6 +661,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             default: break;
             }
         }
+        if (r->gate) gate_cycle(r, t);   /* admission before scheduling (queue/gate.h) */
         schedule_pass(r, t);
         for (size_t k = 0; k < r->started.len; k++) {   /* started hooks may submit or delete pods */
             uint32_t id = r->started.data[k];
@@ -680,7 +702,12 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         r->class_reason[p->group] = xstrdup(sb_str(&b));
         sb_free(&b);
     }
+    for (size_t c = 0; r->gate && c < r->sched.nclasses; c++) {   /* pods the queue still holds: its reason */
+        const char *why = r->class_reason[c] ? NULL : r->gate->why(r->gate->ctx, (uint32_t)c);
+        if (why) r->class_reason[c] = xstrdup(why);
+    }
     summarize(r);
+    if (r->gate) r->gate->summarize(r->gate->ctx, r->end_time, gate_metric, r);
     for (size_t k = 0; k < r->nsources; k++)
         if (r->sources[k].summarize) r->sources[k].summarize(r, r->sources[k].ctx);
     sim_quality_summary(r);   /* after the sources: it skips the metrics already written */

@@ -178,6 +178,7 @@ struct sim_run {
     void *on_bind_ctx;
     struct faults *faults;                    /* the run's fault state (workload/faults.h), owned by its source */
     struct sim_topo *topo;                    /* rack fragmentation measures (engine/sim_topology.h), NULL = off */
+    struct queue_gate *gate;                  /* the queue manager in front of the scheduler (queue/gate.h), owned; NULL = none */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */

@@ -14,7 +14,7 @@
 #include "util/intern.h"
 
 static const char *const top_keys[] = {"apiVersion", "kind", "metadata", "seed", "stop", "cluster",
-                                       "scheduling", "workload", "output", "autoscaler", "faults", NULL};
+                                       "scheduling", "workload", "output", "autoscaler", "faults", "queues", NULL};
 
 static int parse_metadata(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"name", "description", NULL};
@@ -204,6 +204,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
          * (DeviceClass extendedResourceName), checked when the run starts. */
     }
     if ((v = ymap_get(root, "faults")) && scenario_parse_faults(v, s, err)) return -1;
+    if ((v = ymap_get(root, "queues")) && scenario_parse_queues(v, s, err)) return -1;   /* model/scenario_queues.c */
     return scenario_check_limits(root, s, err);
 }
 
@@ -220,6 +221,7 @@ int scenario_load(const char *path, scenario *s, strbuf *err) {
 }
 
 void scenario_free(scenario *s) {
+    if (s->queues) scenario_free_queues(s);
     if (s->has_file) yfile_free(&s->file);
     arena_free(&s->a);
     memset(s, 0, sizeof *s);

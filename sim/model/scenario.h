@@ -131,6 +131,11 @@ typedef struct pod_group_spec {
     bool has_grace;                  /* terminationGracePeriodSeconds given (else 30 s) */
     sim_time checkpoint;             /* a job's checkpoint interval; 0 = none */
     sim_time grace;                  /* terminationGracePeriodSeconds */
+    /* Kueue (issue 27, model/scenario_queues.c): the pods' namespace and labels
+     * (kueue.x-k8s.io/queue-name names their LocalQueue) */
+    const char *namespace_;          /* NULL = "default" */
+    k8s_kv *labels;
+    size_t nlabels;
 } pod_group_spec;
 
 /* What owns a pod group's pods, i.e. what happens when one is evicted:
@@ -249,6 +254,7 @@ typedef struct scenario {
     contention_params *contention;   /* workload.contention (model/usage.h), NULL = the defaults */
     struct autoscaler_spec *autoscaler; /* cluster-autoscaler (model/autoscaler_spec.h), NULL = no pool autoscales */
     struct fault_spec *faults;       /* `faults:` (model/scenario_faults.h), or NULL */
+    struct kq_objects *queues;       /* `queues:` Kueue objects (model/kueue.h), or NULL */
 } scenario;
 
 /* Limits on memory-hungry settings (scenario_limits.c, docs/SCENARIOS.md). */
@@ -306,5 +312,9 @@ int scenario_parse_group_dynamics(const ynode *m, pod_group_spec *g, strbuf *err
 int scenario_parse_sched_dynamics(const ynode *scheduling, scenario *s, strbuf *err);
 /* (Re)build a trace workload's pod groups and arrival sequence for s->seed. */
 int scenario_trace_expand(scenario *s, strbuf *err);
+
+/* `queues:` (model/scenario_queues.c): manager kueue, its objects inline or in files. */
+int scenario_parse_queues(const ynode *q, scenario *s, strbuf *err);
+void scenario_free_queues(scenario *s);
 
 #endif

@@ -210,7 +210,7 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     static const char *const keys[] = {"name", "count", "arrival", "duration", "priority", "requests",
                                        "nodeSelector", "affinity", "tolerations", "gpu", "owner", "checkpoint",
                                        "terminationGracePeriodSeconds", "containers", "initContainers", "usage",
-                                       "preemptionPolicy", "disruptionBudget", "gang", NULL};
+                                       "preemptionPolicy", "disruptionBudget", "gang", "namespace", "labels", NULL};
     const ynode *v;
     memset(g, 0, sizeof *g);
     g->where = m;
@@ -255,6 +255,9 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     if (scenario_parse_containers(m, a, g, err)) return -1;
     if ((v = ymap_get(m, "usage")) && usage_parse(v, a, &g->usage, err)) return -1;
     if (scenario_parse_lifecycle(m, g, err)) return -1;
+    if ((v = ymap_get(m, "namespace")) && y_str(v, "namespace", &g->namespace_, err)) return -1;   /* issue 27 */
+    if ((v = ymap_get(m, "labels")) && scenario_parse_string_map(v, "labels", a, &g->labels, &g->nlabels, err))
+        return -1;
     return scenario_parse_group_dynamics(m, g, err);
 }
 

@@ -1,5 +1,6 @@
 /* runner.c -- one scenario, several seeds, one database (see runner.h). */
 #include "report/runner.h"
+#include "queue/gate.h"
 #include "workload/attach.h"
 
 #include <errno.h>
@@ -180,6 +181,7 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         run.progress = print_progress;
         run.progress_ud = &ps;
     }
+    run.gate = kq_gate_new(&sc);   /* Kueue in front of the scheduler (queue/gate.h), NULL without queues */
     workload_attach(&run);
     if (sc.autoscaler && info) ca_attach(&run, info);   /* after the workload: its scans follow the arrivals of an instant */
     int ex = sim_execute(&run, b->interrupt);

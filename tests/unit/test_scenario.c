@@ -117,11 +117,11 @@ static void test_valid_scenario(void **state) {
 static void test_unknown_keys(void **state) {
     expect_error("seed: 7", "sead: 7",
                  "s.yaml:4:1: unknown field 'sead' in scenario (expected one of: apiVersion, kind, metadata, "
-                 "seed, stop, cluster, scheduling, workload, output, autoscaler, faults)");
+                 "seed, stop, cluster, scheduling, workload, output, autoscaler, faults, queues)");
     expect_error("    priority: 5", "    priorty: 5",
                  "s.yaml:20:5: unknown field 'priorty' in pod group (expected one of: name, count, arrival, "
                  "duration, priority, requests, nodeSelector, affinity, tolerations, gpu, owner, checkpoint, "
-                 "terminationGracePeriodSeconds, containers, initContainers, usage, preemptionPolicy, disruptionBudget, gang)");
+                 "terminationGracePeriodSeconds, containers, initContainers, usage, preemptionPolicy, disruptionBudget, gang, namespace, labels)");
     expect_error("{lognormal: {median: 30m, sigma: 0.8}}", "{lognormal: {median: 30m, sigma: 0.8, mean: 1m}}",
                  "s.yaml:19:53: unknown field 'mean' in duration.lognormal (expected one of: median, sigma)");
 }
