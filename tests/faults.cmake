@@ -191,4 +191,4 @@ set(_d ${_flt_out}/example-dp.db)
 drasim_cli_test(NAME faults/example-gpu-failures-dp
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/gpu-failures-dp.yaml -o ${_d}
   SQL ${_d} "SELECT group_concat(metric || '=' || round(value, 1), ' ') FROM summary WHERE grp = '' AND metric IN ('fault_gpu_failures', 'gpu_unavailable_pct', 'evictions')"
-            "^fault_gpu_failures=35[.]0 gpu_unavailable_pct=1[.]5$")
+            "^fault_gpu_failures=35[.]0 gpu_unavailable_pct=1[.]5 evictions=0[.]0$")

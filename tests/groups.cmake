@@ -22,10 +22,10 @@ drasim_cli_test(NAME groups/waits-by-hand
       ${_w} "SELECT group_concat(metric || '=' || iif(value IS NULL, 'NULL', printf('%.4f', value)), ' ') FROM summary WHERE grp = 'big' AND metric LIKE 'wait%'"
             "^wait_mean_s=NULL wait_p50_s=NULL wait_p90_s=NULL wait_p95_s=NULL wait_p99_s=NULL wait_max_s=NULL wait_censored_mean_s=17[.]5000 wait_censored_p50_s=15[.]0000 wait_censored_p90_s=20[.]0000 wait_censored_p95_s=20[.]0000 wait_censored_p99_s=20[.]0000 wait_censored_max_s=20[.]0000$"
       # whole run: started [0, 0, 8]; censored [0, 0, 8, 15, 20]: mean 43 / 5, p50 rank 3 = 8, p90 rank 5 = 20
-      ${_w} "SELECT group_concat(metric || '=' || printf('%.4f', value), ' ') FROM summary WHERE grp = '' AND (metric LIKE 'wait%' OR metric LIKE 'gpu_hours%')"
+      ${_w} "SELECT group_concat(metric || '=' || printf('%.4f', value), ' ') FROM summary WHERE grp = '' AND (metric LIKE 'wait%' OR metric IN ('gpu_hours_requested', 'gpu_hours_allocated'))"
             "^wait_mean_s=2[.]6667 wait_p50_s=0[.]0000 wait_p99_s=8[.]0000 wait_max_s=8[.]0000 wait_p90_s=8[.]0000 wait_p95_s=8[.]0000 wait_censored_mean_s=8[.]6000 wait_censored_p50_s=8[.]0000 wait_censored_p90_s=20[.]0000 wait_censored_p95_s=20[.]0000 wait_censored_p99_s=20[.]0000 wait_censored_max_s=20[.]0000 gpu_hours_requested=0[.]0472 gpu_hours_allocated=0[.]0083$"
       # GPU-seconds: a 3 x 1 x 10 requested and held; big 4 x 20 + 4 x 15 = 140 requested, none held
-      ${_w} "SELECT group_concat(grp || ':' || metric || '=' || printf('%.4f', value * 3600), ' ') FROM summary WHERE grp != '' AND metric LIKE 'gpu_hours%'"
+      ${_w} "SELECT group_concat(grp || ':' || metric || '=' || printf('%.4f', value * 3600), ' ') FROM summary WHERE grp != '' AND metric IN ('gpu_hours_requested', 'gpu_hours_allocated')"
             "^a:gpu_hours_requested=30[.]0000 a:gpu_hours_allocated=30[.]0000 big:gpu_hours_requested=140[.]0000 big:gpu_hours_allocated=0[.]0000$"
       # the whole run's rows first (in the order they always had), then the groups'
       ${_w} "SELECT (SELECT max(rowid) FROM summary WHERE grp = '') < (SELECT min(rowid) FROM summary WHERE grp != '')" "^1$")

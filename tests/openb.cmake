@@ -74,7 +74,7 @@ drasim_cli_test(NAME openb/same-seed-same-bytes RAW
 
 foreach(_case
     "bad-pods|bad_pods.csv:3: a GPU-sharing pod [(]gpu_milli 300 < 1000[)] must ask for exactly 1 GPU, not 2"
-    "bad-policy|bad-policy.yaml:9:11: scheduling.policy: expected one of random, dotprod")
+    "bad-policy|bad-policy.yaml:9:11: scheduling.policy: expected none or one of random, dotprod")
   string(REPLACE "|" ";" _parts "${_case}")
   list(GET _parts 0 _name)
   list(GET _parts 1 _expect)

@@ -12,7 +12,7 @@ drasim_cli_test(NAME preempt/device-plugin-preempts
   SQL ${_db} "SELECT scheduled_ms, node_id FROM pods WHERE name = 'inference-0'" "^630000[|]0$"
       ${_db} "SELECT count(*), min(reason), min(completion_ms) FROM pods WHERE state = 'Deleted'" "^1[|]PreemptionByScheduler[|]630000$"
       ${_db} "SELECT group_concat(grp || ':' || metric || '=' || value, ' ') FROM summary WHERE metric IN ('preemptions', 'preempted', 'preemption_victims')"
-             "^:preemptions=1[.]0 :preemption_victims=1[.]0 training:preempted=1[.]0 inference:preemptions=1[.]0$"
+             "^:preemptions=1[.]0 :preemption_victims=1[.]0 training:preemptions=0[.]0 training:preempted=1[.]0 inference:preemptions=1[.]0 inference:preempted=0[.]0$"
       # work lost: 8 GPUs x 600 s run before the eviction
       ${_db} "SELECT printf('%.4f', value) FROM summary WHERE grp = '' AND metric = 'gpu_hours_lost_preemption'" "^1[.]3333$")
 

@@ -11,7 +11,8 @@
  *     scale-down-non-empty-candidates-count nodes per scan -- every pod on it
  *     fits on some other ready node (simulated with the scheduler's filters
  *     and the DRA allocator; nodes chosen before in the scan are no
- *     destination);
+ *     destination) -- and no pod on it lacks a controller (owner none:
+ *     CA's drainability rule NotReplicated blocks the node);
  *   - a candidate unneeded for scale-down-unneeded-time is removed, the group
  *     staying at or above its min and the cluster above cores/memory-total
  *     min: empty nodes up to max-scale-down-parallelism at once, nodes with
@@ -64,6 +65,22 @@ static bool pods_fit_elsewhere(ca_run *ca, size_t node, const uint64_t *skip) {
     return ok;
 }
 
+/* Does a running pod on `node` have no controller? cluster-autoscaler never
+ * drains such a pod, so it blocks the node's scale-down (the drainability
+ * rule "replicated": a pod without a controller reference is BlockingPod
+ * NotReplicated unless annotated cluster-autoscaler.kubernetes.io/safe-to-evict
+ * "true" -- cluster-autoscaler simulator/drainability/rules/replicated/rule.go
+ * and utils/drain/drain.go, 1.36). drasim's pods have no annotations: a pod
+ * group or Lua pod with owner none always blocks. */
+static bool has_unreplicated_pod(const ca_run *ca, size_t node) {
+    const sim_run *r = ca->r;
+    for (size_t i = 0; i < ca->pods[node].len; i++) {
+        const sim_pod *p = &r->pods.data[ca->pods[node].data[i]];
+        if (p->state == POD_RUNNING && sim_class_spec(r, p->group)->owner == POD_OWNER_NONE) return true;
+    }
+    return false;
+}
+
 void ca_scale_down(ca_run *ca, sim_time t) {
     sim_run *r = ca->r;
     const autoscaler_spec *cfg = ca->cfg;
@@ -98,6 +115,7 @@ void ca_scale_down(ca_run *ca, sim_time t) {
             bool empty = true;
             for (size_t i = 0; i < ca->pods[n].len && empty; i++) empty = r->pods.data[ca->pods[n].data[i]].state != POD_RUNNING;
             if (empty) unneeded = true;
+            else if (has_unreplicated_pod(ca, n)) unneeded = false;   /* blocked: NotReplicated */
             else if (checked < cfg->non_empty_candidates) {
                 checked++;
                 unneeded = pods_fit_elsewhere(ca, n, skip);

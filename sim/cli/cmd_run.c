@@ -69,7 +69,7 @@ static void print_run(const sim_run *run, size_t nnodes, int64_t run_id, void *u
         printf("wait mean %.1f s, p99 %.1f s\n", sim_metric_get(run, "wait_mean_s"), sim_metric_get(run, "wait_p99_s"));
     if (run->sc->trace)
         printf("  policy %s: %.0f%% of GPU capacity arrived; %.2f%% of GPUs allocated, %.2f%% fragmented at the end\n",
-               run->sc->sched.policy ? run->sc->sched.policy : "fgd", sim_metric_get(run, "arrived_gpu_pct"),
+               run->sc->sched.policy ? run->sc->sched.policy : run->sc->sched.policy_none ? "none" : "fgd", sim_metric_get(run, "arrived_gpu_pct"),
                sim_metric_get(run, "gpu_milli_alloc_pct_end"), sim_metric_get(run, "frag_gpu_pct_end"));
     run_groups_print(run, stdout, stderr);
 }

@@ -89,7 +89,7 @@ static void placement_config(sim_run *r, sched_config *cfg, const k8s_node *node
                              size_t nnodes, gpu_view_node **gpu_nodes) {
     const scenario *sc = r->sc;
     const char *pname = sc->sched.policy;
-    if (sc->trace && !pname) pname = "fgd";   /* the artifact's default run */
+    if (sc->trace && !pname && !sc->sched.policy_none) pname = "fgd";   /* the artifact's default run */
     cfg->policy = pname ? policy_find(pname) : NULL;
     cfg->policy_weight = sc->sched.policy_weight > 0 ? sc->sched.policy_weight : 1000;
     cfg->time_slicing_replicas = sc->sched.dp.time_slicing_replicas;
@@ -226,6 +226,8 @@ void sim_free(sim_run *r) {
     for (size_t g = 0; r->extra_units && g < r->sc->ngroups; g++) VEC_FREE(r->extra_units[g]);
     free(r->extra_units);
     VEC_FREE(r->evictions);
+    for (size_t i = 0; i < r->warnings.len; i++) free(r->warnings.data[i].message);
+    VEC_FREE(r->warnings);
     free(r->res_equiv);
     free(r->tot_used);
     free(r->tot_alloc);
@@ -261,6 +263,21 @@ const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c) {
     return c < r->sc->ngroups ? &r->sc->groups[c] : r->late.data[c - r->sc->ngroups].spec;
 }
 
+/* Dynamic MIG (sched/policies/place_mig.h): the typical MIG requests include
+ * the classes added so far, each weighted by its pods (as the GPU view's). */
+static void sim_mig_typical(sim_run *r) {
+    size_t n = r->late.len, base = r->sc->ngroups;
+    const pod_group_spec **specs = xmalloc((n ? n : 1) * sizeof *specs);
+    int64_t *w = xmalloc((n ? n : 1) * sizeof *w);
+    for (size_t k = 0; k < n; k++) {
+        specs[k] = r->late.data[k].spec;
+        w[k] = r->sched.classes[base + k].typical_count;
+    }
+    place_mig_set_typical(r->dra->mig, r->sc, specs, w, n, r->last_t);
+    free(specs);
+    free(w);
+}
+
 int sim_add_class(sim_run *r, pod_group_spec *spec) {
     /* in DRA mode the class's claims are set up first: its plugins need them */
     if (r->dra && (r->dra->ncls != r->sched.nclasses || dra_add_class(r->dra, spec, &r->error))) return -1;
@@ -274,6 +291,7 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     if (late <= 64 || (late & (late - 1)) == 0) sched_rebuild_typical(&r->sched);
     sim_late_class lc = {.spec = spec};
     VEC_PUSH(r->late, lc);
+    if (r->dra && r->dra->mig && (late <= 64 || (late & (late - 1)) == 0)) sim_mig_typical(r);   /* the same for MIG */
     r->class_reason = xrealloc(r->class_reason, r->sched.nclasses * sizeof *r->class_reason);
     r->class_reason[c] = NULL;
     r->class_running = xrealloc(r->class_running, r->sched.nclasses * sizeof *r->class_running);
@@ -718,6 +736,8 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */
     sim_gang_summary(r);
     sim_topo_summary(r);
+    sim_counters_zero(r);     /* event counters of sources that did not run: 0 (issue 26) */
+    sim_scoring_hints(r);     /* groups starved by spreading: warnings */
     return 0;
 }
 

@@ -78,6 +78,13 @@ typedef struct sim_group {
 
 typedef struct sim_run sim_run;
 
+/* A warning of the run about its outcome (table run_warnings, printed by `drasim run`). */
+typedef struct sim_warning {
+    const char *group;                        /* interned; NULL: the whole run */
+    const char *kind;                         /* static: "scoring-spreads" (engine/sim_hints.c) */
+    char *message;                            /* owned */
+} sim_warning;
+
 /* A workload source: pod groups, a Lua generator or a trace registers with
  * the engine through this interface (workload/), so the engine does not
  * know its workloads. Each hook is optional and returns 0, or -1 with
@@ -178,6 +185,10 @@ struct sim_run {
     void *on_bind_ctx;
     struct faults *faults;                    /* the run's fault state (workload/faults.h), owned by its source */
     struct sim_topo *topo;                    /* rack fragmentation measures (engine/sim_topology.h), NULL = off */
+    /* per node: mask of its view's GPUs out of use (failed, node down or cordoned), kept by the faults
+     * (owned by them); the unavailable part of idle capacity (sim_capacity.c); NULL = none */
+    const uint8_t *gpus_out;
+    VEC(sim_warning) warnings;                /* engine/sim_hints.c */
     struct queue_gate *gate;                  /* the queue manager in front of the scheduler (queue/gate.h), owned; NULL = none */
 };
 
@@ -214,6 +225,10 @@ double sim_node_gpus(const sim_run *r, size_t i);
 double sim_mig_uncut_gpus(const sim_run *r);
 double sim_pod_gpu_equiv(const sim_run *r, uint32_t id);
 void sim_capacity_breakdown(const sim_run *r, gpu_metrics *m);
+/* engine/sim_counters.c: the fault counters as 0 when the run had no fault state; run rows before group rows. */
+void sim_counters_zero(sim_run *r);
+/* engine/sim_hints.c: groups starved by spreading (warnings). */
+void sim_scoring_hints(sim_run *r);
 
 /* ---- for workload sources ---- */
 /* Register a source (copied); returns its id, or -1 when there are too many. */

@@ -11,7 +11,9 @@
  *
  * The breakdown of idle = gpu_total - GPUs allocated, per node, in this order
  * (a node's idle capacity goes to the first cause that applies):
- *  1. unavailable: 0 (no faults yet);
+ *  1. unavailable: the idle capacity of GPUs out of use (failed, on a node
+ *     that is down or cordoned: sim_run.gpus_out, kept by the faults), in
+ *     both modes; a node whose GPUs are all out is unavailable as a whole;
  *  2. stranded: the node's idle capacity when no typical GPU pod has CPU,
  *     memory and a pod slot left there (gpu_view strand, gpu_metrics.h);
  *  3. static-MIG layout (device-plugin MIG resources): free instances of MIG
@@ -83,9 +85,23 @@ void sim_capacity_breakdown(const sim_run *r, gpu_metrics *m) {
     bool asked[SCHED_MAX_RESOURCES] = {0};
     for (size_t ci = 0; ci < s->nclasses; ci++)
         for (size_t d = 0; d < s->classes[ci].ndemand; d++) asked[s->classes[ci].demand[d].res] = true;
-    double layout = 0, frag = 0;
+    double layout = 0, frag = 0, unavail = 0, strand_out = 0;
     for (size_t i = 0; i < s->nnodes; i++) {
-        if (v->typical && v->strand[i] > 0) continue;   /* stranded: all its idle capacity */
+        double out = 0;   /* idle GPU capacity on the node's GPUs out of use */
+        bool all_out = false;
+        if (r->gpus_out && r->gpus_out[i]) {
+            const gs_node *gn = &v->nodes[i];
+            for (int g = 0; g < gn->ngpu && g < 8; g++)
+                if (r->gpus_out[i] >> g & 1) out += (double)gn->free[g] / GS_MILLI;
+            all_out = gn->ngpu > 0 && r->gpus_out[i] == (uint8_t)((1u << (gn->ngpu < 8 ? gn->ngpu : 8)) - 1);
+            unavail += out;
+        }
+        if (v->typical && v->strand[i] > 0) {   /* stranded: all its idle capacity but the unavailable part */
+            double st = (double)v->strand[i] / GS_MILLI;
+            strand_out += out < st ? out : st;
+            continue;
+        }
+        if (all_out) continue;   /* a failed or cordoned node: all of it is unavailable */
         const int64_t *al = &s->alloc[i * R], *us = &s->used[i * R];
         int64_t cut = 0;
         bool mig = false;
@@ -102,13 +118,14 @@ void sim_capacity_breakdown(const sim_run *r, gpu_metrics *m) {
             continue;
         }
         if (v->typical) {
-            double idle = (double)gs_free_total(&v->nodes[i]);
+            double idle = (double)gs_free_total(&v->nodes[i]) - out * GS_MILLI;
             frag += (v->frag[i] < idle ? v->frag[i] : idle) / GS_MILLI;
         }
     }
     double total = r->total_gpu_equiv, used = r->dra ? r->dra->cur_gpu_equiv : r->cur_gpu_equiv;
     m->idle_total = total - used;
-    m->idle_unavailable = 0;
+    m->idle_unavailable = unavail;
+    m->stranded_gpus -= strand_out;
     m->idle_mig_layout = layout;
     m->idle_fragmented = frag;
     m->idle_usable = m->idle_total - m->idle_unavailable - m->stranded_gpus - layout - frag;

@@ -41,6 +41,17 @@ static void work_after_eviction(const pod_group_spec *g, const sim_pod *p, sim_t
     }
 }
 
+/* The name of the replacement of named pod id (a source's pod: Lua): its
+ * first predecessor's name and "-r<n>" for the n-th replacement, as a
+ * controller names a new pod (the engine names unnamed pods "<group>-<ordinal>"). */
+static const char *replacement_name(const sim_run *r, uint32_t id) {
+    uint32_t root = id, n = 1;
+    while (r->pods.data[root].replaces) root = r->pods.data[root].replaces - 1, n++;
+    char buf[300];
+    snprintf(buf, sizeof buf, "%s-r%u", r->pods.data[root].name, n);
+    return intern(buf);
+}
+
 int sim_evict(sim_run *r, uint32_t id, evict_cause cause, const char *reason, sim_time grace, sim_time t) {
     sim_pod *p = &r->pods.data[id];
     int was = p->state;
@@ -66,7 +77,8 @@ int sim_evict(sim_run *r, uint32_t id, evict_cause cause, const char *reason, si
     struct sim_deleted d = {id, reason};
     VEC_PUSH(r->deleted, d);
     if (g->owner != POD_OWNER_NONE) {   /* its controller creates the replacement now */
-        uint32_t rep = sim_arrive(r, p->source, p->group, NULL, was == POD_RUNNING ? redo : p->duration, t);
+        const char *name = p->name ? replacement_name(r, id) : NULL;
+        uint32_t rep = sim_arrive(r, p->source, p->group, name, was == POD_RUNNING ? redo : p->duration, t);
         r->pods.data[rep].replaces = id + 1;
         ev.replacement = rep + 1;
     }
@@ -106,7 +118,6 @@ static void add_totals(sim_run *r, const char *group, const evict_totals *x) {
 }
 
 void sim_evict_summary(sim_run *r) {
-    if (r->evictions.len == 0) return;
     size_t ng = r->groups.len;
     evict_totals all = {0}, *per = xcalloc(ng ? ng : 1, sizeof *per);
     for (size_t i = 0; i < r->evictions.len; i++) {

@@ -48,7 +48,8 @@ int sim_evict(sim_run *r, uint32_t pod, evict_cause cause, const char *reason, s
 void sim_evict_terminated(sim_run *r, uint32_t pod, sim_time t);
 
 /* Summary metrics of the evictions, whole run and per group (after
- * sim_group_summary, which finds the groups); nothing when none happened. */
+ * sim_group_summary, which finds the groups); 0 when none happened (issue 26:
+ * a missing counter would fail `max(evictions) <= 0` on a clean run). */
 void sim_evict_summary(sim_run *r);
 
 #endif

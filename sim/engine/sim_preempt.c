@@ -35,21 +35,21 @@ void sim_preempt_summary(sim_run *r) {
     uint64_t attempts, preemptions, victims;
     preempt_counts(&r->sched, &attempts, &preemptions, &victims);
     uint64_t blocked = preempt_blocked_by_dra(&r->sched);
-    if (!preemptions && !blocked) return;
+    /* every counter, 0 when nothing happened (issue 26) */
     add(r, NULL, "preemption_attempts", (double)attempts);
     add(r, NULL, "preemptions", (double)preemptions);
     add(r, NULL, "preemption_victims", (double)victims);
-    if (blocked) add(r, NULL, "preemption_blocked_by_dra", (double)blocked);
+    add(r, NULL, "preemption_blocked_by_dra", (double)blocked);
     for (size_t g = 0; g < r->groups.len; g++) {   /* a group is every class with its name */
         int64_t by = 0, of = 0;
-        for (size_t c = 0; c < r->sched.nclasses; c++) {
+        for (size_t c = 0; r->sched.pre && c < r->sched.nclasses; c++) {
             if (strcmp(r->sched.classes[c].name, r->groups.data[g].name)) continue;
             int64_t b, o;
             preempt_class_counts(&r->sched, (uint32_t)c, &b, &o);
             by += b;
             of += o;
         }
-        if (by) add(r, r->groups.data[g].name, "preemptions", (double)by);
-        if (of) add(r, r->groups.data[g].name, "preempted", (double)of);
+        add(r, r->groups.data[g].name, "preemptions", (double)by);
+        add(r, r->groups.data[g].name, "preempted", (double)of);
     }
 }

@@ -16,8 +16,8 @@ void sim_preempt_config(const scenario *sc, sched_config *cfg);
 /* Evict the victims of the last PostFilter at t, with their grace period. */
 void sim_preempt_evict(sim_run *r, sim_time t);
 /* Summary: preemption_attempts, preemptions, preemption_victims; per group
- * preemptions (made by its pods) and preempted (its pods evicted). Nothing
- * when no pod preempted. */
+ * preemptions (made by its pods) and preempted (its pods evicted); 0 when
+ * no pod preempted (issue 26: no silent zeros). */
 void sim_preempt_summary(sim_run *r);
 
 #endif

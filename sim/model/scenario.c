@@ -92,11 +92,16 @@ static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     if (scenario_parse_backoff(m, s, err)) return -1;
     if ((v = ymap_get(m, "policy"))) {
         if (y_str(v, "scheduling.policy", &s->sched.policy, err)) return -1;
-        if (!placement_policy_name(s->sched.policy)) {
-            yerr(err, v, "scheduling.policy: expected one of %s, found '%s'", placement_policy_names(), s->sched.policy);
+        if (!strcmp(s->sched.policy, "none")) {   /* kube-scheduler's own scoring: no placement policy */
+            s->sched.policy = NULL;
+            s->sched.policy_none = true;
+        } else if (!placement_policy_name(s->sched.policy)) {
+            yerr(err, v, "scheduling.policy: expected none or one of %s, found '%s'", placement_policy_names(),
+                 s->sched.policy);
             return -1;
+        } else {
+            s->sched.policy = placement_policy_name(s->sched.policy);
         }
-        s->sched.policy = placement_policy_name(s->sched.policy);
     }
     if ((v = ymap_get(m, "profile")) && v->kind == YN_SCALAR) {   /* a named profile (docs/PLACEMENT.md) */
         if (!y_scalar_eq(v, "openb-artifact")) {
@@ -165,6 +170,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     if (ymap_need(root, "stop", "scenario", &v, err) || parse_stop(v, s, err)) return -1;
     if ((v = ymap_get(root, "output")) && parse_output(v, s, err)) return -1;
     if (ymap_need(root, "scheduling", "scenario", &v, err) || parse_scheduling(v, s, err)) return -1;
+    if (scenario_check_dra_scoring(s, err)) return -1;
     const ynode *cluster = ymap_get(root, "cluster");
     if (cluster && cluster_spec_parse(cluster, &s->a, &s->cluster, err)) return -1;
     s->cluster.seed = s->seed;   /* slice names and device order are drawn from it */

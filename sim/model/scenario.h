@@ -204,6 +204,7 @@ typedef struct shape_point {
 typedef struct score_resource {
     const char *name;
     int64_t weight;
+    const ynode *where;              /* its entry (errors); NULL when built in code */
 } score_resource;
 
 typedef struct scheduling_spec {
@@ -229,6 +230,7 @@ typedef struct scheduling_spec {
     bool preemption;                 /* features.DefaultPreemption: true (the PostFilter; off unless asked) */
     const char *topology_pack;       /* topologyPack.level: the TopologyPack score's label key (issue 28), NULL = off */
     int64_t topology_pack_weight;    /* topologyPack.weight (default 1000, a placement policy's) */
+    bool policy_none;                /* policy: none -- kube-scheduler's own scoring, also for traces (no fgd default) */
 } scheduling_spec;
 
 /* ---- the scenario ------------------------------------------------------------------- */
@@ -302,6 +304,10 @@ int scenario_check_claim_refs(const scenario *s, strbuf *err);
 int scenario_parse_containers(const ynode *m, arena *a, pod_group_spec *g, strbuf *err);
 /* scenario_profile.c: KubeSchedulerConfiguration-shaped settings. */
 int scenario_parse_scoring_strategy(const ynode *n, scenario *s, const char *what, strbuf *err);
+/* DRA mode: a GPU resource (nvidia.com/...) in the scoring resources is refused
+ * at its entry (kube-scheduler's NodeResourcesFit does not score DRA devices;
+ * KEP-4970, still open). Returns 0, or -1 with err set. */
+int scenario_check_dra_scoring(const scenario *s, strbuf *err);
 int scenario_parse_profile(const ynode *m, scenario *s, strbuf *err);
 int scenario_parse_backoff(const ynode *scheduling, scenario *s, strbuf *err);
 int scenario_parse_node_affinity(const ynode *n, arena *a, k8s_node_selector *out, strbuf *err);

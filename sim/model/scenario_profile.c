@@ -178,6 +178,7 @@ int scenario_parse_scoring_strategy(const ynode *n, scenario *s, const char *wha
                 if (ymap_check_keys(r, rkeys, "scoring resource", err)) return -1;
                 if (ymap_need(r, "name", "scoring resource", &x, err) || y_str(x, "name", &sr->name, err)) return -1;
                 sr->weight = 1;
+                sr->where = r;
                 if ((x = ymap_get(r, "weight"))) {
                     if (y_int(x, "weight", &sr->weight, err)) return -1;
                     if (sr->weight < 1 || sr->weight > 100) {
@@ -206,6 +207,26 @@ int scenario_parse_scoring_strategy(const ynode *n, scenario *s, const char *wha
         if (parse_shape(v, &s->a, sp, err)) return -1;
     } else if (v) {
         yerr(err, v, "%s: requestedToCapacityRatio is only for type RequestedToCapacityRatio", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* Upstream NodeResourcesFit scores the node's allocatable resources only; DRA
+ * devices are not among them (kubernetes pkg/scheduler/framework/plugins/
+ * noderesources/fit.go, v1.36; device scoring is KEP-4970, not merged). A GPU
+ * weight in DRA mode would do nothing, so it is refused rather than ignored. */
+int scenario_check_dra_scoring(const scenario *s, strbuf *err) {
+    const scheduling_spec *sp = &s->sched;
+    if (sp->mode != SCHED_MODE_DRA) return 0;
+    for (size_t i = 0; i < sp->nscore_resources; i++) {
+        const score_resource *sr = &sp->score_resources[i];
+        if (strncmp(sr->name, "nvidia.com/", 11)) continue;
+        if (sr->where) yerr(err, sr->where, "scoring resource %s: in DRA mode kube-scheduler does not score GPUs "
+                            "(DRA devices are not node resources; device scoring is KEP-4970, still open), so the "
+                            "weight would be ignored; remove it, or pack GPUs with a placement policy "
+                            "(scheduling.policy: bestfit, gpu-packing, fgd)", sr->name);
+        else sb_printf(err, "scoring resource %s: not scored in DRA mode", sr->name);
         return -1;
     }
     return 0;

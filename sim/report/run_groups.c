@@ -122,7 +122,7 @@ void run_groups_print(const sim_run *run, FILE *out, FILE *warn) {
     if (warn && nwarn > MAX_LISTED) fprintf(warn, "warning: %zu more groups: no pod ever started\n", nwarn - MAX_LISTED);
     for (size_t i = 0; warn && i < run->summary.len; i++) {   /* engine/sim_sharing.c, sim_preempt.c */
         const sim_metric *m = &run->summary.data[i];
-        if (!m->group && !strcmp(m->name, "preemption_blocked_by_dra"))
+        if (!m->group && !strcmp(m->name, "preemption_blocked_by_dra") && m->value > 0)
             fprintf(warn, "warning: %.0f preemption attempts found only DRA devices in the way: in Kubernetes 1.36 the "
                     "preemption dry run does not free victims' devices (scheduling.features.DRAPreemption models "
                     "KEP-5690)\n", m->value);
@@ -133,6 +133,8 @@ void run_groups_print(const sim_run *run, FILE *out, FILE *warn) {
             fprintf(warn, "warning: group %s: %.0f pods asked for several GPUs and got shared replicas of fewer "
                     "physical GPUs (device-plugin time-slicing or MPS)\n", term(&b, m->group), m->value);
     }
+    for (size_t i = 0; warn && i < run->warnings.len; i++)   /* engine/sim_hints.c */
+        fprintf(warn, "warning: %s\n", term(&b, run->warnings.data[i].message));
     sb_free(&b);
     sb_free(&c);
 }

@@ -444,7 +444,7 @@ static int write_user_samples(store *st, int64_t id, const sim_run *run) {
  * NodeResourcesFit scoring strategy. */
 static const char *run_policy_name(const scenario *sc) {
     if (sc->sched.policy) return sc->sched.policy;
-    if (sc->trace) return "fgd";
+    if (sc->trace && !sc->sched.policy_none) return "fgd";
     switch (sc->sched.strategy) {
     case SCORE_MOST_ALLOCATED: return "MostAllocated";
     case SCORE_REQUESTED_TO_CAPACITY_RATIO: return "RequestedToCapacityRatio";
@@ -484,6 +484,7 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     if (write_alloc_groups(st, id, run, info)) return fail(st, err, "cannot write alloc_groups");
     if (store_write_claims(st->db, id, run)) return fail(st, err, "cannot write claim allocations");
     if (store_write_pending_reasons(st->db, id, run)) return fail(st, err, "cannot write pending reasons");
+    if (store_write_warnings(st->db, id, run)) return fail(st, err, "cannot write the run's warnings");
     if (store_write_usage(st->db, id, run, info)) return fail(st, err, "cannot write usage_pools");
     if (store_write_topology(st->db, id, run)) return fail(st, err, "cannot write topology_samples");
     if (write_arrival_curve(st, id, run)) return fail(st, err, "cannot write the arrival curve");

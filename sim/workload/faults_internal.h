@@ -92,6 +92,7 @@ struct faults {
     uint8_t *gpu_state;              /* GPU_* */
     uint8_t *gpu_cat;                /* CAT_* now, | 4 when out of use (failed or on a cordoned node) */
     uint32_t *gpu_epoch;
+    uint8_t *gpus_out;               /* per node: mask of GPUs out of use (sim_run.gpus_out) */
     /* DRA devices of each node: dev[dev_first[node] .. dev_first[node + 1]) */
     fdev *dev;
     uint32_t *dev_first;

@@ -52,6 +52,7 @@ void faults_recount_node(faults *f, size_t node, sim_time t) {
         f->count[old]--;
         f->count[cat]++;
         f->gpu_cat[k] = (uint8_t)(cat | (out ? 4 : 0));
+        if (g < 8) f->gpus_out[node] = (uint8_t)(out ? f->gpus_out[node] | 1u << g : f->gpus_out[node] & ~(1u << g));
     }
 }
 
@@ -112,6 +113,8 @@ faults *faults_of(sim_run *r) {
     f->gpu_epoch = xcalloc(ng ? ng : 1, sizeof *f->gpu_epoch);
     f->count[CAT_HEALTHY] = (int32_t)ng;
     f->node_state = xcalloc(f->nnodes ? f->nnodes : 1, 1);
+    f->gpus_out = xcalloc(f->nnodes ? f->nnodes : 1, 1);
+    r->gpus_out = f->gpus_out;
     f->node_down_since = xcalloc(f->nnodes ? f->nnodes : 1, sizeof *f->node_down_since);
     f->node_epoch = xcalloc(f->nnodes ? f->nnodes : 1, sizeof *f->node_epoch);
     f->on_node = xcalloc(f->nnodes ? f->nnodes : 1, sizeof *f->on_node);
@@ -179,6 +182,8 @@ static void faults_free(void *ctx) {
     free(f->dev_first);
     free(f->nodes);
     free(f->node_state);
+    if (f->r->gpus_out == f->gpus_out) f->r->gpus_out = NULL;
+    free(f->gpus_out);
     free(f->node_down_since);
     free(f->node_epoch);
     free(f);

@@ -126,8 +126,8 @@ static int add_timer(lua_State *L, sim_time at, sim_time interval, int fn_idx) {
     t->next_free = 0;
     /* common random numbers: the timer draws from its own stream, so draws of
      * callbacks that depend on the fleet (on_finish, drasim.pending()) never
-     * shift the draws of other timers */
-    rng_fork(&w->rng, rng_next(&w->rng), &t->rng);
+     * shift the draws of other timers; setting it draws nothing (lua_streams.c) */
+    luaw_child_stream(L, w, fn_idx, &t->rng);
     luaw_schedule(w, at, ((uint64_t)slot << 1) | LUAW_EV_TIMER);
     lua_pushinteger(L, (lua_Integer)(((uint64_t)t->gen - 1) << 32 | (slot + 1)));
     return 1;

@@ -69,6 +69,16 @@ typedef struct luaw_labelset {   /* labels of pods, interned (lua_labels.c) */
     size_t n;
 } luaw_labelset;
 
+typedef struct luaw_fork_slot {   /* lua_streams.c */
+    uint64_t key;              /* 0 = empty */
+    uint32_t n;
+} luaw_fork_slot;
+typedef struct luaw_forks {
+    luaw_fork_slot *slot;
+    size_t cap, used;
+    sim_time t;                /* the instant the counts are for */
+} luaw_forks;
+
 typedef struct luaw_record {  /* drasim.record */
     const char *metric;        /* interned */
     const char *group;         /* interned; NULL: the whole run */
@@ -121,6 +131,7 @@ typedef struct luaw {
     VEC(luaw_labelset) labelsets;
     int labelsets_ref;         /* registry table: canonical labels text -> index in labelsets + 1 */
     VEC(uint32_t) pod_labels;  /* per pod id of the run: its label set (index + 1), 0 = none; grown on demand */
+    luaw_forks forks;          /* callbacks set per (stream state, prototype) at this instant (lua_streams.c) */
 } luaw;
 
 #define LUAW_CANCELLED UINT32_MAX
@@ -234,6 +245,10 @@ int luaw_run_after_pass(luaw *w, strbuf *err, const char *what);
 sim_time luaw_now(const luaw *w);
 /* Schedule arg (timer or arrival, see lua_source.c) at t. */
 void luaw_schedule(luaw *w, sim_time t, uint64_t arg);
+/* lua_streams.c: the stream of a callback (the function at fn_idx) set now, forked from the running
+ * code's stream without drawing from it; luaw_forks_free at the end. */
+void luaw_child_stream(lua_State *L, luaw *w, int fn_idx, rng *out);
+void luaw_forks_free(luaw *w);
 #define LUAW_EV_TIMER 0u
 #define LUAW_EV_ARRIVAL 1u
 

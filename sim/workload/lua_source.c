@@ -264,6 +264,7 @@ static void source_free(void *ctx) {
     VEC_FREE(w->podref);
     luaw_shapes_free(w);
     luaw_names_free(w);
+    luaw_forks_free(w);
     VEC_FREE(w->after_pass);
     VEC_FREE(w->pod_labels);
     free(w);

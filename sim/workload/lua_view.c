@@ -364,7 +364,7 @@ static int api_after_schedule(lua_State *L) {
     luaw_charge(L, w, LUAW_QUEUED_COST);
     lua_pushvalue(L, 1);
     luaw_after_pass_cb cb = {.fn_ref = luaL_ref(L, LUA_REGISTRYINDEX)};
-    rng_fork(&w->rng, rng_next(&w->rng), &cb.rng);   /* its own stream, like a timer's */
+    luaw_child_stream(L, w, 1, &cb.rng);   /* its own stream, like a timer's (lua_streams.c) */
     VEC_PUSH(w->after_pass, cb);
     return 0;
 }

@@ -81,12 +81,9 @@ static void add_typical_spec(frag_mig_typical *t, const gpu_model *m, const k8s_
     }
 }
 
-static void build_typical(const scenario *sc, const gpu_model *m, frag_mig_typical *t) {
-    memset(t, 0, sizeof *t);
-    t->compute_total = m->compute_slices_total > 0 ? m->compute_slices_total : 7;
-    for (size_t g = 0; g < sc->ngroups; g++) {
-        const pod_group_spec *gs = &sc->groups[g];
-        double w = gs->count > 0 ? (double)gs->count : 1;
+/* The MIG requests of pod group gs, weighted by w. */
+static void add_typical_group(frag_mig_typical *t, const gpu_model *m, const scenario *sc, const pod_group_spec *gs,
+                              double w) {
         for (size_t c = 0; c < gs->ndra_claims; c++) {
             const dra_pod_claim *pc = &gs->dra_claims[c];
             if (!pc->shared) {
@@ -96,7 +93,13 @@ static void build_typical(const scenario *sc, const gpu_model *m, frag_mig_typic
             for (size_t k = 0; k < sc->nshared_claims; k++)
                 if (sc->shared_claims[k].name == pc->shared) add_typical_spec(t, m, &sc->shared_claims[k].spec, 1);
         }
-    }
+}
+
+static void build_typical(const scenario *sc, const gpu_model *m, frag_mig_typical *t) {
+    memset(t, 0, sizeof *t);
+    t->compute_total = m->compute_slices_total > 0 ? m->compute_slices_total : 7;
+    for (size_t g = 0; g < sc->ngroups; g++)
+        add_typical_group(t, m, sc, &sc->groups[g], sc->groups[g].count > 0 ? (double)sc->groups[g].count : 1);
     frag_mig_normalise(t);
 }
 
@@ -134,6 +137,30 @@ place_mig *place_mig_new(const scenario *sc, const inventory *inv) {
     }
     qsort(p->nodes, p->n, sizeof *p->nodes, cmp_node);
     return p;
+}
+
+void place_mig_set_typical(place_mig *p, const scenario *sc, const pod_group_spec *const *late, const int64_t *weight,
+                           size_t nlate, int64_t now) {
+    if (now > p->last) {   /* F changes now: its integral so far first */
+        p->area += p->F * (double)(now - p->last);
+        p->last = now;
+    }
+    for (int mi = 0; mi < p->nmodels; mi++) {
+        frag_mig_typical *t = &p->typ[mi];
+        memset(t, 0, sizeof *t);
+        t->compute_total = p->models[mi]->compute_slices_total > 0 ? p->models[mi]->compute_slices_total : 7;
+        for (size_t g = 0; g < sc->ngroups; g++)
+            add_typical_group(t, p->models[mi], sc, &sc->groups[g], sc->groups[g].count > 0 ? (double)sc->groups[g].count : 1);
+        for (size_t k = 0; k < nlate; k++)
+            add_typical_group(t, p->models[mi], sc, late[k], weight[k] > 0 ? (double)weight[k] : 1);
+        frag_mig_normalise(t);
+    }
+    p->F = 0;
+    for (size_t i = 0; i < p->n; i++)
+        for (int g = 0; g < p->nodes[i].ngpu; g++) {
+            p->nodes[i].f[g] = frag_mig_gpu_frag(&p->nodes[i].gpu[g], p->nodes[i].t);
+            p->F += p->nodes[i].f[g];
+        }
 }
 
 void place_mig_free(place_mig *p) {

@@ -38,6 +38,12 @@ typedef struct place_mig place_mig;
 /* NULL when the inventory has no dynamic-MIG GPU. */
 place_mig *place_mig_new(const scenario *sc, const inventory *inv);
 void place_mig_free(place_mig *p);
+/* The typical MIG requests again: the scenario's pod groups (by count) and
+ * the classes a source added while the run goes (a Lua generator's shapes,
+ * each by weight[k], its pods so far), from time `now` on (F is integrated
+ * up to now first; every GPU's F is recomputed). */
+void place_mig_set_typical(place_mig *p, const scenario *sc, const pod_group_spec *const *late, const int64_t *weight,
+                           size_t nlate, int64_t now);
 
 /* Allocate claims[0..n) on `node` as allocator_allocate does, choosing the
  * MIG placement (see above). *score gets the node score (0..100) when the
