@@ -99,7 +99,7 @@ drasim_cli_test(NAME gang/quorum
 drasim_cli_test(NAME gang/bad-field-in-file
   COMMAND run ${_pe_src}/bad-gang.yaml -o ${_pe_out}/bad-gang.db
   EXIT 3
-  EXPECT "bad-gang[.]yaml:23:7: unknown field 'minimum' in gang [(]expected one of: minCount, timeout[)]")
+  EXPECT "bad-gang[.]yaml:23:7: unknown field 'minimum' in gang [(]expected one of: minCount, timeout, topology[)]")
 
 # the Lua example: 16 x 8-GPU gangs, 10-minute all-or-nothing retry. No partial gang holds GPUs
 # past its timeout (the longest Permit wait is at most 600 s), partial holds do happen (so the

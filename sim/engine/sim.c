@@ -11,6 +11,8 @@
 #include "engine/sim_usage.h"
 #include "sched/dra/dra.h"
 #include "engine/sim_gang.h"
+#include "engine/sim_topology.h"
+#include "sched/policies/policy_topology_pack.h"
 #include "engine/sim_preempt.h"
 #include "sched/dra/dra_openb.h"
 #include "sched/policies/place_mig.h"
@@ -147,11 +149,17 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     gpu_view_node *gpu_nodes = NULL;
     placement_config(r, &cfg, nodes, info, nnodes, &gpu_nodes);
     sim_preempt_config(sc, &cfg);
+    if (sc->sched.topology_pack) {   /* drasim's TopologyPack score (sched/policies/policy_topology_pack.h) */
+        cfg.extra = &plugin_topology_pack;
+        cfg.extra_weight = sc->sched.topology_pack_weight;
+        cfg.extra_state = topology_pack_new(nodes, nnodes, sc->sched.topology_pack);
+    }
     sched_init(&r->sched, nodes, nnodes, &cfg, sc->seed);
     bool dp = sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN || sc->trace;   /* trace shapes: milli-GPU accounting in both modes */
     for (size_t i = 0; i < sc->ngroups; i++) sched_add_class(&r->sched, &sc->groups[i], dp);
     sched_prepare(&r->sched);
     sim_gang_init(r);
+    sim_topo_init(r);   /* rack measures when nodes carry a rack label */
     r->has_mig_resources = sched_mig_static_pct(&r->sched) >= 0;
     free(gpu_nodes);
     r->sched.cfg.gpu_nodes = NULL;
@@ -199,12 +207,14 @@ void sim_free(sim_run *r) {
     free(r->tie_rank);
     free(r->go);
     sim_gang_free(r);
+    sim_topo_free(r);
     sim_usage_free(r->usage);
     for (size_t k = 0; k < r->late.len; k++) VEC_FREE(r->late.data[k].units);
     VEC_FREE(r->late);
     sb_free(&r->error);
     size_t nclasses = r->sched.nclasses;
     dra_openb_free(r->sched.cfg.trace_dra);
+    if (r->sched.cfg.extra == &plugin_topology_pack) topology_pack_free(r->sched.cfg.extra_state);
     sched_free(&r->sched);
     dra_free(r->dra);
     evq_free(&r->q);
@@ -526,6 +536,7 @@ static void schedule_pass(sim_run *r, sim_time t) {
 void sim_schedule_now(sim_run *r, sim_time t) { schedule_pass(r, t); }
 
 static void take_sample(sim_run *r, sim_time t) {
+    if (r->topo) sim_topo_take_sample(r, t);   /* whole and broken racks (engine/sim_topology.h) */
     int64_t pending = (int64_t)r->sched.dropped;   /* dropped pods stay pending */
     for (size_t c = 0; c < r->sched.nclasses; c++) pending += (int64_t)sched_waiting(&r->sched, (uint32_t)c);
     sim_sample s = {.t = t, .pending = pending, .running = r->running, .gpu_equiv = r->cur_gpu_equiv,
@@ -703,6 +714,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             r->class_reason[c] = b.len ? xstrdup(sb_str(&b)) : NULL;
             sb_free(&b);
         }
+    sim_gang_reasons(r);   /* a topology-constrained gang's placement failure (sched/topology/) */
     for (size_t i = 0; r->sched.dropped && i < r->pods.len; i++) {   /* profile openb-artifact: why pods were dropped */
         const sim_pod *p = &r->pods.data[i];
         if (!p->dropped || r->class_reason[p->group]) continue;
@@ -728,6 +740,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     sim_usage_summary(r);     /* allocated versus used, slowdowns: only with usage profiles */
     sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */
     sim_gang_summary(r);
+    sim_topo_summary(r);
     sim_counters_zero(r);     /* event counters of sources that did not run: 0 (issue 26) */
     sim_scoring_hints(r);     /* groups starved by spreading: warnings */
     return 0;

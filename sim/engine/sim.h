@@ -185,6 +185,7 @@ struct sim_run {
     void (*on_bind)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
     void *on_bind_ctx;
     struct faults *faults;                    /* the run's fault state (workload/faults.h), owned by its source */
+    struct sim_topo *topo;                    /* rack fragmentation measures (engine/sim_topology.h), NULL = off */
     /* per node: mask of its view's GPUs out of use (failed, node down or cordoned), kept by the faults
      * (owned by them); the unavailable part of idle capacity (sim_capacity.c); NULL = none */
     const uint8_t *gpus_out;

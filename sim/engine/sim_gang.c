@@ -2,10 +2,13 @@
 #include "engine/sim_gang.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/sim_topology.h"
 #include "sched/dra/dra.h"
+#include "sched/topology/topo_placement.h"
 #include "util/strbuf.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -26,6 +29,9 @@ typedef struct gang {
     sim_gang_timeout_fn on_timeout;
     void *ctx;
     char *reason;                    /* why the last attempt was rejected (sim_gang_reasons), NULL before one */
+    int32_t topo;                    /* KEP-5732: index into sim_gangs.levels, -1 = no topology constraint */
+    int64_t topo_most;               /* most pods of its class one empty domain holds */
+    char *topo_reason;               /* why the last placement attempt failed (owned), NULL = none */
 } gang;
 
 /* name -> gang, open addressing over interned-or-stable names (Lua pods). */
@@ -44,6 +50,8 @@ typedef struct sim_gangs {
     size_t nslots, nused;
     int src;                         /* its sim_source (timeouts, back-off ends), -1 until needed */
     bool cycle;                      /* 1.37+: the workload scheduling cycle */
+    VEC(topo_domains) levels;        /* the topology levels gangs are constrained to (sched/topology/) */
+    uint64_t topo_cycles, topo_binds;/* placement cycles run, tentative reservations they made */
 } sim_gangs;
 
 enum { EV_TIMEOUT = 0, EV_REQUEUE = 1 };
@@ -61,7 +69,8 @@ static sim_gangs *gangs(sim_run *r) {
 uint32_t sim_gang_new(sim_run *r, const char *group, int32_t min, int32_t size, sim_time timeout) {
     sim_gangs *G = gangs(r);
     gang g = {.group = intern(group), .min = min, .size = size,
-              .timeout = timeout > 0 ? timeout : SIM_GANG_PERMIT_TIMEOUT, .quorum_at = -1, .started_at = -1};
+              .timeout = timeout > 0 ? timeout : SIM_GANG_PERMIT_TIMEOUT, .quorum_at = -1, .started_at = -1,
+              .topo = -1};
     VEC_PUSH(G->g, g);
     return (uint32_t)(G->g.len - 1);
 }
@@ -70,6 +79,22 @@ void sim_gang_on_timeout(sim_run *r, uint32_t g, sim_gang_timeout_fn fn, void *c
     gang *x = &gangs(r)->g.data[g];
     x->on_timeout = fn;
     x->ctx = ctx;
+}
+
+/* Gang g (pods of class c) is constrained to one domain of label `key`: its
+ * level's domains (built once per key) and the most pods one domain holds. */
+static void topo_attach(sim_run *r, uint32_t g, uint32_t c, const char *key) {
+    sim_gangs *G = r->gangs;
+    size_t k = 0;
+    while (k < G->levels.len && G->levels.data[k].key != key) k++;
+    if (k == G->levels.len) {
+        topo_domains d;
+        topo_domains_build(&d, r->nodes, r->nnodes, key);
+        VEC_PUSH(G->levels, d);
+    }
+    gang *x = &G->g.data[g];
+    x->topo = (int32_t)k;
+    x->topo_most = topo_max_domain_pods(&r->sched, &G->levels.data[k], c);
 }
 
 void sim_gang_init(sim_run *r) {
@@ -83,6 +108,7 @@ void sim_gang_init(sim_run *r) {
             G->ncls = sc->ngroups;
         }
         G->cls_gang[i] = sim_gang_new(r, gs->name, gs->gang_min, (int32_t)gs->count, gs->gang_timeout) + 1;
+        if (gs->gang_topology) topo_attach(r, G->cls_gang[i] - 1, (uint32_t)i, gs->gang_topology);
     }
 }
 
@@ -94,7 +120,10 @@ void sim_gang_free(sim_run *r) {
         VEC_FREE(G->g.data[i].waiting);
         VEC_FREE(G->g.data[i].since);
         free(G->g.data[i].reason);
+        free(G->g.data[i].topo_reason);
     }
+    for (size_t k = 0; k < G->levels.len; k++) topo_domains_free(&G->levels.data[k]);
+    VEC_FREE(G->levels);
     VEC_FREE(G->g);
     VEC_FREE(G->pod_gang);
     free(G->cls_gang);
@@ -219,6 +248,7 @@ static void start_waiting(sim_run *r, gang *x, sim_time t) {
         if (r->pods.data[pod].state == POD_PENDING) sim_pod_start(r, pod, t);
         else sim_pod_unbind(r, pod);   /* deleted or evicted while it waited: it only gives back what it held */
     }
+    if (r->topo) sim_topo_gang_started(r, x->waiting.data, x->waiting.len);   /* racks it spans */
     x->waiting.len = x->since.len = 0;
     x->started = true;
     x->started_at = t;
@@ -377,19 +407,84 @@ static void workload_cycle(sim_run *r, uint32_t g, uint32_t c, sim_time t) {
     else reject(r, g, t, false, "the workload cycle found no room for the others");   /* early stop or too few: the whole group is rejected */
 }
 
+/* Why the gang's last placement attempt failed (the pods' pending reason). */
+static void topo_why(gang *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void topo_why(gang *x, const char *fmt, ...) {
+    strbuf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    free(x->topo_reason);
+    x->topo_reason = xstrdup(sb_str(&b));
+    sb_free(&b);
+}
+
+/* KEP-5732 (1.36 alpha, 1.37 beta): the pod group cycle over placements, one
+ * per domain of the gang's level (sched/topology/topo_placement.h); the
+ * chosen placement's pods bind, or the whole group is rejected. */
+static void topology_cycle(sim_run *r, uint32_t g, uint32_t c, sim_time t) {
+    sim_gangs *G = r->gangs;
+    gang *x = &G->g.data[g];
+    const topo_domains *d = &G->levels.data[x->topo];
+    int32_t rem = remaining(r, x), placed = 0;
+    if (!d->ndomains) {   /* topologyplacement.go: Unschedulable */
+        topo_why(x, "no nodes found with topology label '%s'", d->key);
+        reject(r, g, t, false, x->topo_reason ? x->topo_reason : "no topology placement fits");
+        return;
+    }
+    if (x->topo_most < x->min) {
+        topo_why(x, "gang larger than any domain: minCount %d pods, but one '%s' domain holds at most %lld of them "
+                 "even empty (%zu domains)", x->min, d->key, (long long)x->topo_most, d->ndomains);
+        reject(r, g, t, false, x->topo_reason ? x->topo_reason : "no topology placement fits");
+        return;
+    }
+    topo_choice ch;
+    topo_choose(&r->sched, d, c, rem, x->min, (uint32_t)r->pods.len, &ch);
+    G->topo_binds += ch.trial_binds;
+    G->topo_cycles++;
+    if (ch.domain < 0) {
+        topo_why(x, "0/%zu placements are feasible: no '%s' domain fits minCount %d pods now (the best fits %d)",
+                 d->ndomains, d->key, x->min, ch.best_fit);
+        reject(r, g, t, false, x->topo_reason ? x->topo_reason : "no topology placement fits");
+        return;
+    }
+    for (int32_t k = 0; k < ch.fit; k++) {
+        int64_t node = topo_best_node(&r->sched, d, (size_t)ch.domain, c);
+        placement pl;
+        if (placed) sched_take_class(&r->sched, c);   /* the last bind queued the class again */
+        if (node < 0 || !sched_bind_head_at(&r->sched, c, (size_t)node, &pl)) break;
+        sim_pod_bound(r, c, pl.pod, &pl);
+        VEC_PUSH(x->waiting, pl.pod);
+        VEC_PUSH(x->since, t);
+        placed++;
+    }
+    if (placed >= x->min) {
+        free(x->topo_reason);
+        x->topo_reason = NULL;
+        start_waiting(r, x, t);
+    } else {
+        reject(r, g, t, false, x->topo_reason ? x->topo_reason : "no topology placement fits");
+    }
+}
+
 bool sim_gang_cycle(sim_run *r, uint32_t c, uint32_t pod, sim_time t) {
     uint32_t g1 = gang_of(r, pod);
     if (!g1) return false;
     gang *x = &r->gangs->g.data[g1 - 1];
     if (x->started) return false;   /* the gang runs: its later pods bind when they fit */
-    if (r->gangs->cycle) workload_cycle(r, g1 - 1, c, t);
+    if (x->topo >= 0) topology_cycle(r, g1 - 1, c, t);
+    else if (r->gangs->cycle) workload_cycle(r, g1 - 1, c, t);
     else permit_cycle(r, g1 - 1, c, pod, t);
     return true;
 }
 
+static void topology_reasons(sim_run *r);
+
 void sim_gang_reasons(sim_run *r) {
     sim_gangs *G = r->gangs;
     if (!G) return;
+    topology_reasons(r);
     for (size_t g = 0; g < G->g.len; g++) {
         gang *x = &G->g.data[g];
         for (size_t i = 0; i < x->pods.len && !x->started; i++) {
@@ -405,6 +500,21 @@ void sim_gang_reasons(sim_run *r) {
             sb_free(&b);
         }
     }
+}
+
+int64_t sim_gang_waiting_gpus(const sim_run *r) {
+    const sim_gangs *G = r->gangs;
+    int64_t need = 0;
+    if (!G || !G->cls_gang) return 0;
+    for (size_t c = 0; c < G->ncls; c++) {
+        if (!G->cls_gang[c]) continue;
+        const gang *x = &G->g.data[G->cls_gang[c] - 1];
+        const gs_pod *shape = &r->sched.classes[c].shape;
+        if (x->started || x->quorum_at < 0 || shape->ngpu <= 0) continue;
+        int64_t gpus = (int64_t)x->min * shape->ngpu;
+        if (!need || gpus < need) need = gpus;
+    }
+    return need;
 }
 
 void sim_gang_counts(const sim_run *r, uint32_t g, int32_t *arrived, int32_t *waiting, bool *started) {
@@ -428,10 +538,12 @@ static void summarize(sim_run *r, const char *group) {
     int64_t n = 0, started = 0, failed = 0;
     double wait_sum = 0, wait_max = 0, held = 0;
     sim_time hold_max = 0;
+    int32_t topo_level = -1;
     for (size_t i = 0; i < G->g.len; i++) {
         gang *x = &G->g.data[i];
         if (group && x->group != group) continue;
         n++;
+        if (x->topo >= 0) topo_level = x->topo;
         failed += x->attempt;
         held += x->held_gpu_s;
         if (x->hold_max > hold_max) hold_max = x->hold_max;
@@ -447,6 +559,8 @@ static void summarize(sim_run *r, const char *group) {
         if (w > wait_max) wait_max = w;
     }
     if (!n) return;
+    if (group && topo_level >= 0)
+        add(r, group, "topology_unlabelled_nodes", (double)G->levels.data[topo_level].unlabelled);
     add(r, group, "gangs", (double)n);
     add(r, group, "gangs_started", (double)started);
     add(r, group, "gang_attempts_failed", (double)failed);
@@ -456,8 +570,26 @@ static void summarize(sim_run *r, const char *group) {
     add(r, group, "gang_hold_max_s", (double)hold_max / 1000.0);
 }
 
+/* Pods of a topology-constrained gang that could not be placed get the
+ * reason of its last placement attempt (KEP-5732's message, undecorated). */
+static void topology_reasons(sim_run *r) {
+    sim_gangs *G = r->gangs;
+    if (!G || !G->cls_gang) return;
+    for (size_t c = 0; c < G->ncls; c++) {
+        if (!G->cls_gang[c]) continue;
+        gang *x = &G->g.data[G->cls_gang[c] - 1];
+        if (!x->topo_reason || x->started) continue;
+        free(r->class_reason[c]);
+        r->class_reason[c] = xstrdup(x->topo_reason);
+    }
+}
+
 void sim_gang_summary(sim_run *r) {
     if (!r->gangs || !r->gangs->g.len) return;
+    if (r->gangs->levels.len) {
+        add(r, NULL, "topology_placement_cycles", (double)r->gangs->topo_cycles);
+        add(r, NULL, "topology_trial_binds", (double)r->gangs->topo_binds);
+    }
     summarize(r, NULL);
     for (size_t g = 0; g < r->groups.len; g++) summarize(r, r->groups.data[g].name);
 }

@@ -54,6 +54,9 @@ bool sim_gang_reject_waiting(sim_run *r, uint32_t pod, sim_time t);
 void sim_gang_reasons(sim_run *r);
 /* Summary metrics (after sim_group_summary); nothing without gangs. */
 void sim_gang_summary(sim_run *r);
+/* GPUs the smallest waiting gang (quorum reached, not started) of the
+ * scenario's pod groups needs: minCount x GPUs per pod; 0 when none waits. */
+int64_t sim_gang_waiting_gpus(const sim_run *r);
 /* The gang's state for Lua drasim.pod / tests: members arrived, waiting at Permit, started. */
 void sim_gang_counts(const sim_run *r, uint32_t g, int32_t *arrived, int32_t *waiting, bool *started);
 

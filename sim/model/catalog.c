@@ -145,7 +145,8 @@ static int parse_layout(arena *a, const ynode *key, const ynode *n, const gpu_mo
 static int parse_model(arena *a, const ynode *n, gpu_model *m, strbuf *err) {
     static const char *const keys[] = {"key", "aliases", "productName", "gfdProduct", "pciDeviceId", "architecture",
                                        "brand", "computeCapability", "memoryMiB", "multiprocessors",
-                                       "memorySlices", "computeSlices", "migProfiles", "migLayouts", NULL};
+                                       "memorySlices", "computeSlices", "migProfiles", "migLayouts",
+                                       "nvlinkDomainGpus", "nodeGpus", NULL};
     if (ymap_check_keys(n, keys, "a GPU model", err)) return -1;
     int64_t v;
     const ynode *x;
@@ -170,6 +171,15 @@ static int parse_model(arena *a, const ynode *n, gpu_model *m, strbuf *err) {
     m->mem_slices_total = (int)v;
     if (get_int(n, "computeSlices", w, 1, 32, &v, err)) return -1;
     m->compute_slices_total = (int)v;
+    /* the system around the GPU (optional): NVLink domain size, GPUs per node */
+    if (ymap_get(n, "nvlinkDomainGpus")) {
+        if (get_int(n, "nvlinkDomainGpus", w, 1, 100000, &v, err)) return -1;
+        m->nvlink_domain_gpus = (int)v;
+    }
+    if (ymap_get(n, "nodeGpus")) {
+        if (get_int(n, "nodeGpus", w, 1, 64, &v, err)) return -1;
+        m->node_gpus = (int)v;
+    }
 
     const ynode *profs = ymap_get(n, "migProfiles");
     if (profs && !y_is_null(profs)) {

@@ -47,6 +47,7 @@ typedef struct node_pool_spec {
     const char *cuda_driver_version;  /* `gpu.cudaDriverVersion` (NULL: the catalog's) */
     const struct device_plugin_opts *dp;   /* `devicePlugin:` sharing of this pool (issue 17), NULL = the scenario's */
     const struct pool_autoscaling *autoscaling;   /* a node group (model/autoscaler_spec.h), NULL = fixed */
+    const struct pool_topology *topology;         /* racks and blocks (model/topology_spec.h), NULL = none */
 } node_pool_spec;
 
 /* Device-plugin view options (the NVIDIA device plugin's config file). */
@@ -156,6 +157,8 @@ typedef struct gpu_model {
     int nprofiles;
     mig_layout *layouts;
     int nlayouts;
+    int nvlink_domain_gpus;           /* GPUs one NVLink domain joins (72: GB200/GB300 NVL72; 8: HGX), 0 = not given */
+    int node_gpus;                    /* GPUs of one node (compute tray) of that system, 0 = not given */
 } gpu_model;
 
 typedef struct gpu_catalog {

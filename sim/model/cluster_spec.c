@@ -13,6 +13,7 @@
  *       taints: [{key: dedicated, value: ml, effect: NoSchedule}]
  *       gpu: {model: H100-80GB, count: 8, mig: none|static|dynamic, migLayout: all-balanced,
  *             driverVersion: 580.95.5, cudaDriverVersion: "13.0"}   # versions optional
+ *       topology: {racks: 12, nodesPerRack: 18, racksPerBlock: 4}  # optional (model/topology_spec.h)
  *   or
  *     inventory: recorded.yaml   # relative to the scenario file; or a list of files
  *   and, for both, optionally
@@ -25,6 +26,7 @@
 #include "model/autoscaler_spec.h"
 #include "model/cluster.h"
 #include "model/dra_driver.h"
+#include "model/topology_spec.h"
 #include "util/intern.h"
 
 /* A Kubernetes quantity from a scalar (quoted or not); must be positive. */
@@ -223,7 +225,7 @@ static int parse_pool_dp(arena *a, const ynode *n, node_pool_spec *p, strbuf *er
 
 static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
     static const char *const keys[] = {"name", "count", "cpu", "memory", "maxPods", "labels", "taints", "gpu",
-                                       "devicePlugin", "autoscaling", NULL};
+                                       "devicePlugin", "autoscaling", "topology", NULL};
     const ynode *v;
     int64_t i64;
     if (ymap_check_keys(n, keys, "a node pool", err)) return -1;
@@ -234,12 +236,15 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
              p->name);
         return -1;
     }
-    if (ymap_need(n, "count", "a node pool", &v, err) || y_int(v, "count", &i64, err)) return -1;
-    if (i64 < 0 || i64 > 1000000) {
-        yerr(err, v, "count: expected 0 to 1000000 nodes, found %lld", (long long)i64);
-        return -1;
+    const ynode *topo = ymap_get(n, "topology");   /* racks x nodesPerRack may stand for count */
+    if (!(topo && !ymap_get(n, "count"))) {
+        if (ymap_need(n, "count", "a node pool", &v, err) || y_int(v, "count", &i64, err)) return -1;
+        if (i64 < 0 || i64 > 1000000) {
+            yerr(err, v, "count: expected 0 to 1000000 nodes, found %lld", (long long)i64);
+            return -1;
+        }
+        p->count = (int)i64;
     }
-    p->count = (int)i64;
     if (ymap_need(n, "cpu", "a node pool", &v, err) || get_quantity(v, "cpu", &p->cpu_quantity, err)) return -1;
     p->cpu_milli = quantity_milli_value(&p->cpu_quantity);
     if (ymap_need(n, "memory", "a node pool", &v, err) || get_quantity(v, "memory", &p->memory_quantity, err))
@@ -258,6 +263,7 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
     if ((v = ymap_get(n, "gpu")) && !y_is_null(v) && parse_gpu(v, p, err)) return -1;
     if ((v = ymap_get(n, "devicePlugin")) && parse_pool_dp(a, v, p, err)) return -1;
     if ((v = ymap_get(n, "autoscaling")) && pool_autoscaling_parse(v, a, p, err)) return -1;
+    if (topo && pool_topology_parse(topo, a, p, ymap_get(n, "count") != NULL, err)) return -1;
     return 0;
 }
 

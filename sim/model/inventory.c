@@ -13,6 +13,7 @@
 #include "model/dra_driver.h"
 #include "model/inventory_parts.h"
 #include "model/k8s_decode.h"
+#include "model/topology_spec.h"
 #include "util/intern.h"
 #include "util/interrupt.h"
 
@@ -132,6 +133,7 @@ static void build_node(inventory *inv, const gpu_catalog *cat, const node_pool_s
     amount_set(&res, "memory", p->memory_quantity);
     amount_set(&res, "pods", quantity_from_int64(p->max_pods, QF_DECIMAL_SI));
     if (g->model) dp_node_view(cat, g, dp, &labels, &res);
+    if (p->topology) pool_topology_labels(p, g->model, idx, &labels);   /* racks, blocks, NVLink clique */
     /* The pool's labels are distinct (duplicate YAML keys are refused): only the
      * generated labels above can clash, so search those only (linear, not
      * quadratic, in a pool with many labels). */
@@ -206,7 +208,7 @@ int inventory_build_ex(const cluster_spec *spec, const gpu_catalog *cat, const d
             info->first_slice = slices.len;
             if (gpus[i].model && !(flags & INV_NO_SLICES)) {
                 dra_node_slices(&out->a, dd, cat, node->meta.name, &gpus[i], spec->seed, &slices);
-                if (spec->publish.compute_domains)
+                if (spec->publish.compute_domains && !(p->topology && !p->topology->imex))   /* no IMEX: no slice */
                     dra_compute_domain_slice(&out->a, node->meta.name, spec->publish.driver, spec->seed, &slices);
             }
             info->nslices = slices.len - info->first_slice;

@@ -61,7 +61,8 @@ static int parse_output(const ynode *m, scenario *s, strbuf *err) {
 static int parse_scheduling(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"mode", "devicePlugin", "scoring", "percentageOfNodesToScore",
                                        "balancedAllocation", "profile", "podInitialBackoffSeconds",
-                                       "podMaxBackoffSeconds", "policy", "devicePlacement", "searchBudget", "features", NULL};
+                                       "podMaxBackoffSeconds", "policy", "devicePlacement", "searchBudget", "features",
+                                       "topologyPack", NULL};
     const ynode *v;
     if (ymap_check_keys(m, keys, "scheduling", err)) return -1;
     if (ymap_need(m, "mode", "scheduling", &v, err)) return -1;
@@ -193,6 +194,11 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
         if (g->gang_min && s->cluster.publish.k8s_minor < 35) {   /* the Workload API is alpha in 1.35 (KEP-4671) */
             yerr(err, ymap_get(g->where, "gang"), "gang: needs cluster.kubernetesVersion 1.35 or later (the "
                  "Workload API, KEP-4671, is new in 1.35)");
+            return -1;
+        }
+        if (g->gang_topology && s->cluster.publish.k8s_minor < 36) {   /* KEP-5732 is alpha in 1.36 */
+            yerr(err, ymap_get(ymap_get(g->where, "gang"), "topology"), "gang.topology: needs "
+                 "cluster.kubernetesVersion 1.36 or later (topology-aware workload scheduling, KEP-5732, is new in 1.36)");
             return -1;
         }
         if (s->sched.mode == SCHED_MODE_DEVICE_PLUGIN && g->dra && !g->has_dp) {

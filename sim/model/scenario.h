@@ -123,6 +123,7 @@ typedef struct pod_group_spec {
     int32_t pdb_value;               /* its number */
     int32_t gang_min;                /* gang.minCount, 0 = not a gang */
     sim_time gang_timeout;           /* gang.timeout (0 = 5m, the Permit timeout of 1.35/1.36) */
+    const char *gang_topology;       /* gang.topology.level: KEP-5732 label key (interned), NULL = none */
     const ynode *where;
     /* lifecycle (model/scenario_lifecycle.c; engine/sim_evict.c): who replaces an
      * evicted pod and how much of its work survives */
@@ -227,6 +228,8 @@ typedef struct scheduling_spec {
     uint64_t search_budget;          /* searchBudget: allocator search steps per Filter call (0 = no limit) */
     bool dra_preemption;             /* features.DRAPreemption: KEP-5690's dry run frees victims' devices */
     bool preemption;                 /* features.DefaultPreemption: true (the PostFilter; off unless asked) */
+    const char *topology_pack;       /* topologyPack.level: the TopologyPack score's label key (issue 28), NULL = off */
+    int64_t topology_pack_weight;    /* topologyPack.weight (default 1000, a placement policy's) */
     bool policy_none;                /* policy: none -- kube-scheduler's own scoring, also for traces (no fgd default) */
 } scheduling_spec;
 

@@ -4,6 +4,8 @@
  *   pod group:  preemptionPolicy: PreemptLowerPriority | Never
  *               disruptionBudget: {minAvailable: N} | {maxUnavailable: N}   (a PodDisruptionBudget per group)
  *               gang: {minCount: N, timeout: 5m}                            (a Workload PodGroup, policy gang)
+ *               gang.topology: {level: cloud.provider.com/topology-rack}     (KEP-5732: the PodGroup's
+ *                   schedulingConstraints.topology[0].level; needs 1.36+; sched/topology/)
  *   scheduling: features: {DefaultPreemption: false, DRAPreemption: false}
  *               (kube-scheduler enables DefaultPreemption by default; drasim
  *               asks for it, so scenarios written before it run as they did)
@@ -12,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cluster.h"
 #include "model/scenario.h"
+#include "util/intern.h"
 
 /* Upstream bounds: PodSpec.preemptionPolicy is PreemptLowerPriority or Never
  * (k8s.io/api core/v1 types.go, v1.36). */
@@ -47,7 +51,7 @@ int scenario_parse_group_dynamics(const ynode *m, pod_group_spec *g, strbuf *err
         g->pdb_value = (int32_t)n;
     }
     if ((v = ymap_get(m, "gang"))) {
-        static const char *const keys[] = {"minCount", "timeout", NULL};
+        static const char *const keys[] = {"minCount", "timeout", "topology", NULL};
         const ynode *mc;
         if (y_expect(v, YN_MAP, "gang", err) || ymap_check_keys(v, keys, "gang", err) ||
             ymap_need(v, "minCount", "gang", &mc, err))
@@ -60,6 +64,19 @@ int scenario_parse_group_dynamics(const ynode *m, pod_group_spec *g, strbuf *err
             return -1;
         }
         g->gang_min = (int32_t)n;
+        const ynode *tp = ymap_get(v, "topology");
+        if (tp) {   /* PodGroup.spec.schedulingConstraints.topology: one constraint, its label key */
+            static const char *const tkeys[] = {"level", NULL};
+            const ynode *lv;
+            if (y_expect(tp, YN_MAP, "gang.topology", err) || ymap_check_keys(tp, tkeys, "gang.topology", err) ||
+                ymap_need(tp, "level", "gang.topology", &lv, err) || y_str(lv, "gang.topology.level", &g->gang_topology, err))
+                return -1;
+            if (!k8s_label_key_ok(g->gang_topology)) {
+                yerr(err, lv, "gang.topology.level: '%s' is not a valid label key", g->gang_topology);
+                return -1;
+            }
+            g->gang_topology = intern(g->gang_topology);
+        }
         const ynode *t = ymap_get(v, "timeout");
         if (t) {
             if (scenario_parse_duration(t, "gang.timeout", &g->gang_timeout, err)) return -1;
@@ -84,6 +101,28 @@ int scenario_parse_sched_dynamics(const ynode *m, scenario *s, strbuf *err) {
             return -1;
         if ((f = ymap_get(v, "DRAPreemption")) && y_bool(f, "scheduling.features.DRAPreemption", &s->sched.dra_preemption, err))
             return -1;
+    }
+    if ((v = ymap_get(m, "topologyPack"))) {   /* drasim's TopologyPack score (sched/policies/policy_topology_pack.c) */
+        static const char *const keys[] = {"level", "weight", NULL};
+        const ynode *lv, *w;
+        if (y_expect(v, YN_MAP, "scheduling.topologyPack", err) ||
+            ymap_check_keys(v, keys, "scheduling.topologyPack", err) ||
+            ymap_need(v, "level", "scheduling.topologyPack", &lv, err) ||
+            y_str(lv, "scheduling.topologyPack.level", &s->sched.topology_pack, err))
+            return -1;
+        if (!k8s_label_key_ok(s->sched.topology_pack)) {
+            yerr(err, lv, "scheduling.topologyPack.level: '%s' is not a valid label key", s->sched.topology_pack);
+            return -1;
+        }
+        s->sched.topology_pack = intern(s->sched.topology_pack);
+        s->sched.topology_pack_weight = 1000;
+        if ((w = ymap_get(v, "weight"))) {
+            if (y_int(w, "scheduling.topologyPack.weight", &s->sched.topology_pack_weight, err)) return -1;
+            if (s->sched.topology_pack_weight < 1 || s->sched.topology_pack_weight > 100000) {
+                yerr(err, w, "scheduling.topologyPack.weight: expected 1 to 100000");
+                return -1;
+            }
+        }
     }
     return 0;
 }

@@ -126,6 +126,9 @@ void run_groups_print(const sim_run *run, FILE *out, FILE *warn) {
             fprintf(warn, "warning: %.0f preemption attempts found only DRA devices in the way: in Kubernetes 1.36 the "
                     "preemption dry run does not free victims' devices (scheduling.features.DRAPreemption models "
                     "KEP-5690)\n", m->value);
+        if (m->group && !strcmp(m->name, "topology_unlabelled_nodes") && m->value > 0)   /* engine/sim_gang.c */
+            fprintf(warn, "warning: group %s: %.0f nodes lack its gang's topology label; KEP-5732 never places "
+                    "the gang on them\n", term(&b, m->group), m->value);
         if (m->group && !strcmp(m->name, "pods_on_fewer_gpus"))
             fprintf(warn, "warning: group %s: %.0f pods asked for several GPUs and got shared replicas of fewer "
                     "physical GPUs (device-plugin time-slicing or MPS)\n", term(&b, m->group), m->value);

@@ -59,7 +59,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
     static const sched_plugin *const all[] = {&plugin_node_unschedulable, &plugin_taint_toleration,
                                               &plugin_node_affinity, &plugin_node_resources_fit,
                                               &plugin_balanced_allocation};
-    s->plugins = xmalloc(sizeof all + 3 * sizeof *all);
+    s->plugins = xmalloc(sizeof all + 4 * sizeof *all);
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         if (all[i] != &plugin_balanced_allocation || cfg->balanced_allocation) s->plugins[s->nplugins++] = all[i];
         /* the policy filters right after NodeResourcesFit: cheap, before the allocator runs */
@@ -71,6 +71,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
     s->dra = cfg->dra;
     if (s->dra) s->plugins[s->nplugins++] = &plugin_dynamic_resources;
     if (sched_any_fail_gt_one(nodes, nnodes)) s->plugins[s->nplugins++] = &plugin_shared_gpu_requests;
+    if (cfg->extra) s->plugins[s->nplugins++] = cfg->extra;   /* e.g. TopologyPack (its weight below) */
     for (size_t i = 0; i < s->nplugins; i++) {
         const sched_plugin *pl = s->plugins[i];
         s->weights[i] = pl->weight;
@@ -78,6 +79,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
         if (pl == &plugin_node_resources_fit) s->weights[i] = cfg->fit_weight;
         if (pl == &plugin_balanced_allocation) s->weights[i] = cfg->balanced_weight;
         if (pl == &plugin_dynamic_resources) s->weights[i] = cfg->dra_weight;
+        if (pl == cfg->extra) s->weights[i] = cfg->extra_weight;
     }
     for (size_t i = 0; i < s->nplugins; i++)   /* a policy scores with its own weight; a bare filter does not score */
         if (s->plugins[i] == &plugin_placement_policy) s->weights[i] = cfg->policy ? cfg->policy_weight : 0;
@@ -1010,6 +1012,22 @@ bool sched_try_bind(scheduler *s, uint32_t ci, size_t node, uint32_t pod, placem
     p->pod = pod;
     bind(s, ci, node, p);   /* marks the node changed: class c re-evaluates it before it is tried */
     if (absent && c->blocked) refresh(s, c, node);
+    return true;
+}
+
+bool sched_bind_head_at(scheduler *s, uint32_t ci, size_t node, placement *p) {
+    pod_class *c = &s->classes[ci];
+    sched_flush_class(s, ci);
+    if (!sched_waiting(s, ci) || !BIT_GET(c->fits, node)) return false;
+    memset(p, 0, sizeof *p);
+    s->cycles++;
+    c->attempts++;
+    p->pod = c->pending[c->head++];
+    c->head_failures = 0;
+    c->backoff_until = 0;
+    c->nominated = -1;
+    bind(s, ci, node, p);
+    if (sched_waiting(s, ci) && !c->blocked) heap_push(s, ci);
     return true;
 }
 

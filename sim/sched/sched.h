@@ -121,6 +121,9 @@ typedef struct sched_config {
     bool typical_artifact;                   /* typical pods in the artifact's float order (frag.h) */
     bool preemption;                         /* DefaultPreemption as PostFilter (preempt.h) */
     bool dra_preemption;                     /* KEP-5690: the dry run frees victims' node-local devices */
+    const sched_plugin *extra;               /* one more Score plugin the run adds (TopologyPack), NULL = none */
+    int64_t extra_weight;
+    void *extra_state;                       /* its state (the plugin reads s->cfg.extra_state) */
 } sched_config;
 
 typedef struct scheduler {
@@ -278,5 +281,9 @@ static inline bool sched_node_present(const scheduler *s, size_t node) {
  * `pod` and return true. Undo with sched_release; the DRA plugin's records
  * need dra_trial_begin/_end around it (sched/dra/dra.h). */
 bool sched_try_bind(scheduler *s, uint32_t ci, size_t node, uint32_t pod, placement *p);
+/* The head pod of class c binds on `node`, chosen by the caller (a pod
+ * group's placement, sched/topology/): as sched_schedule_head after its node
+ * choice. False (nothing changes) when the class does not fit there now. */
+bool sched_bind_head_at(scheduler *s, uint32_t ci, size_t node, placement *p);
 
 #endif

@@ -32,7 +32,11 @@ static uint64_t prototype_tag(lua_State *L, int idx) {
     lua_Debug ar;
     lua_pushvalue(L, idx);
     if (!lua_getinfo(L, ">S", &ar)) return 0;
-    return rng_name_tag(ar.source ? ar.source : "?") ^ mix((uint64_t)(int64_t)ar.linedefined);
+    /* The file's base name only: a script's draws must not depend on the
+     * folder it is run from (a checkout elsewhere, CI's clone). */
+    const char *src = ar.source ? ar.source : "?";
+    const char *slash = strrchr(src, '/');
+    return rng_name_tag(slash ? slash + 1 : src) ^ mix((uint64_t)(int64_t)ar.linedefined);
 }
 
 /* How many callbacks were set before under `key` at the current instant (the table is emptied when time moves). */

@@ -53,7 +53,16 @@ static void test_models_and_aliases(void **state) {
         assert_int_equal(m->nprofiles, atoi(want[i][2]));
     }
     assert_ptr_equal(catalog_find(&cat, "H100-NVL"), catalog_find(&cat, "H100-94GB"));
-    assert_null(catalog_find(&cat, "GB200"));
+    /* rack-scale parts (issue 28): 18 trays x 4 GPUs in one NVLink domain; HGX nodes: their 8 GPUs */
+    const gpu_model *gb = catalog_find(&cat, "GB200");
+    assert_non_null(gb);
+    assert_int_equal(gb->nvlink_domain_gpus, 72);
+    assert_int_equal(gb->node_gpus, 4);
+    assert_int_equal(gb->nprofiles, 7);
+    assert_ptr_equal(catalog_find(&cat, "GB300-NVL72"), catalog_find(&cat, "GB300"));
+    assert_int_equal(catalog_find(&cat, "GB300")->nvlink_domain_gpus, 72);
+    assert_int_equal(catalog_find(&cat, "B300")->nvlink_domain_gpus, 8);
+    assert_non_null(gpu_model_profile(catalog_find(&cat, "B300"), "7g.269gb"));
     const gpu_model *b = catalog_find(&cat, "B200");
     assert_int_equal(b->cc_major, 10);
     assert_string_equal(b->architecture, "Blackwell");
