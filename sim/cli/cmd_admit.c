@@ -109,13 +109,14 @@ int cmd_admit(int argc, char **argv) {
     size_t nsnaps = 0;
     bool shares = false, implicit = true;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); return EXIT_OK; }
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); free(snaps); return EXIT_OK; }
         if (!strcmp(argv[i], "--shares")) shares = true;
         else if (!strcmp(argv[i], "--no-implicit-cohorts")) implicit = false;
         else if (!strcmp(argv[i], "-f") && i + 1 < argc) wfile = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "drasim admit: unknown option '%s'\n", argv[i]);
             usage(stderr);
+            free(snaps);
             return EXIT_ERROR;
         } else {
             snaps[nsnaps++] = argv[i];
