@@ -177,16 +177,27 @@ static int faults_start(sim_run *r, void *ctx) {
     return 0;
 }
 
+/* Process p's failure due at t, if any: the target it hits and its repair
+ * time (drawn from the target's own stream, SIM_TIME_NEVER without repairs),
+ * after which the target's next failure is timed and the process is
+ * scheduled again. false when nothing is due. */
+static bool take_due(faults *f, fproc *p, int kind, size_t k, const duration_dist *rep, bool has_repair,
+                     sim_time t, uint32_t *target, sim_time *repair) {
+    if (!p->ndue || p->due[0].t > t) return false;
+    fdue d = due_pop(p);
+    *target = p->targets[d.j];
+    *repair = has_repair ? workload_sample_duration(rep, &p->trng[d.j]) : SIM_TIME_NEVER;
+    due_next(p, d.j, d.key, t);
+    schedule_proc(f, p, kind, k);
+    return true;
+}
+
 /* A GPU of process k fails now; its repair and the administrator's rule are timed. */
 static int gpu_proc_fire(faults *f, size_t k, sim_time t) {
     const gpu_failure_spec *g = &f->r->sc->faults->gpu[k];
-    fproc *p = &f->gproc[k];
-    if (!p->ndue || p->due[0].t > t) return 0;
-    fdue d = due_pop(p);
-    uint32_t x = p->targets[d.j];
-    sim_time repair = g->has_repair ? workload_sample_duration(&g->repair, &p->trng[d.j]) : SIM_TIME_NEVER;
-    due_next(p, d.j, d.key, t);
-    schedule_proc(f, p, FEV_K_GPU_PROC, k);
+    uint32_t x;
+    sim_time repair;
+    if (!take_due(f, &f->gproc[k], FEV_K_GPU_PROC, k, &g->repair, g->has_repair, t, &x, &repair)) return 0;
     bool fatal = g->kind != GPU_FAULT_NONFATAL_XID;
     if (f->gpu_state[x] == GPU_FAILED || (!fatal && f->gpu_state[x] != GPU_OK)) return 0;
     size_t lo = 0, hi = f->nnodes;   /* the node whose GPUs [gpu_first[n], gpu_first[n + 1]) hold x */
@@ -212,13 +223,9 @@ static int gpu_proc_fire(faults *f, size_t k, sim_time t) {
 
 static int node_proc_fire(faults *f, size_t k, sim_time t) {
     const node_failure_spec *ns = &f->r->sc->faults->node[k];
-    fproc *p = &f->nproc[k];
-    if (!p->ndue || p->due[0].t > t) return 0;
-    fdue d = due_pop(p);
-    uint32_t node = p->targets[d.j];
-    sim_time repair = ns->has_repair ? workload_sample_duration(&ns->repair, &p->trng[d.j]) : SIM_TIME_NEVER;
-    due_next(p, d.j, d.key, t);
-    schedule_proc(f, p, FEV_K_NODE_PROC, k);
+    uint32_t node;
+    sim_time repair;
+    if (!take_due(f, &f->nproc[k], FEV_K_NODE_PROC, k, &ns->repair, ns->has_repair, t, &node, &repair)) return 0;
     if (f->node_state[node] & NODE_DOWN) return 0;
     faults_node_fail(f->r, node, t);
     if (repair != SIM_TIME_NEVER)
