@@ -28,8 +28,8 @@ static void xlabel(const plan_ctx *c, bool by_cost, strbuf *t) {
 /* The varied pools' nodes at a probe, or its cost with by_cost (the x of a plot). */
 static double fleet_x(const plan_ctx *c, const plan_probe *q, bool by_cost) {
     double x = 0;
-    for (size_t d = 0; d < c->k; d++) x += by_cost ? c->dims[d].price * (double)q->x[d] : (double)q->x[d];
-    return x;
+    for (size_t d = 0; d < c->k; d++) x += (double)q->x[d];
+    return by_cost ? q->cost : x;
 }
 
 /* plan_cost.png: the measured ca_cost and ca_node_hours of every probe (reports/plan_cost.gp). */
