@@ -234,23 +234,11 @@ static int check_pools(const char *scenario, plan_dim *dims, size_t k, double *g
     return rc;
 }
 
-/* "big=4 small=8 big.gpu.migLayout=all-1g.5gb (12 nodes, 20 per hour)" */
 static void print_point(const plan_ctx *c, const int64_t *x, const size_t *pick, double cost, bool by_cost) {
-    int64_t nodes = 0;
-    for (size_t d = 0; d < c->k; d++) {
-        printf("%s%s=%lld", d ? " " : "", c->dims[d].pool, (long long)x[d]);
-        nodes += x[d];
-    }
-    if (c->nchoices) {
-        strbuf t = {0};
-        plan_choices_text(c, pick, &t);
-        printf(" %s", sb_str(&t));
-        sb_free(&t);
-    }
-    printf(" (%lld node%s", (long long)nodes, nodes == 1 ? "" : "s");
-    /* a node group's price x max bounds its cost: the measured cost is printed after the answer */
-    if (by_cost) printf(", %s%.4g per hour", plan_autoscaled(c) ? "at most " : "", cost);
-    printf(")");
+    strbuf t = {0};
+    plan_point_text(c, x, pick, cost, by_cost, &t);
+    fputs(sb_str(&t), stdout);
+    sb_free(&t);
 }
 
 /* The measured cost of a probe: ca_cost and ca_node_hours, means over the seeds. */
@@ -558,30 +546,19 @@ int cmd_plan(int argc, char **argv) {
         }
         if (c.nonmonotone) {
             fprintf(stderr, "drasim plan: warning: not monotone, the answer is not trustworthy:");
-            printf("NOT MONOTONE, the answer is not trustworthy:");
-            for (size_t i = 0; i < c.nprobes; i++)
-                for (size_t j = 0; j < c.nprobes; j++) {
-                    const plan_probe *p = &c.probes[i], *q = &c.probes[j];
-                    bool ge = p->pass && !q->pass && i != j && plan_same_choices(&c, p, q);
-                    for (size_t d = 0; d < k && ge; d++) ge = q->x[d] >= p->x[d];
-                    if (!ge) continue;
-                    printf(" pass at ");
-                    print_point(&c, p->x, p->pick, p->cost, false);
-                    printf(" but FAIL at ");
-                    print_point(&c, q->x, q->pick, q->cost, false);
-                    printf(";");
-                }
+            strbuf pairs = {0};
+            plan_nonmonotone_text(&c, &pairs);
+            printf("NOT MONOTONE, the answer is not trustworthy:%s", sb_str(&pairs));
+            sb_free(&pairs);
             printf(" more seeds (--confidence) or common random numbers may settle it\n");
             fprintf(stderr, " see the probes marked 'not monotone'\n");
         } else if (c.found) {
             printf("monotone one step above the answer on every axis\n");
         }
-        for (size_t i = 0; i < c.nprobes && plan_autoscaled(&c); i++)
-            if (!memcmp(c.probes[i].x, c.best, k * sizeof *c.best) && !isnan(c.probes[i].ca_cost) &&
-                (!nch || !memcmp(c.probes[i].pick, c.best_pick, nch * sizeof *c.best_pick)))
-                printf("measured at the answer: ca_cost %.2f, ca_node_hours %.2f (mean over %zu seed%s)\n",
-                       c.probes[i].ca_cost, c.probes[i].ca_node_hours, c.nseeds ? c.nseeds : 1,
-                       c.nseeds == 1 || !c.nseeds ? "" : "s");
+        const plan_probe *at = plan_answer_probe(&c);
+        if (at && plan_autoscaled(&c) && !isnan(at->ca_cost))
+            printf("measured at the answer: ca_cost %.2f, ca_node_hours %.2f (mean over %zu seed%s)\n", at->ca_cost,
+                   at->ca_node_hours, c.nseeds ? c.nseeds : 1, c.nseeds == 1 || !c.nseeds ? "" : "s");
     } else {
         printf("no fleet in the ranges meets every expectation: the largest point fails (%s)\n",
                c.nprobes && c.probes[0].failing ? c.probes[0].failing : "?");

@@ -147,6 +147,14 @@ bool plan_same_choices(const plan_ctx *c, const plan_probe *p, const plan_probe 
 /* "POOL.FIELD=VALUE ..." of a probe's choices (nothing without choices). */
 void plan_choices_text(const plan_ctx *c, const size_t *pick, strbuf *out);
 
+/* plan_text.c: "big=4 small=8 [choices] (12 nodes[, 20 per hour])"; the
+ * pairs of a NOT MONOTONE warning (" pass at P but FAIL at Q;" each); the
+ * probe of the answer (NULL when none or it was inferred). */
+void plan_point_text(const plan_ctx *c, const int64_t *x, const size_t *pick, double cost, bool by_cost,
+                     strbuf *out);
+void plan_nonmonotone_text(const plan_ctx *c, strbuf *out);
+const plan_probe *plan_answer_probe(const plan_ctx *c);
+
 /* plan_eval.c: a probe's pass, values and first failing check from the runs
  * of every batch so far (the thresholds as `drasim check` evaluates them). */
 void plan_evaluate(const plan_ctx *c, plan_probe *p);
@@ -171,7 +179,11 @@ int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *ou
  * renumbered in probe order; fills run_ids[probe] = first run id. 0 or -1. */
 int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err);
 
-/* --report DIR: one plot per threshold (plan_N.png/.svg). 0 or -1 with err. */
+/* --report DIR: the probes (plan_probes.png/.svg), one plot per threshold
+ * (plan_N.png/.svg), then index.html (plan_html). 0 or -1 with err. */
 int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err);
+/* plan_html.c: DIR/index.html of the plots rp drew, the answer first. 0 or -1 with err. */
+struct report;
+int plan_html(const plan_ctx *c, const struct report *rp, bool by_cost, strbuf *err);
 
 #endif

@@ -124,8 +124,7 @@ int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err)
         }
         int64_t nodes = 0;
         for (size_t d = 0; d < c->k; d++) nodes += p->x[d];
-        bool answer = c->found && !memcmp(p->x, c->best, c->k * sizeof *p->x) &&
-                      (!c->nchoices || !memcmp(p->pick, c->best_pick, c->nchoices * sizeof *p->pick));
+        bool answer = p == plan_answer_probe(c);
         sb_clear(&pt);
         point_text(c, p, &pt);
         char *s = sqlite3_mprintf("INSERT INTO plan VALUES(%lld, %Q, %lld, %.17g, %d, %Q, %d, %lld, %lld", (long long)i + 1,
