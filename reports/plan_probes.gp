@@ -3,12 +3,15 @@
 # pool's count, 2 the y of the probe (one pool varied: the combination of
 # listed values, 1 without; several: the other pools' nodes), 3 1 when the
 # point passed every expectation, 4 1 at the answer, 5 the probe's number.
+# combo (optional): the names of the combinations, for the y axis.
 set title plot_title font ",14"
 set xlabel xlabel_text offset 0,0.3
 set ylabel ylabel_text
 set offsets 0.5, 0.5, 0.5, 0.5
 set xtics 1
 set ytics 1
+# with one varied pool and listed values: `combo` names each combination
+if (exists("combo")) { set ytics (); do for [i=1:|combo|] { set ytics add (combo[i] i) }; set ylabel "" }
 plot datafile using 1:($3 > 0 ? $2 : 1/0) with points pt 7 ps 1.6 lc rgb "#2ca02c" title 'passes every expectation', \
      datafile using 1:($3 > 0 ? 1/0 : $2) with points pt 6 ps 1.6 lc rgb "#d62728" title 'fails', \
      datafile using 1:($4 > 0 ? $2 : 1/0) with points pt 3 ps 3 lc rgb "#1f77b4" title 'the answer', \

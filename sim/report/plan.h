@@ -173,6 +173,9 @@ void plan_decide(const plan_ctx *c, plan_probe *p);
  * (probe.nonmonotone, c->nonmonotone). 0, or -1 with err and *code. */
 int plan_verify(plan_ctx *c, int *code, strbuf *err);
 
+/* c's overrides and their origins, copied into new arrays with room for
+ * `room` more (the caller frees both arrays). */
+void plan_sets_copy(const plan_ctx *c, size_t room, const char ***sets, const char ***origins);
 /* The probe runner: fork per point, at most c->jobs children at once. */
 int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err);
 /* Copy every probe's runs into `dst` (an open store database), run ids

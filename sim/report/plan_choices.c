@@ -43,12 +43,8 @@ static int search_pick(plan_ctx *c, const size_t *pick, int *code, strbuf *err) 
     plan_ctx sub = *c;
     plan_dim *dims = xmalloc(c->k * sizeof *dims + 1);
     memcpy(dims, c->dims, c->k * sizeof *dims);
-    const char **sets = xcalloc(c->nsets + c->nchoices + 1, sizeof *sets);
-    const char **origins = xcalloc(c->nsets + c->nchoices + 1, sizeof *origins);
-    for (size_t i = 0; i < c->nsets; i++) {
-        sets[i] = c->sets[i];
-        origins[i] = c->set_origins ? c->set_origins[i] : NULL;
-    }
+    const char **sets, **origins;
+    plan_sets_copy(c, c->nchoices, &sets, &origins);
     for (size_t j = 0; j < c->nchoices; j++) {
         const plan_choice *ch = &c->choices[j];
         strbuf s = {0};

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -108,6 +109,22 @@ static int probes_plot(const plan_ctx *c, const char *dir, report *rp, strbuf *e
     if (c->k > 1) sb_puts(&t, ": nodes");
     else sb_puts(&t, c->nchoices ? "combination of the listed values (the probes table)" : "");
     var(&pl.vars, "ylabel_text", sb_str(&t));
+    size_t ncombo = 1;
+    for (size_t j = 0; j < c->nchoices; j++) ncombo *= c->choices[j].n;
+    if (c->k == 1 && c->nchoices && ncombo <= 24) {   /* the combinations name the y axis */
+        size_t *pick = xcalloc(c->nchoices, sizeof *pick);
+        sb_printf(&pl.vars, "undefine combo\narray combo[%zu]\n", ncombo);
+        for (size_t i = 0; i < ncombo; i++) {
+            size_t r = i;
+            for (size_t j = c->nchoices; j-- > 0;) pick[j] = r % c->choices[j].n, r /= c->choices[j].n;
+            sb_clear(&t);
+            plan_choices_text(c, pick, &t);
+            sb_printf(&pl.vars, "combo[%zu] = ", i + 1);
+            gp_label(&pl.vars, sb_str(&t));
+            sb_putc(&pl.vars, '\n');
+        }
+        free(pick);
+    }
     VEC_PUSH(rp->plots, pl);
     sb_free(&path);
     sb_free(&t);

@@ -43,16 +43,21 @@ static void write_all(int fd, const char *s, size_t n) {
     }
 }
 
+void plan_sets_copy(const plan_ctx *c, size_t room, const char ***sets, const char ***origins) {
+    *sets = xcalloc(c->nsets + room + 1, sizeof **sets);
+    *origins = xcalloc(c->nsets + room + 1, sizeof **origins);
+    for (size_t i = 0; i < c->nsets; i++) {
+        (*sets)[i] = c->sets[i];
+        (*origins)[i] = c->set_origins ? c->set_origins[i] : NULL;
+    }
+}
+
 /* The child: run, evaluate, answer, _exit. */
 static void child(plan_ctx *c, const int64_t *x, const char *db, int fd) {
     strbuf err = {0}, out = {0};
     size_t n = c->nsets;
-    const char **sets = xcalloc(c->nsets + 2 * c->k, sizeof *sets);
-    const char **origins = xcalloc(c->nsets + 2 * c->k, sizeof *origins);
-    for (size_t i = 0; i < c->nsets; i++) {
-        sets[i] = c->sets[i];
-        origins[i] = c->set_origins ? c->set_origins[i] : NULL;
-    }
+    const char **sets, **origins;
+    plan_sets_copy(c, 2 * c->k, &sets, &origins);
     for (size_t d = 0; d < c->k; d++) {
         const plan_dim *pd = &c->dims[d];
         strbuf s = {0};
