@@ -103,7 +103,7 @@ drasim_cli_test(NAME plan/mig-layout
   SQL ${_plan_out}/layouts.db "SELECT point FROM plan WHERE answer = 1" "^mig=3 mig.gpu.migLayout=all-balanced$"
       ${_plan_out}/layouts.db "SELECT count(*) FROM sweep WHERE param = 'cluster.nodePools.mig.gpu.migLayout' AND value = 'all-1g.5gb'" "^1$")
 drasim_cli_test(NAME plan/mig-layout-mix
-  COMMAND plan ${_plan}/layout-mix.yaml --expect ${_plan}/start-slo.yaml -j 2 -q --vary a=0..4 --vary b=0..4
+  COMMAND plan ${_plan}/layout-mix.yaml --expect ${_plan}/start-slo.yaml -j 2 -q --vary a=0..3 --vary b=0..3
           --vary a.migLayout=all-1g.5gb,all-balanced --vary b.gpu.migLayout=all-3g.20gb,all-balanced
   EXPECT "answer: a=1 b=1 a.gpu.migLayout=all-1g.5gb b.gpu.migLayout=all-3g.20gb [(]2 nodes[)]")
 drasim_cli_test(NAME plan/gpu-model-priced

@@ -38,7 +38,9 @@ done
 for m in "${modes[@]}"; do
   wall=$(cut -d' ' -f1 "$tmp/$m" | median)
   cpu=$(cut -d' ' -f2 "$tmp/$m" | median)
-  echo "$m${BASE:+ }$( [ "$m" = base ] && echo "($BASE)" ): wall ${wall} s, cpu ${cpu} s (median of $N)"
+  label=$m
+  [ "$m" = base ] && label="base ($BASE)"
+  echo "$label: wall ${wall} s, cpu ${cpu} s (median of $N)"
   eval "cpu_$m=$cpu"
 done
 ratio=$(echo "scale=2; $cpu_confidence / $cpu_plain" | bc)
