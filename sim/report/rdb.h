@@ -37,9 +37,20 @@ typedef struct rdb {
     size_t ngroups;
 } rdb;
 
-/* Open read-only and load runs and summary. Returns 0 or -1 with err set. */
+/* A statement over the results database `path` failed (sql: the statement,
+ * or NULL): err says what is wrong with the file in drasim's words ("PATH:
+ * not a drasim results database: table pods lacks column wait_ms", "(no table
+ * runs)", "the database is corrupt", "not an SQLite database"), SQLite's own
+ * message only as a detail when none of these fits. */
+void rdb_explain(const char *path, sqlite3 *db, const char *sql, strbuf *err);
+/* Open read-only and load runs and summary (every summary value a number or
+ * NULL). Returns 0 or -1 with err set. */
 int rdb_open(const char *path, rdb *out, strbuf *err);
 void rdb_close(rdb *r);
+/* Every value of table.value is a number or NULL (a text or blob value would
+ * read as 0 and could pass a threshold or a baseline check): 0, or -1 with err
+ * naming the run, the row's name_col (metric, series) and its group. */
+int rdb_check_numbers(rdb *r, const char *table, const char *name_col, strbuf *err);
 /* rdb_user.c: the series of table user_samples as metrics S:mean, S:max,
  * S:last (rdb_open calls it). 0 or -1 with err set. */
 int rdb_add_user_series(rdb *r, strbuf *err);

@@ -46,8 +46,7 @@ static int check_shape(const rdb *r, const char *path, strbuf *err) {
                            "SELECT m.name, p.name FROM sqlite_master m LEFT JOIN pragma_table_info(m.name) p "
                            "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY m.rowid, p.cid",
                            -1, &s, NULL) != SQLITE_OK) {
-        sb_clear(err);
-        sb_printf(err, "%s: cannot list its tables: %s", path, sqlite3_errmsg(r->db));
+        rdb_explain(path, r->db, NULL, err);
         return -1;
     }
     while (!rc && sqlite3_step(s) == SQLITE_ROW) {
