@@ -74,3 +74,26 @@ if(_hl_sqlite3)
     WORKDIR ${_hl}/dbs DEPENDS hostile-left/dbs EXIT 3
     EXPECT "sum-text\\.db: not a valid drasim results database: summary value of metric 'gpu_alloc_pct' [(]run 1[)] is text, not a number")
 endif()
+
+# ---- #36: drasim allocate's messages say what is wrong, at FILE:LINE:COL or naming the file.
+# Before: a Pod was ignored silently (exit 0), a file without objects too, no Node at all was
+# "the input has 0 Nodes; choose one with --node" (no --node can help), and an allocator error
+# about a claim did not say where the claim is. (Directories, devices, missing files and
+# encoding errors: tests/input-limits.cmake, tests/security.cmake.)
+set(_hl_one ${CMAKE_CURRENT_SOURCE_DIR}/dra-conformance/all-devices-single/input.yaml)
+drasim_cli_test(NAME hostile-left/allocate-pod WORKDIR ${_hl_src}
+  COMMAND allocate ${_hl_one} alloc-pod.yaml EXIT 3
+  EXPECT "^drasim allocate: alloc-pod\\.yaml:3:1: Pod trainer: drasim allocate reads DeviceClass, ResourceSlice, ResourceClaim and Node objects, not a Pod" REJECT "---")
+drasim_cli_test(NAME hostile-left/allocate-no-object WORKDIR ${_hl_src}
+  COMMAND allocate ${_hl_one} alloc-no-object.yaml EXIT 3
+  EXPECT "^drasim allocate: alloc-no-object\\.yaml: holds no Kubernetes object [(]an empty file, or only comments and '---'[)]\n$")
+drasim_cli_test(NAME hostile-left/allocate-no-node WORKDIR ${_hl_src}
+  COMMAND allocate alloc-class-only.yaml EXIT 3
+  EXPECT "^drasim allocate: no Node in the input: add the Node to allocate for" REJECT "--node")
+drasim_cli_test(NAME hostile-left/allocate-two-nodes WORKDIR ${_hl_src}
+  COMMAND allocate ${_hl_one} alloc-node2.yaml EXIT 2
+  EXPECT "^drasim allocate: the input has 2 Nodes [(]node-1, node-2[)]; choose one with --node\n$")
+# the claim starts at line 34 (its apiVersion), column 1
+drasim_cli_test(NAME hostile-left/allocate-unknown-class WORKDIR ${_hl_src}
+  COMMAND allocate alloc-unknown-class.yaml EXIT 2
+  EXPECT "^drasim allocate: alloc-unknown-class\\.yaml:34:1: claim claim-0, request req-0: could not retrieve device class missing-class: deviceclass\\.resource\\.k8s\\.io \"missing-class\" not found\n$")
