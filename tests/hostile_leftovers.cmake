@@ -64,6 +64,29 @@ if(_hl_sqlite3)
       EXPECT "^drasim report: ${_db}\\.db: not a drasim results database: table ${_t} lacks column ${_c}\n$"
       FILE_ABSENT ${_hl}/dbs/r-${_db})
   endforeach()
+  # merged with another database of the same schema version, a missing column would read
+  # NULL (report: plotted as pods that never started) or break a NOT NULL rule (merge: an
+  # SQLite constraint error, exit 2): refused naming both files, in either order
+  foreach(_case "pods-nocol|pods|wait_ms" "samples-nocol|samples|pending_pods")
+    string(REPLACE "|" ";" _p "${_case}")
+    list(GET _p 0 _db)
+    list(GET _p 1 _t)
+    list(GET _p 2 _c)
+    set(_msg "${_db}\\.db: table ${_t} lacks column ${_c}, which good\\.db's has [(]the same results schema version[)]")
+    drasim_cli_test(NAME hostile-left/report2-${_db} COMMAND report ${_db}.db good.db -o r2-${_db} WORKDIR ${_hl}/dbs
+      DEPENDS hostile-left/dbs EXIT 3 EXPECT "^drasim report: ${_msg}" FILE_ABSENT ${_hl}/dbs/r2-${_db})
+    drasim_cli_test(NAME hostile-left/merge2-${_db} COMMAND merge good.db ${_db}.db -o m2-${_db}.db WORKDIR ${_hl}/dbs
+      DEPENDS hostile-left/dbs EXIT 3 EXPECT "^drasim merge: ${_msg}" FILE_ABSENT ${_hl}/dbs/m2-${_db}.db)
+    drasim_cli_test(NAME hostile-left/merge1-${_db} COMMAND merge ${_db}.db -o m1-${_db}.db WORKDIR ${_hl}/dbs
+      DEPENDS hostile-left/dbs EXIT 3
+      EXPECT "^drasim merge: ${_db}\\.db: not a drasim results database of this schema version: table ${_t} lacks column ${_c}\n$"
+      FILE_ABSENT ${_hl}/dbs/m1-${_db}.db ${_hl}/dbs/m1-${_db}.db.lock)
+  endforeach()
+  # report A.db B.db says which tables and columns it leaves out (silently dropped before)
+  drasim_cli_test(NAME hostile-left/report-odd-names COMMAND report good.db odd-names.db -o r-odd WORKDIR ${_hl}/dbs
+    DEPENDS hostile-left/dbs
+    EXPECT "odd-names\\.db: table 'my notes' left out: its name is no drasim table's or column's"
+           "odd-names\\.db: column 'samples\\.gpu %' left out" "r-odd/index\\.html: 4 runs")
   drasim_cli_test(NAME hostile-left/report-keeps-earlier RAW COMMAND sh ${_hl_src}/report_keeps.sh $<TARGET_FILE:drasim>
     WORKDIR ${_hl}/dbs DEPENDS hostile-left/dbs
     EXPECT "rc=3\nearlier report intact\n" "rc=3\nno folder left\n" "table pods lacks column wait_ms" REJECT "tmp-")

@@ -90,7 +90,7 @@ int cmd_report(int argc, char **argv) {
         }
         have_tmp = true;
         sb_printf(&merged, "%s/merged.db", tmpdir);
-        if (rdb_merge(dbs, ndbs, sb_str(&merged), &err)) {
+        if (rdb_merge(dbs, ndbs, sb_str(&merged), stderr, &err)) {
             fprintf(stderr, "drasim report: %s\n", sb_str(&err));
             unlink(sb_str(&merged));
             rmdir(tmpdir);

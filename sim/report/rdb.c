@@ -89,6 +89,16 @@ static int fail(rdb *r, strbuf *err, const char *sql) {
     return -1;
 }
 
+int rdb_schema_version(const rdb *r) {
+    int ver = -1;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK) {
+        if (sqlite3_step(s) == SQLITE_ROW) ver = sqlite3_column_int(s, 0);
+        sqlite3_finalize(s);
+    }
+    return ver;
+}
+
 bool rdb_has_table(const rdb *r, const char *table) {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?", -1, &s,
