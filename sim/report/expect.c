@@ -48,7 +48,7 @@ static int parse_group(const ynode *n, const char *text, const char **p, expect_
     *p = close + 1;
     return 0;
 bad:
-    yerr(err, n, "threshold '%s': expected {group=NAME} or {queue=NAME} after the metric name, e.g. "
+    yerr(err, n, "threshold '%s': expected {group=NAME} after the metric name (or {queue=NAME}), e.g. "
          "'wait_censored_p99_s{group=train} <= 600'", text);
     return -1;
 }
