@@ -82,3 +82,27 @@ drasim_cli_test(NAME report26/user-metrics RAW
   COMMAND sh -c "${_r26_drasim} run ${CMAKE_SOURCE_DIR}/tests/lua/record.yaml -o ${_r26_out}/lua.db -q --force && ${_r26_drasim} report ${_r26_out}/lua.db -o ${_r26_out}/lua --force >/dev/null && cd ${_r26_out}/lua && cat data/user_queue.dat data/user_other_x_1.dat data/user_metrics.dat && grep -A6 '^# ---- user_metrics' plots.gp && grep -c 'y_free = 1' plots.gp"
   EXPECT "^# device-plugin LeastAllocated\n0[.]000000 1 1 1\n0[.]025000 4[.]5 4[.]5 4[.]5\n\n\n# device-plugin LeastAllocated\n0[.]025000 -2 -2 -2\n\n\n# category mean1 min max\n1 150 150 150\n2 3 3 3\n"
          "array categories[[]2[]] = [[]'user_gang_wait_s', 'user_count'[]]" "\n3\n$")
+
+# The report in a real browser (Debian's chromium, installed by tools/setup):
+# index.html and the groups' pages load, every image decodes, every link names
+# a file; a report with a deleted image and a deleted data file fails. Without
+# chromium the tests are skipped (ctest shows them as skipped, not passed).
+find_program(_r26_chromium NAMES chromium chromium-browser)
+if(_r26_chromium)
+  # waits.db's report: index.html and the pages of groups a and big
+  drasim_cli_test(NAME report26/browser-ok RAW
+    COMMAND sh ${_r26}/browser_check.sh ${_r26_chromium} ${_r26_out}/waits
+    EXPECT "^pages 3, images [1-9][0-9]*, links [1-9][0-9]*\n$"
+    DEPENDS report26/group-pages TIMEOUT 180)
+  drasim_cli_test(NAME report26/browser-broken RAW
+    COMMAND sh -c "rm -rf ${_r26_out}/browser-broken && cp -r ${_r26_out}/waits ${_r26_out}/browser-broken && rm ${_r26_out}/browser-broken/group1_wait_cdf.png ${_r26_out}/browser-broken/data/pending.dat && sh ${_r26}/browser_check.sh ${_r26_chromium} ${_r26_out}/browser-broken"
+    EXIT 1
+    EXPECT "broken image group1_wait_cdf[.]png in file://[^ ]*/group-a[.]html" "missing link [^ ]*/browser-broken/data/pending[.]dat"
+    DEPENDS report26/browser-ok TIMEOUT 180)
+else()
+  foreach(_case ok broken)
+    add_test(NAME report26/browser-${_case}
+             COMMAND sh -c "echo 'chromium is not installed (tools/setup installs it): skipped'; exit 77")
+    set_tests_properties(report26/browser-${_case} PROPERTIES SKIP_RETURN_CODE 77)
+  endforeach()
+endif()

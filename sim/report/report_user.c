@@ -58,8 +58,11 @@ int rp_user_plots(report *rp, strbuf *err) {
         rp_free_strings(names.data, names.len);
         rp_free_strings(stems.data, stems.len);
     }
+    bool recorded = false;   /* a user_* metric of the whole run (rdb_user.c's S:mean etc. hold a ':') */
+    for (size_t m = 0; m < r->nmetrics && !recorded; m++)
+        recorded = !strncmp(r->metrics[m], "user_", 5) && !strchr(r->metrics[m], ':');
     size_t before = rp->plots.len;
-    if (!rc)
+    if (!rc && recorded && rdb_has_column(r, "summary", "grp"))
         rc = rp_sql_bars(rp, "user_metrics", "Metrics the Lua generator recorded (drasim.record, whole run)",
                          "value (each metric's own unit)",
                          "SELECT metric, value FROM summary WHERE run_id = ? AND grp = '' AND metric LIKE 'user!_%'"

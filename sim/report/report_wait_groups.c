@@ -46,7 +46,7 @@ static void curve_title(const rdb *r, const cdf_curve *c, bool config, bool name
  * fraction held to xmax, two blank lines. */
 static void write_block(FILE *f, const rdb *r, const cdf_curve *c, double xmax) {
     strbuf t = {0}, n = {0};
-    curve_title(r, c, true, true, &t);
+    curve_title(r, c, r->ngroups > 1, true, &t);
     sb_printf(&n, ": %zu of %zu pods started", c->started, c->total);
     rp_data_comment(f, sb_str(&t), sb_str(&n));
     fprintf(f, "%s%.6g %.6f\n\n\n", c->points, xmax, c->last);
