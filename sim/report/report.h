@@ -66,12 +66,15 @@ void report_group_page_name(const char *name, size_t k, strbuf *out);
 /* One page per pod group (DIR/group-*.html): its SLO table per configuration,
  * why its pods wait, its plots, every metric of the group. 0 or -1 with err. */
 int report_group_pages(const report *rp, strbuf *err);
-/* report_html.c, for the pages: the head of a page (CSS inlined) up to <body>;
- * the figures of page `page` (0: index.html) with the notes on plots left
- * out; DIR/FILE written from b. */
-void report_page_head(strbuf *b, const char *title);
+/* report_html.c, for the pages: the figures of page `page` (0: index.html)
+ * with the notes on plots left out; DIR/FILE written from b. */
 void report_figures_html(const report *rp, int page, strbuf *b);
 int report_write_page(const report *rp, const char *file, const strbuf *b, strbuf *err);
+/* For pages other than `drasim report`'s (plan --report): the head of an
+ * index.html with the report's style (title escaped), and the figures of
+ * rp's plots (or the note why none were drawn). */
+void report_html_begin(strbuf *b, const char *title);
+void report_html_figures(const report *rp, strbuf *b);
 /* Create or truncate a file of the report for writing, never through a
  * symbolic link and only a regular file (a planted link in DIR cannot
  * redirect a write). NULL with errno set on failure. */

@@ -179,7 +179,7 @@ int report_group_pages(const report *rp, strbuf *err) {
         sb_clear(&b);
         sb_clear(&t);
         sb_printf(&t, "drasim report: group %s", grp);
-        report_page_head(&b, sb_str(&t));
+        report_html_begin(&b, sb_str(&t));
         sb_puts(&b, "<p class=\"meta\"><a href=\"index.html\">← the report</a></p>\n<h1>group ");
         html_escape(&b, grp);
         sb_puts(&b, "</h1>\n<nav><a href=\"#slo\">SLO</a><a href=\"#reasons\">why pods wait</a>"

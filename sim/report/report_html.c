@@ -151,12 +151,14 @@ static void run_table(const rdb *r, size_t i, strbuf *b) {
     sb_puts(b, "</table></div>\n");
 }
 
-void report_page_head(strbuf *b, const char *title) {
-    sb_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    html_escape(b, title);
-    sb_puts(b, "</title>\n");
-    inline_css(b);
-    sb_puts(b, "</head>\n<body>\n");
+/* One plot as a figure: its PNG linking to its SVG, the title, the data. */
+static void figure_html(strbuf *b, const rplot *p) {
+    sb_printf(b, "<figure id=\"%s\"><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", p->name, p->name, p->name);
+    html_escape(b, p->title);
+    sb_puts(b, "\"></a><figcaption>");
+    html_escape(b, p->title);
+    sb_printf(b, " (<a href=\"%s.svg\">SVG</a>, <a href=\"data/%s.dat\">data</a>)</figcaption></figure>\n", p->name,
+              p->name);
 }
 
 void report_figures_html(const report *rp, int page, strbuf *b) {
@@ -175,16 +177,8 @@ void report_figures_html(const report *rp, int page, strbuf *b) {
         sb_puts(b, ". Install gnuplot and run <code>drasim report</code> again (or run <code>gnuplot plots.gp</code>"
                    " in this folder).</div>\n");
     } else {
-        for (size_t i = 0; i < rp->plots.len; i++) {
-            const rplot *p = &rp->plots.data[i];
-            if (p->page != page) continue;
-            sb_printf(b, "<figure id=\"%s\"><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", p->name, p->name, p->name);
-            html_escape(b, p->title);
-            sb_puts(b, "\"></a><figcaption>");
-            html_escape(b, p->title);
-            sb_printf(b, " (<a href=\"%s.svg\">SVG</a>, <a href=\"data/%s.dat\">data</a>)</figcaption></figure>\n",
-                      p->name, p->name);
-        }
+        for (size_t i = 0; i < rp->plots.len; i++)
+            if (rp->plots.data[i].page == page) figure_html(b, &rp->plots.data[i]);
     }
     if (rp->empty_note.len && !page) {   /* plots left out: every value 0 (report_prune.c) */
         sb_puts(b, "<p class=\"empty\">Not drawn, nothing to show: ");
@@ -212,7 +206,7 @@ int report_html(const report *rp, strbuf *err) {
     strbuf b = {0}, t = {0};
     const char *base = strrchr(r->path, '/') ? strrchr(r->path, '/') + 1 : r->path;
     sb_printf(&t, "drasim report: %s", base);
-    report_page_head(&b, sb_str(&t));
+    report_html_begin(&b, sb_str(&t));
     sb_free(&t);
     sb_puts(&b, "<h1>drasim report</h1>\n<p class=\"meta\">results database <code>");
     html_escape(&b, base);
@@ -262,4 +256,22 @@ void report_free(report *rp) {
     rp->gnuplot_note = NULL;
     sb_free(&rp->data_note);
     sb_free(&rp->empty_note);
+}
+
+void report_html_begin(strbuf *b, const char *title) {
+    sb_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    html_escape(b, title);
+    sb_puts(b, "</title>\n");
+    inline_css(b);
+    sb_puts(b, "</head>\n<body>\n");
+}
+
+void report_html_figures(const report *rp, strbuf *b) {
+    if (!rp->plotted) {
+        sb_puts(b, "<div class=\"note\">No plots were drawn: ");
+        html_escape(b, rp->gnuplot_note ? rp->gnuplot_note : "gnuplot did not run");
+        sb_puts(b, ". Install gnuplot and run again (or run <code>gnuplot plots.gp</code> in this folder).</div>\n");
+        return;
+    }
+    for (size_t i = 0; i < rp->plots.len; i++) figure_html(b, &rp->plots.data[i]);
 }
