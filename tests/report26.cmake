@@ -27,7 +27,7 @@ drasim_cli_test(NAME report26/group-pages RAW
          "<td class=\"num\">2</td><td>0/1 nodes are available: 1 Insufficient nvidia[.]com/gpu[.]</td>"
          "<tr><th>wait_censored_p50_s</th><td class=\"num\">15</td></tr>"
          # a's curve: 2 of 3 pods at 0 min, the third at 8 s = 0.133333 min
-         "== data/group1_wait_cdf[.]dat\n# device-plugin LeastAllocated / a: 3 of 3 pods started\n0 0\n0 0[.]666667\n0[.]133333 1[.]000000\n"
+         "== data/group1_wait_cdf[.]dat\n# a: 3 of 3 pods started\n0 0\n0 0[.]666667\n0[.]133333 1[.]000000\n"
   DEPENDS report26/waits-db)
 
 # waits.yaml has no faults, preemption or drains: no evictions, a sentence
