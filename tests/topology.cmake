@@ -152,3 +152,13 @@ drasim_cli_test(NAME topology/cd-bad-shared-template
   EXIT 3
   EXPECT "cd-wait[.]yaml:[0-9]+:[0-9]+: ComputeDomain cd-b: channel template 'cd-a-channel' is already ComputeDomain cd-a's"
   FILE_ABSENT ${_tp_out}/cdbad4.db)
+# the inventory of a scenario with ComputeDomains: compute-domain slices and the controller's channel
+# and daemon ResourceClaimTemplates, valid Kubernetes
+drasim_k8s_validate(NAME topology/cd-inventory-schema COMMAND inventory ${_tp_src}/cd-two-gangs.yaml)
+drasim_cli_test(NAME topology/cd-inventory-templates
+  COMMAND inventory ${_tp_src}/cd-two-gangs.yaml
+  EXPECT "kind: ResourceClaimTemplate\nmetadata:\n  name: cd-a-channel\n  namespace: default\n  labels:\n    resource[.]nvidia[.]com/computeDomain: [0-9a-f-]+\n    resource[.]nvidia[.]com/computeDomainTarget: Workload\nspec:\n  spec:\n    devices:\n      requests:\n      - name: channel\n        exactly:\n          deviceClassName: compute-domain-default-channel[.]nvidia[.]com"
+         "allocationMode: All"
+         "name: computedomain-daemon-[0-9a-f-]+\n  namespace: dra-driver-nvidia-gpu"
+         "deviceClassName: compute-domain-daemon[.]nvidia[.]com"
+         "kind: ComputeDomainDaemonConfig")
