@@ -47,6 +47,11 @@ void report_gnuplot_stop(void);
 /* Write DIR/index.html. 0 or -1 with err. */
 int report_html(const report *rp, strbuf *err);
 void report_free(report *rp);
+/* For pages other than `drasim report`'s (plan --report): the head of an
+ * index.html with the report's style (title escaped), and the figures of
+ * rp's plots (or the note why none were drawn). */
+void report_html_begin(strbuf *b, const char *title);
+void report_html_figures(const report *rp, strbuf *b);
 /* Create or truncate a file of the report for writing, never through a
  * symbolic link and only a regular file (a planted link in DIR cannot
  * redirect a write). NULL with errno set on failure. */
