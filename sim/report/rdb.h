@@ -71,6 +71,10 @@ rdb_stats rdb_pod_group_stats(const rdb *r, const char *grp, const char *metric)
 void rdb_pod_group_values(const rdb *r, const char *grp, const char *metric, double *out);
 /* The group names, comma-separated, in first-seen order (for messages). */
 void rdb_pod_group_names(const rdb *r, strbuf *out);
+/* ClusterQueues of a run with `queues:` (summary rows queue_admitted, issue 27):
+ * does one named `cq` exist; their names, comma-separated, appended to out. */
+bool rdb_has_queue(const rdb *r, const char *cq);
+void rdb_queue_names(const rdb *r, strbuf *out);
 /* The group names in first-seen order (*n of them; free each and the array). */
 char **rdb_pod_groups(const rdb *r, size_t *n);
 
