@@ -102,8 +102,7 @@ static int read_curves(report *rp, char **groups, size_t ng, cdf_curves *out, do
         } while (step == SQLITE_ROW);
         free(name);
         if (step != SQLITE_DONE) {
-            sb_clear(err);
-            sb_printf(err, "%s: cannot read the pods: %s", r->path, sqlite3_errmsg(r->db));
+            rdb_explain(r->path, r->db, NULL, err);
             rc = -1;
         }
         sqlite3_finalize(s);
