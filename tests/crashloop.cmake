@@ -20,13 +20,13 @@ drasim_cli_test(NAME crashloop/backoff-sequence
 # the back-off is forgotten after 10 min of running, kept before; lost work = time since the last checkpoint
 set(_d ${_cl_out}/reset-expired.db)
 drasim_cli_test(NAME crashloop/backoff-reset-after-10min
-  COMMAND run ${_cl}/reset.yaml -o ${_d} --set faults.events=reset-expired.csv
+  COMMAND run ${_cl}/reset.yaml -o ${_d} --set faults.events=${_cl}/reset-expired.csv
   SQL ${_d} "SELECT completion_ms FROM pods" "^16920000$"
       ${_d} "SELECT group_concat(metric || '=' || round(value, 6), ' ') FROM summary WHERE grp = '' AND metric IN ('xid_pod_crashes', 'xid_container_restarts', 'gpu_hours_lost_xid', 'gpu_hours_crashloop')"
             "^xid_pod_crashes=2[.]0 xid_container_restarts=4[.]0 gpu_hours_lost_xid=0[.]694444 gpu_hours_crashloop=0[.]005556$")
 set(_d ${_cl_out}/reset-kept.db)
 drasim_cli_test(NAME crashloop/backoff-kept-within-10min
-  COMMAND run ${_cl}/reset.yaml -o ${_d} --set faults.events=reset-kept.csv
+  COMMAND run ${_cl}/reset.yaml -o ${_d} --set faults.events=${_cl}/reset-kept.csv
   SQL ${_d} "SELECT completion_ms FROM pods" "^16530000$"
       ${_d} "SELECT group_concat(metric || '=' || round(value, 6), ' ') FROM summary WHERE grp = '' AND metric IN ('xid_pod_crashes', 'xid_container_restarts', 'gpu_hours_lost_xid', 'gpu_hours_crashloop')"
             "^xid_pod_crashes=2[.]0 xid_container_restarts=3[.]0 gpu_hours_lost_xid=0[.]583333 gpu_hours_crashloop=0[.]008333$")
