@@ -339,14 +339,29 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
     return (uint32_t)(r->pods.len - 1);
 }
 
-/* The queue's admission cycle at t: the pods it admits go to the scheduler. */
+/* The queue's admission cycle at t: the pods it admits go to the scheduler,
+ * the pods it preempts are evicted (their owners' replacements queue again).
+ * A victim that was still pending frees its quota at once, so the cycle runs
+ * again until it preempts nobody new. */
 static void gate_cycle(sim_run *r, sim_time t) {
-    uint32_t *out = NULL;
-    size_t len = 0, cap = 0;
-    r->gate->cycle(r->gate->ctx, t, &out, &len, &cap);
-    for (size_t i = 0; i < len; i++)
-        if (!r->gangs || !sim_gang_hold(r, out[i], t)) sched_enqueue(&r->sched, r->pods.data[out[i]].group, out[i]);
-    free(out);
+    queue_cycle_out out = {0};
+    do {
+        out.admitted.len = out.evict.len = 0;
+        r->gate->cycle(r->gate->ctx, t, &out);
+        for (size_t i = 0; i < out.admitted.len; i++) {
+            uint32_t id = out.admitted.data[i];
+            if (!r->gangs || !sim_gang_hold(r, id, t)) sched_enqueue(&r->sched, r->pods.data[id].group, id);
+        }
+        for (size_t i = 0; i < out.evict.len; i++) {
+            uint32_t id = out.evict.data[i].pod;
+            int was = sim_evict(r, id, EVICT_PREEMPTION, out.evict.data[i].reason, -1, t);
+            if (was == POD_PENDING) r->gate->ended(r->gate->ctx, id, t);   /* deleted at once: its quota is free */
+            if (was >= 0 && r->evictions.data[r->evictions.len - 1].replacement)
+                r->gate->requeued(r->gate->ctx, id, r->evictions.data[r->evictions.len - 1].replacement - 1);
+        }
+    } while (out.evict.len);
+    VEC_FREE(out.admitted);
+    VEC_FREE(out.evict);
 }
 
 static void gate_metric(void *ud, const char *name, double value, const char *group) {

@@ -2,8 +2,9 @@
  * gate.h -- the queue layer as the engine sees it: an admission gate between
  * the workload sources and the scheduler. The engine hands every arriving pod
  * to the gate; a held pod reaches the scheduler only when the gate admits it
- * (from `cycle`, run once per instant before the scheduling pass); the gate
- * hears when an admitted pod ends (its quota is free again). The gate never
+ * (from `cycle`, run once per instant before the scheduling pass, again
+ * while it preempts); the gate hears when an admitted pod ends (its quota is
+ * free again). The gate never
  * calls the engine, the workload sources or the reports.
  */
 #ifndef DRASIM_QUEUE_GATE_H
@@ -15,17 +16,35 @@
 
 #include "model/scenario.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 
 typedef void (*queue_metric_fn)(void *ud, const char *name, double value, const char *group);
+
+/* A pod the queue preempts: the engine evicts it (engine/sim_evict.h) with
+ * `reason` (static text) and tells the gate when its quota is free (`ended`). */
+typedef struct queue_victim {
+    uint32_t pod;
+    const char *reason;
+} queue_victim;
+
+/* What one admission cycle decided: pods admitted (to the scheduler now) and
+ * pods to evict (Kueue's preemption). The engine empties both before a cycle. */
+typedef struct queue_cycle_out {
+    VEC(uint32_t) admitted;
+    VEC(queue_victim) evict;
+} queue_cycle_out;
 
 typedef struct queue_gate {
     void *ctx;
     /* Pod `pod` of class `cls` (spec g) arrives at t: true = held by the queue. */
     bool (*arrive)(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *g, int64_t t);
+    /* Pod `victim`, preempted by the gate, was replaced by pod `replacement`
+     * (its owner's new pod): the same Workload requeued. */
+    void (*requeued)(void *ctx, uint32_t victim, uint32_t replacement);
     /* A pod the gate admitted ended at t (its quota is released). */
     void (*ended)(void *ctx, uint32_t pod, int64_t t);
-    /* The admission cycle at t: pods admitted now, appended to *out (len/cap grown). */
-    void (*cycle)(void *ctx, int64_t t, uint32_t **out, size_t *len, size_t *cap);
+    /* The admission cycles at t: pods admitted now and pods to preempt. */
+    void (*cycle)(void *ctx, int64_t t, queue_cycle_out *out);
     /* Why class `cls`'s pods still wait in the queue (NULL: none waits). */
     const char *(*why)(void *ctx, uint32_t cls);
     /* The run ended at `end`: per-queue metrics. */

@@ -10,8 +10,19 @@
  * (kq_assign.c): StrictFIFO stops at the first head that does not fit,
  * BestEffortFIFO goes on to the next Workload. An admitted pod holds its
  * quota until it ends; kube-scheduler then places it (or cannot: admitted
- * but unschedulable is the scheduler's pending). Not modelled yet in runs:
- * preemption of admitted Workloads, waitForPodsReady, fair sharing.
+ * but unschedulable is the scheduler's pending).
+ *
+ * The cycles follow pkg/scheduler/scheduler.go (schedule, processEntry,
+ * makeClassicalIterator; ff69552e79): each cycle takes the head of every
+ * ClusterQueue of a changed cohort tree, orders the heads (not borrowing
+ * first, higher priority, earlier arrival) and processes them against the
+ * usage the earlier ones left; cycles repeat within the instant until every
+ * queue is settled. A head that needs preemption (kq_preempt.c) evicts its
+ * victims through the engine and waits for them to end (their quota is held
+ * until then, as Kueue's cache holds an evicted Workload's usage until its
+ * pods are gone); it blocks its ClusterQueue meanwhile (Kueue requeues it
+ * with RequeueReasonPendingPreemption, so it stays the head). A head whose
+ * victims overlap those of an earlier head in the same cycle waits too.
  * A group without the label is not managed by Kueue and goes straight to the
  * scheduler; a LocalQueue that does not exist keeps its pods pending with
  * Kueue's message ("LocalQueue NAME doesn't exist").
@@ -38,18 +49,41 @@ typedef struct cls_info {
 
 typedef struct pod_rec {
     int64_t arrival;
+    int64_t order;                   /* queue-order timestamp (ms): arrival, or the requeued Workload's */
     uint32_t cls;
     int32_t cq;                      /* node index; -1 not managed */
-    uint32_t usage_off;
-    uint8_t nusage;
-    bool admitted, pending;
+    kq_wl *wl;                       /* admitted: its Workload in the snapshot (owned) */
+    bool pending;
 } pod_rec;
+
+/* Kueue's preemption reasons (kueue.InClusterQueueReason, ...), the
+ * preempted pods' message as preemption.go preemptionMessage words it. */
+enum { R_IN_CQ, R_RECLAIM, R_RECLAIM_BORROW, R_FAIR, R_N };
+static const char *const REASONS[R_N] = {"InClusterQueue", "InCohortReclamation", "InCohortReclaimWhileBorrowing",
+                                         "InCohortFairSharing"};
+static const char *const REASON_TEXT[R_N] = {
+    "Preempted to accommodate a workload due to prioritization in the ClusterQueue (Kueue)",
+    "Preempted to accommodate a workload due to reclamation within the cohort (Kueue)",
+    "Preempted to accommodate a workload due to reclamation within the cohort while borrowing (Kueue)",
+    "Preempted to accommodate a workload due to Fair Sharing within the cohort (Kueue)"};
 
 typedef struct cq_state {
     VEC(uint32_t) pending;           /* pod ids, Kueue's order */
     VEC(int64_t) waits;              /* admitted: ms from arrival to admission */
     int64_t admitted, admitted_borrowing;
+    int64_t preemptions[R_N];        /* victims its heads preempted, by reason */
+    int64_t preempted;               /* its Workloads preempted by others or itself */
+    size_t cursor;                   /* the head's index in `pending` during an instant */
+    bool settled;                    /* nothing more to do in this instant */
 } cq_state;
+
+typedef struct head {
+    uint32_t pod;
+    uint32_t cq;
+    kq_result r;                     /* the nomination, against the cycle's starting usage */
+} head;
+
+typedef VEC(kq_wl *) wl_vec;
 
 typedef struct kq_gate {
     const scenario *sc;
@@ -57,11 +91,12 @@ typedef struct kq_gate {
     cls_info *cls;
     size_t ncls;
     VEC(pod_rec) pods;               /* by pod id (ids not managed stay zero) */
-    VEC(kq_usage) usage;             /* pool */
     cq_state *cqs;                   /* per ClusterQueue node */
     bool *dirty;                     /* per tree root (node index) */
+    bool *round_used;                /* per tree root: usage changed in this cycle */
     bool any_dirty;
-    uint64_t cycle_no;
+    uint64_t cycle_no;               /* instants with a cycle */
+    VEC(head) heads;
     int64_t missing_lq_pods;
 } kq_gate;
 
@@ -103,13 +138,23 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     ci->spec.required_affinity = ps->required_affinity;
 }
 
-/* Kueue's queue order: higher priority first, then earlier arrival. */
+/* Kueue's queue order: higher priority first, then the earlier queue-order
+ * timestamp (pkg/workload/workload.go GetQueueOrderTimestamp). */
 static bool before(const kq_gate *g, uint32_t a, uint32_t b) {
     const pod_rec *pa = &g->pods.data[a], *pb = &g->pods.data[b];
     int32_t xa = g->cls[pa->cls].priority, xb = g->cls[pb->cls].priority;
     if (xa != xb) return xa > xb;
-    if (pa->arrival != pb->arrival) return pa->arrival < pb->arrival;
+    if (pa->order != pb->order) return pa->order < pb->order;
     return a < b;
+}
+
+/* Move pending[i] toward the front to its place in Kueue's order. */
+static void sift_up(kq_gate *g, cq_state *cs, size_t i) {
+    uint32_t pod = cs->pending.data[i];
+    for (; i > 0 && before(g, pod, cs->pending.data[i - 1]); i--) {
+        cs->pending.data[i] = cs->pending.data[i - 1];
+        cs->pending.data[i - 1] = pod;
+    }
 }
 
 static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *ps, int64_t t) {
@@ -145,31 +190,45 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
     p->cq = (int32_t)ci->cq->index;
     p->pending = true;
     cq_state *cs = &g->cqs[ci->cq->index];
+    p->order = t;
     VEC_PUSH(cs->pending, pod);
-    for (size_t i = cs->pending.len - 1; i > 0 && before(g, pod, cs->pending.data[i - 1]); i--) {
-        cs->pending.data[i] = cs->pending.data[i - 1];
-        cs->pending.data[i - 1] = pod;
-    }
+    sift_up(g, cs, cs->pending.len - 1);
     mark_dirty(g, ci->cq);
     return true;
+}
+
+/* The victim's Workload requeued as its replacement: Kueue's Job integration
+ * suspends the Job and requeues the same Workload, which keeps its creation
+ * time as queue-order timestamp (pkg/workload/workload.go
+ * GetQueueOrderTimestamp; its +1 ms for InCohortReclaimWhileBorrowing applies
+ * only with PrioritySortingWithinCohort off, a feature gate on by default). */
+static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
+    kq_gate *g = ctx;
+    if (victim >= g->pods.len || rep >= g->pods.len || !g->pods.data[rep].pending) return;
+    pod_rec *v = &g->pods.data[victim], *p = &g->pods.data[rep];
+    p->order = v->order;
+    cq_state *cs = &g->cqs[p->cq];
+    for (size_t i = cs->pending.len; i-- > 0;)
+        if (cs->pending.data[i] == rep) {
+            sift_up(g, cs, i);
+            break;
+        }
 }
 
 static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     (void)t;
     kq_gate *g = ctx;
-    if (pod >= g->pods.len || !g->pods.data[pod].admitted) return;
+    if (pod >= g->pods.len || !g->pods.data[pod].wl) return;
     pod_rec *p = &g->pods.data[pod];
-    kq_node *cq = g->l.s.nodes[p->cq];
-    for (uint8_t i = 0; i < p->nusage; i++) {
-        kq_usage u = g->usage.data[p->usage_off + i];
-        kq_remove_usage(cq, u.fr, u.amount);
-    }
-    p->admitted = false;
-    mark_dirty(g, cq);
+    kq_unadmit_wl(&g->l.s, p->wl);
+    mark_dirty(g, p->wl->cq);
+    free(p->wl);
+    p->wl = NULL;
 }
 
-/* Try one pending pod; true when admitted (usage charged). */
-static bool try_pod(kq_gate *g, uint32_t pod, int64_t t) {
+/* Kueue's cycle for one pending pod against the current usage (r filled;
+ * kq_result_free by the caller). */
+static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     pod_rec *p = &g->pods.data[pod];
     cls_info *ci = &g->cls[p->cls];
     kq_node *cq = g->l.s.nodes[p->cq];
@@ -179,70 +238,179 @@ static bool try_pod(kq_gate *g, uint32_t pod, int64_t t) {
     kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .npod_sets = 1};
     pd.wl.name = name;
     pd.wl.priority = ci->priority;
-    pd.wl.order_ms = p->arrival;
+    pd.wl.order_ms = p->order;
+    pd.wl.reserved_ms = -1;
     pd.wl.cq = cq;
-    kq_result r;
-    kq_try_admit(&g->l.s, &pd, &r);
-    bool ok = r.admitted;
-    if (ok) {
-        p->usage_off = (uint32_t)g->usage.len;
-        p->nusage = 0;
-        for (size_t i = 0; i < r.nchoices && p->nusage < 255; i++) {
-            const kq_choice *c = &r.choices[i];
-            int64_t amt = 0;
-            for (size_t k = 0; k < spec->nrequests; k++)
-                if (spec->requests[k].name == c->resource) amt = kq_resource_value(c->resource, &spec->requests[k].value);
-            if (!strcmp(c->resource, "pods")) amt = 1;
-            kq_usage u = {kq_fr_index(&g->l.s, c->flavor, c->resource), amt};
-            kq_add_usage(cq, u.fr, u.amount);
-            VEC_PUSH(g->usage, u);
-            p->nusage++;
-        }
-        p->admitted = true;
-        p->pending = false;
-        cq_state *cs = &g->cqs[cq->index];
-        VEC_PUSH(cs->waits, t - p->arrival);
-        cs->admitted++;
-        if (r.borrowing) cs->admitted_borrowing++;
-    } else {
-        free(ci->why);
-        ci->why = xstrdup(r.why.len ? sb_str(&r.why) : sb_str(&r.reason));
-        ci->failed_cycle = g->cycle_no;
-    }
-    kq_result_free(&r);
-    return ok;
+    pd.wl.seq = pod;
+    kq_try_admit(&g->l.s, &pd, r);
 }
 
-static void gate_cycle(void *ctx, int64_t t, uint32_t **out, size_t *len, size_t *cap) {
+/* Charge the admitted pod's usage (one Workload in the snapshot). */
+static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
+    pod_rec *p = &g->pods.data[pod];
+    cls_info *ci = &g->cls[p->cls];
+    const k8s_pod *spec = &ci->spec;
+    kq_node *cq = g->l.s.nodes[p->cq];
+    kq_wl *w = xcalloc(1, sizeof *w + (r->nchoices ? r->nchoices : 1) * sizeof(kq_usage));
+    w->usage = (kq_usage *)(w + 1);
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const kq_choice *c = &r->choices[i];
+        int64_t amt = 0;
+        for (size_t k = 0; k < spec->nrequests; k++)
+            if (spec->requests[k].name == c->resource) amt = kq_resource_value(c->resource, &spec->requests[k].value);
+        if (!strcmp(c->resource, "pods")) amt = 1;
+        w->usage[w->nusage++] = (kq_usage){kq_fr_index(&g->l.s, c->flavor, c->resource), amt};
+    }
+    w->name = g->sc->ngroups > p->cls ? g->sc->groups[p->cls].name : intern("pod");
+    w->priority = ci->priority;
+    w->order_ms = p->order;
+    w->reserved_ms = t;
+    w->cq = cq;
+    w->seq = pod;
+    kq_admit_wl(&g->l.s, w);
+    p->wl = w;
+    p->pending = false;
+    cq_state *cs = &g->cqs[cq->index];
+    VEC_PUSH(cs->waits, t - p->arrival);
+    cs->admitted++;
+    if (r->borrowing) cs->admitted_borrowing++;
+}
+
+static void remember_why(kq_gate *g, uint32_t pod, const kq_result *r) {
+    cls_info *ci = &g->cls[g->pods.data[pod].cls];
+    free(ci->why);
+    ci->why = xstrdup(r->why.len ? sb_str(&r->why) : sb_str(&r->reason));
+    ci->failed_cycle = g->cycle_no;
+}
+
+static int reason_index(const char *reason) {
+    for (int i = 0; i < R_N; i++)
+        if (!strcmp(reason, REASONS[i])) return i;
+    return R_IN_CQ;
+}
+
+/* The pod of an admitted Workload (its seq is the pod id). */
+static uint32_t wl_pod(const kq_wl *w) { return (uint32_t)w->seq; }
+
+/* Issue the preemptions of head `pod`: victims not evicted yet are marked and
+ * handed to the engine. False when a victim is already a target of another
+ * head of this cycle (preemptedWorkloads.HasAny: the head is skipped). */
+static bool preempt(kq_gate *g, uint32_t pod, const kq_result *r, wl_vec *targeted, queue_cycle_out *out) {
+    for (size_t i = 0; i < r->nvictims; i++)
+        for (size_t k = 0; k < targeted->len; k++)
+            if (targeted->data[k] == r->victims[i].wl) return false;
+    cq_state *cs = &g->cqs[g->pods.data[pod].cq];
+    for (size_t i = 0; i < r->nvictims; i++) {
+        kq_wl *w = r->victims[i].wl;
+        VEC_PUSH(*targeted, w);
+        if (w->evicted) continue;   /* already on its way out: wait for it */
+        w->evicted = true;
+        int k = reason_index(r->victims[i].reason);
+        cs->preemptions[k]++;
+        g->cqs[w->cq->index].preempted++;
+        queue_victim v = {wl_pod(w), REASON_TEXT[k]};
+        VEC_PUSH(out->evict, v);
+    }
+    return true;
+}
+
+/* makeClassicalIterator: not borrowing first, higher priority, earlier
+ * arrival (the queue-order timestamp), then ClusterQueue order. */
+static const kq_gate *g_sort;
+static int head_cmp(const void *pa, const void *pb) {
+    const head *a = pa, *b = pb;
+    if (a->r.borrowing != b->r.borrowing) return a->r.borrowing ? 1 : -1;
+    const pod_rec *x = &g_sort->pods.data[a->pod], *y = &g_sort->pods.data[b->pod];
+    int32_t px = g_sort->cls[x->cls].priority, py = g_sort->cls[y->cls].priority;
+    if (px != py) return px > py ? -1 : 1;
+    if (x->order != y->order) return x->order < y->order ? -1 : 1;
+    return (a->cq > b->cq) - (a->cq < b->cq);
+}
+
+/* The heads of the ClusterQueues not settled in this instant. BestEffortFIFO
+ * passes over Workloads found inadmissible in this instant (and their twins
+ * of the same class); StrictFIFO settles at its first. */
+static void collect_heads(kq_gate *g) {
+    g->heads.len = 0;
+    for (size_t q = 0; q < g->l.s.ncq; q++) {
+        cq_state *cs = &g->cqs[q];
+        if (cs->settled) continue;
+        while (cs->cursor < cs->pending.len) {
+            const pod_rec *p = &g->pods.data[cs->pending.data[cs->cursor]];
+            if (p->pending && g->cls[p->cls].failed_cycle != g->cycle_no) break;
+            cs->cursor++;
+        }
+        if (cs->cursor == cs->pending.len) {
+            cs->settled = true;
+            continue;
+        }
+        head h = {.pod = cs->pending.data[cs->cursor], .cq = (uint32_t)q};
+        VEC_PUSH(g->heads, h);
+    }
+}
+
+/* One Kueue scheduling cycle over the current heads (scheduler.go schedule:
+ * nominate, order, processEntry). A head is evaluated again when an earlier
+ * head of the cycle changed its cohort tree's usage (Kueue's `fits` check
+ * after the others). */
+static void one_cycle(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
+    targeted->len = 0;
+    for (size_t i = 0; i < g->heads.len; i++) evaluate(g, g->heads.data[i].pod, &g->heads.data[i].r);
+    g_sort = g;
+    if (g->heads.len > 1) qsort(g->heads.data, g->heads.len, sizeof *g->heads.data, head_cmp);
+    memset(g->round_used, 0, g->l.s.nnodes * sizeof *g->round_used);
+    for (size_t i = 0; i < g->heads.len; i++) {
+        head *h = &g->heads.data[i];
+        kq_node *cq = g->l.s.nodes[h->cq];
+        cq_state *cs = &g->cqs[cq->index];
+        bool *used = &g->round_used[root_of(cq)->index];
+        if (*used) {
+            kq_result_free(&h->r);
+            evaluate(g, h->pod, &h->r);
+        }
+        if (h->r.admitted) {
+            admit(g, h->pod, &h->r, t);
+            VEC_PUSH(out->admitted, h->pod);
+            *used = true;
+        } else if (h->r.mode == KQ_PREEMPT && h->r.nvictims) {
+            /* waits for its victims: it stays the head and blocks the queue;
+             * overlapping another head's victims, it is tried in the next cycle */
+            remember_why(g, h->pod, &h->r);
+            if (preempt(g, h->pod, &h->r, targeted, out)) cs->settled = true;
+        } else {
+            remember_why(g, h->pod, &h->r);
+            if (cq->cq->strict_fifo) cs->settled = true;   /* StrictFIFO: the head blocks the queue */
+            else cs->cursor++;
+        }
+        kq_result_free(&h->r);
+    }
+}
+
+static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     kq_gate *g = ctx;
     if (!g->any_dirty) return;
     g->any_dirty = false;
     g->cycle_no++;
     for (size_t q = 0; q < g->l.s.ncq; q++) {
-        kq_node *cq = g->l.s.nodes[q];
-        if (!g->dirty[root_of(cq)->index]) continue;
         cq_state *cs = &g->cqs[q];
-        size_t keep = 0;
-        bool blocked = false;
-        for (size_t i = 0; i < cs->pending.len; i++) {
-            uint32_t pod = cs->pending.data[i];
-            cls_info *ci = &g->cls[g->pods.data[pod].cls];
-            /* the same class did not fit in this cycle: its twin will not either */
-            bool skip = blocked || ci->failed_cycle == g->cycle_no;
-            if (!skip && try_pod(g, pod, t)) {
-                if (*len == *cap) {
-                    *cap = *cap ? *cap * 2 : 64;
-                    *out = xrealloc(*out, *cap * sizeof **out);
-                }
-                (*out)[(*len)++] = pod;
-                continue;
-            }
-            if (cq->cq->strict_fifo) blocked = true;   /* StrictFIFO: the head blocks the queue */
-            cs->pending.data[keep++] = pod;
-        }
-        cs->pending.len = keep;
+        cs->cursor = 0;
+        cs->settled = !g->dirty[root_of(g->l.s.nodes[q])->index];
     }
     memset(g->dirty, 0, g->l.s.nnodes * sizeof *g->dirty);
+    wl_vec targeted = {0};
+    for (;;) {
+        collect_heads(g);
+        if (!g->heads.len) break;
+        one_cycle(g, t, &targeted, out);
+    }
+    VEC_FREE(targeted);
+    for (size_t q = 0; q < g->l.s.ncq; q++) {   /* drop the admitted from the pending lists */
+        cq_state *cs = &g->cqs[q];
+        size_t keep = 0;
+        for (size_t i = 0; i < cs->pending.len; i++)
+            if (g->pods.data[cs->pending.data[i]].pending) cs->pending.data[keep++] = cs->pending.data[i];
+        cs->pending.len = keep;
+    }
 }
 
 static const char *gate_why(void *ctx, uint32_t cls) {
@@ -276,6 +444,17 @@ static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud
         add(ud, "queue_admitted", (double)cs->admitted, grp);
         add(ud, "queue_admitted_borrowing", (double)cs->admitted_borrowing, grp);
         add(ud, "queue_pending_at_end", (double)cs->pending.len, grp);
+        /* Kueue's kueue_preempted_workloads_total{preempting_cluster_queue, reason} and
+         * kueue_evicted_workloads_total{cluster_queue, reason=Preempted} */
+        int64_t total = 0;
+        for (int k = 0; k < R_N; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "queue_preemptions_%s", REASONS[k]);
+            add(ud, intern(name), (double)cs->preemptions[k], grp);
+            total += cs->preemptions[k];
+        }
+        add(ud, "queue_preemptions", (double)total, grp);
+        add(ud, "queue_preempted", (double)cs->preempted, grp);
         if (n == 0) continue;
         /* time to admission, censored: a Workload still pending counts until the end */
         int64_t *w = xmalloc(n * sizeof *w);
@@ -301,6 +480,9 @@ static void gate_free(void *ctx) {
         free(g->cls[i].spec.requests);
     }
     free(g->cls);
+    VEC_FREE(g->heads);
+    free(g->round_used);
+    for (size_t i = 0; i < g->pods.len; i++) free(g->pods.data[i].wl);
     for (size_t q = 0; q < g->l.s.ncq; q++) {
         VEC_FREE(g->cqs[q].pending);
         VEC_FREE(g->cqs[q].waits);
@@ -308,7 +490,6 @@ static void gate_free(void *ctx) {
     free(g->cqs);
     free(g->dirty);
     VEC_FREE(g->pods);
-    VEC_FREE(g->usage);
     kq_loaded_free(&g->l);
     free(g);
 }
@@ -322,8 +503,9 @@ queue_gate *kq_gate_new(const scenario *sc) {
     g->cls = xcalloc(g->ncls ? g->ncls : 1, sizeof *g->cls);
     g->cqs = xcalloc(g->l.s.ncq ? g->l.s.ncq : 1, sizeof *g->cqs);
     g->dirty = xcalloc(g->l.s.nnodes ? g->l.s.nnodes : 1, sizeof *g->dirty);
+    g->round_used = xcalloc(g->l.s.nnodes ? g->l.s.nnodes : 1, sizeof *g->round_used);
     queue_gate *q = xcalloc(1, sizeof *q);
-    *q = (queue_gate){g, gate_arrive, gate_ended, gate_cycle, gate_why, gate_summarize, gate_free};
+    *q = (queue_gate){g, gate_arrive, gate_requeued, gate_ended, gate_cycle, gate_why, gate_summarize, gate_free};
     return q;
 }
 
