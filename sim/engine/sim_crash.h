@@ -10,10 +10,13 @@
  * again and fails at once until the GPU is repaired. kubelet restarts a
  * failed container after a back-off that starts at 10 s and doubles up to
  * 5 min, and forgets it once the container ran 10 min without failing
- * (kubernetes v1.35 line, commit 000d95431f: pkg/kubelet/kubelet.go
- * containerBackOffPeriod = 10 s, MaxContainerBackOff =
- * v1beta1.MaxContainerBackOff = 300 s; client-go util/flowcontrol/backoff.go:
- * IsInBackOffSince, Next, hasExpired after 2 x max).
+ * (kubernetes pkg/kubelet/kubelet.go, v1.33 and later: initialCrashLoopBackOff
+ * = 10 s, MaxCrashLoopBackOff = v1beta1.MaxContainerBackOff = 300 s, the
+ * same values as containerBackOffPeriod/MaxContainerBackOff of earlier
+ * releases; KEP-4603's alpha gates ReduceDefaultCrashLoopBackOffDecay (1 s
+ * to 60 s) and KubeletCrashLoopBackOffMax are off by default and not
+ * modelled; client-go util/flowcontrol/backoff.go: IsInBackOffSince, Next,
+ * hasExpired after 2 x max).
  *
  * A pod's progress is the run time that counts towards its duration: a
  * stalled pod (one whose completion waits for its work) makes none while
@@ -27,8 +30,8 @@
 
 #include "engine/sim.h"
 
-#define CRASH_BACKOFF_INITIAL SIM_SECONDS(10)   /* kubelet.go containerBackOffPeriod */
-#define CRASH_BACKOFF_MAX SIM_SECONDS(300)      /* MaxContainerBackOff */
+#define CRASH_BACKOFF_INITIAL SIM_SECONDS(10)   /* kubelet.go initialCrashLoopBackOff */
+#define CRASH_BACKOFF_MAX SIM_SECONDS(300)      /* MaxCrashLoopBackOff */
 
 /* The progress of pod id at t (run time since its start when no crash touched it). */
 sim_time sim_crash_progress(const sim_run *r, uint32_t id, sim_time t);
