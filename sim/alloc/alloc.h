@@ -116,6 +116,14 @@ void allocator_set_nodes(allocator *a, const k8s_node *nodes, size_t n);
  * NULL when there is none. */
 const k8s_device *allocator_find_device(const allocator *a, const char *driver, const char *pool, const char *device);
 
+/* A device's index in the snapshot (dense, stable for the allocator's life)
+ * and back: the device result `r` names (found without a lookup when the
+ * last call built r), or (driver, pool, device); false when there is none.
+ * Lets a caller keep a device as 4 bytes (sched/dra/dra_records.c). */
+bool allocator_result_uid(const allocator *a, const k8s_device_result *r, uint32_t *uid);
+bool allocator_device_uid(const allocator *a, const char *driver, const char *pool, const char *device, uint32_t *uid);
+const alloc_device_id *allocator_uid_device(const allocator *a, uint32_t uid);
+
 /* drasim's cluster dynamics (engine/sim_faults.c): device (driver, pool,
  * device) now carries `taints` (n of them, not copied: they must stay valid
  * until replaced; n = 0 clears them) instead of its slice's own, as a

@@ -165,7 +165,7 @@ static void mark_uid(allocator *A, const alloc_device_id *id, uint8_t *set) {
 
 /* The uid of result r when the last call built it (and it still names that
  * device); else a lookup by name. */
-static bool result_uid(allocator *A, const k8s_device_result *r, uint32_t *u) {
+static bool result_uid(const allocator *A, const k8s_device_result *r, uint32_t *u) {
     for (size_t i = 0; i < A->built.len; i++) {
         if (A->built.data[i].r != r) continue;
         const adev *d = &A->devs.data[A->built.data[i].dev];
@@ -176,6 +176,14 @@ static bool result_uid(allocator *A, const k8s_device_result *r, uint32_t *u) {
     }
     return alloc_uid_lookup(A, r->driver, r->pool, r->device, u);
 }
+
+bool allocator_result_uid(const allocator *A, const k8s_device_result *r, uint32_t *uid) { return result_uid(A, r, uid); }
+
+bool allocator_device_uid(const allocator *A, const char *driver, const char *pool, const char *device, uint32_t *uid) {
+    return alloc_uid_lookup(A, driver, pool, device, uid);
+}
+
+const alloc_device_id *allocator_uid_device(const allocator *A, uint32_t uid) { return &A->uids.data[uid]; }
 
 allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *slices, size_t nslices,
                          k8s_device_class *const *classes, size_t nclasses, const alloc_state *state,

@@ -30,8 +30,9 @@ static void held_devices(const ca_run *ca, size_t node, const char *driver, cons
         const dra_record *rec = dra_pod_records(d, v->data[i], &n);
         for (size_t k = 0; k < n; k++) {
             if (rec[k].deleted) continue;
-            for (size_t j = 0; j < rec[k].al.nresults; j++) {
-                const k8s_device_result *res = &rec[k].al.results[j];
+            const k8s_allocation *al = dra_record_allocation(d, &rec[k]);
+            for (size_t j = 0; j < al->nresults; j++) {
+                const k8s_device_result *res = &al->results[j];
                 if (strcmp(res->pool, pool) || strcmp(res->driver, driver)) continue;
                 bool dup = false;   /* a shared claim's devices appear under each of its users */
                 for (size_t u = 0; u < out->len && !dup; u++) dup = !strcmp(out->data[u], res->device);

@@ -367,8 +367,9 @@ static uint32_t find_slots(sim_run *r, uint32_t id, upod *x) {
         /* a device of its own (a template claim, no MPS thread cap) that no other claim may get
          * (no allowMultipleAllocations) never has co-tenants: no slot, as on whole GPUs */
         bool own = !rec[i].shared && !(sh && sh->strategy == SHARE_MPS);
-        for (size_t k = 0; k < rec[i].al.nresults; k++) {
-            const k8s_device_result *res = &rec[i].al.results[k];
+        const k8s_allocation *al = dra_record_allocation(r->dra, &rec[i]);
+        for (size_t k = 0; k < al->nresults; k++) {
+            const k8s_device_result *res = &al->results[k];
             if (own) {
                 const k8s_device *dev = allocator_find_device(r->dra->A, res->driver, res->pool, res->device);
                 if (!dev || !dev->allow_multiple) continue;

@@ -35,14 +35,16 @@ enum { CLAIM_COLS = 9, CLAIM_BATCH = 64 };
 typedef struct claim_cursor {
     const dra_state *d;
     size_t rec, res;
+    const k8s_allocation *al;     /* record rec's allocation, NULL until read */
 } claim_cursor;
 
 static bool next_row(claim_cursor *c, const dra_record **r, const k8s_device_result **x) {
     while (c->rec < c->d->records.len) {
         const dra_record *rec = &c->d->records.data[c->rec];
-        if (c->res < rec->al.nresults) {
+        if (c->res < rec->nresults) {
+            if (!c->res) c->al = dra_record_allocation(c->d, rec);
             *r = rec;
-            *x = &rec->al.results[c->res++];
+            *x = &c->al->results[c->res++];
             return true;
         }
         c->rec++;
@@ -81,7 +83,7 @@ int store_write_claims(sqlite3 *db, int64_t run_id, const sim_run *run) {
     if (!run->dra) return 0;
     const dra_state *d = run->dra;
     size_t total = 0;
-    for (size_t i = 0; i < d->records.len; i++) total += d->records.data[i].al.nresults;
+    for (size_t i = 0; i < d->records.len; i++) total += d->records.data[i].nresults;
     strbuf sql = {0};
     sb_puts(&sql, "INSERT INTO claim_allocations VALUES");
     for (int k = 0; k < CLAIM_BATCH; k++) sb_puts(&sql, k ? ",(?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?)");

@@ -63,8 +63,9 @@ static sim_time pod_deadline(const faults *f, uint32_t pod, bool *by_node) {
         const dra_record *rec = dra_pod_records(r->dra, pod, &nrec);
         for (size_t i = 0; i < nrec; i++) {
             if (rec[i].deleted) continue;
-            for (size_t j = 0; j < rec[i].al.nresults; j++) {
-                const k8s_device_result *res = &rec[i].al.results[j];
+            const k8s_allocation *al = dra_record_allocation(r->dra, &rec[i]);
+            for (size_t j = 0; j < al->nresults; j++) {
+                const k8s_device_result *res = &al->results[j];
                 const fdev *d = find_dev(f, node, res);
                 if (!d || !d->tl) continue;
                 const ftlist *l = &f->tl.data[d->tl - 1];

@@ -37,7 +37,7 @@ static int schedule(fixture *x, uint32_t c, uint32_t pod, placement *p) {
 static const char *device_of(fixture *x, uint32_t pod) {
     size_t n;
     const dra_record *r = dra_pod_records(x->run.dra, pod, &n);
-    return n && r[0].al.nresults ? r[0].al.results[0].device : NULL;
+    return n && r[0].nresults ? dra_record_allocation(x->run.dra, &r[0])->results[0].device : NULL;
 }
 
 #define GPU_CLAIM(count)                                                                                         \
@@ -147,8 +147,8 @@ static void test_extended_resource_backed_by_dra(void **state) {
     size_t n;
     const dra_record *r = dra_pod_records(x.run.dra, 0, &n);
     assert_int_equal(n, 1);
-    assert_int_equal(r[0].al.nresults, 3);
-    assert_string_equal(r[0].al.results[0].request, "container-0-request-0");
+    assert_int_equal(r[0].nresults, 3);
+    assert_string_equal(dra_record_allocation(x.run.dra, &r[0])->results[0].request, "container-0-request-0");
     assert_true(schedule(&x, 0, 1, &p1) >= 0);
     assert_int_not_equal(p0.node, p1.node);    /* 3 + 3 GPUs do not fit on a 4-GPU node */
     assert_int_equal(schedule(&x, 0, 2, &p2), -1);
@@ -211,12 +211,12 @@ static void test_prioritized_list_score(void **state) {
     assert_int_equal(schedule(&x, 0, 0, &p0), 1);
     size_t n;
     const dra_record *r = dra_pod_records(x.run.dra, 0, &n);
-    assert_string_equal(r[0].al.results[0].request, "mig/small");
+    assert_string_equal(dra_record_allocation(x.run.dra, &r[0])->results[0].request, "mig/small");
     assert_close(r[0].gpu_equiv, 3.0 / 7, 1e-9);
     /* the A100's only 3g.20gb is taken: the next pod takes an H100 3g.40gb */
     assert_int_equal(schedule(&x, 0, 1, &p1), 0);
     r = dra_pod_records(x.run.dra, 1, &n);
-    assert_string_equal(r[0].al.results[0].request, "mig/big");
+    assert_string_equal(dra_record_allocation(x.run.dra, &r[0])->results[0].request, "mig/big");
     teardown(&x);
 }
 

@@ -165,6 +165,7 @@ int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err) {
 dra_state *dra_new(const scenario *sc, const inventory *inv, strbuf *err) {
     dra_state *d = xcalloc(1, sizeof *d);
     d->equiv = xcalloc(1, sizeof *d->equiv);
+    dra_records_init(d);
     /* The allocator's features: the defaults of the cluster's Kubernetes release
      * (a trace's cluster has none: 1.36). Dynamic MIG needs DRAPartitionableDevices,
      * off by default before 1.36: a cluster that publishes counters has it on
@@ -239,39 +240,8 @@ void dra_free(dra_state *d) {
     arena_free(&d->keep);
     arena_free(&d->scratch);
     sb_free(&d->err);
-    VEC_FREE(d->records);
-    VEC_FREE(d->pod_first);
+    dra_records_free(d);
     free(d);
-}
-
-void dra_add_record(dra_state *d, const dra_record *r) {
-    while (d->pod_first.len <= r->pod) VEC_PUSH(d->pod_first, 0);
-    uint32_t *first = &d->pod_first.data[r->pod];
-    /* a pod reserved again (a gang rejected at Permit, engine/sim_gang.c): its records are the new ones */
-    if (!*first || d->records.data[*first - 1].deleted) *first = (uint32_t)d->records.len + 1;
-    VEC_PUSH(d->records, *r);
-}
-
-const dra_record *dra_pod_records(const dra_state *d, uint32_t pod, size_t *n) {
-    *n = 0;
-    if (pod >= d->pod_first.len || !d->pod_first.data[pod]) return NULL;
-    size_t first = d->pod_first.data[pod] - 1;
-    while (first + *n < d->records.len && d->records.data[first + *n].pod == pod) (*n)++;
-    return &d->records.data[first];
-}
-
-bool dra_device_in_use(const dra_state *d, const char *driver, const char *pool, const char *device) {
-    driver = intern(driver);
-    pool = intern(pool);
-    device = intern(device);
-    for (size_t i = 0; i < d->records.len; i++) {
-        const dra_record *r = &d->records.data[i];
-        if (r->deleted) continue;
-        for (size_t k = 0; k < r->al.nresults; k++)
-            if (r->al.results[k].driver == driver && r->al.results[k].pool == pool && r->al.results[k].device == device)
-                return true;
-    }
-    return false;
 }
 
 size_t dra_class_claims(const dra_state *d, size_t c) { return d->cls[c].nown + d->cls[c].nshared; }

@@ -30,15 +30,34 @@
 #include "sched/policies/gpushare.h"
 #include "util/vec.h"
 
-/* One claim allocation a scheduled pod holds. */
+/* One claim allocation a scheduled pod holds. Records stay for the results
+ * (claim_allocations) after the pod ends, so they are compact: the device
+ * results live in dra_state.results (dra_records.c); read them with
+ * dra_record_allocation, never through the layout. */
 typedef struct dra_record {
-    uint32_t pod;
     const char *claim;            /* the pod's name for the claim */
+    uint32_t pod;
+    uint32_t first;               /* its first device result in dra_state.results */
+    double gpu_equiv;             /* GPUs it takes (MIG N/7, shares by consumed fraction); 0 for reservations */
+    uint16_t nresults;            /* at most ALLOC_RESULTS_MAX (32) */
+    uint16_t mig_devices;         /* MIG devices among its results (0 for reservations): cur_mig_devices' share */
     bool shared;                  /* a shared claim (reserved, allocated by the first user) */
     bool deleted;                 /* template claim deleted / shared reservation dropped */
-    k8s_allocation al;            /* results live in dra_state.keep */
-    double gpu_equiv;             /* GPUs it takes (MIG N/7, shares by consumed fraction); 0 for reservations */
 } dra_record;
+
+/* A device result of a record: the device's uid in the allocator and the
+ * request's name (index into dra_state.req_names); DRA_RESULT_RARE in req:
+ * the result has more (share ID, consumed capacity, tolerations, admin
+ * access, binding conditions), kept whole in dra_state.rare. */
+typedef struct dra_result {
+    uint32_t uid;
+    uint32_t req;
+} dra_result;
+#define DRA_RESULT_RARE 0x80000000u
+typedef struct dra_rare {
+    uint32_t at;                  /* index in dra_state.results */
+    k8s_device_result r;
+} dra_rare;
 
 typedef struct dra_class dra_class;
 
@@ -73,6 +92,12 @@ typedef struct dra_state {
     arena scratch;                /* Filter's results, reset per call */
     strbuf err;
     VEC(dra_record) records;      /* in scheduling order */
+    VEC(dra_result) results;      /* every record's device results, in record order (dra_records.c) */
+    VEC(dra_rare) rare;           /* the results with more than request and device, by index */
+    VEC(const char *) req_names;  /* request names (interned), indexed by dra_result.req */
+    uint32_t *req_tab;            /* req_names' open-addressing index: 1 + position, 0 = empty */
+    size_t req_cap;
+    struct dra_view *view;        /* dra_record_allocation's buffer */
     VEC(uint32_t) pod_first;      /* per pod id: 1 + index of its first record, 0 = none */
     double total_gpus;            /* physical GPUs of the inventory */
     double cur_gpu_equiv, peak_gpu_equiv;   /* GPUs taken by live allocations */
@@ -96,6 +121,11 @@ int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err);
 
 /* The records of pod `pod` (NULL/0 when it holds none). */
 const dra_record *dra_pod_records(const dra_state *d, uint32_t pod, size_t *n);
+/* Record r's allocation as the allocator made it: its device results
+ * (request, driver, pool, device and, where there were any, share ID,
+ * consumed capacity, tolerations, admin access, binding conditions); no
+ * config or node selector (not kept). Valid until the next call. */
+const k8s_allocation *dra_record_allocation(const dra_state *d, const dra_record *r);
 /* Does any pod currently hold device (driver, pool, device)? */
 bool dra_device_in_use(const dra_state *d, const char *driver, const char *pool, const char *device);
 struct scheduler;

@@ -49,8 +49,11 @@ bool dra_gpu_filter(void *ctx, const alloc_device_id *id);
 double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al);
 /* MIG devices (devices with attribute type = "mig") among its results, admin access not counted. */
 int64_t dra_allocation_mig_devices(const dra_state *d, const k8s_allocation *al);
-/* Append a record for pod `pod`. */
-void dra_add_record(dra_state *d, const dra_record *r);
+/* Append record r (its pod, claim, flags and GPU-equivalents) with the
+ * device results of allocation al, kept compact (dra_records.c). */
+void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al);
+void dra_records_init(dra_state *d);
+void dra_records_free(dra_state *d);
 
 /* dra_selectors.c: CEL selectors that do not compile are input errors (0, or -1 with err set). */
 struct ynode;

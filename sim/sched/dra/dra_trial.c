@@ -9,6 +9,8 @@ void dra_trial_begin(dra_state *d, dra_trial *t) {
     t->active = true;
     t->records = d->records.len;
     t->pod_first = d->pod_first.len;
+    t->results = d->results.len;
+    t->rare = d->rare.len;
     t->claims_created = d->claims_created;
     t->claims_deleted = d->claims_deleted;
     t->shared_allocated = d->shared_allocated;
@@ -31,6 +33,8 @@ void dra_trial_end(dra_state *d, dra_trial *t) {
     d->keep = t->keep;
     d->records.len = t->records;
     d->pod_first.len = t->pod_first;
+    d->results.len = t->results;
+    d->rare.len = t->rare;
     d->claims_created = t->claims_created;
     d->claims_deleted = t->claims_deleted;
     d->shared_allocated = t->shared_allocated;

@@ -14,7 +14,7 @@
 
 typedef struct dra_trial {
     bool active;
-    size_t records, pod_first;
+    size_t records, pod_first, results, rare;
     uint64_t claims_created, claims_deleted, shared_allocated, shared_freed, allocate_calls, steps;
     double cur_gpu_equiv, peak_gpu_equiv;
     int64_t cur_mig_devices;

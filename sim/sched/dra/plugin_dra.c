@@ -182,17 +182,24 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
     if (!collect(s, c, node, &n)) return;   /* Filter said it fits: cannot happen */
     bool mig_placed = pc->dra_mig && place_mig_chooses(d->mig);   /* fgd's MIG placement decides */
     uint32_t prefer = s->cfg.policy && pc->dra_gpus && !mig_placed ? p->gpus : 0;   /* the policy's GPUs */
-    if (n && run_allocator_on(s, c, node, n, &d->keep, NULL, prefer) != ALLOC_OK) return;
+    /* the records keep results compact (dra_records.c): the full ones only
+     * live for this call, but a shared claim's allocation stays (dra_shared.al) */
+    arena *into = &d->scratch;
+    for (size_t i = 0; i < n; i++)
+        if (c->call_shared[i] >= 0) into = &d->keep;
+    if (into == &d->scratch) arena_reset(into);
+    if (n && run_allocator_on(s, c, node, n, into, NULL, prefer) != ALLOC_OK) return;
     bool changed_shared[64] = {0};
     uint32_t gpus = 0;
     for (size_t i = 0; i < n; i++) {
         allocator_commit(d->A, &c->out[i]);
         if (d->mig) place_mig_commit(d->mig, &c->out[i], s->now);
         gpus |= view_gpus(s, node, &c->out[i], +1);
-        dra_record r = {.pod = p->pod, .al = c->out[i]};
+        dra_record r = {.pod = p->pod};
         r.gpu_equiv = dra_allocation_gpu_equiv(d, &c->out[i]);
+        r.mig_devices = (uint16_t)dra_allocation_mig_devices(d, &c->out[i]);
         d->cur_gpu_equiv += r.gpu_equiv;
-        d->cur_mig_devices += dra_allocation_mig_devices(d, &c->out[i]);
+        d->cur_mig_devices += r.mig_devices;
         if (c->call_shared[i] < 0) {
             r.claim = c->own_names[i];
             d->claims_created++;
@@ -208,7 +215,7 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
             d->shared_allocated++;
             if (i < 64) changed_shared[i] = true;
         }
-        dra_add_record(d, &r);
+        dra_add_record(d, &r, &c->out[i]);
     }
     /* shared claims allocated before: only reserved */
     for (size_t i = 0; i < c->nshared; i++) {
@@ -218,8 +225,8 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
         if (just) continue;
         sh->users++;
         gpus |= view_gpus(s, node, &sh->al, 0);
-        dra_record r = {.pod = p->pod, .claim = sh->name, .shared = true, .al = sh->al};
-        dra_add_record(d, &r);
+        dra_record r = {.pod = p->pod, .claim = sh->name, .shared = true};
+        dra_add_record(d, &r, &sh->al);
     }
     p->gpus = gpus;
     if (d->cur_gpu_equiv > d->peak_gpu_equiv) d->peak_gpu_equiv = d->cur_gpu_equiv;
@@ -236,11 +243,12 @@ static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const 
         if (r[i].deleted) continue;
         r[i].deleted = true;
         if (!r[i].shared) {
-            allocator_release(d->A, &r[i].al);
-            if (d->mig) place_mig_release(d->mig, &r[i].al, s->now);
-            view_gpus(s, node, &r[i].al, -1);
+            const k8s_allocation *al = dra_record_allocation(d, &r[i]);
+            allocator_release(d->A, al);
+            if (d->mig) place_mig_release(d->mig, al, s->now);
+            view_gpus(s, node, al, -1);
             d->cur_gpu_equiv -= r[i].gpu_equiv;
-            d->cur_mig_devices -= dra_allocation_mig_devices(d, &r[i].al);
+            d->cur_mig_devices -= r[i].mig_devices;   /* counted at Reserve */
             d->claims_deleted++;
             continue;
         }

@@ -142,15 +142,16 @@ static void dra_dry(scheduler *s, uint32_t pod, size_t node, int sign) {
     const dra_record *r = dra_pod_records(d, pod, &n);
     for (size_t i = 0; i < n; i++) {
         if (r[i].deleted || r[i].shared) continue;
+        const k8s_allocation *al = dra_record_allocation(d, &r[i]);
         int16_t milli[GS_MAX_GPUS] = {0};   /* the GPU view, for the placement policy's Filter */
-        dra_allocation_gpu_milli(d, node, &r[i].al, milli);
+        dra_allocation_gpu_milli(d, node, al, milli);
         gpu_view_add_gpus(&s->gv, node, milli, sign);
         if (sign < 0) {
-            allocator_release(d->A, &r[i].al);
-            if (d->mig) place_mig_release(d->mig, &r[i].al, s->now);
+            allocator_release(d->A, al);
+            if (d->mig) place_mig_release(d->mig, al, s->now);
         } else {
-            allocator_commit(d->A, &r[i].al);
-            if (d->mig) place_mig_commit(d->mig, &r[i].al, s->now);
+            allocator_commit(d->A, al);
+            if (d->mig) place_mig_commit(d->mig, al, s->now);
         }
     }
 }

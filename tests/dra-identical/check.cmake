@@ -1,0 +1,77 @@
+# check.cmake -- run one shipped example in DRA mode and compare a hash of
+# every table of its results database with the expectation (issue 31: the DRA
+# bookkeeping's speed-ups must not change a single result).
+#
+#   cmake -DDRASIM=bin -DEXAMPLES=scenarios/examples -DNAME=dra-quickstart
+#         -DEXPECTED=tests/dra-identical/expected/dra-quickstart.txt -DOUT=dir
+#         [-DSEED=n] [-DWRITE=1 | -DEXPECT_DIFFERENT=1] -P check.cmake
+#
+# A line per table: "<table> <rows> <sha256 of its rows in rowid order (the
+# primary key's for WITHOUT ROWID tables), printed by sqlite3's quote mode,
+# which keeps every bit of a REAL and tells NULL from text>". The run
+# starts in the examples folder with the bare file name, so runs.scenario_file
+# does not depend on the checkout's path. WRITE=1 writes EXPECTED instead of
+# comparing (how the expectations were made, from a build of main 108609b);
+# EXPECT_DIFFERENT=1 passes only when the run succeeds and some table differs
+# (the self-test that the comparison can fail).
+foreach(v DRASIM EXAMPLES NAME EXPECTED OUT)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "check.cmake: -D${v}= is required")
+  endif()
+endforeach()
+set(db ${OUT}/dra-identical-${NAME}${SEED}.db)
+set(args run -q ${NAME}.yaml --set scheduling.mode=dra -o ${db} --force)
+if(DEFINED SEED)
+  list(APPEND args --seed ${SEED})
+endif()
+execute_process(COMMAND ${DRASIM} ${args} WORKING_DIRECTORY ${EXAMPLES}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "drasim ${args} (in ${EXAMPLES}) exited with ${rc}:\n${out}")
+endif()
+execute_process(COMMAND sqlite3 ${db} "SELECT name || ' ' || (sql LIKE '%WITHOUT ROWID%') FROM sqlite_master WHERE type = 'table' ORDER BY name"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE tables)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "sqlite3 ${db}: cannot list the tables")
+endif()
+string(REPLACE "\n" ";" tables "${tables}")
+set(got "")
+foreach(t IN LISTS tables)
+  if(t STREQUAL "")
+    continue()
+  endif()
+  string(REPLACE " " ";" t "${t}")
+  list(GET t 0 table)
+  list(GET t 1 norowid)
+  set(order "ORDER BY rowid")
+  if(norowid)
+    set(order "")
+  endif()
+  execute_process(COMMAND sqlite3 -cmd ".mode quote" ${db} "SELECT * FROM \"${table}\" ${order}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE rows)
+  execute_process(COMMAND sqlite3 ${db} "SELECT count(*) FROM \"${table}\"" OUTPUT_VARIABLE n)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "sqlite3 ${db}: cannot read table ${table}")
+  endif()
+  string(STRIP "${n}" n)
+  string(SHA256 h "${rows}")
+  string(APPEND got "${table} ${n} ${h}\n")
+endforeach()
+if(WRITE)
+  file(WRITE ${EXPECTED} "${got}")
+  message(STATUS "wrote ${EXPECTED}")
+  return()
+endif()
+file(READ ${EXPECTED} want)
+if(EXPECT_DIFFERENT)
+  if(got STREQUAL want)
+    message(FATAL_ERROR "${NAME} with seed ${SEED}: the tables equal the expectation; the comparison cannot tell runs apart")
+  endif()
+  message(STATUS "${NAME} with seed ${SEED}: tables differ from ${EXPECTED}, as they must")
+  return()
+endif()
+if(NOT got STREQUAL want)
+  message(FATAL_ERROR "${NAME} in DRA mode: the results database differs from ${EXPECTED}\n"
+                      "expected:\n${want}\ngot:\n${got}")
+endif()
+message(STATUS "${NAME} in DRA mode: every table as expected")
