@@ -185,6 +185,8 @@ bool allocator_device_uid(const allocator *A, const char *driver, const char *po
 
 const alloc_device_id *allocator_uid_device(const allocator *A, uint32_t uid) { return &A->uids.data[uid]; }
 
+const k8s_device *allocator_uid_first_device(const allocator *A, uint32_t uid) { return A->devs.data[A->uid_first[uid]].d; }
+
 allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *slices, size_t nslices,
                          k8s_device_class *const *classes, size_t nclasses, const alloc_state *state,
                          uint64_t seed) {
