@@ -138,7 +138,7 @@ file(MAKE_DIRECTORY ${_kq_out})
 drasim_cli_test(NAME queues/run/borrowing
   COMMAND run ${_kq}/run/borrowing.yaml -o ${_kq_out}/borrowing.db --force
   EXPECT "c: 1 pod: LocalQueue team-c doesn't exist"
-  SQL ${_kq_out}/borrowing.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = 'team-a' AND metric LIKE 'queue%' AND metric NOT LIKE 'queue_preempt%'"
+  SQL ${_kq_out}/borrowing.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = 'team-a' AND metric LIKE 'queue%' AND metric NOT LIKE 'queue_preempt%' AND metric NOT LIKE 'queue_unscheduled%'"
       "^queue_admitted=4[.]00 queue_admitted_borrowing=2[.]00 queue_pending_at_end=0[.]00 queue_wait_censored_mean_s=1[.]75 queue_wait_censored_p50_s=0[.]00 queue_wait_censored_p90_s=7[.]00 queue_wait_censored_p99_s=7[.]00 queue_wait_censored_max_s=7[.]00$"
       ${_kq_out}/borrowing.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = 'team-b' AND metric IN ('queue_admitted', 'queue_wait_censored_max_s')"
       "^queue_admitted=1[.]00 queue_wait_censored_max_s=0[.]00$"
@@ -185,3 +185,28 @@ drasim_cli_test(NAME queues/run/upstream-borrow-not-blocked
   SQL ${_kq_out}/borrow-not-blocked.db "SELECT group_concat(name || '=' || state, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
       "^admitted-a-0=Running a-0=Pending b-0=Running$"
       ${_kq_out}/borrow-not-blocked.db "SELECT value FROM summary WHERE grp = 'cq_b' AND metric = 'queue_admitted_borrowing'" "^1[.]0$")
+
+# ---- per ClusterQueue over time (issue 27 step 3): queue_usage, queue_state,
+# time admitted but not placed; `check` with {queue=NAME}
+drasim_cli_test(NAME queues/run/unscheduled
+  COMMAND run ${_kq}/run/unscheduled.yaml -o ${_kq_out}/unscheduled.db --force
+  SQL ${_kq_out}/unscheduled.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'big' AND metric IN ('queue_unscheduled_censored_mean_s', 'queue_unscheduled_censored_p50_s', 'queue_unscheduled_censored_max_s', 'queue_wait_censored_mean_s')"
+      "^queue_unscheduled_censored_mean_s=15.0 queue_unscheduled_censored_p50_s=15.0 queue_unscheduled_censored_max_s=30.0 queue_wait_censored_mean_s=6.0$"
+      ${_kq_out}/unscheduled.db "SELECT group_concat(t_ms || ':' || pending || '/' || admitted || '/' || unscheduled, ' ') FROM queue_state WHERE cluster_queue = 'big'"
+      "^0:1/4/2 15000:1/4/2 30000:0/3/1 45000:0/3/1$"
+      ${_kq_out}/unscheduled.db "SELECT group_concat(t_ms || ':' || usage || '/' || nominal || '/' || borrowed, ' ') FROM queue_usage WHERE resource = 'nvidia.com/gpu'"
+      "^0:4[.]0/4[.]0/0[.]0 15000:4[.]0/4[.]0/0[.]0 30000:3[.]0/4[.]0/0[.]0 45000:3[.]0/4[.]0/0[.]0$")
+# reclaim.yaml at 60 s: team-b holds 6 GPUs, 2 borrowed of the cohort's 8: share 2 * 1000 / 8
+drasim_cli_test(NAME queues/run/usage-share
+  COMMAND run ${_kq}/run/reclaim.yaml -o ${_kq_out}/reclaim-share.db --force
+  SQL ${_kq_out}/reclaim-share.db "SELECT usage || '/' || borrowed FROM queue_usage WHERE t_ms = 60000 AND cluster_queue = 'team-b' AND resource = 'nvidia.com/gpu'" "^6[.]0/2[.]0$"
+      ${_kq_out}/reclaim-share.db "SELECT share || ' ' || dominant_resource FROM queue_state WHERE t_ms = 60000 AND cluster_queue = 'team-b'" "^250 nvidia.com/gpu$")
+drasim_cli_test(NAME queues/check/pass
+  COMMAND check ${_kq}/run/reclaim.yaml --expect ${_kq}/run/expect-queue.yaml
+  EXPECT [[preempted{queue=team-b} == 2 +2 +== 2 +pass]])
+drasim_cli_test(NAME queues/check/fail
+  COMMAND check ${_kq}/run/reclaim.yaml --expect ${_kq}/run/expect-queue-fail.yaml
+  EXIT 1 EXPECT [[max[(]wait_censored_max_s{queue=team-a}[)] <= 5 +10 +<= 5 +FAIL]])
+drasim_cli_test(NAME queues/check/missing-queue
+  COMMAND check ${_kq}/run/reclaim.yaml --expect ${_kq}/run/expect-queue-missing.yaml
+  EXIT 3 EXPECT "expect-queue-missing.yaml:4:3: threshold 'preemptions{queue=team-z} == 0': no ClusterQueue 'team-z' in the results [(]ClusterQueues: team-a, team-b[)]")

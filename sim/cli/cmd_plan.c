@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/plan_vary.h"
 #include "model/yaml_tree.h"
 #include "report/plan.h"
 #include "report/runner.h"
@@ -20,6 +21,7 @@
 static void usage(FILE *out) {
     fprintf(out,
             "usage: drasim plan SCENARIO --expect SLO.yaml --vary POOL=MIN..MAX [--vary ...]\n"
+            "                   [--vary POOL.FIELD=V1,V2,...]...\n"
             "                   [--cost POOL=PRICE_PER_HOUR]... [--seeds LIST] [--set KEY=VALUE]...\n"
             "                   [--confidence C [--max-seeds N]]\n"
             "                   [-o PLAN.db] [--report DIR] [-j N] [--force] [--quiet]\n\n"
@@ -34,6 +36,10 @@ static void usage(FILE *out) {
             "  --vary POOL=MIN..MAX the node count of node pool POOL (by name), 0 <= MIN <= MAX;\n"
             "                       for a pool with `autoscaling`, its max (MIN >= its min, >= 1), and\n"
             "                       each probe's measured ca_cost and ca_node_hours are reported\n"
+            "  --vary POOL.FIELD=V1,V2,...  a value per probe, searched per combination: FIELD\n"
+            "                       gpu.migLayout (migLayout), gpu.model (gpuModel; MODEL:PRICE prices\n"
+            "                       the pool per model), devicePlugin.timeSlicing.replicas,\n"
+            "                       devicePlugin.mps.replicas; ties go to the earlier values\n"
             "  --cost POOL=PRICE    price per node and hour (> 0); given for one pool, needed for all\n"
             "                       (a node group defaults to its autoscaling.price)\n"
             "  --seeds LIST         42..51 or 1,5,9 (overrides the expect file's seeds)\n"
@@ -228,16 +234,11 @@ static int check_pools(const char *scenario, plan_dim *dims, size_t k, double *g
     return rc;
 }
 
-static void print_point(const plan_ctx *c, const int64_t *x, bool by_cost) {
-    int64_t nodes = 0;
-    for (size_t d = 0; d < c->k; d++) {
-        printf("%s%s=%lld", d ? " " : "", c->dims[d].pool, (long long)x[d]);
-        nodes += x[d];
-    }
-    printf(" (%lld node%s", (long long)nodes, nodes == 1 ? "" : "s");
-    /* a node group's price x max bounds its cost: the measured cost is printed after the answer */
-    if (by_cost) printf(", %s%.4g per hour", plan_autoscaled(c) ? "at most " : "", plan_cost(c, x));
-    printf(")");
+static void print_point(const plan_ctx *c, const int64_t *x, const size_t *pick, double cost, bool by_cost) {
+    strbuf t = {0};
+    plan_point_text(c, x, pick, cost, by_cost, &t);
+    fputs(sb_str(&t), stdout);
+    sb_free(&t);
 }
 
 /* The measured cost of a probe: ca_cost and ca_node_hours, means over the seeds. */
@@ -249,6 +250,7 @@ static void print_measured(const plan_probe *p) {
 static void print_probes(const plan_ctx *c, bool by_cost) {
     printf("probe");
     for (size_t d = 0; d < c->k; d++) printf("  %s", c->dims[d].pool);
+    for (size_t j = 0; j < c->nchoices; j++) printf("  %s.%s", c->choices[j].pool, c->choices[j].field);
     bool ca = plan_autoscaled(c);
     printf("  nodes%s%s%s  result  failing\n", by_cost ? "  cost" : "", ca ? "     ca_cost  node_hours" : "",
            c->confidence ? "  runs" : "");
@@ -260,8 +262,11 @@ static void print_probes(const plan_ctx *c, bool by_cost) {
             printf("  %*lld", (int)strlen(c->dims[d].pool), (long long)p->x[d]);
             nodes += p->x[d];
         }
+        for (size_t j = 0; j < c->nchoices; j++)
+            printf("  %*s", (int)(strlen(c->choices[j].pool) + 1 + strlen(c->choices[j].field)),
+                   c->choices[j].values[p->pick[j]]);
         printf("  %5lld", (long long)nodes);
-        if (by_cost) printf("  %.4g", plan_cost(c, p->x));
+        if (by_cost) printf("  %.4g", p->cost);
         if (ca) print_measured(p);
         if (c->confidence) printf("  %4zu", p->nruns);
         /* pass? / FAIL?: undecided at the cap of seeds, the point estimate */
@@ -284,6 +289,8 @@ int cmd_plan(int argc, char **argv) {
     const char *scenario = NULL, *expect_path = NULL, *out = NULL, *report_dir = NULL, *seeds_text = NULL;
     bool quiet = false, force = false, by_cost = false;
     plan_dim *dims = xcalloc((size_t)argc, sizeof *dims);
+    plan_choice *choices = xcalloc((size_t)argc, sizeof *choices);
+    size_t nch = 0;
     double *group_price = xcalloc((size_t)argc, sizeof *group_price);
     bool *priced = xcalloc((size_t)argc, sizeof *priced);
     const char **costs = xcalloc((size_t)argc, sizeof *costs), **cli_sets = xcalloc((size_t)argc, sizeof *cli_sets);
@@ -307,6 +314,8 @@ int cmd_plan(int argc, char **argv) {
             goto done;
         } else if (!strcmp(a, "--expect") && i + 1 < argc) {
             expect_path = argv[++i];
+        } else if (!strcmp(a, "--vary") && i + 1 < argc && plan_vary_is_choice(argv[i + 1])) {
+            if (plan_vary_choice(argv[++i], &choices[nch++], &err)) goto usage_error;
         } else if (!strcmp(a, "--vary") && i + 1 < argc) {
             if (parse_vary(argv[++i], &dims[k++], &err)) goto usage_error;
         } else if (!strcmp(a, "--cost") && i + 1 < argc) {
@@ -353,7 +362,8 @@ int cmd_plan(int argc, char **argv) {
     }
     if (!scenario || !expect_path || !k) {
         sb_puts(&err, !scenario ? "give a SCENARIO" : !expect_path ? "--expect FILE is required"
-                                                                     : "give at least one --vary POOL=MIN..MAX");
+                                                                     : "give at least one --vary POOL=MIN..MAX"
+                                                                       " (a fixed count: POOL=N..N)");
         goto usage_error;
     }
     for (size_t d = 0; d < k; d++)
@@ -381,6 +391,24 @@ int cmd_plan(int argc, char **argv) {
         priced[d] = true;
         by_cost = true;
     }
+    /* gpu.model values priced MODEL:PRICE: the pool's price per probe (its --cost would be a second one) */
+    for (size_t j = 0; j < nch; j++) {
+        if (!choices[j].prices) continue;
+        size_t d = 0;
+        while (d < k && dims[d].pool != choices[j].pool) d++;
+        if (d == k) {
+            sb_printf(&err, "--vary %s: a priced model needs the pool's count varied too (a fixed count: --vary %s=N..N)",
+                      choices[j].arg, choices[j].pool);
+            goto usage_error;
+        }
+        if (priced[d]) {
+            sb_printf(&err, "--vary %s: pool '%s' has a --cost too; give its price once (per model, or --cost)",
+                      choices[j].arg, choices[j].pool);
+            goto usage_error;
+        }
+        priced[d] = true;
+        by_cost = true;
+    }
     if (expect_load(expect_path, &e, &err)) {
         fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
         rc = EXIT_BAD_INPUT;
@@ -388,6 +416,7 @@ int cmd_plan(int argc, char **argv) {
     }
     have_e = true;
     int pr = check_pools(scenario, dims, k, group_price, &err);
+    if (!pr) pr = plan_vary_check(scenario, choices, nch, &err);
     if (pr) {
         fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
         rc = pr == -2 ? EXIT_BAD_INPUT : EXIT_ERROR;
@@ -453,14 +482,15 @@ int cmd_plan(int argc, char **argv) {
         }
         for (size_t r = n0; r < cap; r *= 2) looks++;
     }
-    sets = xcalloc(e.nsets + ncli + 1, sizeof *sets);
-    origins = xcalloc(e.nsets + ncli + 1, sizeof *origins);
+    sets = xcalloc(e.nsets + ncli + nch + 1, sizeof *sets);
+    origins = xcalloc(e.nsets + ncli + nch + 1, sizeof *origins);
     for (size_t i = 0; i < e.nsets; i++) {
         sets[i] = e.sets[i];
         origins[i] = e.set_origins[i];
     }
     for (size_t i = 0; i < ncli; i++) sets[e.nsets + i] = cli_sets[i];
-    mark_twins(scenario, dims, k, sets, e.nsets + ncli);
+    for (size_t j = 0; j < nch; j++) sets[e.nsets + ncli + j] = choices[j].arg;   /* a pool with choices is no twin */
+    mark_twins(scenario, dims, k, sets, e.nsets + ncli + nch);
     if (!mkdtemp(tmpdir)) {
         fprintf(stderr, "drasim plan: cannot create a temporary directory: %s\n", strerror(errno));
         rc = EXIT_ERROR;
@@ -471,16 +501,17 @@ int cmd_plan(int argc, char **argv) {
                    .sets = sets, .set_origins = origins, .nsets = e.nsets + ncli,
                    .seeds = more ? more : seeds ? seeds : e.seeds, .nseeds = more ? n0 : seeds ? nseeds : e.nseeds,
                    .expect = &e, .tmpdir = tmpdir, .interrupt = cli_catch_interrupts(), .confidence = confidence,
-                   .more_seeds = more, .max_seeds = cap, .looks = looks};
+                   .more_seeds = more, .max_seeds = cap, .looks = looks, .choices = choices, .nchoices = nch};
     if (confidence) c.probe = plan_probe_confident;
     int code = EXIT_ERROR;
-    if (plan_search(&c, &code, &err) || plan_verify(&c, &code, &err)) {
+    if (plan_search_all(&c, &code, &err)) {
         fprintf(stderr, "drasim plan: %s\n", *c.interrupt ? "interrupted" : sb_str(&err));
         rc = code;
         goto done;
     }
     double grid = 1;
     for (size_t d = 0; d < k; d++) grid *= (double)(dims[d].hi - dims[d].lo + 1);
+    for (size_t j = 0; j < nch; j++) grid *= (double)choices[j].n;
     if (!quiet) {
         for (size_t d = 0; d < k; d++) {   /* twins: the pools whose total is searched */
             bool first = dims[d].twin != 0;
@@ -497,7 +528,7 @@ int cmd_plan(int argc, char **argv) {
     }
     if (c.found) {
         printf("answer: ");
-        print_point(&c, c.best, by_cost);
+        print_point(&c, c.best, c.best_pick, c.best_cost, by_cost);
         size_t searched = 0, undecided = 0;
         for (size_t i = 0; i < c.nprobes; i++) searched += !c.probes[i].verify, undecided += c.probes[i].undecided;
         printf(" after %zu probes (a full grid: %.0f points)\n", searched, grid);
@@ -509,35 +540,25 @@ int cmd_plan(int argc, char **argv) {
             for (size_t i = 0; i < c.nprobes; i++)
                 if (c.probes[i].undecided) {
                     printf("undecided at %zu seeds: ", c.probes[i].nruns);
-                    print_point(&c, c.probes[i].x, by_cost);
+                    print_point(&c, c.probes[i].x, c.probes[i].pick, c.probes[i].cost, by_cost);
                     printf(" (%s; taken as %s)\n", c.probes[i].undecided_by, c.probes[i].pass ? "pass" : "FAIL");
                 }
         }
         if (c.nonmonotone) {
             fprintf(stderr, "drasim plan: warning: not monotone, the answer is not trustworthy:");
-            printf("NOT MONOTONE, the answer is not trustworthy:");
-            for (size_t i = 0; i < c.nprobes; i++)
-                for (size_t j = 0; j < c.nprobes; j++) {
-                    const plan_probe *p = &c.probes[i], *q = &c.probes[j];
-                    bool ge = p->pass && !q->pass && i != j;
-                    for (size_t d = 0; d < k && ge; d++) ge = q->x[d] >= p->x[d];
-                    if (!ge) continue;
-                    printf(" pass at ");
-                    print_point(&c, p->x, false);
-                    printf(" but FAIL at ");
-                    print_point(&c, q->x, false);
-                    printf(";");
-                }
+            strbuf pairs = {0};
+            plan_nonmonotone_text(&c, &pairs);
+            printf("NOT MONOTONE, the answer is not trustworthy:%s", sb_str(&pairs));
+            sb_free(&pairs);
             printf(" more seeds (--confidence) or common random numbers may settle it\n");
             fprintf(stderr, " see the probes marked 'not monotone'\n");
         } else if (c.found) {
             printf("monotone one step above the answer on every axis\n");
         }
-        for (size_t i = 0; i < c.nprobes && plan_autoscaled(&c); i++)
-            if (!memcmp(c.probes[i].x, c.best, k * sizeof *c.best) && !isnan(c.probes[i].ca_cost))
-                printf("measured at the answer: ca_cost %.2f, ca_node_hours %.2f (mean over %zu seed%s)\n",
-                       c.probes[i].ca_cost, c.probes[i].ca_node_hours, c.nseeds ? c.nseeds : 1,
-                       c.nseeds == 1 || !c.nseeds ? "" : "s");
+        const plan_probe *at = plan_answer_probe(&c);
+        if (at && plan_autoscaled(&c) && !isnan(at->ca_cost))
+            printf("measured at the answer: ca_cost %.2f, ca_node_hours %.2f (mean over %zu seed%s)\n", at->ca_cost,
+                   at->ca_node_hours, c.nseeds ? c.nseeds : 1, c.nseeds == 1 || !c.nseeds ? "" : "s");
     } else {
         printf("no fleet in the ranges meets every expectation: the largest point fails (%s)\n",
                c.nprobes && c.probes[0].failing ? c.probes[0].failing : "?");
@@ -575,6 +596,8 @@ done:
     plan_free(&c);
     if (have_e) expect_free(&e);
     free(dims);
+    for (size_t j = 0; j < nch; j++) plan_choice_free(&choices[j]);
+    free(choices);
     free(group_price);
     free(priced);
     free(costs);

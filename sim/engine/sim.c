@@ -510,6 +510,7 @@ void sim_pod_start(sim_run *r, uint32_t id, sim_time t) {
     r->running++;
     if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
     if (r->on_bind) r->on_bind(r, r->on_bind_ctx, id, t);
+    if (r->gate) r->gate->bound(r->gate->ctx, id, t);   /* admitted and now placed */
     if (r->usage) {
         sim_usage_start(r, id, t);   /* its completion depends on its co-tenants */
     } else if (p->duration != SIM_TIME_NEVER) {
@@ -552,6 +553,7 @@ void sim_schedule_now(sim_run *r, sim_time t) { schedule_pass(r, t); }
 
 static void take_sample(sim_run *r, sim_time t) {
     if (r->topo) sim_topo_take_sample(r, t);   /* whole and broken racks (engine/sim_topology.h) */
+    if (r->gate) r->gate->sample(r->gate->ctx, t);   /* ClusterQueues' usage, shares (queue/gate.h) */
     int64_t pending = (int64_t)r->sched.dropped;   /* dropped pods stay pending */
     for (size_t c = 0; c < r->sched.nclasses; c++) pending += (int64_t)sched_waiting(&r->sched, (uint32_t)c);
     sim_sample s = {.t = t, .pending = pending, .running = r->running, .gpu_equiv = r->cur_gpu_equiv,

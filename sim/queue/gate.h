@@ -34,6 +34,29 @@ typedef struct queue_cycle_out {
     VEC(queue_victim) evict;
 } queue_cycle_out;
 
+/* The ClusterQueues over time (tables queue_usage and queue_state,
+ * docs/SCHEMA.md): one row per ClusterQueue and (flavor, resource) of its
+ * quota, and one per ClusterQueue, at each of the engine's samples. Amounts
+ * in the resource's units (cpu in cores, memory in bytes). */
+typedef struct queue_usage_row {
+    int64_t t;
+    const char *cq, *flavor, *resource;
+    double nominal, usage, borrowed;
+} queue_usage_row;
+
+typedef struct queue_state_row {
+    int64_t t;
+    const char *cq;
+    int64_t pending, admitted, unscheduled;
+    int64_t share;                   /* Dominant Resource Share (Kueue's weightedShare) */
+    const char *dominant;            /* its dominant resource; NULL when not borrowing */
+} queue_state_row;
+
+typedef struct queue_samples {
+    VEC(queue_usage_row) usage;
+    VEC(queue_state_row) state;
+} queue_samples;
+
 typedef struct queue_gate {
     void *ctx;
     /* Pod `pod` of class `cls` (spec g) arrives at t: true = held by the queue. */
@@ -45,6 +68,12 @@ typedef struct queue_gate {
     void (*ended)(void *ctx, uint32_t pod, int64_t t);
     /* The admission cycles at t: pods admitted now and pods to preempt. */
     void (*cycle)(void *ctx, int64_t t, queue_cycle_out *out);
+    /* An admitted pod was bound to a node at t. */
+    void (*bound)(void *ctx, uint32_t pod, int64_t t);
+    /* Take a sample of every ClusterQueue at t. */
+    void (*sample)(void *ctx, int64_t t);
+    /* The samples taken so far. */
+    const queue_samples *(*samples)(void *ctx);
     /* Why class `cls`'s pods still wait in the queue (NULL: none waits). */
     const char *(*why)(void *ctx, uint32_t cls);
     /* The run ended at `end`: per-queue metrics. */

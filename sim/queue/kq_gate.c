@@ -53,7 +53,8 @@ typedef struct pod_rec {
     uint32_t cls;
     int32_t cq;                      /* node index; -1 not managed */
     kq_wl *wl;                       /* admitted: its Workload in the snapshot (owned) */
-    bool pending;
+    int64_t admitted_at;
+    bool pending, bound;
 } pod_rec;
 
 /* Kueue's preemption reasons (kueue.InClusterQueueReason, ...), the
@@ -73,6 +74,8 @@ typedef struct cq_state {
     int64_t admitted, admitted_borrowing;
     int64_t preemptions[R_N];        /* victims its heads preempted, by reason */
     int64_t preempted;               /* its Workloads preempted by others or itself */
+    int64_t holding, unbound;        /* admitted Workloads holding quota; of them not bound yet */
+    VEC(int64_t) unsched;            /* admitted then bound (or gone): ms from admission */
     size_t cursor;                   /* the head's index in `pending` during an instant */
     bool settled;                    /* nothing more to do in this instant */
 } cq_state;
@@ -97,6 +100,7 @@ typedef struct kq_gate {
     bool any_dirty;
     uint64_t cycle_no;               /* instants with a cycle */
     VEC(head) heads;
+    queue_samples samples;
     int64_t missing_lq_pods;
 } kq_gate;
 
@@ -216,10 +220,15 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
 }
 
 static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
-    (void)t;
     kq_gate *g = ctx;
     if (pod >= g->pods.len || !g->pods.data[pod].wl) return;
     pod_rec *p = &g->pods.data[pod];
+    cq_state *cs = &g->cqs[p->cq];
+    cs->holding--;
+    if (!p->bound) {   /* gone before kube-scheduler placed it */
+        cs->unbound--;
+        VEC_PUSH(cs->unsched, t - p->admitted_at);
+    }
     kq_unadmit_wl(&g->l.s, p->wl);
     mark_dirty(g, p->wl->cq);
     free(p->wl);
@@ -270,7 +279,11 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     kq_admit_wl(&g->l.s, w);
     p->wl = w;
     p->pending = false;
+    p->bound = false;
+    p->admitted_at = t;
     cq_state *cs = &g->cqs[cq->index];
+    cs->holding++;
+    cs->unbound++;
     VEC_PUSH(cs->waits, t - p->arrival);
     cs->admitted++;
     if (r->borrowing) cs->admitted_borrowing++;
@@ -413,6 +426,47 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     }
 }
 
+static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
+    kq_gate *g = ctx;
+    if (pod >= g->pods.len || !g->pods.data[pod].wl || g->pods.data[pod].bound) return;
+    pod_rec *p = &g->pods.data[pod];
+    p->bound = true;
+    cq_state *cs = &g->cqs[p->cq];
+    cs->unbound--;
+    VEC_PUSH(cs->unsched, t - p->admitted_at);
+}
+
+/* Kueue's units (cpu in millicores) as the table's (cores). */
+static double natural(const char *resource, int64_t v) {
+    return strcmp(resource, "cpu") == 0 ? (double)v / 1000.0 : (double)v;
+}
+
+/* Every ClusterQueue's usage per (flavor, resource) of its quota, borrowed
+ * beyond nominal (Kueue's status.flavorsUsage[].resources[].borrowed), and
+ * its pending, admitted, unscheduled Workloads and Dominant Resource Share. */
+static void gate_sample(void *ctx, int64_t t) {
+    kq_gate *g = ctx;
+    const kq_snapshot *s = &g->l.s;
+    for (size_t q = 0; q < s->ncq; q++) {
+        const kq_node *n = s->nodes[q];
+        for (uint32_t fr = 0; fr < s->nfr; fr++) {
+            if (!n->declared[fr]) continue;
+            const char *res = s->frs[fr].resource;
+            int64_t over = n->usage[fr] - n->nominal[fr];
+            queue_usage_row u = {t, n->name, s->frs[fr].flavor, res, natural(res, n->nominal[fr]),
+                                 natural(res, n->usage[fr]), over > 0 ? natural(res, over) : 0};
+            VEC_PUSH(g->samples.usage, u);
+        }
+        const cq_state *cs = &g->cqs[q];
+        kq_drs d = kq_dominant_share(s, n, NULL, 0);
+        queue_state_row st = {t, n->name, (int64_t)cs->pending.len, cs->holding, cs->unbound, kq_drs_value(&d),
+                              d.dominant};
+        VEC_PUSH(g->samples.state, st);
+    }
+}
+
+static const queue_samples *gate_samples(void *ctx) { return &((kq_gate *)ctx)->samples; }
+
 static const char *gate_why(void *ctx, uint32_t cls) {
     kq_gate *g = ctx;
     if (cls >= g->ncls || !g->cls[cls].managed) return NULL;
@@ -435,6 +489,37 @@ static double pct(const int64_t *v, size_t n, double p) {
     return (double)v[rank - 1] / 1000.0;
 }
 
+/* Mean, p50, p90, p99 and max (s) of sorted waits w[0..n) as NAME_mean_s... */
+static void add_waits(const char *prefix, int64_t *w, size_t n, queue_metric_fn add, void *ud, const char *grp) {
+    qsort(w, n, sizeof *w, cmp_i64);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) sum += (double)w[i];
+    static const char *const sfx[] = {"mean", "p50", "p90", "p99", "max"};
+    double v[5] = {sum / (double)n / 1000.0, pct(w, n, 0.5), pct(w, n, 0.9), pct(w, n, 0.99), (double)w[n - 1] / 1000.0};
+    for (int k = 0; k < 5; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s_%s_s", prefix, sfx[k]);
+        add(ud, intern(name), v[k], grp);
+    }
+}
+
+/* Time admitted but not yet placed by kube-scheduler, per Workload admitted:
+ * to its bind, to its end when it went first, censored at the end of the run. */
+static void add_unscheduled(kq_gate *g, size_t q, int64_t end, queue_metric_fn add, void *ud) {
+    cq_state *cs = &g->cqs[q];
+    size_t n = cs->unsched.len + (size_t)cs->unbound;
+    if (n == 0) return;
+    int64_t *w = xmalloc(n * sizeof *w);
+    memcpy(w, cs->unsched.data, cs->unsched.len * sizeof *w);
+    size_t k = cs->unsched.len;
+    for (size_t i = 0; i < g->pods.len && k < n; i++) {
+        const pod_rec *p = &g->pods.data[i];
+        if (p->wl && !p->bound && p->cq == (int32_t)q) w[k++] = end - p->admitted_at;
+    }
+    add_waits("queue_unscheduled_censored", w, k, add, ud, g->l.s.nodes[q]->name);
+    free(w);
+}
+
 static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud) {
     kq_gate *g = ctx;
     for (size_t q = 0; q < g->l.s.ncq; q++) {
@@ -455,19 +540,13 @@ static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud
         }
         add(ud, "queue_preemptions", (double)total, grp);
         add(ud, "queue_preempted", (double)cs->preempted, grp);
+        add_unscheduled(g, q, end, add, ud);
         if (n == 0) continue;
         /* time to admission, censored: a Workload still pending counts until the end */
         int64_t *w = xmalloc(n * sizeof *w);
         memcpy(w, cs->waits.data, cs->waits.len * sizeof *w);
         for (size_t i = 0; i < cs->pending.len; i++) w[cs->waits.len + i] = end - g->pods.data[cs->pending.data[i]].arrival;
-        qsort(w, n, sizeof *w, cmp_i64);
-        double sum = 0;
-        for (size_t i = 0; i < n; i++) sum += (double)w[i];
-        add(ud, "queue_wait_censored_mean_s", sum / (double)n / 1000.0, grp);
-        add(ud, "queue_wait_censored_p50_s", pct(w, n, 0.5), grp);
-        add(ud, "queue_wait_censored_p90_s", pct(w, n, 0.9), grp);
-        add(ud, "queue_wait_censored_p99_s", pct(w, n, 0.99), grp);
-        add(ud, "queue_wait_censored_max_s", (double)w[n - 1] / 1000.0, grp);
+        add_waits("queue_wait_censored", w, n, add, ud, grp);
         free(w);
     }
     if (g->missing_lq_pods) add(ud, "queue_missing_local_queue_pods", (double)g->missing_lq_pods, NULL);
@@ -481,11 +560,14 @@ static void gate_free(void *ctx) {
     }
     free(g->cls);
     VEC_FREE(g->heads);
+    VEC_FREE(g->samples.usage);
+    VEC_FREE(g->samples.state);
     free(g->round_used);
     for (size_t i = 0; i < g->pods.len; i++) free(g->pods.data[i].wl);
     for (size_t q = 0; q < g->l.s.ncq; q++) {
         VEC_FREE(g->cqs[q].pending);
         VEC_FREE(g->cqs[q].waits);
+        VEC_FREE(g->cqs[q].unsched);
     }
     free(g->cqs);
     free(g->dirty);
@@ -505,7 +587,9 @@ queue_gate *kq_gate_new(const scenario *sc) {
     g->dirty = xcalloc(g->l.s.nnodes ? g->l.s.nnodes : 1, sizeof *g->dirty);
     g->round_used = xcalloc(g->l.s.nnodes ? g->l.s.nnodes : 1, sizeof *g->round_used);
     queue_gate *q = xcalloc(1, sizeof *q);
-    *q = (queue_gate){g, gate_arrive, gate_requeued, gate_ended, gate_cycle, gate_why, gate_summarize, gate_free};
+    *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
+                      .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
+                      .why = gate_why, .summarize = gate_summarize, .free = gate_free};
     return q;
 }
 

@@ -109,7 +109,8 @@ static void eval_threshold(const expect_threshold *t, const rdb *res, check_repo
     if (!used) {
         r->value = NAN;
         /* a group's started-only waits are NULL when none of its pods started */
-        r->message = t->group ? fmt("metric '%s' has no value for group '%s' (not in the results, or NULL: e.g. "
+        r->message = t->queue ? fmt("metric '%s' has no value for ClusterQueue '%s'", t->metric, t->group)
+                   : t->group ? fmt("metric '%s' has no value for group '%s' (not in the results, or NULL: e.g. "
                                     "waits of started pods when none started)", t->metric, t->group)
                               : fmt("metric '%s' is not in the results", t->metric);
         return;
@@ -118,7 +119,7 @@ static void eval_threshold(const expect_threshold *t, const rdb *res, check_repo
         strbuf m = {0};
         expect_agg_prefix(t, &m);
         sb_puts(&m, t->metric);
-        if (t->group) sb_printf(&m, "{group=%s}", t->group);
+        if (t->group) sb_printf(&m, "{%s=%s}", t->queue ? "queue" : "group", t->group);
         if (t->agg == AGG_PASS_FRACTION) sb_printf(&m, " %s %g", expect_op_text(t->inner_op), t->inner_value);
         if (t->agg != AGG_MEAN) sb_putc(&m, ')');
         sb_printf(&m, " = %g over %zu run%s, expected %s %g", r->value, used, used == 1 ? "" : "s",
@@ -157,7 +158,7 @@ static size_t run_values(const rdb *r, const char *metric, const char *grp, doub
 static void eval_baseline(const expect_baseline_metric *b, const rdb *res, const rdb *base, check_report *c) {
     check_result *r = add(c);
     /* `metric{group=NAME}`: that group's rows, named as written */
-    char *metric = b->group ? fmt("%s{group=%s}", b->metric, b->group) : xstrdup(b->metric);
+    char *metric = b->group ? fmt("%s{%s=%s}", b->metric, b->queue ? "queue" : "group", b->group) : xstrdup(b->metric);
     r->name = fmt("baseline: %s no worse by %g%s", metric, b->tolerance, b->relative ? "%" : "");
     size_t cap = res->nruns + (base ? base->nruns : 0) + 1;
     double *vn = xmalloc(cap * sizeof *vn), *vt = xmalloc(cap * sizeof *vt);
@@ -332,23 +333,27 @@ void check_report_junit(const check_report *c, const char *suite, double seconds
 int expect_check_groups(const expect_spec *e, const rdb *results, strbuf *err) {
     for (size_t i = 0; i < e->nthresholds; i++) {
         const expect_threshold *t = &e->thresholds[i];
-        if (!t->group || rdb_has_pod_group(results, t->group)) continue;
+        if (!t->group || (t->queue ? rdb_has_queue(results, t->group) : rdb_has_pod_group(results, t->group))) continue;
         sb_clear(err);
-        sb_printf(err, "%s%sthreshold '%s': no group '%s' in the results (groups: ", t->where ? t->where : "",
-                  t->where && *t->where ? ": " : "", t->text, t->group);
+        const char *kind = t->queue ? "ClusterQueue" : "group", *kinds = t->queue ? "ClusterQueues" : "groups";
+        sb_printf(err, "%s%sthreshold '%s': no %s '%s' in the results (%s: ", t->where ? t->where : "",
+                  t->where && *t->where ? ": " : "", t->text, kind, t->group, kinds);
         size_t len = err->len;
-        rdb_pod_group_names(results, err);
+        if (t->queue) rdb_queue_names(results, err);
+        else rdb_pod_group_names(results, err);
         sb_puts(err, err->len == len ? "none)" : ")");
         return -1;
     }
     for (size_t i = 0; i < e->nbaseline; i++) {
         const expect_baseline_metric *b = &e->baseline[i];
-        if (!b->group || rdb_has_pod_group(results, b->group)) continue;
+        if (!b->group || (b->queue ? rdb_has_queue(results, b->group) : rdb_has_pod_group(results, b->group))) continue;
         sb_clear(err);
-        sb_printf(err, "%s: baseline metric '%s{group=%s}': no group '%s' in the results (groups: ",
-                  e->file ? e->file : "expect", b->metric, b->group, b->group);
+        const char *kind = b->queue ? "queue" : "group";
+        sb_printf(err, "%s: baseline metric '%s{%s=%s}': no %s '%s' in the results (%ss: ",
+                  e->file ? e->file : "expect", b->metric, kind, b->group, kind, b->group, kind);
         size_t len = err->len;
-        rdb_pod_group_names(results, err);
+        if (b->queue) rdb_queue_names(results, err);
+        else rdb_pod_group_names(results, err);
         sb_puts(err, err->len == len ? "none)" : ")");
         return -1;
     }

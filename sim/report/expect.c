@@ -18,13 +18,16 @@ const char *expect_op_text(expect_op op) {
 /* ':' for the metrics of a Lua generator's series (user_queue:max, report/rdb_user.c) */
 static bool metric_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-' || c == ':'; }
 
-/* After a metric name: "{group=NAME}" (NAME: any characters but '}'); p
- * moves past it. Returns 0 (also when there is none) or -1 with err set. */
+/* After a metric name: "{group=NAME}" (NAME: any characters but '}') or
+ * "{queue=NAME}" (a ClusterQueue's rows, issue 27: the metric named with or
+ * without its `queue_` prefix); p moves past it. Returns 0 (also when there
+ * is none) or -1 with err set. */
 static int parse_group(const ynode *n, const char *text, const char **p, expect_threshold *t, strbuf *err) {
     if (**p != '{') return 0;
     const char *q = *p + 1;
     while (*q == ' ') q++;
-    if (strncmp(q, "group", 5)) goto bad;
+    if (!strncmp(q, "queue", 5)) t->queue = true;
+    else if (strncmp(q, "group", 5)) goto bad;
     q += 5;
     while (*q == ' ') q++;
     if (*q++ != '=') goto bad;
@@ -35,11 +38,18 @@ static int parse_group(const ynode *n, const char *text, const char **p, expect_
     while (e > g && e[-1] == ' ') e--;
     if (e == g) goto bad;
     t->group = xstrndup(g, (size_t)(e - g));
+    if (t->queue && t->metric && strncmp(t->metric, "queue_", 6)) {
+        char *m = xmalloc(strlen(t->metric) + 7);
+        memcpy(m, "queue_", 6);
+        strcpy(m + 6, t->metric);
+        free(t->metric);
+        t->metric = m;
+    }
     *p = close + 1;
     return 0;
 bad:
-    yerr(err, n, "threshold '%s': expected {group=NAME} after the metric name, e.g. 'wait_censored_p99_s{group=train} <= 600'",
-         text);
+    yerr(err, n, "threshold '%s': expected {group=NAME} after the metric name (or {queue=NAME}), e.g. "
+         "'wait_censored_p99_s{group=train} <= 600'", text);
     return -1;
 }
 
@@ -225,7 +235,8 @@ static int parse_baseline_metric(const ynode *key, const ynode *val, expect_base
     b->metric = xstrdup(name);
     char *brace = strchr(b->metric, '{');
     if (brace) {   /* "METRIC{group=NAME}": that group's rows (summary.grp), as in thresholds */
-        expect_threshold t = {0};
+        *brace = '\0';
+        expect_threshold t = {.metric = b->metric};
         const char *p = name + (brace - b->metric);
         int bad = parse_group(key, name, &p, &t, err);
         if (!bad && *p) {
@@ -233,8 +244,9 @@ static int parse_baseline_metric(const ynode *key, const ynode *val, expect_base
             bad = -1;
         }
         b->group = t.group;
+        b->queue = t.queue;
+        b->metric = t.metric;   /* with its queue_ prefix */
         if (bad) return -1;
-        *brace = '\0';
     }
     b->better = metric_direction(b->metric);
     if (val && val->kind == YN_MAP) {

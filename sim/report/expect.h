@@ -45,6 +45,7 @@ typedef struct expect_threshold {
     char *text;          /* as written */
     char *metric;
     char *group;         /* `metric{group=NAME}`: that group's rows; NULL = the whole run */
+    bool queue;          /* `metric{queue=NAME}`: ClusterQueue NAME's rows (metric queue_...) */
     char *where;         /* "FILE:LINE:COL" of the threshold (errors about its group) */
     expect_agg agg;
     expect_op op;
@@ -60,6 +61,7 @@ typedef struct expect_baseline_metric {
     bool relative;       /* tolerance is a percentage of the baseline value */
     int better;          /* +1 higher, -1 lower */
     char *group;         /* `metric{group=NAME}: tol`: that group's rows; NULL = the whole run */
+    bool queue;          /* `metric{queue=NAME}: tol` */
 } expect_baseline_metric;
 
 typedef struct expect_spec {

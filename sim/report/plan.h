@@ -50,6 +50,19 @@ typedef struct plan_dim {
     int twin;            /* pools identical but for their name share a twin number (> 0); 0: none */
 } plan_dim;
 
+/* A dimension without order (--vary POOL.FIELD=a,b,c): one value of the list
+ * per probe, e.g. a static MIG layout, a GPU model, sharing replicas. The
+ * count search runs once per combination of the choices (plan_choices.c). */
+typedef struct plan_choice {
+    const char *pool;
+    const char *field;       /* what it sets under cluster.nodePools.POOL: "gpu.migLayout", "gpu.model", ... */
+    const char *arg;         /* the --vary argument, for messages */
+    const char *origin;      /* "--vary ARG": names the override in a run's errors */
+    const char **values;     /* n values, in the order given */
+    double *prices;          /* per value a price per node and hour (gpu.model MODEL:PRICE), or NULL */
+    size_t n;
+} plan_choice;
+
 /* One probed point and what its runs gave. */
 typedef struct plan_probe {
     int64_t *x;          /* count per dimension */
@@ -68,6 +81,8 @@ typedef struct plan_probe {
     bool nonmonotone;    /* passes while a larger point fails, or the reverse */
     double seconds;      /* wall time of the child */
     double ca_cost, ca_node_hours;  /* summary ca_cost / ca_node_hours, mean over seeds (NAN: none) */
+    size_t *pick;        /* with choices: the index of each choice's value (NULL without) */
+    double cost;         /* price x nodes with the prices of its choices (set after the search) */
 } plan_probe;
 
 typedef struct plan_ctx plan_ctx;
@@ -96,6 +111,10 @@ struct plan_ctx {
     const uint64_t *more_seeds;
     size_t max_seeds, looks;
     const char *tmpdir;
+    /* choices (plan_choices.c): the count search runs per combination; probes[].pick, best_pick */
+    const plan_choice *choices;
+    size_t nchoices;
+    size_t *best_pick;                /* the answer's choice of each (when found and nchoices) */
     volatile sig_atomic_t *interrupt;
     void *ud;                         /* plan_search's own use (the search over twins' totals) */
     /* results */
@@ -115,6 +134,26 @@ const char *plan_dim_field(const plan_dim *d);
 /* Search (see above). 0 (c->found says whether a fleet passes), or -1 with err and *code. */
 int plan_search(plan_ctx *c, int *code, strbuf *err);
 void plan_free(plan_ctx *c);
+
+/* plan_choices.c: the whole search: plan_search and plan_verify, once per
+ * combination of the choices (in the odometer order of their lists, the
+ * first choice slowest) with its values as overrides after c->sets and its
+ * prices on the pool; the answer is the cheapest combination's (ties: the
+ * earlier combination). Without choices, plan_search then plan_verify.
+ * Sets every probe's cost. 0, or -1 with err and *code. */
+int plan_search_all(plan_ctx *c, int *code, strbuf *err);
+/* Do two probes have the same choices (a monotone comparison is meaningful)? */
+bool plan_same_choices(const plan_ctx *c, const plan_probe *p, const plan_probe *q);
+/* "POOL.FIELD=VALUE ..." of a probe's choices (nothing without choices). */
+void plan_choices_text(const plan_ctx *c, const size_t *pick, strbuf *out);
+
+/* plan_text.c: "big=4 small=8 [choices] (12 nodes[, 20 per hour])"; the
+ * pairs of a NOT MONOTONE warning (" pass at P but FAIL at Q;" each); the
+ * probe of the answer (NULL when none or it was inferred). */
+void plan_point_text(const plan_ctx *c, const int64_t *x, const size_t *pick, double cost, bool by_cost,
+                     strbuf *out);
+void plan_nonmonotone_text(const plan_ctx *c, strbuf *out);
+const plan_probe *plan_answer_probe(const plan_ctx *c);
 
 /* plan_eval.c: a probe's pass, values and first failing check from the runs
  * of every batch so far (the thresholds as `drasim check` evaluates them). */
@@ -140,7 +179,11 @@ int plan_probe_run(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *ou
  * renumbered in probe order; fills run_ids[probe] = first run id. 0 or -1. */
 int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err);
 
-/* --report DIR: one plot per threshold (plan_N.png/.svg). 0 or -1 with err. */
+/* --report DIR: the probes (plan_probes.png/.svg), one plot per threshold
+ * (plan_N.png/.svg), then index.html (plan_html). 0 or -1 with err. */
 int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err);
+/* plan_html.c: DIR/index.html of the plots rp drew, the answer first. 0 or -1 with err. */
+struct report;
+int plan_html(const plan_ctx *c, const struct report *rp, bool by_cost, strbuf *err);
 
 #endif

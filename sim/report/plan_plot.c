@@ -28,8 +28,8 @@ static void xlabel(const plan_ctx *c, bool by_cost, strbuf *t) {
 /* The varied pools' nodes at a probe, or its cost with by_cost (the x of a plot). */
 static double fleet_x(const plan_ctx *c, const plan_probe *q, bool by_cost) {
     double x = 0;
-    for (size_t d = 0; d < c->k; d++) x += by_cost ? c->dims[d].price * (double)q->x[d] : (double)q->x[d];
-    return x;
+    for (size_t d = 0; d < c->k; d++) x += (double)q->x[d];
+    return by_cost ? q->cost : x;
 }
 
 /* plan_cost.png: the measured ca_cost and ca_node_hours of every probe (reports/plan_cost.gp). */
@@ -67,6 +67,53 @@ static int cost_plot(const plan_ctx *c, const char *dir, bool by_cost, report *r
     return rc;
 }
 
+/* The y of a probe in plan_probes: with one varied pool the number of its
+ * combination of listed values (1 without), else the other pools' nodes. */
+static double probe_y(const plan_ctx *c, const plan_probe *q) {
+    double y = 0;
+    if (c->k > 1) {
+        for (size_t d = 1; d < c->k; d++) y += (double)q->x[d];
+        return y;
+    }
+    for (size_t j = 0; j < c->nchoices; j++) y = y * (double)c->choices[j].n + (double)q->pick[j];
+    return y + 1;
+}
+
+/* plan_probes.png: every probe over the searched axes, pass or fail, the answer starred (reports/plan_probes.gp). */
+static int probes_plot(const plan_ctx *c, const char *dir, report *rp, strbuf *err) {
+    strbuf path = {0}, t = {0};
+    sb_printf(&path, "%s/data/plan_probes.dat", dir);
+    FILE *f = report_file_create(sb_str(&path));
+    int rc = 0;
+    const plan_probe *at = plan_answer_probe(c);
+    for (size_t p = 0; f && p < c->nprobes; p++) {
+        const plan_probe *q = &c->probes[p];
+        fprintf(f, "%lld %.17g %d %d %zu\n", (long long)q->x[0], probe_y(c, q), q->pass, q == at, p + 1);
+    }
+    if (!f || fclose(f)) {
+        sb_clear(err);
+        sb_printf(err, "%s: cannot write: %s", sb_str(&path), strerror(errno));
+        rc = -1;
+    }
+    rplot pl = {0};
+    pl.name = xstrdup("plan_probes");
+    pl.title = xstrdup("every probe of the search: passes, fails, the answer");
+    pl.tmpl = xstrdup("plan_probes.gp");
+    var(&pl.vars, "datafile", "data/plan_probes.dat");
+    var(&pl.vars, "plot_title", pl.title);
+    sb_printf(&t, "%s: nodes (labels: the probe's number)", c->dims[0].pool);
+    var(&pl.vars, "xlabel_text", sb_str(&t));
+    sb_clear(&t);
+    for (size_t d = 1; d < c->k; d++) sb_printf(&t, "%s%s", d > 1 ? " + " : "", c->dims[d].pool);
+    if (c->k > 1) sb_puts(&t, ": nodes");
+    else sb_puts(&t, c->nchoices ? "combination of the listed values (the probes table)" : "");
+    var(&pl.vars, "ylabel_text", sb_str(&t));
+    VEC_PUSH(rp->plots, pl);
+    sb_free(&path);
+    sb_free(&t);
+    return rc;
+}
+
 int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err) {
     report rp = {.dir = dir};
     strbuf path = {0}, t = {0};
@@ -79,6 +126,7 @@ int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err) {
         sb_printf(err, "%s: cannot create: %s", sb_str(&path), strerror(errno));
     }
     const expect_spec *e = c->expect;
+    if (!rc) rc = probes_plot(c, dir, &rp, err);
     for (size_t i = 0; i < e->nthresholds && !rc; i++) {
         const expect_threshold *th = &e->thresholds[i];
         sb_clear(&path);
@@ -122,6 +170,7 @@ int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err) {
         if (d == 1) fprintf(stderr, "drasim plan: %s: no plots drawn\n", rp.gnuplot_note);
         else if (d < 0) rc = -1;
     }
+    if (!rc) rc = plan_html(c, &rp, by_cost, err);
     report_free(&rp);
     sb_free(&path);
     sb_free(&t);

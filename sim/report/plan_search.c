@@ -392,9 +392,12 @@ void plan_free(plan_ctx *c) {
         free(c->probes[i].runv);
         free(c->probes[i].baseline_failing);
         free(c->probes[i].undecided_by);
+        free(c->probes[i].pick);
     }
     free(c->probes);
     free(c->best);
+    free(c->best_pick);
+    c->best_pick = NULL;
     c->probes = NULL;
     c->best = NULL;
     c->nprobes = 0;

@@ -90,8 +90,10 @@ static int64_t count_runs(sqlite3 *db) {
     return n;
 }
 
-static void point_text(const plan_ctx *c, const int64_t *x, strbuf *out) {
-    for (size_t d = 0; d < c->k; d++) sb_printf(out, "%s%s=%lld", d ? " " : "", c->dims[d].pool, (long long)x[d]);
+static void point_text(const plan_ctx *c, const plan_probe *p, strbuf *out) {
+    for (size_t d = 0; d < c->k; d++) sb_printf(out, "%s%s=%lld", d ? " " : "", c->dims[d].pool, (long long)p->x[d]);
+    if (c->nchoices) sb_putc(out, ' ');
+    plan_choices_text(c, p->pick, out);
 }
 
 int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err) {
@@ -122,11 +124,11 @@ int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err)
         }
         int64_t nodes = 0;
         for (size_t d = 0; d < c->k; d++) nodes += p->x[d];
-        bool answer = c->found && !memcmp(p->x, c->best, c->k * sizeof *p->x);
+        bool answer = p == plan_answer_probe(c);
         sb_clear(&pt);
-        point_text(c, p->x, &pt);
+        point_text(c, p, &pt);
         char *s = sqlite3_mprintf("INSERT INTO plan VALUES(%lld, %Q, %lld, %.17g, %d, %Q, %d, %lld, %lld", (long long)i + 1,
-                                  sb_str(&pt), (long long)nodes, plan_cost(c, p->x), p->pass, p->failing, answer,
+                                  sb_str(&pt), (long long)nodes, p->cost, p->pass, p->failing, answer,
                                   (long long)next, (long long)runs);
         sb_clear(&q);
         sb_puts(&q, s);
@@ -144,6 +146,14 @@ int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err)
                 s = sqlite3_mprintf("INSERT INTO sweep VALUES(%lld, 'cluster.nodePools.%q.%s', '%lld')",
                                     (long long)(next + (int64_t)r), c->dims[d].pool, plan_dim_field(&c->dims[d]),
                                     (long long)p->x[d]);
+                rc = exec(db, s, err);
+                sqlite3_free(s);
+            }
+        for (size_t r = 0; r < runs && !rc; r++)   /* the choices, as `drasim sweep` would name them */
+            for (size_t j = 0; j < c->nchoices && !rc; j++) {
+                s = sqlite3_mprintf("INSERT INTO sweep VALUES(%lld, 'cluster.nodePools.%q.%q', %Q)",
+                                    (long long)(next + (int64_t)r), c->choices[j].pool, c->choices[j].field,
+                                    c->choices[j].values[p->pick[j]]);
                 rc = exec(db, s, err);
                 sqlite3_free(s);
             }

@@ -79,3 +79,20 @@ void rdb_pod_group_values(const rdb *r, const char *grp, const char *metric, dou
     }
     sqlite3_finalize(s);
 }
+
+bool rdb_has_queue(const rdb *r, const char *cq) {
+    sqlite3_stmt *s = prep(r, "SELECT 1 FROM summary WHERE grp = ? AND metric = 'queue_admitted' LIMIT 1");
+    if (!s) return false;
+    sqlite3_bind_text(s, 1, cq, -1, SQLITE_STATIC);
+    bool found = sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    return found;
+}
+
+void rdb_queue_names(const rdb *r, strbuf *out) {
+    sqlite3_stmt *s = prep(r, "SELECT grp FROM summary WHERE metric = 'queue_admitted' GROUP BY grp ORDER BY min(rowid)");
+    if (!s) return;
+    for (int k = 0; sqlite3_step(s) == SQLITE_ROW; k++)
+        sb_printf(out, "%s%s", k ? ", " : "", (const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+}

@@ -244,7 +244,35 @@ void report_free(report *rp) {
         sb_free(&rp->plots.data[i].vars);
     }
     VEC_FREE(rp->plots);
+    for (size_t i = 0; i < rp->staged.len; i++) free(rp->staged.data[i]);
+    VEC_FREE(rp->staged);
     free(rp->gnuplot_note);
     rp->gnuplot_note = NULL;
     sb_free(&rp->data_note);
+}
+
+void report_html_begin(strbuf *b, const char *title) {
+    sb_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    html_escape(b, title);
+    sb_puts(b, "</title>\n");
+    inline_css(b);
+    sb_puts(b, "</head>\n<body>\n");
+}
+
+void report_html_figures(const report *rp, strbuf *b) {
+    if (!rp->plotted) {
+        sb_puts(b, "<div class=\"note\">No plots were drawn: ");
+        html_escape(b, rp->gnuplot_note ? rp->gnuplot_note : "gnuplot did not run");
+        sb_puts(b, ". Install gnuplot and run again (or run <code>gnuplot plots.gp</code> in this folder).</div>\n");
+        return;
+    }
+    for (size_t i = 0; i < rp->plots.len; i++) {
+        const rplot *p = &rp->plots.data[i];
+        sb_printf(b, "<figure id=\"%s\"><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", p->name, p->name, p->name);
+        html_escape(b, p->title);
+        sb_puts(b, "\"></a><figcaption>");
+        html_escape(b, p->title);
+        sb_printf(b, " (<a href=\"%s.svg\">SVG</a>, <a href=\"data/%s.dat\">data</a>)</figcaption></figure>\n", p->name,
+                  p->name);
+    }
 }

@@ -18,6 +18,7 @@
 #include "store/store_reasons.h"
 #include "store/store_usage.h"
 #include "store/store_topology.h"
+#include "store/store_queues.h"
 #include "util/xalloc.h"
 
 static const char *const schema_sql =
@@ -492,6 +493,7 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     if (store_write_faults(st->db, id, run)) return fail(st, err, "cannot write fault_timeline");
     if (store_write_pod_labels(st->db, id, run)) return fail(st, err, "cannot write pod_labels");
     if (store_write_autoscaler(st->db, id, run)) return fail(st, err, "cannot write the autoscaler tables");
+    if (store_write_queues(st->db, id, run)) return fail(st, err, "cannot write the queue tables");
     st->next_run_id++;
     return id;
 }

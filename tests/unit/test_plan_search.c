@@ -211,12 +211,62 @@ static void test_confidence_stats(void **state) {
     assert_true(fabs(beta_inc(1, 1, 0.3) - 0.3) < 1e-12);   /* uniform */
 }
 
+/* pass by the model the last override names (plan_choices.c puts the
+ * choice's override after the scenario's): A needs 6 nodes, B 2, C never */
+static int fake_probe_model(plan_ctx *c, int64_t *const *points, size_t n, plan_probe *out, int *code, strbuf *err) {
+    (void)code, (void)err;
+    const char *set = c->sets[c->nsets - 1];
+    char model = set[strlen(set) - 1];
+    assert_non_null(strstr(set, "cluster.nodePools.g.gpu.model="));
+    for (size_t i = 0; i < n; i++) {
+        out[i].pass = (model == 'A' && points[i][0] >= 6) || (model == 'B' && points[i][0] >= 2);
+        g_or->calls++;
+    }
+    return 0;
+}
+
+/* Choices by hand: A at 10 an hour needs 6 nodes (60), B at 25 needs 2 (50),
+ * C never passes: the answer is B x 2 for 50; unpriced (every node 1) it is
+ * B x 2 too (2 nodes < 6); with B at 30 (60, a tie with A) the earlier, A x 6. */
+static void test_choices(void **state) {
+    (void)state;
+    oracle o = {0};
+    g_or = &o;
+    const char *values[] = {"A", "B", "C"};
+    double prices[] = {10, 25, 40};
+    for (int variant = 0; variant < 3; variant++) {
+        plan_dim dim = {.pool = "g", .lo = 1, .hi = 8, .price = 1};
+        if (variant == 2) prices[1] = 30;
+        plan_choice ch = {.pool = "g", .field = "gpu.model", .arg = "g.gpu.model=A,B,C", .values = values,
+                          .prices = variant ? prices : NULL, .n = 3};
+        plan_ctx c = {.dims = &dim, .k = 1, .jobs = 2, .probe = fake_probe_model, .choices = &ch, .nchoices = 1};
+        int code = 0;
+        strbuf err = {0};
+        assert_int_equal(plan_search_all(&c, &code, &err), 0);
+        assert_true(c.found);
+        size_t want = variant == 2 ? 0 : 1;
+        assert_int_equal(c.best_pick[0], want);
+        assert_int_equal(c.best[0], want == 0 ? 6 : 2);
+        assert_true(fabs(c.best_cost - (variant == 0 ? 2 : variant == 1 ? 50 : 60)) < 1e-9);
+        const plan_probe *at = plan_answer_probe(&c);
+        assert_non_null(at);
+        assert_true(fabs(at->cost - c.best_cost) < 1e-9);
+        for (size_t i = 0; i < c.nprobes; i++)   /* C's probe (8 nodes) fails, costs 8 x its price */
+            if (c.probes[i].pick[0] == 2)
+                assert_true(!c.probes[i].pass && fabs(c.probes[i].cost - (variant ? 320 : 8)) < 1e-9);
+        plan_free(&c);
+        sb_free(&err);
+    }
+    g_or = NULL;
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_dim_probes),
         cmocka_unit_test(test_equals_brute_force),
         cmocka_unit_test(test_twins_linear),
         cmocka_unit_test(test_confidence_stats),
+        cmocka_unit_test(test_choices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
