@@ -69,21 +69,24 @@ static int parse_channel(const ynode *ch, compute_domain_spec *cd, strbuf *err) 
     return 0;
 }
 
-/* The channel template's spec.spec, as the controller's template writes it. */
-static ynode *channel_tree(const compute_domain_spec *cd, arena *a) {
+/* A template's spec.spec as the controller's templates write it: one request
+ * `req` of DeviceClass `cls` with an opaque config of kind `kind` for the
+ * ComputeDomain (allocationMode only for the channel's). */
+static ynode *claim_tree(arena *a, const char *req_name, const char *cls, const char *kind, const char *uid,
+                         const char *mode) {
     ynode *exactly = yb_map(a), *req = yb_map(a), *reqs = yb_seq(a);
-    yb_add(a, exactly, "deviceClassName", yb_str(a, CD_CHANNEL_CLASS));
-    yb_add(a, req, "name", yb_str(a, "channel"));
+    yb_add(a, exactly, "deviceClassName", yb_str(a, cls));
+    yb_add(a, req, "name", yb_str(a, req_name));
     yb_add(a, req, "exactly", exactly);
     yb_push(a, reqs, req);
     ynode *params = yb_map(a), *opaque = yb_map(a), *cfg = yb_map(a), *cfgs = yb_seq(a), *names = yb_seq(a);
     yb_add(a, params, "apiVersion", yb_str(a, CD_API));
-    yb_add(a, params, "kind", yb_str(a, "ComputeDomainChannelConfig"));
-    yb_add(a, params, "domainID", yb_str(a, cd->uid));
-    yb_add(a, params, "allocationMode", yb_str(a, cd->all_channels ? "All" : "Single"));
+    yb_add(a, params, "kind", yb_str(a, kind));
+    yb_add(a, params, "domainID", yb_str(a, uid));
+    if (mode) yb_add(a, params, "allocationMode", yb_str(a, mode));
     yb_add(a, opaque, "driver", yb_str(a, CD_DRIVER_NAME));
     yb_add(a, opaque, "parameters", params);
-    yb_push(a, names, yb_str(a, "channel"));
+    yb_push(a, names, yb_str(a, req_name));
     yb_add(a, cfg, "requests", names);
     yb_add(a, cfg, "opaque", opaque);
     yb_push(a, cfgs, cfg);
@@ -131,7 +134,8 @@ static int parse_one(const ynode *o, arena *a, compute_domain_spec *cd, strbuf *
     snprintf(seed, sizeof seed, "%s/%s", cd->namespace_, cd->name);
     fabric_uuid(seed, 0, uid);
     cd->uid = intern(uid);
-    cd->channel_tree = channel_tree(cd, a);
+    cd->channel_tree = claim_tree(a, "channel", CD_CHANNEL_CLASS, "ComputeDomainChannelConfig", cd->uid,
+                                  cd->all_channels ? "All" : "Single");
     return scenario_decode_claim_spec(cd->channel_tree, a, "ResourceClaimTemplate", cd->template_name, &cd->channel,
                                       err);
 }
@@ -190,24 +194,7 @@ static void emit_template(arena *a, strbuf *out, const char *ns, const char *nam
 void compute_domain_emit_templates(const compute_domain_spec *cd, arena *a, strbuf *out) {
     emit_template(a, out, cd->namespace_, cd->template_name, cd->uid, "Workload", (ynode *)cd->channel_tree);
     /* the daemon template: request `daemon` of compute-domain-daemon.nvidia.com, ComputeDomainDaemonConfig */
-    ynode *exactly = yb_map(a), *req = yb_map(a), *reqs = yb_seq(a), *params = yb_map(a), *opaque = yb_map(a),
-          *cfg = yb_map(a), *cfgs = yb_seq(a), *names = yb_seq(a), *devices = yb_map(a), *spec = yb_map(a);
-    yb_add(a, exactly, "deviceClassName", yb_str(a, CD_DAEMON_CLASS));
-    yb_add(a, req, "name", yb_str(a, "daemon"));
-    yb_add(a, req, "exactly", exactly);
-    yb_push(a, reqs, req);
-    yb_add(a, params, "apiVersion", yb_str(a, CD_API));
-    yb_add(a, params, "kind", yb_str(a, "ComputeDomainDaemonConfig"));
-    yb_add(a, params, "domainID", yb_str(a, cd->uid));
-    yb_add(a, opaque, "driver", yb_str(a, CD_DRIVER_NAME));
-    yb_add(a, opaque, "parameters", params);
-    yb_push(a, names, yb_str(a, "daemon"));
-    yb_add(a, cfg, "requests", names);
-    yb_add(a, cfg, "opaque", opaque);
-    yb_push(a, cfgs, cfg);
-    yb_add(a, devices, "requests", reqs);
-    yb_add(a, devices, "config", cfgs);
-    yb_add(a, spec, "devices", devices);
+    ynode *spec = claim_tree(a, "daemon", CD_DAEMON_CLASS, "ComputeDomainDaemonConfig", cd->uid, NULL);
     char name[80];
     snprintf(name, sizeof name, "computedomain-daemon-%s", cd->uid);
     /* the driver's namespace, as its docs and tests/bats install it */
