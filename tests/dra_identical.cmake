@@ -3,9 +3,10 @@
 # hash as it did on main 108609b, before the DRA bookkeeping was made faster
 # (tests/dra-identical/expected/*.txt were written by tests/dra-identical/check.cmake
 # with -DWRITE=1 and a build of 108609b). Examples that do not run in DRA mode
-# (device-plugin-only resources, several seeds) or take longer are left out.
+# (device-plugin-only resources, several seeds) or take longer (nvl72-racks-default:
+# 0.5 s, 20 s under ASan on a loaded machine) are left out.
 set(DRA_IDENTICAL_EXAMPLES autoscaler-diurnal dra-mig-frag dra-quickstart five-percent gang-holds
-    gpu-failures gpu-failures-dp lua-job-wait lua-mix lua-notebooks lua-serving nvl72-racks-default
+    gpu-failures gpu-failures-dp lua-job-wait lua-mix lua-notebooks lua-serving
     preemption-inference sidecar-gpu time-slicing)
 foreach(ex IN LISTS DRA_IDENTICAL_EXAMPLES)
   add_test(NAME dra-identical/${ex}

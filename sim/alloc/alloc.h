@@ -123,6 +123,8 @@ const k8s_device *allocator_find_device(const allocator *a, const char *driver, 
 bool allocator_result_uid(const allocator *a, const k8s_device_result *r, uint32_t *uid);
 bool allocator_device_uid(const allocator *a, const char *driver, const char *pool, const char *device, uint32_t *uid);
 const alloc_device_id *allocator_uid_device(const allocator *a, uint32_t uid);
+/* The device of that uid first in slice order (as allocator_find_device). */
+const k8s_device *allocator_uid_first_device(const allocator *a, uint32_t uid);
 
 /* drasim's cluster dynamics (engine/sim_faults.c): device (driver, pool,
  * device) now carries `taints` (n of them, not copied: they must stay valid

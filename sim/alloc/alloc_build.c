@@ -185,6 +185,8 @@ bool allocator_device_uid(const allocator *A, const char *driver, const char *po
 
 const alloc_device_id *allocator_uid_device(const allocator *A, uint32_t uid) { return &A->uids.data[uid]; }
 
+const k8s_device *allocator_uid_first_device(const allocator *A, uint32_t uid) { return A->devs.data[A->uid_first[uid]].d; }
+
 allocator *allocator_new(const alloc_features *f, k8s_resource_slice *const *slices, size_t nslices,
                          k8s_device_class *const *classes, size_t nclasses, const alloc_state *state,
                          uint64_t seed) {
@@ -327,6 +329,7 @@ void allocator_free(allocator *A) {
     free(A->dev_flags);
     alloc_taints_free(A);
     free(A->node_gi);
+    free(A->node_sel);
     VEC_FREE(A->built);
     free(A->memo);
     arena_free(&A->call_mem);
@@ -348,8 +351,18 @@ void allocator_free(allocator *A) {
 
 void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = steps; }
 
+/* Integer arithmetic: the pointer may point anywhere. */
+size_t alloc_node_index(const allocator *A, const k8s_node *node) {
+    uintptr_t np = (uintptr_t)node, nb = (uintptr_t)A->node_base;
+    if (A->nnode_base && np >= nb && np - nb < A->nnode_base * sizeof(k8s_node) && (np - nb) % sizeof(k8s_node) == 0)
+        return (np - nb) / sizeof(k8s_node);
+    return SIZE_MAX;
+}
+
 void allocator_set_nodes(allocator *A, const k8s_node *nodes, size_t n) {
     free(A->node_gi);
+    free(A->node_sel);
+    A->node_sel = NULL;
     A->node_base = nodes;
     A->nnode_base = nodes ? n : 0;
     A->node_gi = xmalloc((n ? n : 1) * sizeof *A->node_gi);

@@ -136,6 +136,10 @@ struct allocator {
     const k8s_node *node_base;      /* allocator_set_nodes: node i -> node_gi[i] (index into gathered, or UINT32_MAX) */
     size_t nnode_base;
     uint32_t *node_gi;
+    /* per node of allocator_set_nodes: the node-name NodeSelector every result
+     * on that node gets (made on first use, shared: it lives as long as the
+     * allocator; other nodes' results get their own in the result arena) */
+    struct alloc_node_sel { k8s_selector_term term; k8s_selector_req req; const char *value; } *node_sel;
     uint8_t *dev_flags;             /* per device: DEV_BINDING, DEV_NODE_SEL (is_selectable without the device) */
     struct alloc_taint_set *dev_taints;   /* per device: taints set while a run goes (alloc_taints.c), NULL = none */
     arena call_mem;                 /* a call's fixed-size scratch (alloc_search.c), reset per call */
@@ -335,6 +339,8 @@ void alloc_constraints_free(cclaim *cc);
 
 /* alloc_result.c */
 int alloc_build_results(acall *c, arena *ar, k8s_allocation *out);
+/* Index of `node` in the array of allocator_set_nodes, or SIZE_MAX. */
+size_t alloc_node_index(const allocator *A, const k8s_node *node);
 /* alloc_taints.c: device `dev`'s taints now (those set while a run goes, else its slice's). */
 const k8s_taint *alloc_device_taints(const allocator *A, uint32_t dev, size_t *n);
 void alloc_taints_free(allocator *A);

@@ -388,12 +388,7 @@ int alloc_gather_pools(acall *c) {
         c->borrowed = true;
         goto counters;
     }
-    /* index of c->node in the array of allocator_set_nodes, or SIZE_MAX (integer arithmetic:
-     * the pointer may point anywhere) */
-    size_t ni = SIZE_MAX;
-    uintptr_t np = (uintptr_t)c->node, nb = (uintptr_t)A->node_base;
-    if (A->nnode_base && np >= nb && np - nb < A->nnode_base * sizeof(k8s_node) && (np - nb) % sizeof(k8s_node) == 0)
-        ni = (np - nb) / sizeof(k8s_node);
+    size_t ni = alloc_node_index(A, c->node);
     if (ni != SIZE_MAX && A->node_gi[ni] != UINT32_MAX) {
         gi = A->node_gi[ni];
     } else if (!pmap_get(&A->gather_map, c->node, NULL, NULL, &gi)) {

@@ -9,6 +9,7 @@
 
 #include "alloc/alloc_internal.h"
 #include "util/intern.h"
+#include "util/xalloc.h"
 
 /* Deterministic UUID-formatted share ID from the allocator's seed. */
 static const char *share_id(allocator *A) {
@@ -86,6 +87,20 @@ static int node_selector(acall *c, size_t first, size_t last, arena *ar, k8s_all
         }
         bool binds = c->A->dev_flags[d - c->A->devs.data] & DEV_BINDS_NODE;
         if (node_name || binds) {
+            size_t ni = c->node ? alloc_node_index(c->A, c->node) : SIZE_MAX;
+            if (ni != SIZE_MAX) {   /* the node's shared selector (the same content as below) */
+                if (!c->A->node_sel) c->A->node_sel = xcalloc(c->A->nnode_base, sizeof *c->A->node_sel);
+                struct alloc_node_sel *ns = &c->A->node_sel[ni];
+                if (!ns->value) {
+                    ns->value = c->node->meta.name;
+                    ns->req = (k8s_selector_req){c->A->metadata_name, SEL_OP_IN, &ns->value, 1};
+                    ns->term = (k8s_selector_term){.match_fields = &ns->req, .nmatch_fields = 1};
+                }
+                out->has_node_selector = true;
+                out->node_selector.terms = &ns->term;
+                out->node_selector.nterms = 1;
+                return 0;
+            }
             k8s_selector_req *r = ARENA_NEW(ar, k8s_selector_req, 1);
             r->key = c->A->metadata_name;
             r->op = SEL_OP_IN;

@@ -255,9 +255,12 @@ int dra_shared_users(const dra_state *d, const char *name, bool *allocated) {
     return -1;
 }
 
-/* The device a result names (the first of that name in slice order). */
+/* The device a result names (the first of that name in slice order); a
+ * result the allocator just built is found by pointer, without comparing
+ * names against every result of the call. */
 static const k8s_device *find_device(const dra_state *d, const k8s_device_result *r) {
-    return allocator_find_device(d->A, r->driver, r->pool, r->device);
+    uint32_t u;
+    return allocator_result_uid(d->A, r, &u) ? allocator_uid_first_device(d->A, u) : NULL;
 }
 
 static const k8s_attribute *attr(const k8s_device *dev, const char *id) {
