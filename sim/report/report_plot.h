@@ -51,4 +51,7 @@ int rp_wait_cdf_by_group(report *rp, strbuf *err);
  * user_* summary metrics. */
 int rp_user_plots(report *rp, strbuf *err);
 
+/* report_mig.c: DRA mode, MIG devices allocated per profile over time. */
+int rp_mig_alloc(report *rp, strbuf *err);
+
 #endif
