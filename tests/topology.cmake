@@ -97,3 +97,68 @@ drasim_cli_test(NAME topology/compute-domain-no-imex
   COMMAND run ${_tp_src}/cd-no-imex.yaml -o ${_tp_out}/cd.db
   EXPECT "warning: group mnnvl: 0 of 2 pods ever started; reason: 0/2 nodes are available: 2 request channel: no device of class compute-domain-default-channel[.]nvidia[.]com on the node"
   SQL ${_tp_out}/cd.db "SELECT count(*) FROM pods WHERE state = 'Pending' AND reason LIKE '%no device of class compute-domain-default-channel.nvidia.com%'" "^2$")
+# ComputeDomains (model/compute_domain.h, engine/sim_cd.h; kubernetes-sigs/dra-driver-nvidia-gpu v0.4.1):
+# three gangs of different ComputeDomains on 2 racks of 2 trays; every expectation is derived in the
+# scenario's comment: b avoids a's rack although it has free GPUs (channel-0), c is bound where a ended
+# and waits for cd-a's IMEX daemons to leave (30 s x 2 pods)
+drasim_cli_test(NAME topology/cd-two-gangs
+  COMMAND run ${_tp_src}/cd-two-gangs.yaml -o ${_tp_out}/cd2.db
+  SQL ${_tp_out}/cd2.db "SELECT group_concat(x, ' ') FROM (SELECT p.name || '@' || n.name || '@' || p.scheduled_ms || '-' || p.completion_ms x FROM pods p JOIN nodes n ON n.node_id = p.node_id WHERE p.name NOT LIKE 'filler%' ORDER BY p.name)" "^a-0@gb-[01]@0-3600000 a-1@gb-[01]@0-3600000 b-0@gb-[23]@10000-3610000 b-1@gb-[23]@10000-3610000 c-0@gb-[01]@3600000-5430000 c-1@gb-[01]@3600000-5430000$"
+      ${_tp_out}/cd2.db "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT * FROM summary WHERE grp = '' AND metric LIKE 'cd_%' ORDER BY metric)" "^cd_conflict_seconds=60[.]0 cd_daemons=6[.]0 cd_setup_conflicts=2[.]0 cd_setup_waits=2[.]0 cd_wait_seconds=60[.]0$"
+      ${_tp_out}/cd2.db "SELECT count(*), min(n.name), max(n.name), min(bound_ms), min(ready_ms), max(released_ms) FROM compute_domain_daemons d JOIN nodes n ON n.node_id = d.node_id WHERE compute_domain = 'cd-c' AND prev_compute_domain = 'cd-a'" "^2[|]gb-0[|]gb-1[|]3600000[|]3630000[|]5460000$")
+# the set-up conflict is a `check`able measure; with no handover there is none
+drasim_cli_test(NAME topology/cd-check
+  COMMAND check ${_tp_src}/cd-two-gangs.yaml --expect ${_tp_src}/cd-expect.yaml
+  EXIT 1
+  EXPECT "cd_setup_conflicts == 2 +2 +== 2 +pass" "cd_conflict_seconds <= 60 +60 +<= 60 +pass" "cd_setup_conflicts <= 1 +2 +<= 1 +FAIL")
+drasim_cli_test(NAME topology/cd-no-handover
+  COMMAND run ${_tp_src}/cd-two-gangs.yaml --set cluster.draDriver.imexHandover=0s -o ${_tp_out}/cd2-0.db
+  SQL ${_tp_out}/cd2-0.db "SELECT value FROM summary WHERE grp = '' AND metric = 'cd_setup_conflicts'" "^0[.]0$"
+      ${_tp_out}/cd2-0.db "SELECT max(completion_ms) FROM pods WHERE name LIKE 'c-%'" "^5400000$")
+# one ComputeDomain per node at scheduling time: b waits with the DynamicResources reason while a holds
+# both channels, then starts where a's daemons leave at 630 s (cd-wait.yaml)
+drasim_cli_test(NAME topology/cd-wait-reason
+  COMMAND run ${_tp_src}/cd-wait.yaml --set stop.time=5m -o ${_tp_out}/cdw5.db
+  EXPECT "warning: group b: 0 of 2 pods ever started; reason: 0/2 nodes are available: 2 request channel: no matching device is free"
+  SQL ${_tp_out}/cdw5.db "SELECT count(*) FROM pods WHERE name LIKE 'b-%' AND state = 'Pending'" "^2$")
+drasim_cli_test(NAME topology/cd-wait-start
+  COMMAND run ${_tp_src}/cd-wait.yaml -o ${_tp_out}/cdw.db
+  SQL ${_tp_out}/cdw.db "SELECT count(*), min(scheduled_ms) >= 600000, max(scheduled_ms) <= 610000, min(completion_ms), max(completion_ms) FROM pods WHERE name LIKE 'b-%'" "^2[|]1[|]1[|]1830000[|]1830000$")
+# bad input: ComputeDomain pods on nodes without IMEX (named reason); a gang larger than a rack can
+# serve one pod per node (named reason); scenario errors with FILE:LINE:COL and no output
+drasim_cli_test(NAME topology/cd-no-imex-template
+  COMMAND run ${_tp_src}/cd-wait.yaml --set "cluster.nodePools[0].topology.imex=false" -o ${_tp_out}/cdni.db
+  EXPECT "warning: group a: 0 of 2 pods ever started; reason: 0/2 nodes are available: 2 request channel: no device of class compute-domain-default-channel[.]nvidia[.]com on the node")
+drasim_cli_test(NAME topology/cd-gang-larger-than-rack
+  COMMAND run ${_tp_src}/cd-two-gangs.yaml --set workload.podGroups.c.count=3 --set workload.podGroups.c.gang.minCount=3 --set "workload.podGroups.c.arrival.times=[1h, 1h, 1h]" -o ${_tp_out}/cdbig.db
+  EXPECT "warning: group c: 0 of 3 pods ever started; reason: gang larger than any domain: minCount 3 pods, but one 'cloud[.]provider[.]com/topology-rack' domain holds at most 2 of them even empty [(]2 domains[)]; a ComputeDomain's pods take a node each")
+drasim_cli_test(NAME topology/cd-bad-template
+  COMMAND run ${_tp_src}/cd-wait.yaml --set "workload.podGroups.a.gpu.dra.claims[1].resourceClaimTemplateName=nope" -o ${_tp_out}/cdbad1.db
+  EXIT 3
+  EXPECT "resourceClaimTemplateName:1:[0-9]+: gpu[.]dra claim 'channel': resourceClaimTemplateName 'nope' is not the channel template of a ComputeDomain"
+  FILE_ABSENT ${_tp_out}/cdbad1.db)
+drasim_cli_test(NAME topology/cd-bad-namespace
+  COMMAND run ${_tp_src}/cd-wait.yaml --set "workload.computeDomains[0].metadata.namespace=team" -o ${_tp_out}/cdbad2.db
+  EXIT 3
+  EXPECT "cd-wait[.]yaml:[0-9]+:[0-9]+: gpu[.]dra claim 'channel': ComputeDomain cd-a's channel template 'cd-a-channel' is in namespace team, but group a's pods are in default"
+  FILE_ABSENT ${_tp_out}/cdbad2.db)
+drasim_cli_test(NAME topology/cd-bad-mode
+  COMMAND run ${_tp_src}/cd-wait.yaml --set "workload.computeDomains[1].spec.channel.allocationMode=Many" -o ${_tp_out}/cdbad3.db
+  EXIT 3
+  EXPECT "ComputeDomain cd-b: spec[.]channel[.]allocationMode: expected All or Single, found Many"
+  FILE_ABSENT ${_tp_out}/cdbad3.db)
+drasim_cli_test(NAME topology/cd-bad-shared-template
+  COMMAND run ${_tp_src}/cd-wait.yaml --set "workload.computeDomains[1].spec.channel.resourceClaimTemplate.name=cd-a-channel" -o ${_tp_out}/cdbad4.db
+  EXIT 3
+  EXPECT "cd-wait[.]yaml:[0-9]+:[0-9]+: ComputeDomain cd-b: channel template 'cd-a-channel' is already ComputeDomain cd-a's"
+  FILE_ABSENT ${_tp_out}/cdbad4.db)
+# the inventory of a scenario with ComputeDomains: compute-domain slices and the controller's channel
+# and daemon ResourceClaimTemplates, valid Kubernetes
+drasim_k8s_validate(NAME topology/cd-inventory-schema COMMAND inventory ${_tp_src}/cd-two-gangs.yaml)
+drasim_cli_test(NAME topology/cd-inventory-templates
+  COMMAND inventory ${_tp_src}/cd-two-gangs.yaml
+  EXPECT "kind: ResourceClaimTemplate\nmetadata:\n  name: cd-a-channel\n  namespace: default\n  labels:\n    resource[.]nvidia[.]com/computeDomain: [0-9a-f-]+\n    resource[.]nvidia[.]com/computeDomainTarget: Workload\nspec:\n  spec:\n    devices:\n      requests:\n      - name: channel\n        exactly:\n          deviceClassName: compute-domain-default-channel[.]nvidia[.]com"
+         "allocationMode: All"
+         "name: computedomain-daemon-[0-9a-f-]+\n  namespace: dra-driver-nvidia-gpu"
+         "deviceClassName: compute-domain-daemon[.]nvidia[.]com"
+         "kind: ComputeDomainDaemonConfig")

@@ -94,6 +94,52 @@ static int parse_args(int argc, char **argv, opts *o) {
     return 0;
 }
 
+/* "FILE:LINE:COL: " of an object read from a file (nothing for a made one). */
+static void where(strbuf *b, const k8s_meta *m) {
+    if (m->file) sb_printf(b, "%s:%d:%d: ", m->file, m->line, m->col);
+}
+
+/* The objects file `path` added (from index `first` of objs->all): at least
+ * one, and none allocate does not use (a Pod or a ResourceClaimTemplate would
+ * be ignored: allocate takes the claims themselves). 0, or -1 with err. */
+static int check_file_objects(const k8s_objects *objs, size_t first, const char *path, strbuf *err) {
+    sb_clear(err);
+    if (objs->all.len == first) {
+        sb_printf(err, "%s: holds no Kubernetes object (an empty file, or only comments and '---')", path);
+        return -1;
+    }
+    for (size_t i = first; i < objs->all.len; i++) {
+        const k8s_object_ref *r = &objs->all.data[i];
+        const k8s_meta *m = r->kind == K8S_POD ? &((const k8s_pod *)r->obj)->meta
+                            : r->kind == K8S_CLAIM_TEMPLATE ? &((const k8s_claim_template *)r->obj)->meta
+                                                             : NULL;
+        if (!m) continue;
+        where(err, m);
+        sb_printf(err, "%s %s: drasim allocate reads DeviceClass, ResourceSlice, ResourceClaim and Node objects, "
+                       "not a %s (give the claims it would create as ResourceClaim objects)",
+                  k8s_kind_name(r->kind), m->name ? m->name : "", k8s_kind_name(r->kind));
+        return -1;
+    }
+    return 0;
+}
+
+/* An allocator error about claim "claim NAME, ...": the claim's FILE:LINE:COL in front. */
+static void claim_position(const k8s_objects *objs, const strbuf *msg, strbuf *out) {
+    char buf[300];
+    for (size_t i = 0; i < objs->claims.len; i++) {
+        const k8s_resource_claim *c = objs->claims.data[i];
+        if (c->meta.namespace_ && *c->meta.namespace_) snprintf(buf, sizeof buf, "%s/%s", c->meta.namespace_, c->meta.name);
+        else snprintf(buf, sizeof buf, "%s", c->meta.name ? c->meta.name : "");   /* as the allocator names it */
+        size_t n = strlen(buf);
+        const char *m = sb_str(msg);
+        if (!strncmp(m, "claim ", 6) && !strncmp(m + 6, buf, n) && (m[6 + n] == ',' || m[6 + n] == ':')) {
+            where(out, &c->meta);
+            break;
+        }
+    }
+    sb_puts(out, sb_str(msg));
+}
+
 static int run(const opts *o, k8s_objects *objs) {
     strbuf err = {0};
     alloc_features f;
@@ -107,7 +153,8 @@ static int run(const opts *o, k8s_objects *objs) {
     /* 1.34 accepted slices with both devices and sharedCounters (the NVIDIA driver's combined dynamic-MIG layout) */
     objs->allow_combined_slices = o->version && !strcmp(o->version, "1.34");
     for (size_t i = 0; i < o->nfiles; i++) {
-        if (k8s_decode_file(objs, o->files[i], &err)) {
+        size_t first = objs->all.len;
+        if (k8s_decode_file(objs, o->files[i], &err) || check_file_objects(objs, first, o->files[i], &err)) {
             fprintf(stderr, "drasim allocate: %s\n", sb_str(&err));
             sb_free(&err);
             return EXIT_BAD_INPUT;
@@ -122,8 +169,17 @@ static int run(const opts *o, k8s_objects *objs) {
         }
     } else if (objs->nodes.len == 1) {
         node = objs->nodes.data[0];
+    } else if (!objs->nodes.len) {
+        fprintf(stderr, "drasim allocate: no Node in the input: add the Node to allocate for (kind: Node, apiVersion: v1) "
+                        "to one of the files\n");
+        return EXIT_BAD_INPUT;
     } else {
-        fprintf(stderr, "drasim allocate: the input has %zu Nodes; choose one with --node\n", objs->nodes.len);
+        strbuf names = {0};
+        for (size_t i = 0; i < objs->nodes.len && i < 5; i++)
+            sb_printf(&names, "%s%s", i ? ", " : "", objs->nodes.data[i]->meta.name);
+        fprintf(stderr, "drasim allocate: the input has %zu Nodes (%s%s); choose one with --node\n", objs->nodes.len,
+                sb_str(&names), objs->nodes.len > 5 ? ", ..." : "");
+        sb_free(&names);
         return EXIT_ERROR;
     }
 
@@ -159,10 +215,14 @@ static int run(const opts *o, k8s_objects *objs) {
         break;
     case ALLOC_NODE_ERROR:
     case ALLOC_ERROR:
-    case ALLOC_TIMEOUT:
-        fprintf(stderr, "drasim allocate: %s\n", sb_str(&err));
+    case ALLOC_TIMEOUT: {
+        strbuf m = {0};
+        claim_position(objs, &err, &m);
+        fprintf(stderr, "drasim allocate: %s\n", sb_str(&m));
+        sb_free(&m);
         rc = EXIT_ERROR;
         break;
+    }
     }
     free(out);
     arena_free(&ar);

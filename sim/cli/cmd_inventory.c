@@ -15,6 +15,7 @@
 #include "model/cluster.h"
 #include "model/dra_driver.h"
 #include "model/scenario.h"
+#include "model/compute_domain.h"
 #include "report/overrides.h"
 #include "store/output_path.h"
 #include "util/intern.h"
@@ -111,9 +112,15 @@ static int build(const inv_opts *o, strbuf *out) {
         goto done;
     }
     spec.seed = o->has_seed ? o->seed : (uint64_t)sv;
+    /* the ComputeDomains' channel and daemon ResourceClaimTemplates, as the driver's controller makes them */
+    const ynode *wl = ymap_get(root, "workload"), *cdn = wl && wl->kind == YN_MAP ? ymap_get(wl, "computeDomains") : NULL;
+    compute_domain_spec *cds = NULL;
+    size_t ncds = 0;
+    if (cdn && compute_domains_parse(cdn, &a, &cds, &ncds, &err)) goto done;
     if (inventory_build(&spec, &cat, want_dp ? &dp : NULL, &inv, &err)) goto done;
     inventory_write_yaml(&inv, out);
     inventory_free(&inv);
+    for (size_t i = 0; i < ncds; i++) compute_domain_emit_templates(&cds[i], &a, out);
     rc = EXIT_OK;
 done:
     if (rc) fprintf(stderr, "drasim inventory: %s\n", sb_str(&err));

@@ -84,13 +84,13 @@ int cmd_merge(int argc, char **argv) {
     }
     sqlite3_db_config(st.db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
     sqlite3_db_config(st.db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
-    rdb_merge_opts o = {.runs_only = true, .notes = stderr};
-    if (rdb_merge_into(st.db, in, n, &o, &err) || sqlite3_exec(st.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
-        store_commit(&st, &err)) {
+    rdb_merge_opts o = {.runs_only = true, .same_columns = true, .notes = stderr};   /* one schema version (checked) */
+    int merged = rdb_merge_into(st.db, in, n, &o, &err);   /* -2: an input unlike this drasim's schema */
+    if (merged || sqlite3_exec(st.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK || store_commit(&st, &err)) {
         if (!err.len) sb_printf(&err, "%s: cannot write", out);
         store_abort(&st);
         fprintf(stderr, "drasim merge: %s\n", sb_str(&err));
-        rc = EXIT_ERROR;
+        rc = merged == -2 ? EXIT_BAD_INPUT : EXIT_ERROR;
         goto done;
     }
     if (!quiet) printf("merged %zu database%s into %s\n", n, n == 1 ? "" : "s", out);

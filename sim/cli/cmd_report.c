@@ -90,7 +90,7 @@ int cmd_report(int argc, char **argv) {
         }
         have_tmp = true;
         sb_printf(&merged, "%s/merged.db", tmpdir);
-        if (rdb_merge(dbs, ndbs, sb_str(&merged), &err)) {
+        if (rdb_merge(dbs, ndbs, sb_str(&merged), stderr, &err)) {
             fprintf(stderr, "drasim report: %s\n", sb_str(&err));
             unlink(sb_str(&merged));
             rmdir(tmpdir);
@@ -119,13 +119,19 @@ int cmd_report(int argc, char **argv) {
     }
     int rc = EXIT_OK;
     report rp = {.r = &r, .dir = dir};
+    strbuf data_dir = {0};
+    sb_printf(&data_dir, "%s/data", dir);
+    struct stat st;
+    bool new_dir = lstat(dir, &st) != 0, new_data = lstat(sb_str(&data_dir), &st) != 0;
     if (make_dir(dir)) {
         fprintf(stderr, "drasim report: cannot create %s: %s\n", dir, strerror(errno));
         rc = EXIT_ERROR;
         goto done;
     }
-    if (report_collect(&rp, &err)) {
+    if (report_collect(&rp, &err)) {   /* no data file written: remove the folders made for them */
         fprintf(stderr, "drasim report: %s\n", sb_str(&err));
+        if (new_data) rmdir(sb_str(&data_dir));
+        if (new_dir) rmdir(dir);
         rc = EXIT_BAD_INPUT;
         goto done;
     }
@@ -148,6 +154,7 @@ int cmd_report(int argc, char **argv) {
                rp.plotted ? rp.plots.len : 0, rp.plotted && rp.plots.len == 1 ? "" : "s",
                rp.plotted ? " (PNG + SVG)" : "");
 done:
+    sb_free(&data_dir);
     report_free(&rp);
     rdb_close(&r);
     if (have_tmp) {

@@ -104,6 +104,71 @@ static void point_name(const param *ps, size_t np, const size_t *pt, strbuf *out
     sb_puts(out, ".db");
 }
 
+/* One point's file: its name under --split and the KEY=VALUE text it stands for. */
+typedef struct point_file {
+    char *name, *point;
+} point_file;
+
+static int point_file_cmp(const void *a, const void *b) {
+    return strcmp(((const point_file *)a)->name, ((const point_file *)b)->name);
+}
+
+/* --split: every point of the grid gets a file of its own. Values that agree
+ * once '/', ' ' and '\\' become '_' (lib/a.lua and lib_a.lua), or a value given
+ * twice, would write one database over the other: refused, naming both points.
+ * A name longer than a file name may be is refused too. Sorted: n log n. */
+#define SPLIT_MAX_FILES 1000000
+static int check_point_names(const param *params, size_t nparams, strbuf *err) {
+    size_t npoints = 1;
+    for (size_t p = 0; p < nparams; p++) {
+        if (params[p].n > SPLIT_MAX_FILES / npoints) {
+            sb_clear(err);
+            sb_printf(err, "--split: more than %d points, one database each in one directory: sweep into one "
+                           "database (no --split), or in shards (--shard I/N)", SPLIT_MAX_FILES);
+            return -1;
+        }
+        npoints *= params[p].n;
+    }
+    point_file *f = xcalloc(npoints ? npoints : 1, sizeof *f);
+    size_t *pt = xcalloc(nparams ? nparams : 1, sizeof *pt);
+    strbuf b = {0};
+    int rc = 0;
+    for (size_t i = 0; i < npoints; i++) {
+        sb_clear(&b);
+        point_name(params, nparams, pt, &b);
+        f[i].name = xstrdup(sb_str(&b));
+        sb_clear(&b);
+        for (size_t p = 0; p < nparams; p++) sb_printf(&b, "%s%s=%s", p ? "," : "", params[p].key, params[p].values[pt[p]]);
+        f[i].point = xstrdup(sb_str(&b));
+        if (!rc && strlen(f[i].name) > 255) {   /* NAME_MAX of Linux file systems */
+            sb_clear(err);
+            sb_printf(err, "--split: the point '%s' would need a file name of %zu bytes (at most 255): use shorter "
+                           "values or a single database (no --split)", f[i].point, strlen(f[i].name));
+            sb_cut_echoes(err, SB_ECHO_MAX);
+            rc = -1;
+        }
+        for (size_t k = nparams; k > 0 && ++pt[k - 1] == params[k - 1].n; k--) pt[k - 1] = 0;
+    }
+    qsort(f, npoints, sizeof *f, point_file_cmp);
+    for (size_t i = 1; i < npoints && !rc; i++)
+        if (!strcmp(f[i - 1].name, f[i].name)) {
+            sb_clear(err);
+            if (!strcmp(f[i - 1].point, f[i].point))
+                sb_printf(err, "--split: the point '%s' is given twice (a --param value repeated)", f[i].point);
+            else
+                sb_printf(err, "--split: the points '%s' and '%s' would both be written to %s (in a file name '/', "
+                               "' ' and '\\' become '_'): give values that differ otherwise",
+                          f[i - 1].point, f[i].point, f[i].name);
+            sb_cut_echoes(err, SB_ECHO_MAX);
+            rc = -1;
+        }
+    for (size_t i = 0; i < npoints; i++) free(f[i].name), free(f[i].point);
+    free(f);
+    free(pt);
+    sb_free(&b);
+    return rc;
+}
+
 /* Before any run: OUT (a database, or with --split a directory) and every
  * point's database may be written (store/output_path.h). */
 static int check_outputs(const char *scenario, const char *out, bool split, bool force, const param *params,
@@ -112,6 +177,7 @@ static int check_outputs(const char *scenario, const char *out, bool split, bool
     output_target t = {.path = out, .kind = split ? OUTPUT_DIRECTORY : OUTPUT_DATABASE, .force = force || split,
                        .inputs = inputs, .ninputs = 1};
     if (output_check(&t, err)) return -1;
+    if (split && check_point_names(params, nparams, err)) return -1;
     struct stat st;
     if (!split || stat(out, &st)) return 0;   /* a new directory holds no old file */
     size_t *pt = xcalloc(nparams, sizeof *pt);

@@ -12,6 +12,7 @@
 #include "sched/dra/dra.h"
 #include "engine/sim_gang.h"
 #include "engine/sim_topology.h"
+#include "engine/sim_cd.h"
 #include "sched/policies/policy_topology_pack.h"
 #include "engine/sim_preempt.h"
 #include "sched/dra/dra_openb.h"
@@ -160,6 +161,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     sched_prepare(&r->sched);
     sim_gang_init(r);
     sim_topo_init(r);   /* rack measures when nodes carry a rack label */
+    sim_cd_init(r);     /* one ComputeDomain per node (engine/sim_cd.h), when pods use one */
     r->has_mig_resources = sched_mig_static_pct(&r->sched) >= 0;
     free(gpu_nodes);
     r->sched.cfg.gpu_nodes = NULL;
@@ -208,6 +210,7 @@ void sim_free(sim_run *r) {
     free(r->go);
     sim_gang_free(r);
     sim_topo_free(r);
+    sim_cd_free(r);
     sim_usage_free(r->usage);
     for (size_t k = 0; k < r->late.len; k++) VEC_FREE(r->late.data[k].units);
     VEC_FREE(r->late);
@@ -425,6 +428,7 @@ static placement leave_node(sim_run *r, uint32_t id) {
 
 void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     sim_pod *p = &r->pods.data[id];
+    if (r->cd) sim_cd_pod_end(r, id, t);   /* its node's IMEX daemon starts to leave */
     placement pl = leave_node(r, id);
     p->state = state;
     p->end = t;
@@ -511,10 +515,11 @@ void sim_pod_start(sim_run *r, uint32_t id, sim_time t) {
     if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
     if (r->on_bind) r->on_bind(r, r->on_bind_ctx, id, t);
     if (r->gate) r->gate->bound(r->gate->ctx, id, t);   /* admitted and now placed */
+    sim_time run_at = r->cd ? t + sim_cd_pod_start(r, id, t) : t;   /* ContainerCreating until its IMEX daemon runs */
     if (r->usage) {
-        sim_usage_start(r, id, t);   /* its completion depends on its co-tenants */
+        sim_usage_start(r, id, run_at);   /* its completion depends on its co-tenants */
     } else if (p->duration != SIM_TIME_NEVER) {
-        evq_push(&r->q, t + p->duration, EV_COMPLETION, id);
+        evq_push(&r->q, run_at + p->duration, EV_COMPLETION, id);
         r->live_events++;
     }
 }
@@ -758,6 +763,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */
     sim_gang_summary(r);
     sim_topo_summary(r);
+    sim_cd_summary(r);        /* ComputeDomain set-up conflicts (engine/sim_cd.h) */
     sim_counters_zero(r);     /* event counters of sources that did not run: 0 (issue 26) */
     sim_scoring_hints(r);     /* groups starved by spreading: warnings */
     return 0;

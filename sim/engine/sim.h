@@ -191,6 +191,7 @@ struct sim_run {
     const uint8_t *gpus_out;
     VEC(sim_warning) warnings;                /* engine/sim_hints.c */
     struct queue_gate *gate;                  /* the queue manager in front of the scheduler (queue/gate.h), owned; NULL = none */
+    struct sim_cd *cd;                        /* one ComputeDomain per node (engine/sim_cd.h), NULL = off */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */

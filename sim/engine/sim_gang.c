@@ -435,7 +435,9 @@ static void topology_cycle(sim_run *r, uint32_t g, uint32_t c, sim_time t) {
     }
     if (x->topo_most < x->min) {
         topo_why(x, "gang larger than any domain: minCount %d pods, but one '%s' domain holds at most %lld of them "
-                 "even empty (%zu domains)", x->min, d->key, (long long)x->topo_most, d->ndomains);
+                 "even empty (%zu domains)%s", x->min, d->key, (long long)x->topo_most, d->ndomains,
+                 r->sched.classes[c].one_per_node ? "; a ComputeDomain's pods take a node each (one IMEX channel-0 per "
+                 "node)" : "");
         reject(r, g, t, false, x->topo_reason ? x->topo_reason : "no topology placement fits");
         return;
     }

@@ -74,6 +74,8 @@ typedef struct dra_publish {
     int k8s_minor;                    /* 34, 35, 36 or 37 (default 36) */
     bool sorted_devices;              /* deviceOrder: sorted (default: the driver's arbitrary order) */
     bool compute_domains;             /* publish compute-domain.nvidia.com slices */
+    bool imex_handover_set;           /* draDriver.imexHandover given (else 30 s, engine/sim_cd.h) */
+    int64_t imex_handover_ms;         /* a node's IMEX daemon of the last ComputeDomain leaving it */
 } dra_publish;
 
 typedef struct cluster_spec {

@@ -18,7 +18,8 @@
  *     inventory: recorded.yaml   # relative to the scenario file; or a list of files
  *   and, for both, optionally
  *     kubernetesVersion: "1.36"  # 1.34 | 1.35 | 1.36
- *     draDriver: {version: v0.4, deviceOrder: driver|sorted, computeDomains: false}
+ *     draDriver: {version: v0.4, deviceOrder: driver|sorted, computeDomains: false,
+ *                 imexHandover: 30s}   # engine/sim_cd.h
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "model/autoscaler_spec.h"
 #include "model/cluster.h"
 #include "model/dra_driver.h"
+#include "model/scenario.h"
 #include "model/topology_spec.h"
 #include "util/intern.h"
 
@@ -267,9 +269,9 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
     return 0;
 }
 
-/* `draDriver: {version, deviceOrder, computeDomains}` */
+/* `draDriver: {version, deviceOrder, computeDomains, imexHandover}` */
 static int parse_dra_driver(const ynode *n, dra_publish *pub, strbuf *err) {
-    static const char *const keys[] = {"version", "deviceOrder", "computeDomains", NULL};
+    static const char *const keys[] = {"version", "deviceOrder", "computeDomains", "imexHandover", NULL};
     if (y_is_null(n)) return 0;
     if (ymap_check_keys(n, keys, "draDriver", err)) return -1;
     const ynode *v;
@@ -292,6 +294,10 @@ static int parse_dra_driver(const ynode *n, dra_publish *pub, strbuf *err) {
     }
     if ((v = ymap_get(n, "computeDomains")) && y_bool(v, "draDriver.computeDomains", &pub->compute_domains, err))
         return -1;
+    if ((v = ymap_get(n, "imexHandover"))) {   /* engine/sim_cd.h */
+        if (scenario_parse_duration(v, "draDriver.imexHandover", &pub->imex_handover_ms, err)) return -1;
+        pub->imex_handover_set = true;
+    }
     return 0;
 }
 

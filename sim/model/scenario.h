@@ -58,6 +58,8 @@ typedef struct duration_dist {
 typedef struct dra_pod_claim {
     const char *name;                /* the pod's name for the claim */
     const char *shared;              /* resourceClaimName, or NULL for a template claim */
+    const char *template_name;       /* resourceClaimTemplateName: a ComputeDomain's channel template */
+    uint32_t compute_domain;         /* with template_name: index + 1 into scenario.cds (0 = none) */
     k8s_claim_spec spec;             /* template claims: the ResourceClaimTemplate's spec.spec */
     gpu_sharing sharing;             /* its GpuConfig sharing (model/gpu_sharing.c); SHARE_NONE = none */
     const ynode *where;
@@ -136,6 +138,7 @@ typedef struct pod_group_spec {
     const char *namespace_;          /* NULL = "default" */
     k8s_kv *labels;
     size_t nlabels;
+    uint32_t compute_domain;         /* its channel claim's ComputeDomain: index + 1 into scenario.cds, 0 = none */
 } pod_group_spec;
 
 /* What owns a pod group's pods, i.e. what happens when one is evicted:
@@ -257,6 +260,8 @@ typedef struct scenario {
     struct autoscaler_spec *autoscaler; /* cluster-autoscaler (model/autoscaler_spec.h), NULL = no pool autoscales */
     struct fault_spec *faults;       /* `faults:` (model/scenario_faults.h), or NULL */
     struct kq_objects *queues;       /* `queues:` Kueue objects (model/kueue.h), or NULL */
+    struct compute_domain_spec *cds; /* workload.computeDomains (model/compute_domain.h) */
+    size_t ncds;
 } scenario;
 
 /* Limits on memory-hungry settings (scenario_limits.c, docs/SCENARIOS.md). */
@@ -298,6 +303,12 @@ int scenario_parse_string_map(const ynode *n, const char *what, arena *a, k8s_kv
 int scenario_parse_dra(const ynode *dra, arena *a, pod_group_spec *g, strbuf *err);
 int scenario_parse_shared_claims(const ynode *seq, scenario *s, strbuf *err);
 int scenario_check_claim_refs(const scenario *s, strbuf *err);
+/* Decode a claim spec map as object `kind` named `name` (the API server's checks). */
+int scenario_decode_claim_spec(const ynode *spec, arena *a, const char *kind, const char *name, k8s_claim_spec *out,
+                               strbuf *err);
+/* `workload.computeDomains` and the pod claims naming their channel templates (model/scenario_cd.c). */
+int scenario_parse_compute_domains(const ynode *seq, scenario *s, strbuf *err);
+int scenario_resolve_cd_claims(scenario *s, strbuf *err);
 /* scenario_containers.c: `containers:`/`initContainers:` of pod group m into g
  * (after its gpu section): the pod's effective requests as Kubernetes computes
  * them, the device-plugin demand, the containers' claim references. */

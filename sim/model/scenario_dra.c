@@ -27,8 +27,8 @@
 #include "util/intern.h"
 
 /* Decode `spec` (a claim spec map) as object `kind` named `name`. */
-static int decode_spec(const ynode *spec, arena *a, const char *kind, const char *name, k8s_claim_spec *out,
-                       strbuf *err) {
+int scenario_decode_claim_spec(const ynode *spec, arena *a, const char *kind, const char *name, k8s_claim_spec *out,
+                               strbuf *err) {
     dctx c;
     memset(&c, 0, sizeof c);
     c.a = a;
@@ -53,7 +53,7 @@ static int claim_name(const ynode *c, const char *what, const char **out, strbuf
 
 int scenario_parse_dra(const ynode *v, arena *a, pod_group_spec *g, strbuf *err) {
     static const char *const dk[] = {"claims", NULL};
-    static const char *const ck[] = {"name", "spec", "resourceClaimName", NULL};
+    static const char *const ck[] = {"name", "spec", "resourceClaimName", "resourceClaimTemplateName", NULL};
     const ynode *claims, *x;
     if (ymap_check_keys(v, dk, "gpu.dra", err)) return -1;
     if (ymap_need(v, "claims", "gpu.dra", &claims, err) || y_expect(claims, YN_SEQ, "gpu.dra.claims", err)) return -1;
@@ -73,11 +73,17 @@ int scenario_parse_dra(const ynode *v, arena *a, pod_group_spec *g, strbuf *err)
                 yerr(err, c, "gpu.dra: duplicate claim name '%s'", pc->name);
                 return -1;
             }
-        const ynode *spec = ymap_get(c, "spec"), *ref = ymap_get(c, "resourceClaimName");
-        if (!spec == !ref) {
-            yerr(err, c, "gpu.dra claim '%s': expected exactly one of spec (a ResourceClaimTemplate spec) and "
-                 "resourceClaimName (a claim of workload.resourceClaims)", pc->name);
+        const ynode *spec = ymap_get(c, "spec"), *ref = ymap_get(c, "resourceClaimName"),
+                    *tmpl = ymap_get(c, "resourceClaimTemplateName");
+        if ((spec != NULL) + (ref != NULL) + (tmpl != NULL) != 1) {
+            yerr(err, c, "gpu.dra claim '%s': expected exactly one of spec (a ResourceClaimTemplate spec), "
+                 "resourceClaimName (a claim of workload.resourceClaims) and resourceClaimTemplateName (a "
+                 "ComputeDomain's channel template, workload.computeDomains)", pc->name);
             return -1;
+        }
+        if (tmpl) {   /* resolved by scenario_resolve_cd_claims once the ComputeDomains are known */
+            if (y_str(tmpl, "resourceClaimTemplateName", &pc->template_name, err)) return -1;
+            continue;
         }
         if (ref) {
             if (y_str(ref, "resourceClaimName", &pc->shared, err)) return -1;
@@ -86,7 +92,7 @@ int scenario_parse_dra(const ynode *v, arena *a, pod_group_spec *g, strbuf *err)
         if (y_expect(spec, YN_MAP, "gpu.dra claim spec (a ResourceClaimTemplate spec)", err)) return -1;
         char name[300];
         snprintf(name, sizeof name, "%s/%s", g->name ? g->name : "", pc->name);
-        if (decode_spec(spec, a, "ResourceClaimTemplate", intern(name), &pc->spec, err)) return -1;
+        if (scenario_decode_claim_spec(spec, a, "ResourceClaimTemplate", intern(name), &pc->spec, err)) return -1;
         if (gpu_sharing_from_configs(pc->spec.config, pc->spec.nconfig, &pc->sharing, err)) return -1;
         (void)x;
     }
@@ -112,7 +118,7 @@ int scenario_parse_shared_claims(const ynode *seq, scenario *s, strbuf *err) {
             }
         if (ymap_need(c, "spec", "resource claim", &spec, err) || y_expect(spec, YN_MAP, "resource claim spec", err))
             return -1;
-        if (decode_spec(spec, &s->a, "ResourceClaim", sc->name, &sc->spec, err)) return -1;
+        if (scenario_decode_claim_spec(spec, &s->a, "ResourceClaim", sc->name, &sc->spec, err)) return -1;
         if (gpu_sharing_from_configs(sc->spec.config, sc->spec.nconfig, &sc->sharing, err)) return -1;
     }
     return 0;

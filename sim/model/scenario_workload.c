@@ -262,8 +262,9 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
 }
 
 int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
-    static const char *const keys[] = {"podGroups", "resourceClaims", "trace", "lua", "contention", NULL};
-    const ynode *groups, *claims, *trace, *lua, *cont;
+    static const char *const keys[] = {"podGroups", "resourceClaims", "trace", "lua", "contention", "computeDomains",
+                                       NULL};
+    const ynode *groups, *claims, *trace, *lua, *cont, *cds;
     if (ymap_check_keys(w, keys, "workload", err)) return -1;
     if ((cont = ymap_get(w, "contention"))) {
         s->contention = ARENA_NEW(&s->a, contention_params, 1);
@@ -278,6 +279,7 @@ int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
     }
     if ((lua = ymap_get(w, "lua")) && scenario_parse_lua_source(lua, s, err)) return -1;
     if ((claims = ymap_get(w, "resourceClaims")) && scenario_parse_shared_claims(claims, s, err)) return -1;
+    if ((cds = ymap_get(w, "computeDomains")) && scenario_parse_compute_domains(cds, s, err)) return -1;
     if (lua && !ymap_get(w, "podGroups")) return 0;   /* the script is the whole workload */
     if (ymap_need(w, "podGroups", "workload", &groups, err) || y_expect(groups, YN_SEQ, "workload.podGroups", err))
         return -1;
@@ -295,5 +297,5 @@ int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
                 return -1;
             }
     }
-    return scenario_check_claim_refs(s, err);
+    return scenario_check_claim_refs(s, err) || scenario_resolve_cd_claims(s, err) ? -1 : 0;
 }

@@ -52,7 +52,7 @@ int pool_topology_parse(const ynode *n, arena *a, node_pool_spec *p, bool count_
 }
 
 /* A UUID (version 4 layout) drawn from the pool name and rack: the rack's NVLink fabric. */
-static void fabric_uuid(const char *pool, int rack, char out[37]) {
+void fabric_uuid(const char *pool, int rack, char out[37]) {
     uint64_t h1 = 1469598103934665603ULL, h2;
     for (const char *s = pool; *s; s++) h1 = (h1 ^ (uint8_t)*s) * 1099511628211ULL;
     h1 = (h1 ^ (uint64_t)rack) * 1099511628211ULL;

@@ -48,5 +48,8 @@ typedef struct pool_topology {
 int pool_topology_parse(const ynode *n, arena *a, node_pool_spec *p, bool count_given, strbuf *err);
 /* The topology labels of node `idx` of pool p (GPU model m, NULL = none) into `labels`. */
 void pool_topology_labels(const node_pool_spec *p, const gpu_model *m, int idx, kv_vec *labels);
+/* A UUID (version 4 layout) drawn from a text and a number (a rack's NVLink
+ * fabric; a ComputeDomain's uid from its namespace/name, model/compute_domain.c). */
+void fabric_uuid(const char *text, int n, char out[37]);
 
 #endif

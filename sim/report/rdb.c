@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
+#include "report/escape.h"
 #include "util/xalloc.h"
 
 static char *col_text(sqlite3_stmt *s, int i) {
@@ -16,18 +18,85 @@ static char *col_text(sqlite3_stmt *s, int i) {
     return xstrdup(t ? (const char *)t : "");
 }
 
-/* The end of a result loop: SQLITE_DONE, else the database is damaged. */
-static int finished(rdb *r, int step_rc, strbuf *err, const char *what) {
-    if (step_rc == SQLITE_DONE) return 0;
+/* The table `sql` reads after FROM or JOIN whose columns lack `col` (the
+ * table a "no such column" error is about), into out; false if none does. */
+static bool table_lacking(sqlite3 *db, const char *sql, const char *col, strbuf *out) {
+    const char *dot = strrchr(col, '.');   /* "s.time_ms": an alias; any table of the statement */
+    if (dot) col = dot + 1;
+    for (const char *p = sql; *p; p++) {
+        if (strncasecmp(p, "FROM ", 5) && strncasecmp(p, "JOIN ", 5)) continue;
+        p += 5;
+        while (*p == ' ' || *p == '"') p++;
+        size_t n = strcspn(p, " \"(),;");
+        if (!n) continue;
+        char *t = xstrndup(p, n);
+        sqlite3_stmt *s;
+        bool lacks = false;
+        if (sqlite3_prepare_v2(db, "SELECT count(*), sum(name = ?2) FROM pragma_table_info(?1)", -1, &s, NULL) ==
+            SQLITE_OK) {
+            sqlite3_bind_text(s, 1, t, -1, SQLITE_STATIC);
+            sqlite3_bind_text(s, 2, col, -1, SQLITE_STATIC);
+            lacks = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > 0 && sqlite3_column_int(s, 1) == 0;
+            sqlite3_finalize(s);
+        }
+        if (lacks) sb_puts(out, t);
+        free(t);
+        if (lacks) return true;
+    }
+    return false;
+}
+
+void rdb_explain(const char *path, sqlite3 *db, const char *sql, strbuf *err) {
+    int code = db ? sqlite3_extended_errcode(db) & 0xff : SQLITE_CANTOPEN;
+    const char *msg = db ? sqlite3_errmsg(db) : "";
     sb_clear(err);
-    sb_printf(err, "%s: %s: the database is corrupt (damaged or truncated): %s", r->path, what, sqlite3_errmsg(r->db));
+    if (code == SQLITE_NOTADB) {
+        sb_printf(err, "%s: not an SQLite database, so not a drasim results database", path);
+    } else if (code == SQLITE_CORRUPT) {
+        sb_printf(err, "%s: the database is corrupt (damaged or truncated)", path);
+    } else if (code == SQLITE_CANTOPEN || code == SQLITE_IOERR) {
+        sb_printf(err, "%s: cannot read the file", path);
+    } else if (code == SQLITE_NOMEM) {
+        sb_printf(err, "%s: out of memory reading the database", path);
+    } else if (!strncmp(msg, "no such table: ", 15)) {
+        const char *t = msg + 15, *dot = strchr(t, '.');
+        sb_printf(err, "%s: not a drasim results database (no table %s)", path, dot ? dot + 1 : t);
+    } else if (!strncmp(msg, "no such column: ", 16)) {
+        strbuf t = {0};
+        const char *c = strrchr(msg + 16, '.');
+        c = c ? c + 1 : msg + 16;
+        if (sql && table_lacking(db, sql, msg + 16, &t))
+            sb_printf(err, "%s: not a drasim results database: table %s lacks column %s", path, sb_str(&t), c);
+        else
+            sb_printf(err, "%s: not a drasim results database: a table lacks column %s", path, c);
+        sb_free(&t);
+    } else {   /* a table of another shape drasim cannot read (a view over a missing table, ...) */
+        sb_printf(err, "%s: not a database drasim can read (SQLite: %s)", path, msg);
+    }
+    sb_cut_echoes(err, SB_ECHO_MAX);
+}
+
+/* The end of a result loop: SQLITE_DONE, else what is wrong with the file. */
+static int finished(rdb *r, int step_rc, strbuf *err) {
+    if (step_rc == SQLITE_DONE) return 0;
+    rdb_explain(r->path, r->db, NULL, err);
     return -1;
 }
 
-static int fail(rdb *r, strbuf *err, const char *what) {
-    sb_clear(err);
-    sb_printf(err, "%s: %s: %s", r->path, what, r->db ? sqlite3_errmsg(r->db) : "cannot open");
+/* Statement `sql` failed: what is wrong with the file. */
+static int fail(rdb *r, strbuf *err, const char *sql) {
+    rdb_explain(r->path, r->db, sql, err);
     return -1;
+}
+
+int rdb_schema_version(const rdb *r) {
+    int ver = -1;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(r->db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK) {
+        if (sqlite3_step(s) == SQLITE_ROW) ver = sqlite3_column_int(s, 0);
+        sqlite3_finalize(s);
+    }
+    return ver;
 }
 
 bool rdb_has_table(const rdb *r, const char *table) {
@@ -83,9 +152,8 @@ static int find_run(const rdb *r, int64_t id) {
 static int load_sweep(rdb *r, strbuf *err) {
     if (!rdb_has_table(r, "sweep")) return 0;
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(r->db, "SELECT run_id, param, value FROM sweep ORDER BY run_id, rowid", -1, &s, NULL) !=
-        SQLITE_OK)
-        return fail(r, err, "cannot read sweep");
+    const char *sql = "SELECT run_id, param, value FROM sweep ORDER BY run_id, rowid";
+    if (sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK) return fail(r, err, sql);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         int i = find_run(r, sqlite3_column_int64(s, 0));
@@ -99,7 +167,7 @@ static int load_sweep(rdb *r, strbuf *err) {
         sb_free(&b);
     }
     sqlite3_finalize(s);
-    return finished(r, rc, err, "sweep");
+    return finished(r, rc, err);
 }
 
 /* Before any table is read: a missing file, a directory, a file that is not
@@ -113,13 +181,7 @@ static int probe(rdb *r, strbuf *err) {
     }
     sqlite3_finalize(s);
     if (rc == SQLITE_OK) return 0;
-    sb_clear(err);
-    if ((rc & 0xff) == SQLITE_NOTADB)
-        sb_printf(err, "%s: not an SQLite database, so not a drasim results database", r->path);
-    else if ((rc & 0xff) == SQLITE_CORRUPT)
-        sb_printf(err, "%s: the database is corrupt (damaged or truncated): %s", r->path, sqlite3_errmsg(r->db));
-    else
-        sb_printf(err, "%s: cannot read the database: %s", r->path, sqlite3_errmsg(r->db));
+    rdb_explain(r->path, r->db, NULL, err);
     return -1;
 }
 
@@ -186,6 +248,32 @@ static void make_groups(rdb *r) {
     }
 }
 
+int rdb_check_numbers(rdb *r, const char *table, const char *name_col, strbuf *err) {
+    bool grp = rdb_has_column(r, table, "grp");
+    char *sql = sqlite3_mprintf("SELECT run_id, \"%w\", typeof(value), %s FROM \"%w\" WHERE typeof(value) NOT IN "
+                                "('integer', 'real', 'null') ORDER BY run_id, \"%w\" LIMIT 1",
+                                name_col, grp ? "grp" : "''", table, name_col);
+    sqlite3_stmt *s = NULL;
+    int rc = sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK ? fail(r, err, sql) : 0;
+    sqlite3_free(sql);
+    if (rc) return rc;
+    int step = sqlite3_step(s);
+    if (step == SQLITE_ROW) {
+        const char *m = (const char *)sqlite3_column_text(s, 1), *g = (const char *)sqlite3_column_text(s, 3);
+        sb_clear(err);
+        sb_printf(err, "%s: not a valid drasim results database: %s value of %s '", r->path, table, name_col);
+        terminal_text(err, m ? m : "");
+        sb_printf(err, "' (run %lld", (long long)sqlite3_column_int64(s, 0));
+        if (g && *g) sb_puts(err, ", group '"), terminal_text(err, g), sb_putc(err, '\'');
+        sb_printf(err, ") is %s, not a number", (const char *)sqlite3_column_text(s, 2));
+        sb_cut_echoes(err, SB_ECHO_MAX);
+        sqlite3_finalize(s);
+        return -1;
+    }
+    sqlite3_finalize(s);
+    return finished(r, step, err);
+}
+
 int rdb_open(const char *path, rdb *out, strbuf *err) {
     memset(out, 0, sizeof *out);
     out->path = xstrdup(path);
@@ -205,20 +293,25 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
         sqlite3_db_config(out->db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
     }
     if (!out->db || sqlite3_errcode(out->db) != SQLITE_OK || probe(out, err)) {
-        if (!err->len) fail(out, err, "cannot open");
+        if (!err->len) fail(out, err, NULL);
         rdb_close(out);
         return -1;
     }
     if (!rdb_has_table(out, "runs") || !rdb_has_table(out, "summary")) {
         sb_clear(err);
-        sb_printf(err, "%s: not a drasim results database (no runs/summary table)", path);
+        sb_printf(err, "%s: not a drasim results database (no table %s)", path,
+                  rdb_has_table(out, "runs") ? "summary" : "runs");
+        rdb_close(out);
+        return -1;
+    }
+    if (rdb_check_numbers(out, "summary", "metric", err)) {
         rdb_close(out);
         return -1;
     }
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(out->db, "SELECT run_id, scenario, mode, policy, seed, end_ms FROM runs ORDER BY run_id",
-                           -1, &s, NULL) != SQLITE_OK) {
-        fail(out, err, "cannot read runs");
+    const char *runs_sql = "SELECT run_id, scenario, mode, policy, seed, end_ms FROM runs ORDER BY run_id";
+    if (sqlite3_prepare_v2(out->db, runs_sql, -1, &s, NULL) != SQLITE_OK) {
+        fail(out, err, runs_sql);
         rdb_close(out);
         return -1;
     }
@@ -235,7 +328,7 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
         u->end_ms = sqlite3_column_int64(s, 5);
     }
     sqlite3_finalize(s);
-    if (finished(out, step, err, "runs") || load_sweep(out, err)) {
+    if (finished(out, step, err) || load_sweep(out, err)) {
         rdb_close(out);
         return -1;
     }
@@ -245,7 +338,7 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
     const char *sql = rdb_has_column(out, "summary", "grp") ? "SELECT run_id, metric, value FROM summary WHERE grp = '' ORDER BY run_id, rowid"
                                            : "SELECT run_id, metric, value FROM summary ORDER BY run_id, rowid";
     if (sqlite3_prepare_v2(out->db, sql, -1, &s, NULL) != SQLITE_OK) {
-        fail(out, err, "cannot read summary");
+        fail(out, err, sql);
         rdb_close(out);
         return -1;
     }
@@ -256,7 +349,7 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
             out->metrics[out->nmetrics++] = xstrdup(m);
         }
     }
-    if (finished(out, step, err, "summary")) {
+    if (finished(out, step, err)) {
         sqlite3_finalize(s);
         rdb_close(out);
         return -1;
@@ -271,7 +364,7 @@ int rdb_open(const char *path, rdb *out, strbuf *err) {
         out->values[(size_t)run * out->nmetrics + (size_t)rdb_metric_index(out, m)] = sqlite3_column_double(s, 2);
     }
     sqlite3_finalize(s);
-    if (finished(out, step, err, "summary") || rdb_add_user_series(out, err)) {
+    if (finished(out, step, err) || rdb_add_user_series(out, err)) {
         rdb_close(out);
         return -1;
     }

@@ -37,9 +37,20 @@ typedef struct rdb {
     size_t ngroups;
 } rdb;
 
-/* Open read-only and load runs and summary. Returns 0 or -1 with err set. */
+/* A statement over the results database `path` failed (sql: the statement,
+ * or NULL): err says what is wrong with the file in drasim's words ("PATH:
+ * not a drasim results database: table pods lacks column wait_ms", "(no table
+ * runs)", "the database is corrupt", "not an SQLite database"), SQLite's own
+ * message only as a detail when none of these fits. */
+void rdb_explain(const char *path, sqlite3 *db, const char *sql, strbuf *err);
+/* Open read-only and load runs and summary (every summary value a number or
+ * NULL). Returns 0 or -1 with err set. */
 int rdb_open(const char *path, rdb *out, strbuf *err);
 void rdb_close(rdb *r);
+/* Every value of table.value is a number or NULL (a text or blob value would
+ * read as 0 and could pass a threshold or a baseline check): 0, or -1 with err
+ * naming the run, the row's name_col (metric, series) and its group. */
+int rdb_check_numbers(rdb *r, const char *table, const char *name_col, strbuf *err);
 /* rdb_user.c: the series of table user_samples as metrics S:mean, S:max,
  * S:last (rdb_open calls it). 0 or -1 with err set. */
 int rdb_add_user_series(rdb *r, strbuf *err);
@@ -82,19 +93,23 @@ char **rdb_pod_groups(const rdb *r, size_t *n);
  * databases paths[0..n) (run ids shifted; with n > 1 each run's scenario is
  * prefixed with its file name, "dra.db: quickstart", so that labels say which
  * file a configuration comes from). 0, or -1 with err. */
-int rdb_merge(const char *const *paths, size_t n, const char *out, strbuf *err);
+int rdb_merge(const char *const *paths, size_t n, const char *out, FILE *notes, strbuf *err);
+/* PRAGMA user_version: the results schema version (store/store.h), 0 before versions were stored. */
+int rdb_schema_version(const rdb *r);
 
 /* `drasim merge`: how rdb_merge_into copies. */
 typedef struct rdb_merge_opts {
     bool label_files;   /* prefix each run's scenario with its file name */
     bool runs_only;     /* leave out tables without a run_id column (a note on `notes`) */
-    FILE *notes;
+    bool same_columns;  /* databases of one schema version: a table lacking a column the merged one has is refused */
+    FILE *notes;        /* what is left out (tables, columns), one line each; NULL: nothing said */
 } rdb_merge_opts;
 /* Copy the runs of paths[0..n) into the open database `db` (its tables may
  * exist already: rows are inserted by column name), attaching as many files
  * at a time as SQLite allows, one transaction per batch; run ids shifted so
  * that the runs keep their order (input order, then run id). The caller
- * checked the files (rdb_open / rdb_merge_check). 0, or -1 with err. */
+ * checked the files (rdb_open / rdb_merge_check). 0, or -1 with err; -2 when
+ * an input's table lacks a column the merged one has (o->same_columns). */
 int rdb_merge_into(sqlite3 *db, const char *const *paths, size_t n, const rdb_merge_opts *o, strbuf *err);
 /* Before anything is written (report/rdb_merge_check.c): every file a results
  * database of this drasim's schema version, no file twice (the same file
@@ -104,6 +119,13 @@ int rdb_merge_into(sqlite3 *db, const char *const *paths, size_t n, const rdb_me
  * overlapping shards) and, unless allow_mixed, all runs of one scenario:
  * 0, or -1 with err naming the file(s) and run(s). */
 int rdb_merge_check(const char *const *paths, size_t n, bool allow_mixed, strbuf *err);
+/* Databases of one schema version have the same columns in every table they
+ * share: else -1 with err naming the file that lacks a column and the one
+ * that has it (its rows would read NULL once merged). */
+int rdb_merge_same_columns(const char *const *paths, size_t n, strbuf *err);
+/* The first column of the list `have` ("\1a\1b\1") that `got` lacks,
+ * appended to missing; false if none. */
+bool rdb_merge_missing_column(const char *have, const char *got, strbuf *missing);
 /* A table or column name rdb_merge_into copies: [A-Za-z_][A-Za-z0-9_]*, at most 64 bytes. */
 bool rdb_merge_plain(const char *s);
 

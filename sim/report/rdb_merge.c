@@ -26,7 +26,7 @@ static int run_sql(sqlite3 *db, const char *sql, strbuf *err) {
     char *msg = NULL;
     if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK) return 0;
     sb_clear(err);
-    sb_printf(err, "cannot merge the databases: %s", msg ? msg : sqlite3_errmsg(db));
+    sb_printf(err, "cannot merge the databases (SQLite: %s)", msg ? msg : sqlite3_errmsg(db));
     sqlite3_free(msg);
     return -1;
 }
@@ -43,9 +43,45 @@ static bool has_column(sqlite3 *db, const char *schema, const char *table, const
     return found;
 }
 
+/* "PATH: table T left out: ..." on o->notes (report A.db B.db says what it does not carry). */
+static void note_left_out(const rdb_merge_opts *o, const char *path, const char *table, const char *column) {
+    if (!o->notes) return;
+    strbuf b = {0};
+    sb_printf(&b, "%s: %s '", path, column ? "column" : "table");
+    terminal_text(&b, table);
+    if (column) sb_putc(&b, '.'), terminal_text(&b, column);
+    sb_puts(&b, "' left out: its name is no drasim table's or column's ([A-Za-z_][A-Za-z0-9_]*, at most 64 bytes)");
+    sb_cut_echoes(&b, SB_ECHO_MAX);
+    fprintf(o->notes, "%s\n", sb_str(&b));
+    sb_free(&b);
+}
+
+bool rdb_merge_missing_column(const char *have, const char *got, strbuf *missing) {
+    for (const char *p = have + 1; *p; ) {
+        const char *e = strchr(p, '\1');
+        if (!e) break;
+        strbuf key = {0};
+        sb_putc(&key, '\1');
+        sb_append(&key, p, (size_t)(e - p));
+        sb_putc(&key, '\1');
+        bool found = strstr(got, sb_str(&key)) != NULL;
+        sb_free(&key);
+        if (!found) {
+            sb_append(missing, p, (size_t)(e - p));
+            return true;
+        }
+        p = e + 1;
+    }
+    return false;
+}
+
 /* Copy SRC.table into main.table (created or widened as needed); src is a
- * schema name drasim chose ("src", "src3"). */
-static int copy_table(sqlite3 *db, const char *src, const char *table, int64_t offset, strbuf *err) {
+ * schema name drasim chose ("src", "src3"), path its file. With
+ * o->same_columns, a table main has already must have all of main's columns
+ * in src too (databases of one schema version: a missing column would read
+ * NULL, or break a NOT NULL rule). */
+static int copy_table(sqlite3 *db, const char *src, const char *path, const char *table, int64_t offset,
+                      const rdb_merge_opts *o, strbuf *err) {
     sqlite3_stmt *s;
     char *q = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q, %Q) ORDER BY cid", table, src);
     int rc = sqlite3_prepare_v2(db, q, -1, &s, NULL) == SQLITE_OK ? 0 : -1;
@@ -66,9 +102,15 @@ static int copy_table(sqlite3 *db, const char *src, const char *table, int64_t o
         sqlite3_finalize(e);
     }
     sqlite3_free(q);
+    strbuf got = {0};
+    sb_putc(&got, '\1');
     while (!rc && sqlite3_step(s) == SQLITE_ROW) {
         const char *c = (const char *)sqlite3_column_text(s, 0);
-        if (!rdb_merge_plain(c)) continue;   /* a column no drasim database has: left out */
+        if (!rdb_merge_plain(c)) {   /* a column no drasim database has: left out, said */
+            note_left_out(o, path, table, c);
+            continue;
+        }
+        sb_printf(&got, "%s\1", c);
         if (cols.len) sb_puts(&cols, ", "), sb_puts(&sel, ", "), sb_puts(&ddl, ", ");
         sb_printf(&cols, "\"%s\"", c);
         sb_printf(&ddl, "\"%s\"", c);
@@ -83,6 +125,15 @@ static int copy_table(sqlite3 *db, const char *src, const char *table, int64_t o
         }
     }
     sqlite3_finalize(s);
+    strbuf missing = {0};
+    if (!rc && exists && o->same_columns && rdb_merge_missing_column(sb_str(&have), sb_str(&got), &missing)) {
+        sb_clear(err);
+        sb_printf(err, "not a drasim results database of this schema version: table %s lacks column %s", table,
+                  sb_str(&missing));
+        rc = -2;
+    }
+    sb_free(&missing);
+    sb_free(&got);
     if (!rc && cols.len) {
         if (!exists) {
             q = sqlite3_mprintf("CREATE TABLE main.\"%w\"(%s)", table, sb_str(&ddl));
@@ -124,7 +175,11 @@ static int copy_source(sqlite3 *db, const char *src, const char *path, const rdb
     size_t nn = 0;
     while (sqlite3_step(s) == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(s, 0);
-        if (!rdb_merge_plain(t) || !strncmp(t, "sqlite_", 7)) continue;
+        if (!strncmp(t, "sqlite_", 7)) continue;
+        if (!rdb_merge_plain(t)) {
+            note_left_out(o, path, t, NULL);
+            continue;
+        }
         names = xrealloc(names, (nn + 1) * sizeof *names);
         names[nn++] = xstrdup(t);
     }
@@ -133,7 +188,7 @@ static int copy_source(sqlite3 *db, const char *src, const char *path, const rdb
         if (!rc && o->runs_only && !has_run_id(db, src, names[k])) {
             if (o->notes) fprintf(o->notes, "drasim merge: %s: table %s has no run_id column: left out\n", path, names[k]);
         } else if (!rc) {
-            rc = copy_table(db, src, names[k], *offset, err);
+            rc = copy_table(db, src, path, names[k], *offset, o, err);
         }
         free(names[k]);
     }
@@ -205,12 +260,18 @@ int rdb_merge_into(sqlite3 *db, const char *const *paths, size_t n, const rdb_me
     return rc;
 }
 
-int rdb_merge(const char *const *paths, size_t n, const char *out, strbuf *err) {
+int rdb_merge(const char *const *paths, size_t n, const char *out, FILE *notes, strbuf *err) {
+    int version = -1;
+    bool one_version = true;
     for (size_t i = 0; i < n; i++) {   /* each a readable results database: its own message otherwise */
         rdb r;
         if (rdb_open(paths[i], &r, err)) return -1;
+        int v = rdb_schema_version(&r);
+        one_version &= i == 0 || v == version;
+        version = v;
         rdb_close(&r);
     }
+    if (one_version && rdb_merge_same_columns(paths, n, err)) return -1;
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(out, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
         sb_clear(err);
@@ -221,7 +282,7 @@ int rdb_merge(const char *const *paths, size_t n, const char *out, strbuf *err) 
     sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
     int rc = run_sql(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", err);
-    rdb_merge_opts o = {.label_files = n > 1};
+    rdb_merge_opts o = {.label_files = n > 1, .same_columns = one_version, .notes = notes};
     if (!rc) rc = rdb_merge_into(db, paths, n, &o, err);
     sqlite3_close(db);
     return rc;

@@ -10,6 +10,7 @@
 #include "report/escape.h"
 #include "report/rdb.h"
 #include "store/store.h"
+#include "util/vec.h"
 #include "util/xalloc.h"
 
 typedef struct run_ref {
@@ -25,12 +26,7 @@ static int ref_cmp(const void *a, const void *b) {
 }
 
 static int schema_version(const rdb *r, const char *path, strbuf *err) {
-    int ver = -1;
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(r->db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK) {
-        if (sqlite3_step(s) == SQLITE_ROW) ver = sqlite3_column_int(s, 0);
-        sqlite3_finalize(s);
-    }
+    int ver = rdb_schema_version(r);
     if (ver == STORE_SCHEMA_VERSION) return 0;
     sb_clear(err);
     sb_printf(err, "%s: results schema version %d, this drasim reads and writes version %d%s; re-run its sweep with this drasim",
@@ -46,8 +42,7 @@ static int check_shape(const rdb *r, const char *path, strbuf *err) {
                            "SELECT m.name, p.name FROM sqlite_master m LEFT JOIN pragma_table_info(m.name) p "
                            "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY m.rowid, p.cid",
                            -1, &s, NULL) != SQLITE_OK) {
-        sb_clear(err);
-        sb_printf(err, "%s: cannot list its tables: %s", path, sqlite3_errmsg(r->db));
+        rdb_explain(path, r->db, NULL, err);
         return -1;
     }
     while (!rc && sqlite3_step(s) == SQLITE_ROW) {
@@ -75,6 +70,79 @@ static int check_shape(const rdb *r, const char *path, strbuf *err) {
         }
         sqlite3_finalize(s);
     }
+    return rc;
+}
+
+/* Each plain table of file `file` with its columns, appended to out. */
+typedef struct table_cols {
+    char *table, *cols;   /* cols: "\1a\1b\1" */
+    size_t file;
+} table_cols;
+typedef VEC(table_cols) table_cols_vec;
+
+static void list_tables(sqlite3 *db, size_t file, table_cols_vec *out) {
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p "
+                           "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY m.name, p.cid",
+                           -1, &s, NULL) != SQLITE_OK)
+        return;
+    strbuf cols = {0};
+    char *table = NULL;
+    for (;;) {
+        bool row = sqlite3_step(s) == SQLITE_ROW;
+        const char *t = row ? (const char *)sqlite3_column_text(s, 0) : NULL;
+        const char *c = row ? (const char *)sqlite3_column_text(s, 1) : NULL;
+        if (table && (!row || !t || strcmp(t, table))) {   /* the previous table is complete */
+            table_cols tc = {table, xstrdup(sb_str(&cols)), file};
+            VEC_PUSH(*out, tc);
+            table = NULL;
+        }
+        if (!row) break;
+        if (!t || !rdb_merge_plain(t)) continue;   /* left out of every merge */
+        if (!table) {
+            table = xstrdup(t);
+            sb_clear(&cols);
+            sb_putc(&cols, '\1');
+        }
+        if (c && rdb_merge_plain(c)) sb_printf(&cols, "%s\1", c);
+    }
+    sqlite3_finalize(s);
+    sb_free(&cols);
+}
+
+int rdb_merge_same_columns(const char *const *paths, size_t n, strbuf *err) {
+    table_cols_vec all = {0};
+    for (size_t i = 0; i < n; i++) {
+        rdb r;
+        if (rdb_open(paths[i], &r, err)) {
+            for (size_t k = 0; k < all.len; k++) free(all.data[k].table), free(all.data[k].cols);
+            VEC_FREE(all);
+            return -1;
+        }
+        list_tables(r.db, i, &all);
+        rdb_close(&r);
+    }
+    int rc = 0;
+    for (size_t k = 0; k < all.len && !rc; k++)   /* each table against the first file that has it */
+        for (size_t j = 0; j < k && !rc; j++) {
+            const table_cols *ref = &all.data[j], *t = &all.data[k];
+            if (strcmp(ref->table, t->table)) continue;
+            strbuf col = {0};
+            bool lacks = rdb_merge_missing_column(ref->cols, t->cols, &col);
+            bool extra = !lacks && rdb_merge_missing_column(t->cols, ref->cols, &col);
+            if (lacks || extra) {
+                sb_clear(err);
+                sb_printf(err, "%s: table %s lacks column %s, which %s's has (the same results schema version): not a "
+                               "database drasim wrote, or one changed by hand",
+                          paths[lacks ? t->file : ref->file], t->table, sb_str(&col), paths[lacks ? ref->file : t->file]);
+                rc = -1;
+            }
+            sb_free(&col);
+            break;
+        }
+    for (size_t k = 0; k < all.len; k++) free(all.data[k].table), free(all.data[k].cols);
+    VEC_FREE(all);
     return rc;
 }
 
@@ -130,6 +198,7 @@ int rdb_merge_check(const char *const *paths, size_t n, bool allow_mixed, strbuf
         }
         rdb_close(&r);
     }
+    if (!rc) rc = rdb_merge_same_columns(paths, n, err);   /* one version (checked): one shape */
     if (!rc && nrefs > 1) {   /* overlapping shards: the same run in two files */
         qsort(refs, nrefs, sizeof *refs, ref_cmp);
         for (size_t k = 1; k < nrefs && !rc; k++) {

@@ -21,6 +21,7 @@ typedef struct user_row {
 
 int rdb_add_user_series(rdb *r, strbuf *err) {
     if (!rdb_has_table(r, "user_samples")) return 0;
+    if (rdb_check_numbers(r, "user_samples", "series", err)) return -1;
     /* per run and series: mean, max, and the last point (time, then call order) */
     const char *sql = "SELECT u.run_id, u.series, avg(u.value), max(u.value),"
                       " (SELECT value FROM user_samples l WHERE l.run_id = u.run_id AND l.series = u.series"
@@ -28,8 +29,7 @@ int rdb_add_user_series(rdb *r, strbuf *err) {
                       " FROM user_samples u GROUP BY u.run_id, u.series ORDER BY u.series, u.run_id";
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(r->db, sql, -1, &s, NULL) != SQLITE_OK) {
-        sb_clear(err);
-        sb_printf(err, "%s: cannot read user_samples: %s", r->path ? r->path : "", sqlite3_errmsg(r->db));
+        rdb_explain(r->path ? r->path : "", r->db, sql, err);
         return -1;
     }
     user_row *rows = NULL;
@@ -58,8 +58,7 @@ int rdb_add_user_series(rdb *r, strbuf *err) {
     sqlite3_finalize(s);
     if (step != SQLITE_DONE) {
         free(rows);
-        sb_clear(err);
-        sb_printf(err, "%s: cannot read user_samples: %s", r->path ? r->path : "", sqlite3_errmsg(r->db));
+        rdb_explain(r->path ? r->path : "", r->db, NULL, err);
         return -1;
     }
     if (r->nmetrics != old) {   /* widen the [run * nmetrics + metric] table */

@@ -33,9 +33,12 @@ typedef struct report {
     bool plotted;        /* gnuplot ran and drew them */
     char *gnuplot_note;  /* why plots are missing (HTML note), or NULL */
     strbuf data_note;    /* plots left out for lack of data: sentences (stderr and HTML) */
+    VEC(char *) staged;  /* data files written as DIR/data/NAME.dat.tmp-PID until report_collect succeeds */
 } report;
 
-/* Write DIR/data/NAME.dat and describe the plots. 0 or -1 with err. */
+/* Write DIR/data/NAME.dat and describe the plots. 0 or -1 with err; on
+ * failure (a database drasim cannot read) no data file is written or
+ * replaced: each is built as NAME.dat.tmp-PID and renamed at the end. */
 int report_collect(report *rp, strbuf *err);
 /* Write DIR/plots.gp and run gnuplot. Returns 0 (drawn), 1 (gnuplot not
  * found: rp->gnuplot_note set), or -1 (gnuplot failed, err set). */

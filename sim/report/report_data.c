@@ -5,11 +5,13 @@
  * group of several runs is drawn as its mean with a 95% confidence band
  * (bar charts: min..max whiskers).
  */
+#include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/sim.h"
 #include "report/report.h"
@@ -63,11 +65,13 @@ static FILE *open_data(report *rp, const char *name, strbuf *err) {
         return NULL;
     }
     strbuf path = {0};
-    sb_printf(&path, "%s/data/%s.dat", rp->dir, name);
+    sb_printf(&path, "%s/data/%s.dat.tmp-%ld", rp->dir, name, (long)getpid());
     FILE *f = report_file_create(sb_str(&path));
     if (!f) {
         sb_clear(err);
-        sb_printf(err, "%s: cannot write", sb_str(&path));
+        sb_printf(err, "%s/data/%s.dat: cannot write", rp->dir, name);
+    } else {
+        VEC_PUSH(rp->staged, xstrdup(sb_str(&path)));
     }
     sb_free(&path);
     return f;
@@ -76,8 +80,7 @@ static FILE *open_data(report *rp, const char *name, strbuf *err) {
 static sqlite3_stmt *prep(const report *rp, const char *sql, strbuf *err) {
     sqlite3_stmt *s = NULL;
     if (sqlite3_prepare_v2(rp->r->db, sql, -1, &s, NULL) != SQLITE_OK) {
-        sb_clear(err);
-        sb_printf(err, "%s: %s", rp->r->path, sqlite3_errmsg(rp->r->db));
+        rdb_explain(rp->r->path, rp->r->db, sql, err);
         return NULL;
     }
     return s;
@@ -409,8 +412,7 @@ static int wait_cdf_by_group(report *rp, strbuf *err) {
         } while (step == SQLITE_ROW);
         free(name);
         if (step != SQLITE_DONE) {
-            sb_clear(err);
-            sb_printf(err, "%s: cannot read the pods: %s", r->path, sqlite3_errmsg(r->db));
+            rdb_explain(r->path, r->db, NULL, err);
             rc = -1;
         }
         sqlite3_finalize(s);
@@ -1174,7 +1176,35 @@ static int quality(report *rp, strbuf *err) {
     return rc;
 }
 
+/* The staged data files: renamed to their names (ok) or removed. */
+static int finish_staged(report *rp, bool ok, strbuf *err) {
+    int rc = 0;
+    for (size_t i = 0; i < rp->staged.len; i++) {
+        char *tmp = rp->staged.data[i], *cut = strrchr(tmp, '.');   /* ".tmp-PID" */
+        if (ok && !rc) {
+            strbuf to = {0};
+            sb_append(&to, tmp, (size_t)(cut - tmp));
+            if (rename(tmp, sb_str(&to))) {
+                sb_clear(err);
+                sb_printf(err, "%s: cannot write: %s", sb_str(&to), strerror(errno));
+                rc = -1;
+            }
+            sb_free(&to);
+        }
+        if (!ok || rc) unlink(tmp);
+        free(tmp);
+    }
+    VEC_FREE(rp->staged);
+    return rc;
+}
+
+static int collect_all(report *rp, strbuf *err);
 int report_collect(report *rp, strbuf *err) {
+    int rc = collect_all(rp, err);
+    return finish_staged(rp, rc == 0, err) || rc ? -1 : 0;
+}
+
+static int collect_all(report *rp, strbuf *err) {
     const rdb *r = rp->r;
     if (!r->nruns) return 0;
     /* every plot is optional: a database may lack tables (hand-made, older,

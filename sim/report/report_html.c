@@ -244,6 +244,8 @@ void report_free(report *rp) {
         sb_free(&rp->plots.data[i].vars);
     }
     VEC_FREE(rp->plots);
+    for (size_t i = 0; i < rp->staged.len; i++) free(rp->staged.data[i]);
+    VEC_FREE(rp->staged);
     free(rp->gnuplot_note);
     rp->gnuplot_note = NULL;
     sb_free(&rp->data_note);

@@ -175,6 +175,7 @@ int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mo
     memset(c, 0, sizeof *c);
     c->name = g->name;
     c->priority = g->priority;
+    c->one_per_node = !device_plugin_mode && g->compute_domain;   /* the channel claim takes the node's channel-0 */
     size_t nd = g->nrequests + (device_plugin_mode ? g->ndp_resources : 0);
     c->demand = xcalloc(nd ? nd : 1, sizeof *c->demand);
     for (size_t i = 0; i < g->nrequests; i++) add_demand(s, c, g->requests[i].name, &g->requests[i].value);

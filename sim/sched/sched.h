@@ -83,6 +83,7 @@ typedef struct pod_class {
     uint64_t attempts, failures;
     /* preemption (preempt.h) */
     bool preempt_never;               /* preemptionPolicy: Never */
+    bool one_per_node;                /* DRA mode, a ComputeDomain channel claim: a node's one channel-0 (model/compute_domain.h) */
     bool has_pdb, pdb_max;            /* disruption budget: maxUnavailable (else minAvailable) */
     int32_t pdb_value;
     int32_t nominated;                /* the head pod's nominated node, -1 = none */

@@ -18,6 +18,7 @@
 #include "store/store_reasons.h"
 #include "store/store_usage.h"
 #include "store/store_topology.h"
+#include "store/store_cd.h"
 #include "store/store_queues.h"
 #include "util/xalloc.h"
 
@@ -488,6 +489,7 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     if (store_write_warnings(st->db, id, run)) return fail(st, err, "cannot write the run's warnings");
     if (store_write_usage(st->db, id, run, info)) return fail(st, err, "cannot write usage_pools");
     if (store_write_topology(st->db, id, run)) return fail(st, err, "cannot write topology_samples");
+    if (store_write_cd(st->db, id, run)) return fail(st, err, "cannot write compute_domain_daemons");
     if (write_arrival_curve(st, id, run)) return fail(st, err, "cannot write the arrival curve");
     if (write_user_samples(st, id, run)) return fail(st, err, "cannot write user_samples");
     if (store_write_faults(st->db, id, run)) return fail(st, err, "cannot write fault_timeline");

@@ -50,6 +50,14 @@ static int peekb(csv_stream *s, strbuf *err) {
     return (unsigned char)s->buf[s->pos];
 }
 
+/* A NUL would end the cell's C string early ("node/a\0b" read as node/a):
+ * refused like csv.c refuses it. */
+static int nul_byte(csv_stream *s, strbuf *err) {
+    sb_clear(err);
+    sb_printf(err, "%s:%d:%d: a NUL byte in a field (expected text)", s->name, s->line, s->col);
+    return -1;
+}
+
 static int too_long(csv_stream *s, strbuf *err) {
     sb_clear(err);
     sb_printf(err, "%s:%d:1: row longer than %d bytes", s->name, s->row_line, CSV_STREAM_MAX_ROW);
@@ -84,6 +92,7 @@ static int read_row(csv_stream *s, strbuf *err) {
                     sb_printf(err, "%s:%d:%d: unterminated quoted field", s->name, qline, qcol);
                     return -1;
                 }
+                if (c == 0) return nul_byte(s, err);
                 if (c == '"') {
                     int n = peekb(s, err);
                     if (n == -2) return -1;
@@ -122,6 +131,7 @@ static int read_row(csv_stream *s, strbuf *err) {
                     sb_printf(err, "%s:%d:%d: quote inside an unquoted field", s->name, s->line, s->col);
                     return -1;
                 }
+                if (c == 0) return nul_byte(s, err);
                 getb(s, err);
                 s->col++;
                 sb_putc(&s->row, (char)c);

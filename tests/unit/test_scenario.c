@@ -146,7 +146,7 @@ static void test_missing_fields(void **state) {
     expect_error("    duration: 90s\n", "", "s.yaml:27:5: missing field 'duration' in pod group");
     expect_error("kind: Scenario\n", "", "s.yaml:1:1: missing field 'kind' in scenario");
     expect_error("{name: gpus, spec", "{nam: gpus, spec",
-                 "s.yaml:26:23: unknown field 'nam' in gpu.dra claim (expected one of: name, spec, resourceClaimName)");
+                 "s.yaml:26:23: unknown field 'nam' in gpu.dra claim (expected one of: name, spec, resourceClaimName, resourceClaimTemplateName)");
     expect_error("    count: 10\n", "", "s.yaml:16:5: missing field 'count' in pod group 'train'");
 }
 

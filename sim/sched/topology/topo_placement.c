@@ -129,6 +129,7 @@ int64_t topo_max_domain_pods(const scheduler *s, const topo_domains *d, uint32_t
                 int64_t g = s->gv.nodes[i].ngpu / c->shape.ngpu;
                 if (g < n) n = g;
             }
+            if (c->one_per_node && n > 1) n = 1;   /* one IMEX channel-0 per node */
             pods += n;
         }
         if (pods > most) most = pods;

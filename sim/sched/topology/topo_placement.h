@@ -48,7 +48,8 @@ void topo_choose(scheduler *s, const topo_domains *d, uint32_t ci, int32_t npods
 int64_t topo_best_node(scheduler *s, const topo_domains *d, size_t dom, uint32_t ci);
 /* Most pods of class ci one empty domain could hold, over every domain
  * (cpu, memory, pods and device units on the nodes the class is eligible for,
- * nothing bound): a gang with a larger minCount never fits. */
+ * nothing bound; one per node for a ComputeDomain channel): a gang with a
+ * larger minCount never fits. */
 int64_t topo_max_domain_pods(const scheduler *s, const topo_domains *d, uint32_t ci);
 
 #endif
