@@ -6,6 +6,8 @@ set title plot_title font ",14"
 set xlabel xlabel_text offset 0,0.3
 set ylabel ylabel_text
 set yrange [0:*]
+# values that may be negative (a Lua generator's own): drasim sets y_free
+if (exists("y_free")) { set yrange [*:*] }
 set style data histogram
 set style histogram errorbars gap 1.5 lw 1.5
 set style fill solid 0.75 border rgb "#333333"

@@ -17,5 +17,11 @@ set linetype 6 lc rgb "#8c564b" lw 2 dt (8,4)
 set linetype 7 lc rgb "#e377c2" lw 2
 set linetype 8 lc rgb "#7f7f7f" lw 2 dt (8,4)
 # (every other series dashed, so that coinciding curves stay visible)
-set linetype cycle 8
+# Beyond 8 series, more colours that never repeat within a plot of up to 64
+# series: hues spaced by the golden angle, darker and lighter in turn.
+do for [i=9:64] {
+  h = (i - 9) * 0.381966 - floor((i - 9) * 0.381966)
+  if (i % 2) { set linetype i lc rgb hsv2rgb(h, 0.85, 0.75) lw 2 } else { set linetype i lc rgb hsv2rgb(h, 0.6, 0.55) lw 2 dt (8,4) }
+}
+set linetype cycle 64
 set style fill transparent solid 0.18 noborder

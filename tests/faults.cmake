@@ -69,10 +69,17 @@ drasim_cli_test(NAME faults/repair-dra
             "^0=2/0 3600000=1/1 10800000=2/0$"
       ${_d} "SELECT printf('%.4f', value) FROM summary WHERE grp = '' AND metric = 'gpu_hours_unavailable'" "^2[.]0000$")
 set(_d ${_flt_out}/repair-dp.db)
+# (issue 26) a's process dies at 1h: restartPolicy Always (a bare pod) crash-loops on GPU 0 with
+# kubelet's back-off (restarts at 1h + 0, 10, 30, 70, 150, 310 s, then every 300 s: 610 ... 7210 s,
+# the first start after the 3h repair) and runs again from the start at 3h00m10s, for 2 h: until
+# 5h00m10s. b waits for room until the repair at 3h (allocatable 2, a holds 1); c (2 GPUs) until a ends.
 drasim_cli_test(NAME faults/repair-device-plugin
   COMMAND run ${_flt}/repair.yaml -o ${_d} --set scheduling.mode=device-plugin
   SQL ${_d} "SELECT group_concat(name || ':' || state || ':' || scheduled_ms || ':' || devices, ' ') FROM (SELECT * FROM pods ORDER BY name)"
-            "^a-0:Succeeded:0:nvidia[.]com/gpu=0 b-0:Succeeded:7200000:nvidia[.]com/gpu=1 c-0:Succeeded:10800000:nvidia[.]com/gpu=0,1$")
+            "^a-0:Succeeded:0:nvidia[.]com/gpu=0 b-0:Succeeded:10800000:nvidia[.]com/gpu=1 c-0:Running:18010000:nvidia[.]com/gpu=0,1$"
+      ${_d} "SELECT completion_ms FROM pods WHERE name = 'a-0'" "^18010000$"
+      ${_d} "SELECT group_concat(metric || '=' || round(value, 4), ' ') FROM summary WHERE grp = '' AND metric IN ('xid_container_restarts', 'gpu_hours_lost_xid', 'gpu_hours_crashloop')"
+            "^xid_container_restarts=29[.]0 gpu_hours_lost_xid=1[.]0 gpu_hours_crashloop=2[.]0028$")
 
 # node failure: unreachable NoExecute, default toleration 300 s, a pod's own 60 s; NoSchedule until repaired
 set(_d ${_flt_out}/nodefail.db)
@@ -191,4 +198,9 @@ set(_d ${_flt_out}/example-dp.db)
 drasim_cli_test(NAME faults/example-gpu-failures-dp
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/gpu-failures-dp.yaml -o ${_d}
   SQL ${_d} "SELECT group_concat(metric || '=' || round(value, 1), ' ') FROM summary WHERE grp = '' AND metric IN ('fault_gpu_failures', 'gpu_unavailable_pct', 'evictions')"
-            "^fault_gpu_failures=35[.]0 gpu_unavailable_pct=1[.]5 evictions=0[.]0$")
+            "^fault_gpu_failures=35[.]0 gpu_unavailable_pct=1[.]5 evictions=0[.]0$"
+      # issue 26: the device plugin's true cost. Nothing is evicted, but the jobs on a failed GPU lose
+      # their work since the last checkpoint and crash-loop on it (restartPolicy OnFailure, a job's
+      # default) until its repair 24 h later, holding their node's 8 GPUs; the replicas (Always) too
+      ${_d} "SELECT (SELECT value > 0 FROM summary WHERE grp = 'train-8gpu' AND metric = 'gpu_hours_lost_xid') || (SELECT value > 0 FROM summary WHERE grp = 'train-8gpu' AND metric = 'gpu_hours_crashloop') || (SELECT value = 0 FROM summary WHERE grp = 'infer-1gpu' AND metric = 'gpu_hours_lost_xid') || (SELECT value > 0 FROM summary WHERE grp = 'infer-1gpu' AND metric = 'gpu_hours_crashloop') || (SELECT value FROM summary WHERE grp = '' AND metric = 'xid_pods_failed')"
+            "^11110[.]0$")

@@ -169,8 +169,8 @@ drasim_cli_test(NAME groups/check-group-baseline-unknown-group
 drasim_cli_test(NAME groups/report-answer-first RAW
   COMMAND sh -c "$<TARGET_FILE:drasim> report ${_grp_out}/waits-table.db -o ${_grp_out}/answer-report --force >/dev/null && tr -d '\\n' < ${_grp_out}/answer-report/index.html"
   EXPECT "<h2 id=\"answer\">Answer by group</h2>.*<h2 id=\"plots\">"
-         "<tr><th>a</th><td class=\"num\">3</td><td class=\"num\">3</td><td class=\"num\">0</td><td class=\"num\">0</td><td class=\"num\">8</td>"
-         "<tr><th>big</th><td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">2</td><td class=\"num\">15</td><td class=\"num\">20</td>"
+         "<tr><th><a href=\"group-a[.]html\">a</a></th><td class=\"num\">3</td><td class=\"num\">3</td><td class=\"num\">0</td><td class=\"num\">0</td><td class=\"num\">8</td>"
+         "<tr><th><a href=\"group-big[.]html\">big</a></th><td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">2</td><td class=\"num\">15</td><td class=\"num\">20</td>"
          "<li>group <b>big</b>: none of its 2 pods ever started"
   REJECT "<li>group <b>a</b>"
   DEPENDS groups/run-group-table)

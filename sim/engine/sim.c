@@ -2,6 +2,7 @@
 #include "engine/sim.h"
 #include "queue/gate.h"
 #include "engine/sim_evict.h"
+#include "engine/sim_crash.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -212,6 +213,7 @@ void sim_free(sim_run *r) {
     sim_topo_free(r);
     sim_cd_free(r);
     sim_usage_free(r->usage);
+    sim_crash_free(r);
     for (size_t k = 0; k < r->late.len; k++) VEC_FREE(r->late.data[k].units);
     VEC_FREE(r->late);
     sb_free(&r->error);
@@ -410,6 +412,7 @@ static void account(sim_run *r, uint32_t g, int sign) {
 }
 
 void sim_stop_completion(sim_run *r, uint32_t id) {
+    if (r->crash && !sim_crash_has_completion(r, id)) return;   /* a dead process's: none queued */
     if (r->usage && sim_usage_cancel(r, id)) return;   /* a pod on a shared GPU: its rescheduled completion */
     if (r->pods.data[id].duration != SIM_TIME_NEVER) r->live_events--;
 }
@@ -435,6 +438,7 @@ void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     r->running--;
     if (r->gate) r->gate->ended(r->gate->ctx, id, t);   /* its quota is free again */
     if (r->usage) sim_usage_stop(r, id, t);
+    if (r->crash) sim_crash_ended(r, id, t);
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
@@ -477,6 +481,7 @@ const char *sim_delete_reason(const sim_run *r, uint32_t pod) {
 static int on_completion(sim_run *r, uint32_t id, sim_time t) {
     sim_pod *p = &r->pods.data[id];
     if (p->state != POD_RUNNING) return 0;   /* deleted or evicted before its end (not live any more) */
+    if (r->crash && sim_crash_stale(r, id, t)) return 0;   /* its process died since (sim_crash.h) */
     r->live_events--;
     if (r->usage && !sim_usage_due(r, id, t)) return 0;   /* a phase ended: its next event is queued */
     sim_end_pod(r, id, t, POD_SUCCEEDED);
@@ -758,6 +763,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     sim_quality_summary(r);   /* after the sources: it skips the metrics already written */
     sim_group_summary(r);     /* the earlier rows keep their order */
     sim_evict_summary(r);     /* after the groups it reports on */
+    sim_crash_summary(r);     /* GPU failures under pods: work lost, crash loops (issue 26) */
     sim_sharing_summary(r);   /* containers' GPUs, multi-GPU requests on fewer GPUs (issue 17) */
     sim_usage_summary(r);     /* allocated versus used, slowdowns: only with usage profiles */
     sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */

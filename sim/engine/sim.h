@@ -25,8 +25,9 @@
 #include "util/vec.h"
 
 /* POD_TERMINATING: evicted (engine/sim_evict.h), still holding its resources
- * for its grace period. */
-typedef enum { POD_PENDING, POD_RUNNING, POD_SUCCEEDED, POD_DELETED, POD_TERMINATING } sim_pod_state;
+ * for its grace period. POD_FAILED: its container failed under restartPolicy
+ * Never (engine/sim_crash.h). */
+typedef enum { POD_PENDING, POD_RUNNING, POD_SUCCEEDED, POD_DELETED, POD_TERMINATING, POD_FAILED } sim_pod_state;
 
 typedef struct sim_pod {
     sim_time arrival, start, end, duration;   /* start/end = -1 while unknown */
@@ -191,6 +192,7 @@ struct sim_run {
     const uint8_t *gpus_out;
     VEC(sim_warning) warnings;                /* engine/sim_hints.c */
     struct queue_gate *gate;                  /* the queue manager in front of the scheduler (queue/gate.h), owned; NULL = none */
+    struct sim_crash *crash;                  /* pods a GPU failure killed (engine/sim_crash.h), owned; NULL = none yet */
     struct sim_cd *cd;                        /* one ComputeDomain per node (engine/sim_cd.h), NULL = off */
 };
 

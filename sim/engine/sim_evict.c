@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/sim_crash.h"
 #include "engine/sim_evict.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -20,9 +21,9 @@ const char *evict_cause_name(evict_cause c) { return c < EVICT_NCAUSES ? CAUSE_N
 
 /* The run time of pod p whose work is lost when it stops at t, and the run
  * time its replacement needs (SIM_TIME_NEVER stays never). */
-static void work_after_eviction(const pod_group_spec *g, const sim_pod *p, sim_time t, sim_time *lost,
-                                sim_time *redo) {
-    sim_time elapsed = p->start >= 0 ? t - p->start : 0;
+static void work_after_eviction(const sim_run *r, uint32_t id, const pod_group_spec *g, const sim_pod *p,
+                                sim_time t, sim_time *lost, sim_time *redo) {
+    sim_time elapsed = p->start < 0 ? 0 : r->crash ? sim_crash_progress(r, id, t) : t - p->start;
     switch (g->owner) {
     case POD_OWNER_JOB: {   /* work up to the last checkpoint survives */
         sim_time saved = g->checkpoint > 0 ? elapsed / g->checkpoint * g->checkpoint : 0;
@@ -52,6 +53,14 @@ static const char *replacement_name(const sim_run *r, uint32_t id) {
     return intern(buf);
 }
 
+uint32_t sim_replace(sim_run *r, uint32_t id, sim_time duration, sim_time t) {
+    const sim_pod *p = &r->pods.data[id];
+    const char *name = p->name ? replacement_name(r, id) : NULL;
+    uint32_t rep = sim_arrive(r, p->source, p->group, name, duration, t);
+    r->pods.data[rep].replaces = id + 1;
+    return rep;
+}
+
 int sim_evict(sim_run *r, uint32_t id, evict_cause cause, const char *reason, sim_time grace, sim_time t) {
     sim_pod *p = &r->pods.data[id];
     int was = p->state;
@@ -59,7 +68,7 @@ int sim_evict(sim_run *r, uint32_t id, evict_cause cause, const char *reason, si
     const pod_group_spec *g = sim_class_spec(r, p->group);
     sim_eviction ev = {.pod = id, .cause = (uint8_t)cause, .was = (uint8_t)was, .at = t};
     sim_time redo;
-    work_after_eviction(g, p, t, &ev.lost, &redo);
+    work_after_eviction(r, id, g, p, t, &ev.lost, &redo);
     if (was == POD_RUNNING) {
         double eq = sim_pod_gpu_equiv(r, id);
         ev.gpu_equiv = isnan(eq) ? 0 : eq;
@@ -76,12 +85,8 @@ int sim_evict(sim_run *r, uint32_t id, evict_cause cause, const char *reason, si
     }
     struct sim_deleted d = {id, reason};
     VEC_PUSH(r->deleted, d);
-    if (g->owner != POD_OWNER_NONE) {   /* its controller creates the replacement now */
-        const char *name = p->name ? replacement_name(r, id) : NULL;
-        uint32_t rep = sim_arrive(r, p->source, p->group, name, was == POD_RUNNING ? redo : p->duration, t);
-        r->pods.data[rep].replaces = id + 1;
-        ev.replacement = rep + 1;
-    }
+    if (g->owner != POD_OWNER_NONE)   /* its controller creates the replacement now */
+        ev.replacement = sim_replace(r, id, was == POD_RUNNING ? redo : p->duration, t) + 1;
     VEC_PUSH(r->evictions, ev);
     return was;
 }

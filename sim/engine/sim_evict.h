@@ -44,6 +44,10 @@ const char *evict_cause_name(evict_cause c);
  * state the pod was in, or -1 when it had ended or was terminating. */
 int sim_evict(sim_run *r, uint32_t pod, evict_cause cause, const char *reason, sim_time grace, sim_time t);
 
+/* Pod id's owner creates its replacement at t, which runs for `duration`
+ * (named after it when it has a name); returns the replacement's id. */
+uint32_t sim_replace(sim_run *r, uint32_t id, sim_time duration, sim_time t);
+
 /* The grace period of a terminating pod ended (the engine's EV_TERMINATED). */
 void sim_evict_terminated(sim_run *r, uint32_t pod, sim_time t);
 

@@ -133,6 +133,7 @@ typedef struct pod_group_spec {
     bool has_grace;                  /* terminationGracePeriodSeconds given (else 30 s) */
     sim_time checkpoint;             /* a job's checkpoint interval; 0 = none */
     sim_time grace;                  /* terminationGracePeriodSeconds */
+    uint8_t restart;                 /* restartPolicy: pod_restart (0: the owner's default, pod_restart_policy) */
     /* Kueue (issue 27, model/scenario_queues.c): the pods' namespace and labels
      * (kueue.x-k8s.io/queue-name names their LocalQueue) */
     const char *namespace_;          /* NULL = "default" */
@@ -146,6 +147,11 @@ typedef struct pod_group_spec {
  * the last checkpoint) or a Deployment-like service (a replacement serves the
  * rest of the lifetime). */
 typedef enum { POD_OWNER_NONE, POD_OWNER_JOB, POD_OWNER_SERVICE } pod_owner;
+/* A pod's restartPolicy (core/v1 PodSpec): what kubelet does when its
+ * container exits with an error, e.g. after a fatal XID killed its CUDA
+ * process (workload/faults_crash.c). RESTART_DEFAULT: the owner's default,
+ * pod_restart_policy (scenario_lifecycle.c). */
+typedef enum { RESTART_DEFAULT, RESTART_ALWAYS, RESTART_ON_FAILURE, RESTART_NEVER } pod_restart;
 /* Kubernetes' default terminationGracePeriodSeconds (core/v1 PodSpec). */
 #define POD_DEFAULT_GRACE SIM_SECONDS(30)
 
@@ -296,6 +302,12 @@ int scenario_parse_resources(const ynode *m, const char *what, bool extended_onl
                              k8s_resource_amount **out, size_t *nout, strbuf *err);
 /* A pod group's `owner`, `checkpoint` and `terminationGracePeriodSeconds` (scenario_lifecycle.c). */
 int scenario_parse_lifecycle(const ynode *g, pod_group_spec *out, strbuf *err);
+/* Its restartPolicy, the owner's default resolved: Always for a bare pod (the
+ * Pod default) and a service (a ReplicaSet allows only Always), OnFailure
+ * for a job (a Job's template must say OnFailure or Never). */
+pod_restart pod_restart_policy(const pod_group_spec *g);
+/* "Always", "OnFailure", "Never". */
+const char *pod_restart_name(pod_restart r);
 int scenario_parse_tolerations(const ynode *n, arena *a, k8s_toleration **out, size_t *nout, strbuf *err);
 int scenario_parse_string_map(const ynode *n, const char *what, arena *a, k8s_kv **out, size_t *nout, strbuf *err);
 /* scenario_dra.c: `gpu.dra` of a pod group, `workload.resourceClaims`, and the

@@ -8,6 +8,11 @@
  *   checkpoint: 1h                   (owner job only: work since the last
  *                                     checkpoint is lost, the rest survives)
  *   terminationGracePeriodSeconds: 30   (core/v1 PodSpec; default 30)
+ *   restartPolicy: Always | OnFailure | Never
+ *                                    (core/v1 PodSpec; what kubelet does when
+ *                                     the container fails, e.g. a fatal XID:
+ *                                     docs/DYNAMICS.md; default by owner,
+ *                                     pod_restart_policy)
  */
 #include <string.h>
 
@@ -48,5 +53,33 @@ int scenario_parse_lifecycle(const ynode *m, pod_group_spec *g, strbuf *err) {
         g->grace = SIM_SECONDS(s);
         g->has_grace = true;
     }
+    if ((v = ymap_get(m, "restartPolicy"))) {
+        if (y_scalar_eq(v, "Always")) g->restart = RESTART_ALWAYS;
+        else if (y_scalar_eq(v, "OnFailure")) g->restart = RESTART_ON_FAILURE;
+        else if (y_scalar_eq(v, "Never")) g->restart = RESTART_NEVER;
+        else {
+            yerr(err, v, "restartPolicy: expected Always, OnFailure or Never");
+            return -1;
+        }
+        /* API validation: a Job's template (pkg/apis/batch/validation) and a ReplicaSet's
+         * (pkg/apis/apps/validation) accept only these */
+        if (g->owner == POD_OWNER_JOB && g->restart == RESTART_ALWAYS) {
+            yerr(err, v, "restartPolicy: a Job's pods must say OnFailure or Never (owner: job)");
+            return -1;
+        }
+        if (g->owner == POD_OWNER_SERVICE && g->restart != RESTART_ALWAYS) {
+            yerr(err, v, "restartPolicy: a ReplicaSet's pods must say Always (owner: service)");
+            return -1;
+        }
+    }
     return 0;
+}
+
+pod_restart pod_restart_policy(const pod_group_spec *g) {
+    if (g->restart != RESTART_DEFAULT) return (pod_restart)g->restart;
+    return g->owner == POD_OWNER_JOB ? RESTART_ON_FAILURE : RESTART_ALWAYS;
+}
+
+const char *pod_restart_name(pod_restart r) {
+    return r == RESTART_NEVER ? "Never" : r == RESTART_ON_FAILURE ? "OnFailure" : "Always";
 }

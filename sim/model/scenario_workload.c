@@ -210,7 +210,7 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     static const char *const keys[] = {"name", "count", "arrival", "duration", "priority", "requests",
                                        "nodeSelector", "affinity", "tolerations", "gpu", "owner", "checkpoint",
                                        "terminationGracePeriodSeconds", "containers", "initContainers", "usage",
-                                       "preemptionPolicy", "disruptionBudget", "gang", "namespace", "labels", NULL};
+                                       "preemptionPolicy", "disruptionBudget", "gang", "namespace", "labels", "restartPolicy", NULL};
     const ynode *v;
     memset(g, 0, sizeof *g);
     g->where = m;

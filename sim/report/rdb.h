@@ -89,6 +89,20 @@ void rdb_queue_names(const rdb *r, strbuf *out);
 /* The group names in first-seen order (*n of them; free each and the array). */
 char **rdb_pod_groups(const rdb *r, size_t *n);
 
+/* Every pod group's summary rows, read in one pass: the groups in
+ * first-seen order (as rdb_pod_groups), each with its metrics in first-seen
+ * order and their values per run (v[m * (nruns + 1) + run], NAN: none). */
+typedef struct rdb_gsum {
+    char *grp;
+    size_t nmetrics;
+    char **metrics;
+    double *v;
+} rdb_gsum;
+rdb_gsum *rdb_group_summaries(const rdb *r, size_t *n);
+/* The values of `metric` per run (nruns of them), or NULL when the group has none. */
+const double *rdb_gsum_values(const rdb *r, const rdb_gsum *g, const char *metric);
+void rdb_group_summaries_free(rdb_gsum *gs, size_t n);
+
 /* rdb_merge.c: write into the new database `out` every run of the results
  * databases paths[0..n) (run ids shifted; with n > 1 each run's scenario is
  * prefixed with its file name, "dra.db: quickstart", so that labels say which

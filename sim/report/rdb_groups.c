@@ -1,6 +1,8 @@
 /* rdb_groups.c -- per-group summary rows of a results database (see rdb.h). */
 #include <math.h>
 #include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "report/rdb.h"
 #include "util/xalloc.h"
@@ -78,6 +80,62 @@ void rdb_pod_group_values(const rdb *r, const char *grp, const char *metric, dou
         if (lo < r->nruns && r->runs[lo].id == id) out[lo] = sqlite3_column_double(s, 1);
     }
     sqlite3_finalize(s);
+}
+
+/* Every pod group's summary rows in one pass over the table (a query per
+ * group and metric scans the whole summary: minutes for a trace's groups). */
+rdb_gsum *rdb_group_summaries(const rdb *r, size_t *n) {
+    *n = 0;
+    sqlite3_stmt *s = prep(r, "SELECT grp, metric, run_id, value FROM summary WHERE grp != '' ORDER BY rowid");
+    rdb_gsum *gs = NULL;
+    size_t cur = 0;
+    while (s && sqlite3_step(s) == SQLITE_ROW) {
+        const char *grp = (const char *)sqlite3_column_text(s, 0), *metric = (const char *)sqlite3_column_text(s, 1);
+        if (!grp || !metric) continue;
+        if (cur >= *n || strcmp(gs[cur].grp, grp))
+            for (cur = 0; cur < *n && strcmp(gs[cur].grp, grp); cur++) {}
+        if (cur == *n) {
+            gs = xrealloc(gs, (*n + 1) * sizeof *gs);
+            gs[(*n)++] = (rdb_gsum){xstrdup(grp), 0, NULL, NULL};
+        }
+        rdb_gsum *g = &gs[cur];
+        size_t m = 0;
+        while (m < g->nmetrics && strcmp(g->metrics[m], metric)) m++;
+        if (m == g->nmetrics) {
+            g->metrics = xrealloc(g->metrics, (m + 1) * sizeof *g->metrics);
+            g->metrics[m] = xstrdup(metric);
+            g->v = xrealloc(g->v, (m + 1) * (r->nruns + 1) * sizeof *g->v);
+            for (size_t i = 0; i <= r->nruns; i++) g->v[m * (r->nruns + 1) + i] = NAN;
+            g->nmetrics++;
+        }
+        int64_t id = sqlite3_column_int64(s, 2);
+        size_t lo = 0, hi = r->nruns;   /* runs are ordered by id */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->runs[mid].id < id) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < r->nruns && r->runs[lo].id == id && sqlite3_column_type(s, 3) != SQLITE_NULL)
+            g->v[m * (r->nruns + 1) + lo] = sqlite3_column_double(s, 3);
+    }
+    if (s) sqlite3_finalize(s);
+    return gs;
+}
+
+const double *rdb_gsum_values(const rdb *r, const rdb_gsum *g, const char *metric) {
+    for (size_t m = 0; m < g->nmetrics; m++)
+        if (!strcmp(g->metrics[m], metric)) return &g->v[m * (r->nruns + 1)];
+    return NULL;
+}
+
+void rdb_group_summaries_free(rdb_gsum *gs, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        free(gs[k].grp);
+        for (size_t m = 0; m < gs[k].nmetrics; m++) free(gs[k].metrics[m]);
+        free(gs[k].metrics);
+        free(gs[k].v);
+    }
+    free(gs);
 }
 
 bool rdb_has_queue(const rdb *r, const char *cq) {

@@ -24,6 +24,8 @@ typedef struct rplot {
     char *title;
     char *tmpl;          /* template under reports/ */
     strbuf vars;         /* gnuplot assignments the template reads */
+    int page;            /* 0: index.html; k > 0: the page of pod group k (report_group_page_name) */
+    int width, height;   /* pixels; 0: 1100 x 650 */
 } rplot;
 
 typedef struct report {
@@ -33,6 +35,7 @@ typedef struct report {
     bool plotted;        /* gnuplot ran and drew them */
     char *gnuplot_note;  /* why plots are missing (HTML note), or NULL */
     strbuf data_note;    /* plots left out for lack of data: sentences (stderr and HTML) */
+    strbuf empty_note;   /* plots left out because every value is 0: sentences (HTML only) */
     VEC(char *) staged;  /* data files written as DIR/data/NAME.dat.tmp-PID until report_collect succeeds */
 } report;
 
@@ -40,6 +43,10 @@ typedef struct report {
  * failure (a database drasim cannot read) no data file is written or
  * replaced: each is built as NAME.dat.tmp-PID and renamed at the end. */
 int report_collect(report *rp, strbuf *err);
+/* report_prune.c: leave out the plots whose every value is 0, with a
+ * sentence each in empty_note (report_collect calls it last, once the data
+ * files have their names). */
+void report_prune_empty(report *rp);
 /* Write DIR/plots.gp and run gnuplot. Returns 0 (drawn), 1 (gnuplot not
  * found: rp->gnuplot_note set), or -1 (gnuplot failed, err set). */
 int report_draw(report *rp, strbuf *err);
@@ -50,6 +57,23 @@ void report_gnuplot_stop(void);
 /* Write DIR/index.html. 0 or -1 with err. */
 int report_html(const report *rp, strbuf *err);
 void report_free(report *rp);
+/* report_warnings.c: "<h3 id=warnings>" and the run's warnings as an HTML
+ * list (groups that never started, CEL errors, pods on fewer GPUs, scoring
+ * hints and every other row of run_warnings, ...), per configuration.
+ * Returns how many. */
+size_t report_warnings_html(const rdb *r, strbuf *b);
+/* report_group_page.c: the file name of pod group k's page (k from 1, in
+ * rdb_pod_groups order): "group-NAME.html", or "group.K.html" when NAME is
+ * not made of [A-Za-z0-9_-] (at most 64). */
+enum { REPORT_GROUP_PLOTS_MAX = 8 };   /* groups whose pages get plots */
+void report_group_page_name(const char *name, size_t k, strbuf *out);
+/* One page per pod group (DIR/group-*.html): its SLO table per configuration,
+ * why its pods wait, its plots, every metric of the group. 0 or -1 with err. */
+int report_group_pages(const report *rp, strbuf *err);
+/* report_html.c, for the pages: the figures of page `page` (0: index.html)
+ * with the notes on plots left out; DIR/FILE written from b. */
+void report_figures_html(const report *rp, int page, strbuf *b);
+int report_write_page(const report *rp, const char *file, const strbuf *b, strbuf *err);
 /* For pages other than `drasim report`'s (plan --report): the head of an
  * index.html with the report's style (title escaped), and the figures of
  * rp's plots (or the note why none were drawn). */

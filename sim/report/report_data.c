@@ -15,17 +15,18 @@
 
 #include "engine/sim.h"
 #include "report/report.h"
+#include "report/report_plot.h"
 #include "report/stats.h"
 #include "util/xalloc.h"
 
-static void gp_var(strbuf *b, const char *name, const char *value) {
+void rp_gp_var(strbuf *b, const char *name, const char *value) {
     sb_printf(b, "%s = ", name);
     gp_label(b, value);
     sb_putc(b, '\n');
 }
 
 /* `undefine NAME; array NAME[n] = ['a', 'b']` */
-static void gp_array(strbuf *b, const char *name, char *const *items, size_t n) {
+void rp_gp_array(strbuf *b, const char *name, char *const *items, size_t n) {
     sb_printf(b, "undefine %s\narray %s[%zu] = [", name, name, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         if (i) sb_puts(b, ", ");
@@ -36,7 +37,7 @@ static void gp_array(strbuf *b, const char *name, char *const *items, size_t n) 
 }
 
 /* "# TEXT SUFFIX" as one line of a data file, whatever TEXT holds. */
-static void data_comment(FILE *f, const char *text, const char *suffix) {
+void rp_data_comment(FILE *f, const char *text, const char *suffix) {
     strbuf b = {0};
     sb_puts(&b, "# ");
     gp_comment_text(&b, text);
@@ -46,19 +47,19 @@ static void data_comment(FILE *f, const char *text, const char *suffix) {
     sb_free(&b);
 }
 
-static rplot *new_plot(report *rp, const char *name, const char *tmpl, const char *title) {
-    rplot p = {xstrdup(name), xstrdup(title), xstrdup(tmpl), {0}};
+rplot *rp_new_plot(report *rp, const char *name, const char *tmpl, const char *title) {
+    rplot p = {xstrdup(name), xstrdup(title), xstrdup(tmpl), {0}, 0, 0, 0};
     VEC_PUSH(rp->plots, p);
     rplot *q = &rp->plots.data[rp->plots.len - 1];
     strbuf f = {0};
     sb_printf(&f, "data/%s.dat", name);
-    gp_var(&q->vars, "datafile", sb_str(&f));
-    gp_var(&q->vars, "plot_title", title);
+    rp_gp_var(&q->vars, "datafile", sb_str(&f));
+    rp_gp_var(&q->vars, "plot_title", title);
     sb_free(&f);
     return q;
 }
 
-static FILE *open_data(report *rp, const char *name, strbuf *err) {
+FILE *rp_open_data(report *rp, const char *name, strbuf *err) {
     if (!plain_name(name)) {   /* callers skip such names; never a path outside DIR/data */
         sb_clear(err);
         sb_printf(err, "internal error: plot name '%s' is not a plain name", name);
@@ -77,7 +78,7 @@ static FILE *open_data(report *rp, const char *name, strbuf *err) {
     return f;
 }
 
-static sqlite3_stmt *prep(const report *rp, const char *sql, strbuf *err) {
+sqlite3_stmt *rp_prep(const report *rp, const char *sql, strbuf *err) {
     sqlite3_stmt *s = NULL;
     if (sqlite3_prepare_v2(rp->r->db, sql, -1, &s, NULL) != SQLITE_OK) {
         rdb_explain(rp->r->path, rp->r->db, sql, err);
@@ -87,12 +88,12 @@ static sqlite3_stmt *prep(const report *rp, const char *sql, strbuf *err) {
 }
 
 /* "1,2,5": run ids of group g (SQL-safe: integers). */
-static void group_ids(const rdb *r, size_t g, strbuf *b) {
+void rp_group_ids(const rdb *r, size_t g, strbuf *b) {
     for (size_t i = 0; i < r->nruns; i++)
         if (r->runs[i].group == g) sb_printf(b, "%s%lld", b->len ? "," : "", (long long)r->runs[i].id);
 }
 
-static size_t group_size(const rdb *r, size_t g) {
+size_t rp_group_size(const rdb *r, size_t g) {
     size_t n = 0;
     for (size_t i = 0; i < r->nruns; i++) n += r->runs[i].group == g;
     return n;
@@ -104,13 +105,25 @@ static size_t first_run_of(const rdb *r, size_t g) {
     return 0;
 }
 
-/* Series titles: group labels, with "(mean of N seeds)" when N > 1. */
-static char **group_titles(const rdb *r) {
+/* Below a bar chart: what its bars and whiskers are. */
+static const char *whisker_note(const rdb *r) {
+    size_t most = 0;
+    for (size_t g = 0; g < r->ngroups; g++)
+        if (rp_group_size(r, g) > most) most = rp_group_size(r, g);
+    return most > 1 ? "bar: mean over the seeds; whiskers: min – max over the seeds (not a confidence interval)"
+                    : "one run per configuration: the bar is its value (no whiskers)";
+}
+
+/* Series titles: configuration labels, with what the band or the whiskers
+ * are when the configuration has N > 1 runs: "(mean, 95% CI over N seeds)"
+ * for curves, "(mean, whiskers min–max over N seeds)" for bars. */
+static char **series_titles(const rdb *r, bool bars) {
     char **t = xcalloc(r->ngroups + 1, sizeof *t);
     for (size_t g = 0; g < r->ngroups; g++) {
         strbuf b = {0};
-        size_t n = group_size(r, g);
-        if (n > 1) sb_printf(&b, "%s (mean, 95%% CI over %zu seeds)", r->groups[g], n);
+        size_t n = rp_group_size(r, g);
+        if (n > 1) sb_printf(&b, bars ? "%s (mean, whiskers min–max over %zu seeds)" : "%s (mean, 95%% CI over %zu seeds)",
+                             r->groups[g], n);
         else sb_puts(&b, r->groups[g]);
         t[g] = xstrdup(sb_str(&b));
         sb_free(&b);
@@ -118,20 +131,13 @@ static char **group_titles(const rdb *r) {
     return t;
 }
 
-static void free_strings(char **v, size_t n) {
+void rp_free_strings(char **v, size_t n) {
     for (size_t i = 0; i < n; i++) free(v[i]);
     free(v);
 }
 
-/* Where a curve's x values come from: a table, its x column and the factor
- * that turns them into axis units. */
-typedef struct xaxis {
-    const char *table, *column;
-    double scale;                /* x value = column / scale */
-    const char *label;
-} xaxis;
 
-static const xaxis TIME_AXIS = {"samples", "time_ms", 3600000.0, "simulated time (h)"};
+const xaxis RP_TIME_AXIS = {"samples", "time_ms", 3600000.0, "simulated time (h)"};
 
 /* Half width of the 95% confidence interval of a mean over n runs (Student's
  * t, sample standard deviation from the mean of squares); 0 for one run. */
@@ -148,10 +154,10 @@ static double ci95_half_width(double mean, double mean_sq, int64_t n) {
 /* One curve per group of `expr` over axis x: one data block per group with
  * columns x mean lo hi (mean over the group's runs at equal x, and its 95%
  * confidence interval). */
-static int curve_per_group(report *rp, const char *name, const char *title, const xaxis *x, const char *expr,
+int rp_curve(report *rp, const char *name, const char *title, const xaxis *x, const char *expr,
                            const char *ylabel, strbuf *err) {
     const rdb *r = rp->r;
-    FILE *f = open_data(rp, name, err);
+    FILE *f = rp_open_data(rp, name, err);
     if (!f) return -1;
     int rc = 0;
     /* percentages (a column or expression ending in _pct): bands clamped to [0, 100] */
@@ -160,13 +166,13 @@ static int curve_per_group(report *rp, const char *name, const char *title, cons
     bool pct = el >= 4 && !strncmp(expr + el - 4, "_pct", 4);
     for (size_t g = 0; g < r->ngroups && !rc; g++) {
         strbuf ids = {0}, sql = {0};
-        group_ids(r, g, &ids);
+        rp_group_ids(r, g, &ids);
         sb_printf(&sql, "SELECT x, avg(v), avg(v * v), count(v) FROM (SELECT \"%s\" AS x, (%s) AS v FROM \"%s\""
                         " WHERE run_id IN (%s) AND v IS NOT NULL) GROUP BY x ORDER BY x",
                   x->column, expr, x->table, sb_str(&ids));
-        sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+        sqlite3_stmt *s = rp_prep(rp, sb_str(&sql), err);
         if (!s) rc = -1;
-        data_comment(f, r->groups[g], "");
+        rp_data_comment(f, r->groups[g], "");
         while (s && sqlite3_step(s) == SQLITE_ROW) {
             double mean = sqlite3_column_double(s, 1), half = ci95_half_width(mean, sqlite3_column_double(s, 2),
                                                                              sqlite3_column_int64(s, 3));
@@ -184,18 +190,18 @@ static int curve_per_group(report *rp, const char *name, const char *title, cons
     }
     fclose(f);
     if (rc) return -1;
-    rplot *p = new_plot(rp, name, "timeseries.gp", title);
-    char **t = group_titles(r);
-    gp_array(&p->vars, "series", t, r->ngroups);
-    free_strings(t, r->ngroups);
-    gp_var(&p->vars, "xlabel_text", x->label);
-    gp_var(&p->vars, "ylabel_text", ylabel);
+    rplot *p = rp_new_plot(rp, name, "timeseries.gp", title);
+    char **t = series_titles(r, false);
+    rp_gp_array(&p->vars, "series", t, r->ngroups);
+    rp_free_strings(t, r->ngroups);
+    rp_gp_var(&p->vars, "xlabel_text", x->label);
+    rp_gp_var(&p->vars, "ylabel_text", ylabel);
     return 0;
 }
 
 static int series_per_group(report *rp, const char *name, const char *title, const char *expr, const char *ylabel,
                             strbuf *err) {
-    return curve_per_group(rp, name, title, &TIME_AXIS, expr, ylabel, err);
+    return rp_curve(rp, name, title, &RP_TIME_AXIS, expr, ylabel, err);
 }
 
 /* GPU, CPU and memory allocation of one run, % of the cluster's allocatable. */
@@ -207,11 +213,11 @@ static void time_columns_plot(report *rp, size_t i, const char *stem, const char
     strbuf title = {0};
     sb_printf(&title, "%s (run %lld: %s, seed %lld)", what, (long long)r->runs[i].id, r->groups[r->runs[i].group],
               (long long)r->runs[i].seed);
-    rplot *p = new_plot(rp, stem, "columns.gp", sb_str(&title));
+    rplot *p = rp_new_plot(rp, stem, "columns.gp", sb_str(&title));
     sb_free(&title);
-    gp_array(&p->vars, "series", names, n);
-    gp_var(&p->vars, "xlabel_text", "simulated time (h)");
-    gp_var(&p->vars, "ylabel_text", ylabel);
+    rp_gp_array(&p->vars, "series", names, n);
+    rp_gp_var(&p->vars, "xlabel_text", "simulated time (h)");
+    rp_gp_var(&p->vars, "ylabel_text", ylabel);
 }
 
 static int utilization(report *rp, strbuf *err) {
@@ -224,10 +230,10 @@ static int utilization(report *rp, strbuf *err) {
               " (SELECT sum(cpu_milli) AS cpu, sum(memory_bytes) AS mem FROM nodes WHERE run_id = %lld) n"
               " WHERE s.run_id = %lld ORDER BY s.time_ms",
               (long long)r->runs[i].id, (long long)r->runs[i].id);
-    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    sqlite3_stmt *s = rp_prep(rp, sb_str(&sql), err);
     sb_free(&sql);
     if (!s) return -1;
-    FILE *f = open_data(rp, "utilization", err);
+    FILE *f = rp_open_data(rp, "utilization", err);
     if (!f) {
         sqlite3_finalize(s);
         return -1;
@@ -249,7 +255,7 @@ static int utilization(report *rp, strbuf *err) {
  * and its pending pods, over time. */
 static int fault_timeline(report *rp, strbuf *err) {
     const rdb *r = rp->r;
-    sqlite3_stmt *q = prep(rp, "SELECT min(run_id) FROM fault_timeline", err);
+    sqlite3_stmt *q = rp_prep(rp, "SELECT min(run_id) FROM fault_timeline", err);
     if (!q) return -1;
     long long id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
     sqlite3_finalize(q);
@@ -261,10 +267,10 @@ static int fault_timeline(report *rp, strbuf *err) {
               "SELECT s.time_ms, s.gpu_equiv_alloc, f.gpus_failed, f.gpus_tainted, s.pending_pods FROM samples s"
               " JOIN fault_timeline f ON f.run_id = s.run_id AND f.time_ms = (SELECT max(time_ms) FROM fault_timeline"
               " WHERE run_id = s.run_id AND time_ms <= s.time_ms) WHERE s.run_id = %lld ORDER BY s.time_ms", id);
-    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    sqlite3_stmt *s = rp_prep(rp, sb_str(&sql), err);
     sb_free(&sql);
     if (!s) return -1;
-    FILE *f = open_data(rp, "faults", err);
+    FILE *f = rp_open_data(rp, "faults", err);
     if (!f) {
         sqlite3_finalize(s);
         return -1;
@@ -293,7 +299,7 @@ static int autoscaler_nodes(report *rp, strbuf *err) {
     VEC(char *) names = {0};
     strbuf sql = {0};
     sb_printf(&sql, "SELECT DISTINCT node_group FROM autoscaler_nodes WHERE run_id = %lld ORDER BY rowid", id);
-    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    sqlite3_stmt *s = rp_prep(rp, sb_str(&sql), err);
     while (s && sqlite3_step(s) == SQLITE_ROW) VEC_PUSH(names, xstrdup((const char *)sqlite3_column_text(s, 0)));
     sqlite3_finalize(s);
     if (!s || !names.len) {
@@ -311,9 +317,9 @@ static int autoscaler_nodes(report *rp, strbuf *err) {
         sqlite3_free(q);
     }
     sb_printf(&sql, " FROM samples WHERE run_id = %lld ORDER BY time_ms", id);
-    s = prep(rp, sb_str(&sql), err);
+    s = rp_prep(rp, sb_str(&sql), err);
     sb_free(&sql);
-    FILE *f = s ? open_data(rp, "autoscaler_nodes", err) : NULL;
+    FILE *f = s ? rp_open_data(rp, "autoscaler_nodes", err) : NULL;
     int rc = f ? 0 : -1;
     if (f) fputs("# hour pending nodes-per-group...\n", f);
     while (f && sqlite3_step(s) == SQLITE_ROW) {
@@ -339,114 +345,18 @@ static int autoscaler_nodes(report *rp, strbuf *err) {
     return rc;
 }
 
-/* Wait-time CDF per group (waits of every run of the group pooled). */
-/* The wait of every arrived pod of each pod group (pods + pod_groups), per
- * configuration: a pod that never started is censored (it waited at least
- * until the end of its run): it adds no step, so the curve ends at the
- * fraction of the group's pods that started, and the legend says how many
- * never did. */
-static int wait_cdf_by_group(report *rp, strbuf *err) {
-    const rdb *r = rp->r;
-    VEC(char *) titles = {0};
-    VEC(char *) blocks = {0};   /* each block's lines; its last fraction extended to xmax at the end */
-    VEC(double) last = {0};
-    double xmax = 0;
-    FILE *f = open_data(rp, "wait_cdf_by_group", err);
-    if (!f) return -1;
-    int rc = 0;
-    for (size_t g = 0; g < r->ngroups && !rc; g++) {
-        strbuf ids = {0}, sql = {0};
-        group_ids(r, g, &ids);
-        sb_printf(&sql, "SELECT pg.name, p.wait_ms FROM pods p JOIN pod_groups pg ON pg.run_id = p.run_id AND "
-                        "pg.group_id = p.group_id WHERE p.run_id IN (%s) ORDER BY pg.name, p.wait_ms IS NULL, p.wait_ms",
-                  sb_str(&ids));
-        sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
-        sb_free(&ids);
-        sb_free(&sql);
-        if (!s) {
-            rc = -1;
-            break;
-        }
-        VEC(int64_t) w = {0};
-        size_t total = 0;
-        char *name = NULL;
-        int step;
-        do {
-            step = sqlite3_step(s);
-            const char *nm = step == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
-            if (step == SQLITE_ROW && !nm) nm = "";
-            if (name && (!nm || strcmp(nm, name))) {   /* the group `name` is complete: write its block */
-                strbuf t = {0}, c = {0}, b = {0};
-                if (r->ngroups > 1) sb_printf(&t, "%s / ", r->groups[g]);
-                sb_printf(&t, "%s", name);
-                if (total > w.len) sb_printf(&t, " (%zu of %zu never started)", total - w.len, total);
-                sb_printf(&c, ": %zu of %zu pods started", w.len, total);
-                /* "# title", then (0, 0) and one point per distinct wait */
-                sb_puts(&b, "0 0\n");
-                for (size_t k = 0; k < w.len; k++)
-                    if (k + 1 == w.len || w.data[k + 1] != w.data[k]) {
-                        double x = (double)w.data[k] / 60000.0;
-                        if (x > xmax) xmax = x;
-                        sb_printf(&b, "%.6g %.6f\n", x, (double)(k + 1) / (double)total);
-                    }
-                VEC_PUSH(last, total ? (double)w.len / (double)total : 0.0);
-                strbuf whole = {0};
-                sb_puts(&whole, "# ");
-                gp_comment_text(&whole, sb_str(&t));
-                sb_printf(&whole, "%s\n%s", sb_str(&c), sb_str(&b));
-                VEC_PUSH(blocks, xstrdup(sb_str(&whole)));
-                sb_free(&whole);
-                VEC_PUSH(titles, xstrdup(sb_str(&t)));
-                sb_free(&t);
-                sb_free(&c);
-                sb_free(&b);
-                free(name);
-                name = NULL;
-                w.len = 0;
-                total = 0;
-            }
-            if (step != SQLITE_ROW) break;
-            if (!name) name = xstrdup(nm);
-            total++;
-            if (sqlite3_column_type(s, 1) != SQLITE_NULL) VEC_PUSH(w, sqlite3_column_int64(s, 1));
-        } while (step == SQLITE_ROW);
-        free(name);
-        if (step != SQLITE_DONE) {
-            rdb_explain(r->path, r->db, NULL, err);
-            rc = -1;
-        }
-        sqlite3_finalize(s);
-        VEC_FREE(w);
-    }
-    if (xmax <= 0) xmax = 1;
-    for (size_t i = 0; i < blocks.len; i++) fprintf(f, "%s%.6g %.6f\n\n\n", blocks.data[i], xmax, last.data[i]);
-    fclose(f);
-    free_strings(blocks.data, blocks.len);
-    VEC_FREE(last);
-    if (!rc && titles.len) {
-        rplot *p = new_plot(rp, "wait_cdf_by_group", "cdf.gp",
-                            "Wait per pod group (arrival to bind), cumulative over every arrived pod");
-        gp_array(&p->vars, "series", titles.data, titles.len);
-        gp_var(&p->vars, "xlabel_text", "wait (min)");
-        gp_var(&p->vars, "ylabel_text", "fraction of the group's pods started within x");
-        sb_puts(&p->vars, "y_min = 0\n");
-    }
-    free_strings(titles.data, titles.len);
-    return rc;
-}
-
 static int wait_cdf(report *rp, strbuf *err) {
     const rdb *r = rp->r;
-    FILE *f = open_data(rp, "wait_cdf", err);
+    FILE *f = rp_open_data(rp, "wait_cdf", err);
     if (!f) return -1;
     int rc = 0;
     double y_min = 1;
     for (size_t g = 0; g < r->ngroups && !rc; g++) {
         strbuf ids = {0}, sql = {0};
-        group_ids(r, g, &ids);
+        rp_group_ids(r, g, &ids);
         sb_printf(&sql, "SELECT wait_ms FROM pods WHERE wait_ms IS NOT NULL AND run_id IN (%s) ORDER BY wait_ms",
                   sb_str(&ids));
-        sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+        sqlite3_stmt *s = rp_prep(rp, sb_str(&sql), err);
         sb_free(&ids);
         sb_free(&sql);
         if (!s) {
@@ -458,7 +368,7 @@ static int wait_cdf(report *rp, strbuf *err) {
         sqlite3_finalize(s);
         char n[48];
         snprintf(n, sizeof n, ": %zu scheduled pods", w.len);
-        data_comment(f, r->groups[g], n);
+        rp_data_comment(f, r->groups[g], n);
         /* one point per distinct wait: fraction of pods that waited at most that long */
         for (size_t k = 0; k < w.len; k++)
             if (k + 1 == w.len || w.data[k + 1] != w.data[k]) {
@@ -472,13 +382,13 @@ static int wait_cdf(report *rp, strbuf *err) {
     }
     fclose(f);
     if (rc) return -1;
-    rplot *p = new_plot(rp, "wait_cdf", "cdf.gp", "Scheduling wait (arrival to bind), cumulative distribution");
+    rplot *p = rp_new_plot(rp, "wait_cdf", "cdf.gp", "Scheduling wait (arrival to bind), cumulative distribution");
     char **t = xcalloc(r->ngroups + 1, sizeof *t);
     for (size_t g = 0; g < r->ngroups; g++) t[g] = xstrdup(r->groups[g]);
-    gp_array(&p->vars, "series", t, r->ngroups);
-    free_strings(t, r->ngroups);
-    gp_var(&p->vars, "xlabel_text", "wait (min)");
-    gp_var(&p->vars, "ylabel_text", "fraction of scheduled pods that waited at most x");
+    rp_gp_array(&p->vars, "series", t, r->ngroups);
+    rp_free_strings(t, r->ngroups);
+    rp_gp_var(&p->vars, "xlabel_text", "wait (min)");
+    rp_gp_var(&p->vars, "ylabel_text", "fraction of scheduled pods that waited at most x");
     /* start the y axis just below the smallest fraction: on a 0.01 grid above
      * 0.9, else on a 0.05 grid */
     double grid = y_min > 0.9 ? 100.0 : 20.0;
@@ -523,19 +433,19 @@ static int cat_index(char ***cats, size_t *ncat, const char *name) {
     return (int)(*ncat)++;
 }
 
-static int add_bar_plot(report *rp, const char *name, const char *title, const char *ylabel, char **cats,
+int rp_bar_plot(report *rp, const char *name, const char *title, const char *ylabel, char **cats,
                         size_t ncat, const double *values, strbuf *err) {
-    FILE *f = open_data(rp, name, err);
+    FILE *f = rp_open_data(rp, name, err);
     if (!f) return -1;
     write_bars(rp, f, ncat, values);
     fclose(f);
-    rplot *p = new_plot(rp, name, "bars.gp", title);
-    gp_array(&p->vars, "categories", cats, ncat);
-    char **t = group_titles(rp->r);
-    gp_array(&p->vars, "series", t, rp->r->ngroups);
-    free_strings(t, rp->r->ngroups);
-    gp_var(&p->vars, "ylabel_text", ylabel);
-    gp_var(&p->vars, "xlabel_text", "");
+    rplot *p = rp_new_plot(rp, name, "bars.gp", title);
+    rp_gp_array(&p->vars, "categories", cats, ncat);
+    char **t = series_titles(rp->r, true);
+    rp_gp_array(&p->vars, "series", t, rp->r->ngroups);
+    rp_free_strings(t, rp->r->ngroups);
+    rp_gp_var(&p->vars, "ylabel_text", ylabel);
+    rp_gp_var(&p->vars, "xlabel_text", whisker_note(rp->r));
     return 0;
 }
 
@@ -545,7 +455,7 @@ static int alloc_by_resource(report *rp, strbuf *err) {
     const rdb *r = rp->r;
     char **cats = NULL;
     size_t ncat = 0;
-    sqlite3_stmt *s = prep(rp, "SELECT resource, time_ms, allocated, allocatable FROM sample_resources"
+    sqlite3_stmt *s = rp_prep(rp, "SELECT resource, time_ms, allocated, allocatable FROM sample_resources"
                                " WHERE run_id = ? ORDER BY resource, time_ms", err);
     if (!s) return -1;
     typedef struct { int run, cat; double used, cap; } cell;
@@ -583,12 +493,12 @@ static int alloc_by_resource(report *rp, strbuf *err) {
             if (cells.data[k].cap > 0)
                 values[(size_t)cells.data[k].run * ncat + (size_t)cells.data[k].cat] =
                     100.0 * cells.data[k].used / cells.data[k].cap;
-        rc = add_bar_plot(rp, "alloc_by_resource", "Mean allocation by device resource (GPU and MIG profile)",
+        rc = rp_bar_plot(rp, "alloc_by_resource", "Mean allocation by device resource (GPU and MIG profile)",
                           "allocated, time-weighted mean (% of its units)", cats, ncat, values, err);
         free(values);
     }
     VEC_FREE(cells);
-    free_strings(cats, ncat);
+    rp_free_strings(cats, ncat);
     return rc;
 }
 
@@ -647,16 +557,16 @@ static int alloc_by_model(report *rp, strbuf *err) {
     /* alloc_groups (both modes, GPU-equivalents as gpu_total): the GPU-hours are exact; older
      * databases: from the pods' device-plugin units */
     bool groups = rdb_has_table(r, "alloc_groups");
-    sqlite3_stmt *cap = prep(rp, groups ? "SELECT gpu_model, sum(gpus), sum(gpu_hours_allocated) * 3600000.0"
+    sqlite3_stmt *cap = rp_prep(rp, groups ? "SELECT gpu_model, sum(gpus), sum(gpu_hours_allocated) * 3600000.0"
                                           " FROM alloc_groups WHERE run_id = ? AND gpus > 0 AND gpu_model IS NOT NULL"
                                           " GROUP BY gpu_model ORDER BY gpu_model"
                                         : "SELECT gpu_model, sum(gpus), 0 FROM nodes WHERE run_id = ? AND gpus > 0"
                                           " AND gpu_model IS NOT NULL GROUP BY gpu_model ORDER BY gpu_model", err);
-    sqlite3_stmt *use = prep(rp, "SELECT n.gpu_model, p.devices, p.scheduled_ms, coalesce(p.completion_ms, ?)"
+    sqlite3_stmt *use = rp_prep(rp, "SELECT n.gpu_model, p.devices, p.scheduled_ms, coalesce(p.completion_ms, ?)"
                                  " FROM pods p JOIN nodes n ON n.run_id = p.run_id AND n.node_id = p.node_id"
                                  " WHERE p.run_id = ? AND p.scheduled_ms IS NOT NULL AND p.devices IS NOT NULL"
                                  " AND n.gpu_model IS NOT NULL", err);
-    sqlite3_stmt *eq = prep(rp, "SELECT resource, avg(gpu_equiv) FROM devices WHERE run_id = ? GROUP BY resource", err);
+    sqlite3_stmt *eq = rp_prep(rp, "SELECT resource, avg(gpu_equiv) FROM devices WHERE run_id = ? GROUP BY resource", err);
     equiv_table et = {0};
     int rc = cap && use && eq ? 0 : -1;
     char **cats = NULL;
@@ -698,12 +608,12 @@ static int alloc_by_model(report *rp, strbuf *err) {
                 values[cells.data[k].run * ncat + (size_t)cells.data[k].cat] =
                     100.0 * cells.data[k].held / (cells.data[k].gpus * span);
         }
-        rc = add_bar_plot(rp, "alloc_by_model", "Mean GPU allocation by GPU model",
+        rc = rp_bar_plot(rp, "alloc_by_model", "Mean GPU allocation by GPU model",
                           "allocated GPUs, time-weighted mean (% of the model's GPUs)", cats, ncat, values, err);
         free(values);
     }
     VEC_FREE(cells);
-    free_strings(cats, ncat);
+    rp_free_strings(cats, ncat);
     return rc;
 }
 
@@ -732,7 +642,7 @@ static int idle_capacity(report *rp, strbuf *err) {
                 if (!isnan(values[i * NIDLE + c])) any = true;
             }
         }
-        int rc = any ? add_bar_plot(rp, "idle_capacity", "Where idle GPU capacity goes (time-weighted mean per cause)",
+        int rc = any ? rp_bar_plot(rp, "idle_capacity", "Where idle GPU capacity goes (time-weighted mean per cause)",
                                     "idle GPUs, time-weighted mean", IDLE_NAMES, NIDLE, values, err)
                      : 0;
         free(values);
@@ -744,10 +654,10 @@ static int idle_capacity(report *rp, strbuf *err) {
     for (size_t c = 0; c < NIDLE; c++) sb_printf(&sql, ", coalesce(\"%s\", 0)", IDLE_COLS[c]);
     sb_printf(&sql, " FROM samples WHERE run_id = %lld AND idle_gpus IS NOT NULL ORDER BY time_ms",
               (long long)r->runs[i].id);
-    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    sqlite3_stmt *s = rp_prep(rp, sb_str(&sql), err);
     sb_free(&sql);
     if (!s) return -1;
-    FILE *f = open_data(rp, "idle_capacity", err);
+    FILE *f = rp_open_data(rp, "idle_capacity", err);
     if (!f) {
         sqlite3_finalize(s);
         return -1;
@@ -769,7 +679,7 @@ static int idle_capacity(report *rp, strbuf *err) {
  * GPU-hours allocated / (its GPUs x run length), % per configuration. */
 static int alloc_by_pool(report *rp, strbuf *err) {
     const rdb *r = rp->r;
-    sqlite3_stmt *s = prep(rp, "SELECT pool, sum(gpus), sum(gpu_hours_allocated) FROM alloc_groups"
+    sqlite3_stmt *s = rp_prep(rp, "SELECT pool, sum(gpus), sum(gpu_hours_allocated) FROM alloc_groups"
                                " WHERE run_id = ? AND gpus > 0 AND pool IS NOT NULL GROUP BY pool ORDER BY pool", err);
     if (!s) return -1;
     char **cats = NULL;
@@ -794,21 +704,21 @@ static int alloc_by_pool(report *rp, strbuf *err) {
         for (size_t k = 0; k < r->nruns * ncat; k++) values[k] = NAN;
         for (size_t k = 0; k < cells.len; k++)
             values[cells.data[k].run * ncat + (size_t)cells.data[k].cat] = cells.data[k].pct;
-        rc = add_bar_plot(rp, "alloc_by_pool", "Mean GPU allocation by node pool",
+        rc = rp_bar_plot(rp, "alloc_by_pool", "Mean GPU allocation by node pool",
                           "allocated GPUs, time-weighted mean (% of the pool's GPU-hours)", cats, ncat, values, err);
         free(values);
     }
     VEC_FREE(cells);
-    free_strings(cats, ncat);
+    rp_free_strings(cats, ncat);
     return rc;
 }
 
 /* Bars from `sql` (bound to each run's id; rows: category, value), a bar per
  * configuration and category (as alloc_by_pool). */
-static int sql_bars(report *rp, const char *name, const char *title, const char *ylabel, const char *sql,
+int rp_sql_bars(report *rp, const char *name, const char *title, const char *ylabel, const char *sql,
                     strbuf *err) {
     const rdb *r = rp->r;
-    sqlite3_stmt *s = prep(rp, sql, err);
+    sqlite3_stmt *s = rp_prep(rp, sql, err);
     if (!s) return -1;
     char **cats = NULL;
     size_t ncat = 0;
@@ -830,11 +740,11 @@ static int sql_bars(report *rp, const char *name, const char *title, const char 
         double *values = xmalloc(r->nruns * ncat * sizeof *values);
         for (size_t k = 0; k < r->nruns * ncat; k++) values[k] = NAN;
         for (size_t k = 0; k < cells.len; k++) values[cells.data[k].run * ncat + (size_t)cells.data[k].cat] = cells.data[k].v;
-        rc = add_bar_plot(rp, name, title, ylabel, cats, ncat, values, err);
+        rc = rp_bar_plot(rp, name, title, ylabel, cats, ncat, values, err);
         free(values);
     }
     VEC_FREE(cells);
-    free_strings(cats, ncat);
+    rp_free_strings(cats, ncat);
     return rc;
 }
 
@@ -854,17 +764,17 @@ static int usage_plots(report *rp, strbuf *err) {
         for (int k = 0; k < 3; k++) sb_printf(&q, " WHEN '%s' THEN '%s'", m[k], ncat[plot * 3 + k]);
         sb_printf(&q, " END, value FROM summary WHERE run_id = ? AND grp = '' AND metric IN ('%s', '%s', '%s')"
                       " ORDER BY CASE metric WHEN '%s' THEN 0 WHEN '%s' THEN 1 ELSE 2 END", m[0], m[1], m[2], m[0], m[1]);
-        rc = plot ? sql_bars(rp, "slowdown", "Slowdown from sharing GPUs", "run time / duration", sb_str(&q), err)
-                  : sql_bars(rp, "usage", "GPU-hours allocated versus used", "GPU-hours", sb_str(&q), err);
+        rc = plot ? rp_sql_bars(rp, "slowdown", "Slowdown from sharing GPUs", "run time / duration", sb_str(&q), err)
+                  : rp_sql_bars(rp, "usage", "GPU-hours allocated versus used", "GPU-hours", sb_str(&q), err);
     }
     sb_free(&q);
     if (!rc)
-        rc = sql_bars(rp, "usage_by_group", "Used share of allocated GPU time, by group",
+        rc = rp_sql_bars(rp, "usage_by_group", "Used share of allocated GPU time, by group",
                       "GPU-hours used (% of allocated)",
                       "SELECT grp, value FROM summary WHERE run_id = ? AND grp != '' AND metric = 'usage_used_pct'"
                       " ORDER BY grp", err);
     if (!rc && rdb_has_table(rp->r, "usage_pools"))
-        rc = sql_bars(rp, "usage_by_pool", "Used share of allocated GPU time, by node pool",
+        rc = rp_sql_bars(rp, "usage_by_pool", "Used share of allocated GPU time, by node pool",
                       "GPU-hours used (% of allocated)",
                       "SELECT pool, CASE WHEN sum(gpu_hours_allocated) > 0 THEN 100.0 * sum(gpu_hours_used) /"
                       " sum(gpu_hours_allocated) END FROM usage_pools WHERE run_id = ? GROUP BY pool ORDER BY pool", err);
@@ -980,14 +890,14 @@ static int sweep_metrics(report *rp, strbuf *err) {
         strbuf stem = {0}, title = {0}, ylabel = {0};
         sb_printf(&stem, "sweep_%s", wanted[w]);
         sb_printf(&title, "%s vs the swept parameter (mean, 95%% CI over seeds)", wanted[w]);
-        FILE *f = open_data(rp, sb_str(&stem), err);
+        FILE *f = rp_open_data(rp, sb_str(&stem), err);
         if (!f) {
             rc = -1;
             break;
         }
         bool pct = strstr(wanted[w], "_pct") != NULL;
         for (size_t s = 0; s < skeys.len; s++) {
-            data_comment(f, labels.data[s], "");
+            rp_data_comment(f, labels.data[s], "");
             memset(done, 0, r->nruns * sizeof *done);
             for (;;) {   /* the next smallest x of this series */
                 size_t at = SIZE_MAX;
@@ -1010,11 +920,11 @@ static int sweep_metrics(report *rp, strbuf *err) {
             fputs("\n\n", f);
         }
         fclose(f);
-        rplot *p = new_plot(rp, sb_str(&stem), "timeseries.gp", sb_str(&title));
-        gp_array(&p->vars, "series", labels.data, labels.len);
-        gp_var(&p->vars, "xlabel_text", key);
+        rplot *p = rp_new_plot(rp, sb_str(&stem), "timeseries.gp", sb_str(&title));
+        rp_gp_array(&p->vars, "series", labels.data, labels.len);
+        rp_gp_var(&p->vars, "xlabel_text", key);
         sb_printf(&ylabel, "%s (%s)", wanted[w], pct ? "%" : strstr(wanted[w], "_s") ? "s" : "pods");
-        gp_var(&p->vars, "ylabel_text", sb_str(&ylabel));
+        rp_gp_var(&p->vars, "ylabel_text", sb_str(&ylabel));
         sb_free(&stem);
         sb_free(&title);
         sb_free(&ylabel);
@@ -1023,8 +933,8 @@ static int sweep_metrics(report *rp, strbuf *err) {
     free(done);
     free(series);
     free(xs);
-    free_strings(skeys.data, skeys.len);
-    free_strings(labels.data, labels.len);
+    rp_free_strings(skeys.data, skeys.len);
+    rp_free_strings(labels.data, labels.len);
     sb_free(&v);
     sb_free(&k);
     sb_free(&lab);
@@ -1043,8 +953,8 @@ static int compare_metrics(report *rp, strbuf *err) {
         if (!plain_name(name)) continue;   /* a stem, never a path */
         strbuf stem = {0}, title = {0}, file = {0};
         sb_printf(&stem, "compare_%s", name);
-        sb_printf(&title, "%s by configuration (bar: mean over seeds, whiskers: min-max)", name);
-        FILE *f = open_data(rp, sb_str(&stem), err);
+        sb_printf(&title, "%s by configuration", name);
+        FILE *f = rp_open_data(rp, sb_str(&stem), err);
         if (!f) return -1;
         fputs("# group mean min max (group names: the array categories in plots.gp)\n", f);
         for (size_t g = 0; g < r->ngroups; g++) {
@@ -1053,14 +963,14 @@ static int compare_metrics(report *rp, strbuf *err) {
             else fprintf(f, "%zu 0 0 0\n", g + 1);
         }
         fclose(f);
-        rplot *p = new_plot(rp, sb_str(&stem), "bars.gp", sb_str(&title));
-        gp_array(&p->vars, "categories", r->groups, r->ngroups);
+        rplot *p = rp_new_plot(rp, sb_str(&stem), "bars.gp", sb_str(&title));
+        rp_gp_array(&p->vars, "categories", r->groups, r->ngroups);
         char *series[] = {(char *)name};
-        gp_array(&p->vars, "series", series, 1);
+        rp_gp_array(&p->vars, "series", series, 1);
         const char *unit = strstr(name, "_pct") ? "%" : !strcmp(name, "ca_cost") ? "price units" : !strcmp(name, "ca_node_hours") ? "node-hours" : strstr(name, "_s") ? "s" : "pods";
         sb_printf(&file, "%s (%s)", name, unit);
-        gp_var(&p->vars, "ylabel_text", sb_str(&file));
-        gp_var(&p->vars, "xlabel_text", "");
+        rp_gp_var(&p->vars, "ylabel_text", sb_str(&file));
+        rp_gp_var(&p->vars, "xlabel_text", whisker_note(r));
         sb_free(&stem);
         sb_free(&title);
         sb_free(&file);
@@ -1073,7 +983,7 @@ static int compare_metrics(report *rp, strbuf *err) {
  * configuration (mean, min..max over seeds): "GPU allocation vs arrived
  * demand" as in the FGD paper. */
 static int arrival_curves(report *rp, strbuf *err) {
-    sqlite3_stmt *cols = prep(rp, "SELECT name FROM pragma_table_info('arrival_curve') ORDER BY cid", err);
+    sqlite3_stmt *cols = rp_prep(rp, "SELECT name FROM pragma_table_info('arrival_curve') ORDER BY cid", err);
     if (!cols) return -1;
     VEC(char *) names = {0};
     char *xcol = NULL;
@@ -1099,7 +1009,7 @@ static int arrival_curves(report *rp, strbuf *err) {
         sb_printf(&title, "%s vs arrived GPU demand", human);
         sb_printf(&expr, "\"%s\"", c);
         sb_printf(&ylabel, "%s%s", c, strstr(c, "_pct") ? " (%)" : "");
-        rc = curve_per_group(rp, sb_str(&stem), sb_str(&title), &x, sb_str(&expr), sb_str(&ylabel), err);
+        rc = rp_curve(rp, sb_str(&stem), sb_str(&title), &x, sb_str(&expr), sb_str(&ylabel), err);
         sb_free(&stem);
         sb_free(&title);
         sb_free(&expr);
@@ -1136,10 +1046,10 @@ static int nodes_fit(report *rp, strbuf *err) {
     strbuf sql = {0};
     sb_printf(&sql, "SELECT time_ms, nodes_fit_1, nodes_fit_2, nodes_fit_4, nodes_fit_8 FROM samples"
                     " WHERE run_id = %lld AND nodes_fit_1 IS NOT NULL ORDER BY time_ms", (long long)r->runs[i].id);
-    sqlite3_stmt *s = prep(rp, sb_str(&sql), err);
+    sqlite3_stmt *s = rp_prep(rp, sb_str(&sql), err);
     sb_free(&sql);
     if (!s) return -1;
-    FILE *f = open_data(rp, "nodes_fit", err);
+    FILE *f = rp_open_data(rp, "nodes_fit", err);
     if (!f) {
         sqlite3_finalize(s);
         return -1;
@@ -1201,7 +1111,9 @@ static int finish_staged(report *rp, bool ok, strbuf *err) {
 static int collect_all(report *rp, strbuf *err);
 int report_collect(report *rp, strbuf *err) {
     int rc = collect_all(rp, err);
-    return finish_staged(rp, rc == 0, err) || rc ? -1 : 0;
+    rc = finish_staged(rp, rc == 0, err) || rc ? -1 : 0;
+    if (!rc) report_prune_empty(rp);   /* reads the data files under their names */
+    return rc;
 }
 
 static int collect_all(report *rp, strbuf *err) {
@@ -1233,7 +1145,7 @@ static int collect_all(report *rp, strbuf *err) {
         if (!rc && rdb_table_has_rows(r, "fault_timeline")) rc = fault_timeline(rp, err);
     }
     if (!rc && pods) rc = wait_cdf(rp, err);
-    if (!rc && pods && rdb_table_has_rows(r, "pod_groups")) rc = wait_cdf_by_group(rp, err);
+    if (!rc && pods && rdb_table_has_rows(r, "pod_groups")) rc = rp_wait_cdf_by_group(rp, err);
     if (!rc && pods && nodes && (rdb_has_table(r, "devices") || rdb_has_table(r, "alloc_groups")))
         rc = alloc_by_model(rp, err);
     if (!rc && rdb_table_has_rows(r, "alloc_groups")) rc = alloc_by_pool(rp, err);
@@ -1242,5 +1154,12 @@ static int collect_all(report *rp, strbuf *err) {
     if (!rc && rdb_table_has_rows(r, "arrival_curve")) rc = arrival_curves(rp, err);
     if (!rc && (r->ngroups > 1 || r->nruns > 1)) rc = compare_metrics(rp, err);
     if (!rc && r->ngroups > 1) rc = sweep_metrics(rp, err);
+    if (!rc && rdb_metric_index(r, "evictions") >= 0)
+        rc = rp_sql_bars(rp, "evictions", "Evictions by cause", "pods evicted per run",
+                         "SELECT CASE metric WHEN 'evictions_fault' THEN 'fault' WHEN 'evictions_preemption' THEN"
+                         " 'preemption' ELSE 'drain' END, value FROM summary WHERE run_id = ? AND grp = '' AND metric IN"
+                         " ('evictions_fault', 'evictions_preemption', 'evictions_drain') ORDER BY CASE metric WHEN"
+                         " 'evictions_fault' THEN 0 WHEN 'evictions_preemption' THEN 1 ELSE 2 END", err);
+    if (!rc) rc = rp_user_plots(rp, err);
     return rc;
 }

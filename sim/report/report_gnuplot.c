@@ -62,13 +62,14 @@ static int write_script(const report *rp, const char *tdir, strbuf *err) {
         sb_puts(&s, p->vars.len ? sb_str(&p->vars) : "");
         sb_clear(&t);
         sb_printf(&t, "%s/%s", tdir, p->tmpl);
-        static const char *const terms[2][2] = {
-            {"pngcairo size 1100,650 font \"DejaVu Sans,11\" noenhanced", "png"},
-            {"svg size 1100,650 font \"DejaVu Sans,11\" noenhanced background rgb \"white\"", "svg"}};
+        static const char *const terms[2][3] = {
+            {"pngcairo size", " font \"DejaVu Sans,11\" noenhanced", "png"},
+            {"svg size", " font \"DejaVu Sans,11\" noenhanced background rgb \"white\"", "svg"}};
+        int w = p->width > 0 ? p->width : 1100, h = p->height > 0 ? p->height : 650;
         for (int k = 0; k < 2; k++) {
             sb_clear(&out);
-            sb_printf(&out, "%s.%s", p->name, terms[k][1]);
-            sb_printf(&s, "set terminal %s\nset output ", terms[k][0]);
+            sb_printf(&out, "%s.%s", p->name, terms[k][2]);
+            sb_printf(&s, "set terminal %s %d,%d%s\nset output ", terms[k][0], w, h, terms[k][1]);
             gp_quote(&s, sb_str(&out));
             sb_puts(&s, "\nload ");
             gp_quote(&s, sb_str(&t));

@@ -73,7 +73,8 @@ static void summary_table(const rdb *r, strbuf *b) {
 
 /* The answer first (issue 26): per configuration, one row per pod group with
  * its SLO numbers (waits censored: a pod that never started waits until the
- * end of the run), means over the configuration's runs; then the warnings. */
+ * end of the run), means over the configuration's runs (the warnings follow:
+ * report_warnings.c). */
 static void answer_tables(const rdb *r, strbuf *b) {
     size_t ng;
     char **groups = rdb_pod_groups(r, &ng);
@@ -85,9 +86,9 @@ static void answer_tables(const rdb *r, strbuf *b) {
                                          "gpu_hours_allocated"};
     enum { NM = sizeof metric / sizeof *metric };
     double *v = xmalloc(ng * NM * (r->nruns + 1) * sizeof *v);
+    strbuf page = {0};
     for (size_t k = 0; k < ng; k++)
         for (size_t m = 0; m < NM; m++) rdb_pod_group_values(r, groups[k], metric[m], &v[(k * NM + m) * (r->nruns + 1)]);
-    strbuf warn = {0};
     sb_puts(b, "<h2 id=\"answer\">Answer by group</h2>\n<p class=\"meta\">Per configuration and pod group, the mean "
                "over its runs. Waits are censored: a pod that never started waits until the end of the run.</p>\n");
     for (size_t g = 0; g < r->ngroups; g++) {
@@ -110,9 +111,13 @@ static void answer_tables(const rdb *r, strbuf *b) {
                 mean[m] = n ? sum / (double)n : NAN;
             }
             if (isnan(mean[0])) continue;   /* the group is not in this configuration */
-            sb_puts(b, "<tr><th>");
+            sb_puts(b, "<tr><th><a href=\"");
+            sb_clear(&page);
+            report_group_page_name(groups[k], k + 1, &page);
+            html_escape(b, sb_str(&page));
+            sb_puts(b, "\">");
             html_escape(b, groups[k]);
-            sb_puts(b, "</th>");
+            sb_puts(b, "</a></th>");
             double cells[] = {mean[0], mean[1], mean[0] - mean[1], mean[2], mean[3], mean[4]};
             for (size_t c = 0; c < 6; c++) {
                 sb_puts(b, "<td class=\"num\">");
@@ -120,28 +125,11 @@ static void answer_tables(const rdb *r, strbuf *b) {
                 sb_puts(b, "</td>");
             }
             sb_puts(b, "</tr>\n");
-            if (mean[0] > 0 && mean[1] == 0) {
-                sb_puts(&warn, "<li>group <b>");
-                html_escape(&warn, groups[k]);
-                sb_puts(&warn, "</b>: none of its ");
-                num(&warn, mean[0]);
-                sb_puts(&warn, " pods ever started (");
-                html_escape(&warn, r->groups[g]);
-                sb_puts(&warn, "); the reasons are in the table pending_reasons</li>\n");
-            }
         }
         sb_puts(b, "</table>\n");
     }
-    sb_puts(b, "<h3 id=\"warnings\">Warnings</h3>\n");
-    if (warn.len) {
-        sb_puts(b, "<ul class=\"warnings\">\n");
-        sb_append(b, warn.s, warn.len);
-        sb_puts(b, "</ul>\n");
-    } else {
-        sb_puts(b, "<p class=\"meta\">No group starved: every group started pods.</p>\n");
-    }
-    sb_free(&warn);
     free(v);
+    sb_free(&page);
     for (size_t k = 0; k < ng; k++) free(groups[k]);
     free(groups);
 }
@@ -163,62 +151,82 @@ static void run_table(const rdb *r, size_t i, strbuf *b) {
     sb_puts(b, "</table></div>\n");
 }
 
+/* One plot as a figure: its PNG linking to its SVG, the title, the data. */
+static void figure_html(strbuf *b, const rplot *p) {
+    sb_printf(b, "<figure id=\"%s\"><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", p->name, p->name, p->name);
+    html_escape(b, p->title);
+    sb_puts(b, "\"></a><figcaption>");
+    html_escape(b, p->title);
+    sb_printf(b, " (<a href=\"%s.svg\">SVG</a>, <a href=\"data/%s.dat\">data</a>)</figcaption></figure>\n", p->name,
+              p->name);
+}
+
+void report_figures_html(const report *rp, int page, strbuf *b) {
+    if (rp->data_note.len && !page) {
+        sb_puts(b, "<div class=\"note\">");
+        html_escape(b, sb_str(&rp->data_note));
+        sb_puts(b, "</div>\n");
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < rp->plots.len; i++) n += rp->plots.data[i].page == page;
+    if (!n && !page && !rp->empty_note.len) {
+        sb_puts(b, "<div class=\"note\">The database holds nothing to plot.</div>\n");
+    } else if (n && !rp->plotted) {
+        sb_puts(b, "<div class=\"note\">No plots were drawn: ");
+        html_escape(b, rp->gnuplot_note ? rp->gnuplot_note : "gnuplot did not run");
+        sb_puts(b, ". Install gnuplot and run <code>drasim report</code> again (or run <code>gnuplot plots.gp</code>"
+                   " in this folder).</div>\n");
+    } else {
+        for (size_t i = 0; i < rp->plots.len; i++)
+            if (rp->plots.data[i].page == page) figure_html(b, &rp->plots.data[i]);
+    }
+    if (rp->empty_note.len && !page) {   /* plots left out: every value 0 (report_prune.c) */
+        sb_puts(b, "<p class=\"empty\">Not drawn, nothing to show: ");
+        html_escape(b, sb_str(&rp->empty_note));
+        sb_puts(b, "</p>\n");
+    }
+}
+
+int report_write_page(const report *rp, const char *file, const strbuf *b, strbuf *err) {
+    strbuf path = {0};
+    sb_printf(&path, "%s/%s", rp->dir, file);
+    FILE *f = report_file_create(sb_str(&path));
+    int rc = 0;
+    if (!f || fwrite(b->s, 1, b->len, f) != b->len || fclose(f)) {
+        sb_clear(err);
+        sb_printf(err, "%s: cannot write: %s", sb_str(&path), strerror(errno));
+        rc = -1;
+    }
+    sb_free(&path);
+    return rc;
+}
+
 int report_html(const report *rp, strbuf *err) {
     const rdb *r = rp->r;
-    strbuf b = {0}, path = {0};
+    strbuf b = {0}, t = {0};
     const char *base = strrchr(r->path, '/') ? strrchr(r->path, '/') + 1 : r->path;
-    sb_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>drasim report: ");
-    html_escape(&b, base);
-    sb_puts(&b, "</title>\n");
-    inline_css(&b);
-    sb_puts(&b, "</head>\n<body>\n<h1>drasim report</h1>\n<p class=\"meta\">results database <code>");
+    sb_printf(&t, "drasim report: %s", base);
+    report_html_begin(&b, sb_str(&t));
+    sb_free(&t);
+    sb_puts(&b, "<h1>drasim report</h1>\n<p class=\"meta\">results database <code>");
     html_escape(&b, base);
     sb_printf(&b, "</code>: %zu run%s in %zu configuration%s.</p>\n", r->nruns, r->nruns == 1 ? "" : "s", r->ngroups,
               r->ngroups == 1 ? "" : "s");
-    sb_puts(&b, "<nav><a href=\"#answer\">answer</a><a href=\"#plots\">plots</a><a href=\"#summary\">summary</a>"
-                "<a href=\"#runs\">runs</a></nav>\n");
+    sb_puts(&b, "<nav><a href=\"#answer\">answer</a><a href=\"#warnings\">warnings</a><a href=\"#plots\">plots</a>"
+                "<a href=\"#summary\">summary</a><a href=\"#runs\">runs</a></nav>\n");
     answer_tables(r, &b);
+    report_warnings_html(r, &b);
     sb_puts(&b, "<h2 id=\"plots\">Plots</h2>\n");
-    if (rp->data_note.len) {
-        sb_puts(&b, "<div class=\"note\">");
-        html_escape(&b, sb_str(&rp->data_note));
-        sb_puts(&b, "</div>\n");
-    }
-    if (!rp->plots.len) {
-        sb_puts(&b, "<div class=\"note\">The database holds nothing to plot.</div>\n");
-    } else if (!rp->plotted) {
-        sb_puts(&b, "<div class=\"note\">No plots were drawn: ");
-        html_escape(&b, rp->gnuplot_note ? rp->gnuplot_note : "gnuplot did not run");
-        sb_puts(&b, ". Install gnuplot and run <code>drasim report</code> again (or run <code>gnuplot plots.gp</code>"
-                    " in this folder).</div>\n");
-    } else {
-        for (size_t i = 0; i < rp->plots.len; i++) {
-            const rplot *p = &rp->plots.data[i];
-            sb_printf(&b, "<figure id=\"%s\"><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", p->name, p->name, p->name);
-            html_escape(&b, p->title);
-            sb_puts(&b, "\"></a><figcaption>");
-            html_escape(&b, p->title);
-            sb_printf(&b, " (<a href=\"%s.svg\">SVG</a>, <a href=\"data/%s.dat\">data</a>)</figcaption></figure>\n",
-                      p->name, p->name);
-        }
-    }
+    report_figures_html(rp, 0, &b);
     sb_puts(&b, "<h2 id=\"summary\">Summary by configuration</h2>\n<p class=\"meta\">mean over the runs of each "
                 "configuration; (min – max) when there are several seeds.</p>\n");
     summary_table(r, &b);
     sb_puts(&b, "<h2 id=\"runs\">Runs</h2>\n<div class=\"runs\">\n");
     for (size_t i = 0; i < r->nruns; i++) run_table(r, i, &b);
     sb_puts(&b, "</div>\n</body>\n</html>\n");
-
-    sb_printf(&path, "%s/index.html", rp->dir);
-    FILE *f = report_file_create(sb_str(&path));
-    int rc = 0;
-    if (!f || fwrite(b.s, 1, b.len, f) != b.len || fclose(f)) {
-        sb_clear(err);
-        sb_printf(err, "%s: cannot write: %s", sb_str(&path), strerror(errno));
-        rc = -1;
-    }
+    int rc = report_write_page(rp, "index.html", &b, err);
     sb_free(&b);
-    sb_free(&path);
+    if (!rc) rc = report_group_pages(rp, err);
     return rc;
 }
 
@@ -249,6 +257,7 @@ void report_free(report *rp) {
     free(rp->gnuplot_note);
     rp->gnuplot_note = NULL;
     sb_free(&rp->data_note);
+    sb_free(&rp->empty_note);
 }
 
 void report_html_begin(strbuf *b, const char *title) {
@@ -266,13 +275,5 @@ void report_html_figures(const report *rp, strbuf *b) {
         sb_puts(b, ". Install gnuplot and run again (or run <code>gnuplot plots.gp</code> in this folder).</div>\n");
         return;
     }
-    for (size_t i = 0; i < rp->plots.len; i++) {
-        const rplot *p = &rp->plots.data[i];
-        sb_printf(b, "<figure id=\"%s\"><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", p->name, p->name, p->name);
-        html_escape(b, p->title);
-        sb_puts(b, "\"></a><figcaption>");
-        html_escape(b, p->title);
-        sb_printf(b, " (<a href=\"%s.svg\">SVG</a>, <a href=\"data/%s.dat\">data</a>)</figcaption></figure>\n", p->name,
-                  p->name);
-    }
+    for (size_t i = 0; i < rp->plots.len; i++) figure_html(b, &rp->plots.data[i]);
 }

@@ -3,7 +3,8 @@
  * NVIDIA device plugin reports it (k8s-device-plugin internal/rm/health.go
  * marks the device Unhealthy in ListAndWatch; the kubelet's device manager
  * then counts only healthy devices in the node's allocatable and never hands
- * an unhealthy one to a new container). Pods that hold it keep running
+ * an unhealthy one to a new container). Pods that hold it stay bound (their
+ * processes died: workload/faults_crash.c)
  * (NVIDIA/k8s-device-plugin#519); when they end its units stay out.
  *
  * A GPU's units of resource r are drasim's numbering (sched.c view_node):

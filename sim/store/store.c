@@ -127,6 +127,7 @@ static const char *state_name(uint8_t st) {
     case POD_SUCCEEDED: return "Succeeded";
     case POD_DELETED: return "Deleted";
     case POD_TERMINATING: return "Terminating";
+    case POD_FAILED: return "Failed";
     default: return "Pending";
     }
 }
@@ -235,7 +236,8 @@ static void bind_pod(sqlite3_stmt *s, int base, int64_t id, const sim_run *run, 
     bind_text(s, base + 12, dev->len ? sb_str(dev) : NULL);
     bind_text(s, base + 13, state_name(p->state));
     bind_text(s, base + 14, p->state == POD_PENDING   ? run->class_reason[p->group]
-                            : p->state == POD_DELETED || p->state == POD_TERMINATING ? sim_delete_reason(run, (uint32_t)i)
+                            : p->state == POD_DELETED || p->state == POD_TERMINATING || p->state == POD_FAILED
+                                ? sim_delete_reason(run, (uint32_t)i)
                                                       : NULL);
 }
 

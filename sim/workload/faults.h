@@ -15,8 +15,9 @@
  *    never), cancelled when the taint goes first (kubernetes
  *    pkg/controller/devicetainteviction/device_taint_eviction.go).
  *  - device-plugin mode: an unhealthy GPU leaves the node's allocatable and
- *    its units are not handed out; running pods keep running (NVIDIA
- *    k8s-device-plugin internal/rm/health.go, #519).
+ *    its units are not handed out; the pods that hold it stay bound (NVIDIA
+ *    k8s-device-plugin internal/rm/health.go, #519), but a fatal XID killed
+ *    their CUDA processes: their restartPolicy decides (faults_crash.c).
  *  - a failed node (NotReady, status Unknown) gets node.kubernetes.io/unreachable
  *    NoSchedule + NoExecute; its pods, which tolerate that for 300 s by default
  *    (DefaultTolerationSeconds admission), are evicted after that.

@@ -42,7 +42,8 @@ enum {
     FEV_K_GPU_PROC = 1,              /* payload: GPU failure process */
     FEV_K_NODE_PROC,                 /* payload: node failure process */
     FEV_K_ACTION,                    /* payload: index into faults.actions */
-    FEV_K_EVICT_CHECK                /* payload: pod id */
+    FEV_K_EVICT_CHECK,               /* payload: pod id */
+    FEV_K_RESTART                    /* payload: pod id; kubelet starts its crashed container (faults_crash.c) */
 };
 
 /* A timed action. */
@@ -132,6 +133,10 @@ void faults_gpu_admin_evict(faults *f, size_t node, int gpu, sim_time t);
 void faults_check_node(faults *f, size_t node, bool devices_only, sim_time t);   /* time evictions of node's pods */
 void faults_evict_check(faults *f, uint32_t pod, sim_time t);    /* an EVICT_CHECK event */
 void faults_on_bind(sim_run *r, void *ctx, uint32_t pod, sim_time t);
+/* faults_crash.c: a fatal XID kills the pods' processes on the GPU; restart attempts; a repair */
+void faults_crash_gpu(faults *f, size_t node, int gpu, sim_time t);
+void faults_crash_restart(faults *f, uint32_t pod, sim_time t);
+void faults_crash_repaired(faults *f, size_t node, int gpu, sim_time t);
 /* faults_source.c */
 int faults_source_start(sim_run *r, void *ctx);
 int faults_source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t);

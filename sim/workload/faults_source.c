@@ -321,6 +321,7 @@ int faults_source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     case FEV_K_NODE_PROC: return node_proc_fire(f, (size_t)payload, t);
     case FEV_K_ACTION: return action(f, (size_t)payload, t);
     case FEV_K_EVICT_CHECK: faults_evict_check(f, (uint32_t)payload, t); return 0;
+    case FEV_K_RESTART: faults_crash_restart(f, (uint32_t)payload, t); return 0;
     default: return 0;
     }
 }

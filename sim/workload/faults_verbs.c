@@ -112,6 +112,7 @@ int faults_gpu_fail(sim_run *r, size_t node, int gpu, gpu_fault_kind kind, int x
     } else if (fatal) {
         sched_set_gpu_health(&r->sched, node, gpu, false);   /* the device plugin skips the non-fatal XIDs */
     }
+    if (fatal) faults_crash_gpu(f, node, gpu, t);   /* the CUDA processes on it die (faults_crash.c) */
     faults_recount_node(f, node, t);
     faults_note(f, t);
     return 0;
@@ -158,6 +159,7 @@ int faults_gpu_repair(sim_run *r, size_t node, int gpu, sim_time t, strbuf *err)
     } else if (fatal) {
         sched_set_gpu_health(&r->sched, node, gpu, true);
     }
+    if (fatal) faults_crash_repaired(f, node, gpu, t);
     faults_recount_node(f, node, t);
     faults_note(f, t);
     return 0;

@@ -281,7 +281,7 @@ static int api_sample(lua_State *L) {
     return 0;
 }
 
-static const char *const STATE_NAMES[] = {"pending", "running", "succeeded", "deleted", "terminating"};
+static const char *const STATE_NAMES[] = {"pending", "running", "succeeded", "deleted", "terminating", "failed"};
 
 /* A deleted or evicted pod: its on_start/on_finish callbacks never run and
  * drasim.wait on it returns "deleted" now. */

@@ -31,16 +31,16 @@
 static const char *const POD_FIELDS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory",
                                          "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", "labels",
                                          "containers", "initContainers", "usage", "owner", "checkpoint",
-                                         "terminationGracePeriodSeconds", NULL};
+                                         "terminationGracePeriodSeconds", "restartPolicy", NULL};
 /* The pod's demand and its lifecycle (owner, checkpoint, grace period: engine/sim_evict.h), read by
  * the pod-group parser; pods that differ in any of them are different classes. */
 static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu",
                                             "containers", "initContainers", "usage", "owner", "checkpoint",
-                                            "terminationGracePeriodSeconds", NULL};
+                                            "terminationGracePeriodSeconds", "restartPolicy", NULL};
 /* Indexes into POD_FIELDS: bits of luaw.present. */
 enum { F_NAME, F_GROUP, F_AT, F_DURATION, F_PRIORITY, F_CPU, F_MEMORY, F_REQUESTS, F_NODESELECTOR, F_AFFINITY,
        F_TOLERATIONS, F_GPU, F_ON_START, F_LABELS, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT,
-       F_GRACE };
+       F_GRACE, F_RESTART };
 
 /* Push field f of the pod table at idx: nil at once when check_fields saw no
  * such key (most pods set a few of the fields; a lookup by C string costs a
@@ -144,7 +144,7 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
         if (!known && !(extra && !strcmp(k, extra)))
             luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
                           "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels, containers, initContainers, usage, "
-                          "owner, checkpoint, terminationGracePeriodSeconds%s%s)", fn, k, extra ? ", " : "",
+                          "owner, checkpoint, terminationGracePeriodSeconds, restartPolicy%s%s)", fn, k, extra ? ", " : "",
                        extra ? extra : "");
     }
     lua_pop(L, 1);
@@ -328,7 +328,7 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
 /* The shape key of the pod table at idx: group + demand fields in a fixed order. */
 static void shape_key(lua_State *L, const luaw *w, int idx, const char *group, strbuf *b) {
     static const int fields[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NODESELECTOR, F_AFFINITY, F_TOLERATIONS,
-                                 F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE, -1};
+                                 F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE, F_RESTART, -1};
     sb_clear(b);
     put_int(b, 0, (long long)strlen(group), ':');
     sb_puts(b, group);

@@ -4,7 +4,8 @@
 # sweep (trace: arrival curves, several configurations) and of two DRA runs
 # (dynamic MIG: frag_mig metrics) and of a numeric sweep (metric vs the
 # swept count), of an autoscaled run (node groups) and of a run with faults
-# (tests/faults/all-keys.yaml). Every PNG made must match a documented
+# (tests/faults/all-keys.yaml) and of a Lua run that samples and records
+# (tests/lua/record.yaml: user_* plots). Every PNG made must match a documented
 # `NAME.png/.svg` row (`<word>` = any name), come with its SVG, and every
 # documented row must be made by one of the reports. The plots are not
 # rendered: a stand-in gnuplot writes each file the script sets as output
@@ -36,6 +37,8 @@ step run "$src/tests/autoscaler/basic.yaml" -q -o ca.db
 step report ca.db -o ca
 step run "$src/tests/faults/all-keys.yaml" -q -o faults.db
 step report faults.db -o faults
+step run "$src/tests/lua/record.yaml" -q -o lua.db
+step report lua.db -o lua
 
 # documented names as anchored regexes: `arrival_<column>.png/.svg` -> ^arrival_[a-z0-9_]+$
 awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.svg$/, "", n)
@@ -44,7 +47,7 @@ awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.s
 
 # one awk pass (a grep per plot and pattern took minutes under load)
 rc=0
-for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png ca/*.png faults/*.png; do
+for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png ca/*.png faults/*.png lua/*.png; do
   [ -e "$png" ] || { echo "no plots were drawn in $(dirname "$png")/ (gnuplot.log: $(cat "$(dirname "$png")/gnuplot.log"))"; rc=1; continue; }
   [ -s "${png%.png}.svg" ] || { echo "$png has no SVG"; rc=1; }
   echo "$png"

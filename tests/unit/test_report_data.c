@@ -85,16 +85,34 @@ static void test_plots_follow_tables(void **state) {
     assert_int_equal(r.ngroups, 1);
     report rp = {.r = &r, .dir = dir};
     assert_int_equal(report_collect(&rp, &err), 0);
-    const char *always[] = {"gpu_alloc", "utilization", "pending", "wait_cdf", "alloc_by_model", "alloc_by_resource",
+    const char *always[] = {"gpu_alloc", "utilization", "wait_cdf", "alloc_by_model", "alloc_by_resource",
                             "compare_gpu_alloc_pct"};
     for (size_t i = 0; i < sizeof always / sizeof *always; i++)
         if (!has_plot(&rp, always[i])) fail_msg("missing plot %s", always[i]);
+    /* drawn when some sample is not 0, else left out with a sentence (report_prune.c) */
+    static const char *const zero_or_plot[][3] = {
+        {"pending_pods", "pending", "no pod was pending in these runs (pending)"},
+        {"stranded_gpus", "stranded_gpus", "no GPU was stranded in these runs (stranded_gpus)"},
+        {"frag_gpu_pct", "frag_over_time", "no FGD fragmentation in these runs (frag_over_time)"},
+        {"frag_mig_pct", "frag_mig_over_time", "no MIG fragmentation in these runs (frag_mig_over_time)"}};
+    sqlite3 *q;
+    assert_int_equal(sqlite3_open(db, &q), SQLITE_OK);
+    for (size_t i = 0; i < sizeof zero_or_plot / sizeof *zero_or_plot; i++) {
+        char sql[200];
+        sqlite3_stmt *st;
+        snprintf(sql, sizeof sql, "SELECT max(abs(%s)) > 0 FROM samples", zero_or_plot[i][0]);
+        assert_int_equal(sqlite3_prepare_v2(q, sql, -1, &st, NULL), SQLITE_OK);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        int some = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+        if (has_plot(&rp, zero_or_plot[i][1]) != (some != 0)) fail_msg("%s: plot and samples disagree", zero_or_plot[i][1]);
+        if (!some && !strstr(sb_str(&rp.empty_note), zero_or_plot[i][2])) fail_msg("no sentence for %s", zero_or_plot[i][1]);
+    }
+    sqlite3_close(q);
     assert_false(has_plot(&rp, "arrival_gpu_alloc_pct"));
-    /* every run measures placement quality: its plots are there (the quickstart has static MIG too) */
-    assert_true(has_plot(&rp, "frag_over_time"));
-    assert_true(has_plot(&rp, "stranded_gpus"));
+    /* every run measures placement quality: its plots are there (the quickstart has static MIG too),
+     * unless every value is 0 (above) */
     assert_true(has_plot(&rp, "nodes_fit"));
-    assert_true(has_plot(&rp, "frag_mig_over_time"));
 
     /* gpu_alloc.dat: one block, x in hours, mean between min and max, equal to the samples */
     char path[700];
