@@ -210,3 +210,16 @@ drasim_cli_test(NAME queues/check/fail
 drasim_cli_test(NAME queues/check/missing-queue
   COMMAND check ${_kq}/run/reclaim.yaml --expect ${_kq}/run/expect-queue-missing.yaml
   EXIT 3 EXPECT "expect-queue-missing.yaml:4:3: threshold 'preemptions{queue=team-z} == 0': no ClusterQueue 'team-z' in the results [(]ClusterQueues: team-a, team-b[)]")
+
+# ---- why-pending at the queue level (issue 27 step 5)
+# upstream-borrow-not-blocked.yaml: cq_a holds 2 cpu, borrowing limit 3: 1 left, the limit binds
+drasim_cli_test(NAME queues/run/why-borrowing-limit
+  COMMAND run ${_kq}/run/upstream-borrow-not-blocked.yaml -o ${_kq_out}/why-limit.db --force
+  SQL ${_kq_out}/why-limit.db "SELECT reason FROM pods WHERE name = 'a-0'"
+      "^ClusterQueue cq_a: 3 cpu requested in flavor default, 1 left, borrowing limit 3 reached$")
+# within-cq.yaml stopped at 12 s: h-0 waits for its victim l-1 (terminating until 15 s);
+# in Kueue's order behind it: l-2 (requeued, created at 1 s), then m-0 (10 s)
+drasim_cli_test(NAME queues/run/why-waiting-preemption
+  COMMAND run ${_kq}/run/within-cq.yaml --set stop.time=12s -o ${_kq_out}/why-preempt.db --force
+  SQL ${_kq_out}/why-preempt.db "SELECT group_concat(name || '=' || state || ': ' || reason, ' | ') FROM (SELECT * FROM pods WHERE state != 'Running' ORDER BY pod_id)"
+      "^l-1=Terminating: Preempted to accommodate a workload due to prioritization in the ClusterQueue [(]Kueue[)] [|] h-0=Pending: ClusterQueue solo: 1 nvidia.com/gpu requested in flavor h100, 0 left, no cohort to borrow from; waiting for 1 preempted Workload[(]s[)] to end [|] m-0=Pending: ClusterQueue solo: queued behind 2 earlier Workload[(]s[)] [|] l-2=Pending: ClusterQueue solo: queued behind 1 earlier Workload[(]s[)]$")

@@ -177,7 +177,8 @@ static pmode fits_quota(actx *a, uint32_t fr, int64_t req, int *borrow) {
         sb_printf(&a->r->why, "ClusterQueue %s: %s %s requested in flavor %s, %s left", a->cq->name, b1, f->resource,
                   f->flavor, b2);
         int64_t bl = a->cq->borrowing_limit[fr];
-        if (bl != KQ_NO_LIMIT && a->cq->usage[fr] >= kq_sat_add(a->cq->nominal[fr], bl)) {
+        /* the limit binds when its headroom is what is left */
+        if (bl != KQ_NO_LIMIT && kq_sat_add(a->cq->nominal[fr], bl) - a->cq->usage[fr] <= avail) {
             fmt_amount(b3, sizeof b3, f->resource, bl);
             sb_printf(&a->r->why, ", borrowing limit %s reached", b3);
         } else if (!a->cq->parent) {

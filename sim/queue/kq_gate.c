@@ -289,10 +289,17 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     if (r->borrowing) cs->admitted_borrowing++;
 }
 
+/* The class's why-pending line: drasim's queue-level line (else Kueue's
+ * message), and for a head waiting for its victims, how many. */
 static void remember_why(kq_gate *g, uint32_t pod, const kq_result *r) {
     cls_info *ci = &g->cls[g->pods.data[pod].cls];
     free(ci->why);
-    ci->why = xstrdup(r->why.len ? sb_str(&r->why) : sb_str(&r->reason));
+    strbuf b = {0};
+    sb_puts(&b, r->why.len ? sb_str(&r->why) : sb_str(&r->reason));
+    if (r->mode == KQ_PREEMPT && r->nvictims)
+        sb_printf(&b, "; waiting for %zu preempted Workload(s) to end", r->nvictims);
+    ci->why = xstrdup(sb_str(&b));
+    sb_free(&b);
     ci->failed_cycle = g->cycle_no;
 }
 
@@ -472,8 +479,17 @@ static const char *gate_why(void *ctx, uint32_t cls) {
     if (cls >= g->ncls || !g->cls[cls].managed) return NULL;
     cls_info *ci = &g->cls[cls];
     if (!ci->cq) return ci->why;
-    for (size_t i = 0; i < g->cqs[ci->cq->index].pending.len; i++)
-        if (g->pods.data[g->cqs[ci->cq->index].pending.data[i]].cls == cls) return ci->why;
+    const cq_state *cs = &g->cqs[ci->cq->index];
+    for (size_t i = 0; i < cs->pending.len; i++)
+        if (g->pods.data[cs->pending.data[i]].cls == cls) {
+            if (!ci->why) {   /* never a head: queued behind others */
+                strbuf b = {0};
+                sb_printf(&b, "ClusterQueue %s: queued behind %zu earlier Workload(s)", ci->cq->name, i);
+                ci->why = xstrdup(sb_str(&b));
+                sb_free(&b);
+            }
+            return ci->why;
+        }
     return NULL;
 }
 
