@@ -76,3 +76,8 @@ foreach(_case
     COMMAND run ${_cl}/bad/${_name}.yaml -o ${_cl_out}/bad-${_name}.db
     EXIT 3 EXPECT "${_msg}" FILE_ABSENT ${_cl_out}/bad-${_name}.db)
 endforeach()
+
+# `run` says what the failures cost (the same numbers as backoff-sequence above), not only the database
+drasim_cli_test(NAME crashloop/run-prints-failures
+  COMMAND run ${_cl}/backoff.yaml -o ${_cl_out}/backoff-print.db
+  EXPECT "failures: 7 GPU, 0 node; work lost 0[.]00 GPU-hours at evictions, 3[.]50 at fatal XIDs; 7 pods crashed, 35 container restarts, crash loops held 0[.]58 GPU-hours")

@@ -52,6 +52,19 @@ static double now_s(void) {
 }
 
 /* Print the one-paragraph summary of a stored run. */
+/* One line on failures and the work they cost (docs/DYNAMICS.md), only when
+ * something failed: a device-plugin run's crash loops would otherwise show
+ * only in the database. */
+static void print_failures(const sim_run *run) {
+    double gpus = sim_metric_get(run, "fault_gpu_failures"), nodes = sim_metric_get(run, "fault_node_failures");
+    double crashes = sim_metric_get(run, "xid_pod_crashes");
+    if (!(gpus > 0) && !(nodes > 0) && !(crashes > 0)) return;
+    printf("  failures: %.0f GPU, %.0f node; work lost %.2f GPU-hours at evictions, %.2f at fatal XIDs; "
+           "%.0f pods crashed, %.0f container restarts, crash loops held %.2f GPU-hours\n",
+           gpus, nodes, sim_metric_get(run, "gpu_hours_lost"), sim_metric_get(run, "gpu_hours_lost_xid"), crashes,
+           sim_metric_get(run, "xid_container_restarts"), sim_metric_get(run, "gpu_hours_crashloop"));
+}
+
 static void print_run(const sim_run *run, size_t nnodes, int64_t run_id, void *ud) {
     (void)ud;
     double arrived = sim_metric_get(run, "pods_arrived"), started = sim_metric_get(run, "pods_scheduled");
@@ -71,6 +84,7 @@ static void print_run(const sim_run *run, size_t nnodes, int64_t run_id, void *u
         printf("  policy %s: %.0f%% of GPU capacity arrived; %.2f%% of GPUs allocated, %.2f%% fragmented at the end\n",
                run->sc->sched.policy ? run->sc->sched.policy : run->sc->sched.policy_none ? "none" : "fgd", sim_metric_get(run, "arrived_gpu_pct"),
                sim_metric_get(run, "gpu_milli_alloc_pct_end"), sim_metric_get(run, "frag_gpu_pct_end"));
+    print_failures(run);
     run_groups_print(run, stdout, stderr);
 }
 
