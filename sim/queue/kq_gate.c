@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "queue/gate.h"
+#include "queue/kq_fs_order.h"
 #include "queue/kq_objects.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -254,6 +255,21 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     kq_try_admit(&g->l.s, &pd, r);
 }
 
+/* The usage per (flavor, resource) of the flavors chosen in r for one pod
+ * of `spec` (out has r->nchoices entries); returns how many. */
+static size_t charge_of(kq_gate *g, const k8s_pod *spec, const kq_result *r, kq_usage *out) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const kq_choice *c = &r->choices[i];
+        int64_t amt = 0;
+        for (size_t k = 0; k < spec->nrequests; k++)
+            if (spec->requests[k].name == c->resource) amt = kq_resource_value(c->resource, &spec->requests[k].value);
+        if (!strcmp(c->resource, "pods")) amt = 1;
+        out[n++] = (kq_usage){kq_fr_index(&g->l.s, c->flavor, c->resource), amt};
+    }
+    return n;
+}
+
 /* Charge the admitted pod's usage (one Workload in the snapshot). */
 static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     pod_rec *p = &g->pods.data[pod];
@@ -262,14 +278,7 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     kq_node *cq = g->l.s.nodes[p->cq];
     kq_wl *w = xcalloc(1, sizeof *w + (r->nchoices ? r->nchoices : 1) * sizeof(kq_usage));
     w->usage = (kq_usage *)(w + 1);
-    for (size_t i = 0; i < r->nchoices; i++) {
-        const kq_choice *c = &r->choices[i];
-        int64_t amt = 0;
-        for (size_t k = 0; k < spec->nrequests; k++)
-            if (spec->requests[k].name == c->resource) amt = kq_resource_value(c->resource, &spec->requests[k].value);
-        if (!strcmp(c->resource, "pods")) amt = 1;
-        w->usage[w->nusage++] = (kq_usage){kq_fr_index(&g->l.s, c->flavor, c->resource), amt};
-    }
+    w->nusage = charge_of(g, spec, r, w->usage);
     w->name = g->sc->ngroups > p->cls ? g->sc->groups[p->cls].name : intern("pod");
     w->priority = ci->priority;
     w->order_ms = p->order;
@@ -373,37 +382,68 @@ static void collect_heads(kq_gate *g) {
  * nominate, order, processEntry). A head is evaluated again when an earlier
  * head of the cycle changed its cohort tree's usage (Kueue's `fits` check
  * after the others). */
+static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue_cycle_out *out);
+
+/* The fair-sharing iterator (kq_fs_order.c): the heads in tournament order,
+ * by the DRS their nominated usage would give, recomputed after each. */
+static void fair_order(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
+    size_t n = g->heads.len;
+    kq_fs_entry *e = xcalloc(n, sizeof *e);
+    bool *done = xcalloc(n, sizeof *done);
+    for (size_t i = 0; i < n; i++) {
+        head *h = &g->heads.data[i];
+        const pod_rec *p = &g->pods.data[h->pod];
+        kq_usage *u = xmalloc((h->r.nchoices ? h->r.nchoices : 1) * sizeof *u);
+        e[i] = (kq_fs_entry){g->l.s.nodes[h->cq], u, charge_of(g, &g->cls[p->cls].spec, &h->r, u),
+                             g->cls[p->cls].priority, p->order};
+    }
+    size_t k;
+    while ((k = kq_fs_next(&g->l.s, e, n, done)) != SIZE_MAX) {
+        done[k] = true;
+        process_head(g, &g->heads.data[k], t, targeted, out);
+    }
+    for (size_t i = 0; i < n; i++) free((void *)e[i].usage);
+    free(e);
+    free(done);
+}
+
 static void one_cycle(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
     targeted->len = 0;
     for (size_t i = 0; i < g->heads.len; i++) evaluate(g, g->heads.data[i].pod, &g->heads.data[i].r);
+    memset(g->round_used, 0, g->l.s.nnodes * sizeof *g->round_used);
+    if (g->l.s.fair_sharing) {
+        fair_order(g, t, targeted, out);
+        return;
+    }
     g_sort = g;
     if (g->heads.len > 1) qsort(g->heads.data, g->heads.len, sizeof *g->heads.data, head_cmp);
-    memset(g->round_used, 0, g->l.s.nnodes * sizeof *g->round_used);
-    for (size_t i = 0; i < g->heads.len; i++) {
-        head *h = &g->heads.data[i];
-        kq_node *cq = g->l.s.nodes[h->cq];
-        cq_state *cs = &g->cqs[cq->index];
-        bool *used = &g->round_used[root_of(cq)->index];
-        if (*used) {
-            kq_result_free(&h->r);
-            evaluate(g, h->pod, &h->r);
-        }
-        if (h->r.admitted) {
-            admit(g, h->pod, &h->r, t);
-            VEC_PUSH(out->admitted, h->pod);
-            *used = true;
-        } else if (h->r.mode == KQ_PREEMPT && h->r.nvictims) {
-            /* waits for its victims: it stays the head and blocks the queue;
-             * overlapping another head's victims, it is tried in the next cycle */
-            remember_why(g, h->pod, &h->r);
-            if (preempt(g, h->pod, &h->r, targeted, out)) cs->settled = true;
-        } else {
-            remember_why(g, h->pod, &h->r);
-            if (cq->cq->strict_fifo) cs->settled = true;   /* StrictFIFO: the head blocks the queue */
-            else cs->cursor++;
-        }
+    for (size_t i = 0; i < g->heads.len; i++) process_head(g, &g->heads.data[i], t, targeted, out);
+}
+
+/* processEntry for one head: admit, preempt or note why not. */
+static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
+    kq_node *cq = g->l.s.nodes[h->cq];
+    cq_state *cs = &g->cqs[cq->index];
+    bool *used = &g->round_used[root_of(cq)->index];
+    if (*used) {
         kq_result_free(&h->r);
+        evaluate(g, h->pod, &h->r);
     }
+    if (h->r.admitted) {
+        admit(g, h->pod, &h->r, t);
+        VEC_PUSH(out->admitted, h->pod);
+        *used = true;
+    } else if (h->r.mode == KQ_PREEMPT && h->r.nvictims) {
+        /* waits for its victims: it stays the head and blocks the queue;
+         * overlapping another head's victims, it is tried in the next cycle */
+        remember_why(g, h->pod, &h->r);
+        if (preempt(g, h->pod, &h->r, targeted, out)) cs->settled = true;
+    } else {
+        remember_why(g, h->pod, &h->r);
+        if (cq->cq->strict_fifo) cs->settled = true;   /* StrictFIFO: the head blocks the queue */
+        else cs->cursor++;
+    }
+    kq_result_free(&h->r);
 }
 
 static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
