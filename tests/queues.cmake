@@ -289,3 +289,12 @@ drasim_cli_test(NAME queues/run/bad-fair-sharing
   COMMAND run ${_kq}/run/bad-fair-sharing.yaml -o ${_kq_out}/bad-fs.db
   EXIT 3 EXPECT [[bad-fair-sharing.yaml:37:5: unknown field 'preemptionStrategy' in fairSharing]]
   FILE_ABSENT ${_kq_out}/bad-fs.db)
+# a gang behind Kueue is one Workload (pod set count = its pods): admitted all
+# or nothing, preempted whole; numbers derived by hand in run/gang.yaml
+drasim_cli_test(NAME queues/run/gang
+  COMMAND run ${_kq}/run/gang.yaml -o ${_kq_out}/gang.db --force
+  SQL ${_kq_out}/gang.db "SELECT group_concat(metric || '=' || printf('%.3f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_preemptions_InClusterQueue', 'queue_preempted', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
+      "^queue_admitted=4.000 queue_preemptions_InClusterQueue=1.000 queue_preempted=1.000 queue_wait_censored_mean_s=36.250 queue_wait_censored_max_s=105.000$"
+      ${_kq_out}/gang.db "SELECT group_concat(name || '@' || scheduled_ms || '-' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^g1-0@115000-175000 g2-0@3000-25000 g2-1@3000-25000 g2-2@3000-25000 g1-1@115000-175000 g1-2@115000-175000 h-0@25000-55000 g2-3@55000-115000 g2-4@55000-115000 g2-5@55000-115000$"
+      ${_kq_out}/gang.db "SELECT value FROM summary WHERE grp = '' AND metric = 'evictions_preemption'" "^3[.]0$")

@@ -46,7 +46,20 @@ typedef struct cls_info {
     int32_t priority;
     char *why;                       /* last reason its head did not fit */
     uint64_t failed_cycle;           /* cycle in which a pod of it did not fit */
+    int32_t gang_size;               /* a gang: its pods form one Workload (0 = one per pod) */
+    uint32_t gang_open;              /* gang Workload collecting its pods: index + 1, 0 = none */
 } cls_info;
+
+/* A gang's Workload (Kueue's pod-group integration: one Workload whose pod
+ * set counts every pod of the group, created once all of them exist). Its
+ * first member is the leader: it stands for the Workload in the pending list
+ * and holds the kq_wl. */
+typedef struct gang_wl {
+    VEC(uint32_t) members;           /* pod ids */
+    int64_t order;                   /* queue-order timestamp; -1 = its creation */
+    int32_t live;                    /* admitted members that have not ended */
+    int32_t nbound;                  /* members bound to a node */
+} gang_wl;
 
 typedef struct pod_rec {
     int64_t arrival;
@@ -55,7 +68,9 @@ typedef struct pod_rec {
     int32_t cq;                      /* node index; -1 not managed */
     kq_wl *wl;                       /* admitted: its Workload in the snapshot (owned) */
     int64_t admitted_at;
-    bool pending, bound;
+    bool pending, bound;             /* bound: the Workload (a gang: all its pods) placed */
+    uint32_t gw;                     /* gang Workload index + 1, 0 = none */
+    bool holds, mbound;              /* a gang member: admitted and not ended; bound */
 } pod_rec;
 
 /* Kueue's preemption reasons (kueue.InClusterQueueReason, ...), the
@@ -101,6 +116,7 @@ typedef struct kq_gate {
     bool any_dirty;
     uint64_t cycle_no;               /* instants with a cycle */
     VEC(head) heads;
+    VEC(gang_wl) gangs;
     queue_samples samples;
     int64_t missing_lq_pods;
 } kq_gate;
@@ -128,6 +144,7 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     const kq_local_queue *lq = kq_find_lq(g->sc->queues, ps->namespace_ ? ps->namespace_ : intern("default"), q);
     if (lq) ci->cq = kq_snapshot_cq(&g->l.s, lq->cluster_queue);
     ci->priority = ps->priority;
+    ci->gang_size = ps->gang_min > 0 && c < g->sc->ngroups && ps->count > 0 ? (int32_t)ps->count : 0;
     size_t n = ps->nrequests + ps->ndp_resources;
     k8s_resource_amount *rq = xcalloc(n ? n : 1, sizeof *rq);
     size_t k = 0;
@@ -162,6 +179,27 @@ static void sift_up(kq_gate *g, cq_state *cs, size_t i) {
     }
 }
 
+/* Pod `pod` joins its class's gang Workload; true when that completed it
+ * (the leader becomes pending with the Workload's order). */
+static bool gang_collect(kq_gate *g, cls_info *ci, uint32_t pod, int64_t t) {
+    if (!ci->gang_open) {
+        gang_wl z = {.order = -1};
+        VEC_PUSH(g->gangs, z);
+        ci->gang_open = (uint32_t)g->gangs.len;
+    }
+    gang_wl *gw = &g->gangs.data[ci->gang_open - 1];
+    VEC_PUSH(gw->members, pod);
+    g->pods.data[pod].gw = ci->gang_open;
+    if ((int32_t)gw->members.len < ci->gang_size) return false;
+    ci->gang_open = 0;
+    pod_rec *lead = &g->pods.data[gw->members.data[0]];
+    lead->arrival = t;   /* the Workload exists from now */
+    lead->order = gw->order >= 0 ? gw->order : t;
+    lead->pending = true;
+    g->pods.data[pod].pending = false;
+    return true;
+}
+
 static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *ps, int64_t t) {
     kq_gate *g = ctx;
     if (cls >= g->ncls) {   /* classes added while the run goes (Lua, traces) */
@@ -193,9 +231,14 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
         return true;
     }
     p->cq = (int32_t)ci->cq->index;
-    p->pending = true;
-    cq_state *cs = &g->cqs[ci->cq->index];
     p->order = t;
+    if (ci->gang_size) {
+        if (!gang_collect(g, ci, pod, t)) return true;   /* waits for the rest of its gang */
+        pod = g->gangs.data[p->gw - 1].members.data[0];   /* the gang's leader stands for it */
+    } else {
+        p->pending = true;
+    }
+    cq_state *cs = &g->cqs[ci->cq->index];
     VEC_PUSH(cs->pending, pod);
     sift_up(g, cs, cs->pending.len - 1);
     mark_dirty(g, ci->cq);
@@ -209,7 +252,17 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
  * only with PrioritySortingWithinCohort off, a feature gate on by default). */
 static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     kq_gate *g = ctx;
-    if (victim >= g->pods.len || rep >= g->pods.len || !g->pods.data[rep].pending) return;
+    if (victim >= g->pods.len || rep >= g->pods.len) return;
+    if (g->pods.data[rep].gw && g->pods.data[victim].gw) {   /* a gang: its new Workload keeps the old order */
+        gang_wl *gw = &g->gangs.data[g->pods.data[rep].gw - 1];
+        int64_t old = g->pods.data[g->gangs.data[g->pods.data[victim].gw - 1].members.data[0]].order;
+        if (gw->order < 0 || old < gw->order) gw->order = old;
+        rep = gw->members.data[0];
+        if (!g->pods.data[rep].pending) return;   /* still collecting: applied at completion */
+        g->pods.data[rep].order = gw->order;
+        victim = rep;
+    }
+    if (!g->pods.data[rep].pending) return;
     pod_rec *v = &g->pods.data[victim], *p = &g->pods.data[rep];
     p->order = v->order;
     cq_state *cs = &g->cqs[p->cq];
@@ -222,7 +275,16 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
 
 static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     kq_gate *g = ctx;
-    if (pod >= g->pods.len || !g->pods.data[pod].wl) return;
+    if (pod >= g->pods.len) return;
+    if (g->pods.data[pod].gw) {   /* a gang member: the Workload ends with its last pod */
+        pod_rec *m = &g->pods.data[pod];
+        if (!m->holds) return;
+        m->holds = false;
+        gang_wl *gw = &g->gangs.data[m->gw - 1];
+        if (--gw->live > 0) return;
+        pod = gw->members.data[0];
+    }
+    if (!g->pods.data[pod].wl) return;
     pod_rec *p = &g->pods.data[pod];
     cq_state *cs = &g->cqs[p->cq];
     cs->holding--;
@@ -243,7 +305,7 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     cls_info *ci = &g->cls[p->cls];
     kq_node *cq = g->l.s.nodes[p->cq];
     const char *name = intern("main");
-    int32_t one = 1;
+    int32_t one = p->gw ? (int32_t)g->gangs.data[p->gw - 1].members.len : 1;   /* pods in the pod set */
     const k8s_pod *spec = &ci->spec;
     kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .npod_sets = 1};
     pd.wl.name = name;
@@ -279,6 +341,17 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     kq_wl *w = xcalloc(1, sizeof *w + (r->nchoices ? r->nchoices : 1) * sizeof(kq_usage));
     w->usage = (kq_usage *)(w + 1);
     w->nusage = charge_of(g, spec, r, w->usage);
+    if (p->gw) {   /* a gang: count x the pod's, all its pods admitted together */
+        gang_wl *gw = &g->gangs.data[p->gw - 1];
+        for (size_t i = 0; i < w->nusage; i++) w->usage[i].amount = kq_sat_add(0, w->usage[i].amount * (int64_t)gw->members.len);
+        gw->live = (int32_t)gw->members.len;
+        gw->nbound = 0;
+        for (size_t i = 0; i < gw->members.len; i++) {
+            pod_rec *m = &g->pods.data[gw->members.data[i]];
+            m->holds = true;
+            m->mbound = false;
+        }
+    }
     w->name = g->sc->ngroups > p->cls ? g->sc->groups[p->cls].name : intern("pod");
     w->priority = ci->priority;
     w->order_ms = p->order;
@@ -337,7 +410,17 @@ static bool preempt(kq_gate *g, uint32_t pod, const kq_result *r, wl_vec *target
         int k = reason_index(r->victims[i].reason);
         cs->preemptions[k]++;
         g->cqs[w->cq->index].preempted++;
-        queue_victim v = {wl_pod(w), REASON_TEXT[k]};
+        uint32_t vp = wl_pod(w);
+        if (g->pods.data[vp].gw) {   /* a gang: the whole Workload is evicted */
+            const gang_wl *gw = &g->gangs.data[g->pods.data[vp].gw - 1];
+            for (size_t m = 0; m < gw->members.len; m++)
+                if (g->pods.data[gw->members.data[m]].holds) {
+                    queue_victim v = {gw->members.data[m], REASON_TEXT[k]};
+                    VEC_PUSH(out->evict, v);
+                }
+            continue;
+        }
+        queue_victim v = {vp, REASON_TEXT[k]};
         VEC_PUSH(out->evict, v);
     }
     return true;
@@ -431,7 +514,13 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
     }
     if (h->r.admitted) {
         admit(g, h->pod, &h->r, t);
-        VEC_PUSH(out->admitted, h->pod);
+        uint32_t gwi = g->pods.data[h->pod].gw;
+        if (gwi) {   /* every pod of the gang goes to the scheduler */
+            const gang_wl *gw = &g->gangs.data[gwi - 1];
+            for (size_t m = 0; m < gw->members.len; m++) VEC_PUSH(out->admitted, gw->members.data[m]);
+        } else {
+            VEC_PUSH(out->admitted, h->pod);
+        }
         *used = true;
     } else if (h->r.mode == KQ_PREEMPT && h->r.nvictims) {
         /* waits for its victims: it stays the head and blocks the queue;
@@ -475,6 +564,14 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
 
 static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
     kq_gate *g = ctx;
+    if (pod < g->pods.len && g->pods.data[pod].gw) {   /* a gang: placed once all its pods are */
+        pod_rec *m = &g->pods.data[pod];
+        if (!m->holds || m->mbound) return;
+        m->mbound = true;
+        gang_wl *gw = &g->gangs.data[m->gw - 1];
+        if (++gw->nbound < (int32_t)gw->members.len) return;
+        pod = gw->members.data[0];
+    }
     if (pod >= g->pods.len || !g->pods.data[pod].wl || g->pods.data[pod].bound) return;
     pod_rec *p = &g->pods.data[pod];
     p->bound = true;
@@ -616,6 +713,8 @@ static void gate_free(void *ctx) {
     }
     free(g->cls);
     VEC_FREE(g->heads);
+    for (size_t i = 0; i < g->gangs.len; i++) VEC_FREE(g->gangs.data[i].members);
+    VEC_FREE(g->gangs);
     VEC_FREE(g->samples.usage);
     VEC_FREE(g->samples.state);
     free(g->round_used);
