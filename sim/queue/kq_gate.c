@@ -47,6 +47,7 @@ typedef struct cls_info {
     char *why;                       /* last reason its head did not fit */
     uint64_t failed_cycle;           /* cycle in which a pod of it did not fit */
     int32_t gang_size;               /* a gang: its pods form one Workload (0 = one per pod) */
+    bool inadmissible;               /* Kueue cannot admit it at all (why says so) */
     uint32_t gang_open;              /* gang Workload collecting its pods: index + 1, 0 = none */
 } cls_info;
 
@@ -131,6 +132,73 @@ static void mark_dirty(kq_gate *g, const kq_node *cq) {
     g->any_dirty = true;
 }
 
+/* Kueue's DRA integration (kueue ff69552e79 pkg/dra/claims.go
+ * GetResourceRequestsForResourceClaimTemplates, countDevicesPerClass): the
+ * devices a pod's ResourceClaimTemplates request, per DeviceClass (ExactCount:
+ * count; adminAccess: none), charged as the resource its deviceClassMappings
+ * entry names. FirstAvailable, allocationMode All and an unmapped DeviceClass
+ * make the Workload inadmissible (*why, returns 0). Shared claims
+ * (resourceClaimName) are not charged, as upstream. Appends to *rq (k used). */
+static size_t dra_charge(kq_gate *g, const pod_group_spec *ps, k8s_resource_amount **rq, size_t k, char **why) {
+    const kq_config *cfg = &g->sc->queues->config;
+    size_t n = 0, cap = 0;
+    k8s_resource_amount *add = NULL;
+    strbuf b = {0};
+    for (size_t i = 0; i < ps->ndra_claims && !b.len; i++) {
+        const dra_pod_claim *c = &ps->dra_claims[i];
+        if (c->shared || c->template_name) continue;
+        for (size_t r = 0; r < c->spec.nrequests && !b.len; r++) {
+            const k8s_device_request *q = &c->spec.requests[r];
+            if (q->nfirst_available || !q->has_exactly) {
+                sb_printf(&b, "ResourceClaimTemplate %s: devices.requests[%zu]: FirstAvailable device selection is not supported", c->name, r);
+                break;
+            }
+            const k8s_device_request_spec *x = &q->exactly;
+            if (x->has_admin_access && x->admin_access) continue;
+            if (x->mode != ALLOC_MODE_EXACT_COUNT) {
+                sb_printf(&b, "ResourceClaimTemplate %s: devices.requests[%zu].exactly.allocationMode: AllocationMode 'All' is not supported", c->name, r);
+                break;
+            }
+            if (!x->device_class_name || !*x->device_class_name) continue;
+            const char *res = kq_dc_resource(cfg, x->device_class_name);
+            if (!res) {
+                sb_printf(&b, "DeviceClass %s is not mapped in DRA configuration for podset main", x->device_class_name);
+                break;
+            }
+            res = intern(res);
+            size_t j = 0;
+            while (j < n && add[j].name != res) j++;
+            if (j == n) {
+                if (n == cap) add = xrealloc(add, (cap = cap ? cap * 2 : 4) * sizeof *add);
+                add[n++] = (k8s_resource_amount){res, quantity_from_int64(0, QF_DECIMAL_SI)};
+            }
+            quantity one = quantity_from_int64(x->count, QF_DECIMAL_SI), sum;
+            if (quantity_add(&add[j].value, &one, &sum) == 0) add[j].value = sum;
+        }
+    }
+    if (b.len) {
+        *why = xstrdup(sb_str(&b));
+        sb_free(&b);
+        free(add);
+        return 0;
+    }
+    /* a mapped resource the pod also requests directly adds up */
+    size_t added = 0;
+    *rq = xrealloc(*rq, (k + n + 1) * sizeof **rq);
+    for (size_t j = 0; j < n; j++) {
+        size_t e = 0;
+        while (e < k + added && (*rq)[e].name != add[j].name) e++;
+        if (e < k + added) {
+            quantity sum;
+            if (quantity_add(&(*rq)[e].value, &add[j].value, &sum) == 0) (*rq)[e].value = sum;
+        } else {
+            (*rq)[k + added++] = add[j];
+        }
+    }
+    free(add);
+    return added;
+}
+
 /* The class's Kueue view: LocalQueue from label and namespace, requests. */
 static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     cls_info *ci = &g->cls[c];
@@ -150,6 +218,11 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     size_t k = 0;
     for (size_t i = 0; i < ps->nrequests; i++) rq[k++] = ps->requests[i];
     for (size_t i = 0; ps->has_dp && i < ps->ndp_resources; i++) rq[k++] = ps->dp_resources[i];
+    if (g->sc->queues->config.ndc_mappings && ps->ndra_claims) {
+        size_t extra = dra_charge(g, ps, &rq, k, &ci->why);
+        if (!extra && ci->why) ci->inadmissible = true;
+        k += extra;
+    }
     ci->spec.requests = rq;
     ci->spec.nrequests = k;
     ci->spec.node_selector = ps->node_selector;
@@ -219,8 +292,8 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
     pod_rec *p = &g->pods.data[pod];
     p->arrival = t;
     p->cls = cls;
-    if (!ci->cq) {   /* Kueue: stays pending, "LocalQueue X doesn't exist" */
-        g->missing_lq_pods++;
+    if (!ci->cq || ci->inadmissible) {   /* Kueue: stays pending, "LocalQueue X doesn't exist" */
+        if (!ci->inadmissible) g->missing_lq_pods++;
         p->cq = -1;
         if (!ci->why) {
             strbuf b = {0};
@@ -615,7 +688,7 @@ static const char *gate_why(void *ctx, uint32_t cls) {
     kq_gate *g = ctx;
     if (cls >= g->ncls || !g->cls[cls].managed) return NULL;
     cls_info *ci = &g->cls[cls];
-    if (!ci->cq) return ci->why;
+    if (!ci->cq || ci->inadmissible) return ci->why;
     const cq_state *cs = &g->cqs[ci->cq->index];
     for (size_t i = 0; i < cs->pending.len; i++)
         if (g->pods.data[cs->pending.data[i]].cls == cls) {
