@@ -111,6 +111,52 @@ kq_drs(resource-share-only-at-the-root-cohort "resource share defined for resour
 kq_drs(resource-share-affected-by-borrowing-limit "resource share affected by borrowing limit"
   "\"cq\": {\"share\": 1000, .*\"child-cohort\": {\"share\": 200, ")
 
+# ---- pkg/scheduler/preemption/preemption_fair_test.go TestFairPreemptions ----
+# Fair sharing on by a Kueue Configuration document in the snapshot
+# (tests/queues/fair/, written by gen_cases.py); victims and reasons are the
+# upstream case's wantPreempted (targetKeyReason), sorted by name.
+function(kq_fair name upstream victims reasons)
+  drasim_cli_test(NAME queues/fair/${name}
+    COMMAND admit ${_kq}/fair/${name}.yaml
+    EXIT 1
+    EXPECT "\"admitted\": false" "\"victims\": \\[${victims}\\], \"victimReasons\": \\[${reasons}\\]")
+endfunction()
+set(_ifs [["InCohortFairSharing"]])
+kq_fair(reclaim-nominal-from-user-using-the-most "reclaim nominal from user using the most" [["b1"]] ${_icr})
+kq_fair(can-reclaim-from-queue-using-less
+  "can reclaim from queue using less, if taking the latest workload from user using the most isn't enough" [["a1"]] ${_icr})
+kq_fair(reclaim-borrowable-quota-from-user-using-the-most "reclaim borrowable quota from user using the most" [["b1"]] ${_ifs})
+kq_fair(preempt-one-from-each-cq-borrowing "preempt one from each CQ borrowing" [["a1", "b1"]] "${_icr}, ${_icr}")
+kq_fair(cant-preempt-when-everyone-under-nominal "can't preempt when everyone under nominal" "" "")
+kq_fair(cant-preempt-when-it-would-switch-the-imbalance "can't preempt when it would switch the imbalance" "" "")
+kq_fair(can-preempt-lower-priority-workloads-from-same-cq "can preempt lower priority workloads from same CQ"
+  [["a1_low", "a2_low"]] "${_icq}, ${_icq}")
+kq_fair(can-preempt-a-combination-of-same-cq-and-highest-user "can preempt a combination of same CQ and highest user"
+  [["a_low", "b1"]] "${_icq}, ${_ifs}")
+kq_fair(preempt-huge-workload-if-there-is-no-other-option
+  "preempt huge workload if there is no other option, as long as the target CQ gets a lower share" [["b1"]] ${_icr})
+kq_fair(cant-preempt-huge-workload-if-the-incoming-is-also-huge "can't preempt huge workload if the incoming is also huge" "" "")
+kq_fair(cant-preempt-2-smaller-workloads-if-the-incoming-is-huge "can't preempt 2 smaller workloads if the incoming is huge" "" "")
+kq_fair(preempt-from-target-and-others-even-if-over-nominal "preempt from target and others even if over nominal"
+  [["a1_low", "b1"]] "${_icq}, ${_ifs}")
+kq_fair(prefer-to-preempt-workloads-that-dont-make-the-target-cq-have-the-biggest-share
+  "prefer to preempt workloads that don't make the target CQ have the biggest share" [["b2"]] ${_ifs})
+kq_fair(preempt-from-different-cluster-queues-if-the-end-result-has-a-smaller-max-share
+  "preempt from different cluster queues if the end result has a smaller max share" [["b1", "c1"]] "${_ifs}, ${_ifs}")
+kq_fair(scenario-above-does-not-flap "scenario above does not flap" "" "")
+kq_fair(cannot-preempt-if-it-would-make-the-candidate-cq-go-under-nominal
+  "cannot preempt if it would make the candidate CQ go under nominal after preempting one element" "" "")
+kq_fair(workloads-under-priority-threshold-not-capriciously-preempted
+  "workloads under priority threshold not capriciously preempted" "" "")
+kq_fair(preempt-lower-priority-first-even-if-big "preempt lower priority first, even if big" [["b_low"]] ${_ifs})
+kq_fair(preempt-workload-that-doesnt-transfer-the-imbalance-even-if-high-priority
+  "preempt workload that doesn't transfer the imbalance, even if high priority" [["b_high"]] ${_ifs})
+kq_fair(cq-with-higher-weight-can-preempt-more "CQ with higher weight can preempt more" [["b1", "b2"]] "${_ifs}, ${_ifs}")
+kq_fair(can-preempt-anything-borrowing-from-cq-with-0-weight "can preempt anything borrowing from CQ with 0 weight"
+  [["b1", "b2", "b3"]] "${_ifs}, ${_ifs}, ${_ifs}")
+kq_fair(cant-preempt-nominal-from-cq-with-0-weight "can't preempt nominal from CQ with 0 weight" "" "")
+kq_fair(cant-preempt-nominal-from-cohort-with-0-weight "can't preempt nominal from Cohort with 0 weight" "" "")
+
 # ---- bad input: FILE:LINE:COL, exit 3, nothing printed on stdout --------------
 function(kq_bad name regex)
   drasim_cli_test(NAME queues/bad/${name}
@@ -123,6 +169,7 @@ kq_bad(missing-cluster-queue [[missing-cluster-queue.yaml:4:22: LocalQueue team-
 kq_bad(undeclared-resource [[undeclared-resource.yaml:13:19: .*'nvidia.com/gpu' must match the name in coveredResources [(]'cpu'[)]: a quota on an undeclared resource]])
 kq_bad(missing-cohort [[missing-cohort.yaml:5:15: ClusterQueue team-a: spec.cohortName: Cohort 'gpu-pool' does not exist]])
 kq_bad(borrowing-without-cohort [[borrowing-without-cohort.yaml:13:19: .*borrowingLimit: must be nil when cohort is empty]])
+kq_bad(bad-fs-strategy [[bad-fs-strategy.yaml:4:25: fairSharing.preemptionStrategies: supported values: ]])
 kq_bad(bad-policy [[bad-policy.yaml:5:36: ClusterQueue team-a: spec.preemption: withinClusterQueue: unsupported value 'Any']])
 # Kueue's implicit cohorts: the same file is fine without --no-implicit-cohorts
 drasim_cli_test(NAME queues/implicit-cohort COMMAND admit --shares ${_kq}/bad/missing-cohort.yaml
@@ -223,3 +270,45 @@ drasim_cli_test(NAME queues/run/why-waiting-preemption
   COMMAND run ${_kq}/run/within-cq.yaml --set stop.time=12s -o ${_kq_out}/why-preempt.db --force
   SQL ${_kq_out}/why-preempt.db "SELECT group_concat(name || '=' || state || ': ' || reason, ' | ') FROM (SELECT * FROM pods WHERE state != 'Running' ORDER BY pod_id)"
       "^l-1=Terminating: Preempted to accommodate a workload due to prioritization in the ClusterQueue [(]Kueue[)] [|] h-0=Pending: ClusterQueue solo: 1 nvidia.com/gpu requested in flavor h100, 0 left, no cohort to borrow from; waiting for 1 preempted Workload[(]s[)] to end [|] m-0=Pending: ClusterQueue solo: queued behind 2 earlier Workload[(]s[)] [|] l-2=Pending: ClusterQueue solo: queued behind 1 earlier Workload[(]s[)]$")
+
+# ---- fair sharing in a run (queues.fairSharing): the DRS tournament orders the
+# heads, fair preemption with Kueue's strategies; each number derived by hand in
+# tests/queues/run/fair-sharing.yaml's header
+set(_kq_fs "SELECT group_concat(metric || '=' || printf('%.3f', value), ' ') FROM summary WHERE metric IN ('queue_admitted', 'queue_admitted_borrowing', 'queue_preemptions_InCohortReclamation', 'queue_preemptions_InCohortFairSharing', 'queue_preempted', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s') AND grp =")
+drasim_cli_test(NAME queues/run/fair-sharing
+  COMMAND run ${_kq}/run/fair-sharing.yaml -o ${_kq_out}/fair-sharing.db --force
+  SQL ${_kq_out}/fair-sharing.db "${_kq_fs} 'x'"
+      "^queue_admitted=9.000 queue_admitted_borrowing=7.000 queue_preemptions_InCohortReclamation=0.000 queue_preemptions_InCohortFairSharing=0.000 queue_preempted=3.000 queue_wait_censored_mean_s=23.889 queue_wait_censored_max_s=95.000$"
+      ${_kq_out}/fair-sharing.db "${_kq_fs} 'y'"
+      "^queue_admitted=4.000 queue_admitted_borrowing=2.000 queue_preemptions_InCohortReclamation=2.000 queue_preemptions_InCohortFairSharing=1.000 queue_preempted=0.000 queue_wait_censored_mean_s=21.250 queue_wait_censored_max_s=55.000$"
+      ${_kq_out}/fair-sharing.db "SELECT group_concat(name || '@' || scheduled_ms || '-' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^x-0@0-15000 x-1@0-20000 x-2@0-25000 x-3@0-200000 x-4@0-200000 x-5@0-200000 y-0@15000-65000 y-1@20000-70000 y-2@25000-75000 y-3@65000-115000 x-6@70000-270000 x-7@75000-275000 x-8@115000-315000$"
+      ${_kq_out}/fair-sharing.db "SELECT reason FROM pods WHERE name = 'x-2'"
+      "^Preempted to accommodate a workload due to Fair Sharing within the cohort [(]Kueue[)]$")
+drasim_cli_test(NAME queues/run/bad-fair-sharing
+  COMMAND run ${_kq}/run/bad-fair-sharing.yaml -o ${_kq_out}/bad-fs.db
+  EXIT 3 EXPECT [[bad-fair-sharing.yaml:37:5: unknown field 'preemptionStrategy' in fairSharing]]
+  FILE_ABSENT ${_kq_out}/bad-fs.db)
+# a gang behind Kueue is one Workload (pod set count = its pods): admitted all
+# or nothing, preempted whole; numbers derived by hand in run/gang.yaml
+drasim_cli_test(NAME queues/run/gang
+  COMMAND run ${_kq}/run/gang.yaml -o ${_kq_out}/gang.db --force
+  SQL ${_kq_out}/gang.db "SELECT group_concat(metric || '=' || printf('%.3f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_preemptions_InClusterQueue', 'queue_preempted', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
+      "^queue_admitted=4.000 queue_preemptions_InClusterQueue=1.000 queue_preempted=1.000 queue_wait_censored_mean_s=36.250 queue_wait_censored_max_s=105.000$"
+      ${_kq_out}/gang.db "SELECT group_concat(name || '@' || scheduled_ms || '-' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^g1-0@115000-175000 g2-0@3000-25000 g2-1@3000-25000 g2-2@3000-25000 g1-1@115000-175000 g1-2@115000-175000 h-0@25000-55000 g2-3@55000-115000 g2-4@55000-115000 g2-5@55000-115000$"
+      ${_kq_out}/gang.db "SELECT value FROM summary WHERE grp = '' AND metric = 'evictions_preemption'" "^3[.]0$")
+
+# DRA claims charged by Kueue's resources.deviceClassMappings (devices per
+# request); numbers derived by hand in run/dra-mappings.yaml
+drasim_cli_test(NAME queues/run/dra-mappings
+  COMMAND run ${_kq}/run/dra-mappings.yaml -o ${_kq_out}/dra-mappings.db --force
+  EXPECT "f: 1 pod: ResourceClaimTemplate gpus: devices.requests[[]0[]]: FirstAvailable device selection is not supported"
+  SQL ${_kq_out}/dra-mappings.db "SELECT group_concat(metric || '=' || printf('%.3f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
+      "^queue_admitted=3.000 queue_wait_censored_mean_s=20.000 queue_wait_censored_max_s=60.000$"
+      ${_kq_out}/dra-mappings.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM (SELECT * FROM pods WHERE name LIKE 'a-%' ORDER BY pod_id)"
+      "^a-0@0 a-1@0 a-2@60000$")
+drasim_cli_test(NAME queues/run/bad-dra-sources
+  COMMAND run ${_kq}/run/bad-dra-sources.yaml -o ${_kq_out}/bad-dra.db
+  EXIT 3 EXPECT [[bad-dra-sources.yaml:[0-9]+:[0-9]+: deviceClassMappings: sources [(]counter/capacity quota of partitionable devices[)] is not modelled]]
+  FILE_ABSENT ${_kq_out}/bad-dra.db)

@@ -169,8 +169,27 @@ typedef struct kq_workload {
     const ynode *where;
 } kq_workload;
 
+/* Kueue's Configuration (config.kueue.x-k8s.io v1beta1/v1beta2; model/kueue_config.c):
+ * the parts drasim models. fairSharing: v1beta2 turns it on by being there,
+ * v1beta1 by `enable: true`; preemptionStrategies default to both. */
+typedef enum { KQ_FS_LE_FINAL = 1, KQ_FS_LT_INITIAL = 2 } kq_fs_strategy;
+
+typedef struct kq_dc_mapping {     /* resources.deviceClassMappings: a DeviceClass -> a quota resource */
+    const char *device_class, *resource;
+} kq_dc_mapping;
+
+typedef struct kq_config {
+    kq_dc_mapping *dc_mappings;        /* resources.deviceClassMappings (arena) */
+    size_t ndc_mappings;
+    bool fair_sharing;
+    kq_fs_strategy fs_strategies[2];   /* LessThanOrEqualToFinalShare, LessThanInitialShare */
+    size_t nfs_strategies;
+    const ynode *where;                /* the Configuration object or queues.fairSharing */
+} kq_config;
+
 /* Everything of one manager, in input order per kind. */
 typedef struct kq_objects {
+    kq_config config;
     arena a;
     VEC(yfile *) files;
     VEC(kq_flavor *) flavors;
@@ -192,6 +211,17 @@ int kq_decode_node(kq_objects *o, const ynode *root, bool skip_other, strbuf *er
 /* Load a YAML file or text and decode every document; the file is kept. */
 int kq_decode_file(kq_objects *o, const char *path, bool skip_other, strbuf *err);
 int kq_decode_mem(kq_objects *o, const char *name, const char *data, size_t len, bool skip_other, strbuf *err);
+
+/* A Configuration document (decoded by kq_decode_node) or a scenario's
+ * queues.fairSharing map: fairSharing.{enable, preemptionStrategies} with
+ * Kueue's validation (pkg/config/validation.go validateFairSharing: one of
+ * [LessThanOrEqualToFinalShare], [LessThanInitialShare] or both in that order).
+ * Without `enable`, on when default_on (v1beta2 and scenarios), off for v1beta1. */
+int kq_decode_fair_sharing(kq_config *c, const ynode *fs, bool default_on, strbuf *err);
+int kq_decode_configuration(kq_objects *o, const ynode *root, bool v1beta1, strbuf *err);
+
+/* The quota resource a DeviceClass is charged as (NULL: not mapped). */
+const char *kq_dc_resource(const kq_config *c, const char *device_class);
 
 /* Cross-object checks Kueue's webhooks and cache make (kq_check.c): a flavor
  * or cohort that does not exist, a cohort cycle, a LocalQueue naming a missing

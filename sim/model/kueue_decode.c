@@ -576,6 +576,14 @@ static int decode_object(kq_objects *o, const ynode *root, bool skip_other, strb
             if (decode_object(o, items->vals[i], skip_other, err, depth + 1)) return -1;
         return 0;
     }
+    if (!strcmp(kind, "Configuration") && api && !strncmp(api, "config.kueue.x-k8s.io/", 22)) {
+        bool b1 = !strcmp(api + 22, "v1beta1");
+        if (!b1 && strcmp(api + 22, "v1beta2")) {
+            yerr(err, av, "Configuration: unsupported apiVersion '%s' (expected config.kueue.x-k8s.io/v1beta2 or v1beta1)", api);
+            return -1;
+        }
+        return kq_decode_configuration(o, root, b1, err);   /* model/kueue_config.c */
+    }
     if (skip_other && !strcmp(kind, "Node") && api && !strcmp(api, "v1"))
         return kq_decode_node_object(o, root, err);   /* an admit snapshot's Nodes: TAS topology */
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
@@ -592,7 +600,7 @@ static int decode_object(kq_objects *o, const ynode *root, bool skip_other, strb
     }
     if (skip_other) return 0;
     yerr(err, kn, "unsupported kind '%s' (expected ResourceFlavor, ClusterQueue, Cohort, LocalQueue, "
-                  "WorkloadPriorityClass, Workload or a List of them)", kind);
+                  "WorkloadPriorityClass, Workload, Configuration or a List of them)", kind);
     return -1;
 }
 

@@ -8,6 +8,8 @@
  *     objects: [...]              # ResourceFlavor, ClusterQueue, Cohort, LocalQueue,
  *                                 # WorkloadPriorityClass as `kubectl get -o yaml` prints them
  *     files: [kueue.yaml]         # and/or YAML files of them (relative to the scenario)
+ *     fairSharing:                # Kueue Configuration fairSharing: on when present
+ *       preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]
  *
  * Objects are decoded by model/kueue_decode.c and checked across by
  * model/kueue_check.c: FILE:LINE:COL errors. Workloads come from the
@@ -27,7 +29,7 @@ void scenario_free_queues(scenario *s) {
 }
 
 int scenario_parse_queues(const ynode *q, scenario *s, strbuf *err) {
-    static const char *const keys[] = {"manager", "implicitCohorts", "objects", "files", NULL};
+    static const char *const keys[] = {"manager", "implicitCohorts", "fairSharing", "objects", "files", NULL};
     const ynode *v;
     if (y_expect(q, YN_MAP, "queues", err) || ymap_check_keys(q, keys, "queues", err)) return -1;
     if (ymap_need(q, "manager", "queues", &v, err)) return -1;
@@ -52,6 +54,13 @@ int scenario_parse_queues(const ynode *q, scenario *s, strbuf *err) {
             path = y_resolve_path(v->vals[i], path);
             if (kq_decode_file(s->queues, path, false, err)) return -1;
         }
+    }
+    if ((v = ymap_get(q, "fairSharing"))) {   /* Kueue's Configuration fairSharing (model/kueue_config.c) */
+        if (s->queues->config.where) {
+            yerr(err, v, "queues.fairSharing: a Kueue Configuration in queues.objects/files already sets it");
+            return -1;
+        }
+        if (kq_decode_fair_sharing(&s->queues->config, v, true, err)) return -1;
     }
     if (!ymap_get(q, "objects") && !ymap_get(q, "files")) {
         yerr(err, q, "queues: expected objects or files (Kueue's ClusterQueues, LocalQueues, ...)");

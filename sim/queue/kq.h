@@ -81,7 +81,9 @@ typedef struct kq_snapshot {
     size_t nnodes, ncq;
     kq_wl **admitted;                /* every admitted workload (owned by the caller) */
     size_t nadmitted, cap_admitted;
-    bool fair_sharing;               /* preemption by DRS (not yet: classic only) */
+    bool fair_sharing;               /* Configuration fairSharing: DRS ordering and fair preemption */
+    kq_fs_strategy fs_strategies[2]; /* preemptionStrategies */
+    size_t nfs_strategies;
 } kq_snapshot;
 
 /* Build the tree from checked objects (kq_objects_check done). */
@@ -173,6 +175,17 @@ void kq_try_admit(kq_snapshot *s, const kq_pending *p, kq_result *r);
 size_t kq_preempt_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const uint32_t *need, size_t nneed,
                           const kq_usage *usage, size_t nusage, kq_victim **out);
 
+/* Policy and candidate order shared by classic and fair preemption
+ * (common/preemption_policy.go SatisfiesPreemptionPolicy, common/ordering.go
+ * CandidatesOrdering without admission fair sharing). */
+bool kq_satisfies_policy(const kq_wl *preemptor, const kq_wl *cand, kq_policy p);
+int kq_candidate_cmp(const kq_wl *a, const kq_wl *b, const kq_node *preemptor_cq);
+bool kq_wl_uses(const kq_wl *w, const uint32_t *frs, size_t nfrs);
+
+/* Fair-sharing preemption (kq_fair.c; preemption.go fairPreemptions). */
+size_t kq_fair_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const uint32_t *need, size_t nneed,
+                       const kq_usage *usage, size_t nusage, kq_victim **out);
+
 /* ---- Dominant Resource Share ------------------------------------------------- */
 
 typedef struct kq_drs {
@@ -186,5 +199,7 @@ kq_drs kq_dominant_share(const kq_snapshot *s, const kq_node *n, const kq_usage 
 /* The weighted share as Kueue reports it (ceil; INT64_MAX for weight 0 while borrowing). */
 int64_t kq_drs_value(const kq_drs *d);
 int kq_drs_cmp(const kq_drs *a, const kq_drs *b);
+/* DRS.IsBorrowingOn: n's usage is above its subtree quota on a fr of `req` (amount > 0). */
+bool kq_borrowing_on(const kq_node *n, const kq_usage *req, size_t nreq);
 
 #endif

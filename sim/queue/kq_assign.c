@@ -188,7 +188,8 @@ static pmode fits_quota(actx *a, uint32_t fr, int64_t req, int *borrow) {
         }
     }
     const kq_cluster_queue *q = a->cq->cq;
-    bool preempt_while_borrowing = q->borrow_within_cohort;
+    /* canPreemptWhileBorrowing: borrowWithinCohort, or fair sharing with reclaimWithinCohort */
+    bool preempt_while_borrowing = q->borrow_within_cohort || (a->s->fair_sharing && q->reclaim_within_cohort != KQ_NEVER);
     if (a->cq->nominal[fr] >= val || may_reclaim || preempt_while_borrowing) {
         pmode m = simulate_preemption(a, fr, val, borrow);
         return m;

@@ -83,3 +83,12 @@ int kq_drs_cmp(const kq_drs *a, const kq_drs *b) {
     double pa = precise(a), pb = precise(b);
     return (pa > pb) - (pa < pb);
 }
+
+bool kq_borrowing_on(const kq_node *n, const kq_usage *req, size_t nreq) {
+    if (!n->parent) return false;
+    for (size_t i = 0; i < nreq; i++) {
+        uint32_t fr = req[i].fr;
+        if (req[i].amount > 0 && n->present[fr] && n->usage[fr] > n->subtree[fr]) return true;
+    }
+    return false;
+}

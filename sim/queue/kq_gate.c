@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "queue/gate.h"
+#include "queue/kq_fs_order.h"
 #include "queue/kq_objects.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -45,7 +46,21 @@ typedef struct cls_info {
     int32_t priority;
     char *why;                       /* last reason its head did not fit */
     uint64_t failed_cycle;           /* cycle in which a pod of it did not fit */
+    int32_t gang_size;               /* a gang: its pods form one Workload (0 = one per pod) */
+    bool inadmissible;               /* Kueue cannot admit it at all (why says so) */
+    uint32_t gang_open;              /* gang Workload collecting its pods: index + 1, 0 = none */
 } cls_info;
+
+/* A gang's Workload (Kueue's pod-group integration: one Workload whose pod
+ * set counts every pod of the group, created once all of them exist). Its
+ * first member is the leader: it stands for the Workload in the pending list
+ * and holds the kq_wl. */
+typedef struct gang_wl {
+    VEC(uint32_t) members;           /* pod ids */
+    int64_t order;                   /* queue-order timestamp; -1 = its creation */
+    int32_t live;                    /* admitted members that have not ended */
+    int32_t nbound;                  /* members bound to a node */
+} gang_wl;
 
 typedef struct pod_rec {
     int64_t arrival;
@@ -54,7 +69,9 @@ typedef struct pod_rec {
     int32_t cq;                      /* node index; -1 not managed */
     kq_wl *wl;                       /* admitted: its Workload in the snapshot (owned) */
     int64_t admitted_at;
-    bool pending, bound;
+    bool pending, bound;             /* bound: the Workload (a gang: all its pods) placed */
+    uint32_t gw;                     /* gang Workload index + 1, 0 = none */
+    bool holds, mbound;              /* a gang member: admitted and not ended; bound */
 } pod_rec;
 
 /* Kueue's preemption reasons (kueue.InClusterQueueReason, ...), the
@@ -100,6 +117,7 @@ typedef struct kq_gate {
     bool any_dirty;
     uint64_t cycle_no;               /* instants with a cycle */
     VEC(head) heads;
+    VEC(gang_wl) gangs;
     queue_samples samples;
     int64_t missing_lq_pods;
 } kq_gate;
@@ -112,6 +130,73 @@ static const kq_node *root_of(const kq_node *n) {
 static void mark_dirty(kq_gate *g, const kq_node *cq) {
     g->dirty[root_of(cq)->index] = true;
     g->any_dirty = true;
+}
+
+/* Kueue's DRA integration (kueue ff69552e79 pkg/dra/claims.go
+ * GetResourceRequestsForResourceClaimTemplates, countDevicesPerClass): the
+ * devices a pod's ResourceClaimTemplates request, per DeviceClass (ExactCount:
+ * count; adminAccess: none), charged as the resource its deviceClassMappings
+ * entry names. FirstAvailable, allocationMode All and an unmapped DeviceClass
+ * make the Workload inadmissible (*why, returns 0). Shared claims
+ * (resourceClaimName) are not charged, as upstream. Appends to *rq (k used). */
+static size_t dra_charge(kq_gate *g, const pod_group_spec *ps, k8s_resource_amount **rq, size_t k, char **why) {
+    const kq_config *cfg = &g->sc->queues->config;
+    size_t n = 0, cap = 0;
+    k8s_resource_amount *add = NULL;
+    strbuf b = {0};
+    for (size_t i = 0; i < ps->ndra_claims && !b.len; i++) {
+        const dra_pod_claim *c = &ps->dra_claims[i];
+        if (c->shared || c->template_name) continue;
+        for (size_t r = 0; r < c->spec.nrequests && !b.len; r++) {
+            const k8s_device_request *q = &c->spec.requests[r];
+            if (q->nfirst_available || !q->has_exactly) {
+                sb_printf(&b, "ResourceClaimTemplate %s: devices.requests[%zu]: FirstAvailable device selection is not supported", c->name, r);
+                break;
+            }
+            const k8s_device_request_spec *x = &q->exactly;
+            if (x->has_admin_access && x->admin_access) continue;
+            if (x->mode != ALLOC_MODE_EXACT_COUNT) {
+                sb_printf(&b, "ResourceClaimTemplate %s: devices.requests[%zu].exactly.allocationMode: AllocationMode 'All' is not supported", c->name, r);
+                break;
+            }
+            if (!x->device_class_name || !*x->device_class_name) continue;
+            const char *res = kq_dc_resource(cfg, x->device_class_name);
+            if (!res) {
+                sb_printf(&b, "DeviceClass %s is not mapped in DRA configuration for podset main", x->device_class_name);
+                break;
+            }
+            res = intern(res);
+            size_t j = 0;
+            while (j < n && add[j].name != res) j++;
+            if (j == n) {
+                if (n == cap) add = xrealloc(add, (cap = cap ? cap * 2 : 4) * sizeof *add);
+                add[n++] = (k8s_resource_amount){res, quantity_from_int64(0, QF_DECIMAL_SI)};
+            }
+            quantity one = quantity_from_int64(x->count, QF_DECIMAL_SI), sum;
+            if (quantity_add(&add[j].value, &one, &sum) == 0) add[j].value = sum;
+        }
+    }
+    if (b.len) {
+        *why = xstrdup(sb_str(&b));
+        sb_free(&b);
+        free(add);
+        return 0;
+    }
+    /* a mapped resource the pod also requests directly adds up */
+    size_t added = 0;
+    *rq = xrealloc(*rq, (k + n + 1) * sizeof **rq);
+    for (size_t j = 0; j < n; j++) {
+        size_t e = 0;
+        while (e < k + added && (*rq)[e].name != add[j].name) e++;
+        if (e < k + added) {
+            quantity sum;
+            if (quantity_add(&(*rq)[e].value, &add[j].value, &sum) == 0) (*rq)[e].value = sum;
+        } else {
+            (*rq)[k + added++] = add[j];
+        }
+    }
+    free(add);
+    return added;
 }
 
 /* The class's Kueue view: LocalQueue from label and namespace, requests. */
@@ -127,11 +212,17 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     const kq_local_queue *lq = kq_find_lq(g->sc->queues, ps->namespace_ ? ps->namespace_ : intern("default"), q);
     if (lq) ci->cq = kq_snapshot_cq(&g->l.s, lq->cluster_queue);
     ci->priority = ps->priority;
+    ci->gang_size = ps->gang_min > 0 && c < g->sc->ngroups && ps->count > 0 ? (int32_t)ps->count : 0;
     size_t n = ps->nrequests + ps->ndp_resources;
     k8s_resource_amount *rq = xcalloc(n ? n : 1, sizeof *rq);
     size_t k = 0;
     for (size_t i = 0; i < ps->nrequests; i++) rq[k++] = ps->requests[i];
     for (size_t i = 0; ps->has_dp && i < ps->ndp_resources; i++) rq[k++] = ps->dp_resources[i];
+    if (g->sc->queues->config.ndc_mappings && ps->ndra_claims) {
+        size_t extra = dra_charge(g, ps, &rq, k, &ci->why);
+        if (!extra && ci->why) ci->inadmissible = true;
+        k += extra;
+    }
     ci->spec.requests = rq;
     ci->spec.nrequests = k;
     ci->spec.node_selector = ps->node_selector;
@@ -161,6 +252,27 @@ static void sift_up(kq_gate *g, cq_state *cs, size_t i) {
     }
 }
 
+/* Pod `pod` joins its class's gang Workload; true when that completed it
+ * (the leader becomes pending with the Workload's order). */
+static bool gang_collect(kq_gate *g, cls_info *ci, uint32_t pod, int64_t t) {
+    if (!ci->gang_open) {
+        gang_wl z = {.order = -1};
+        VEC_PUSH(g->gangs, z);
+        ci->gang_open = (uint32_t)g->gangs.len;
+    }
+    gang_wl *gw = &g->gangs.data[ci->gang_open - 1];
+    VEC_PUSH(gw->members, pod);
+    g->pods.data[pod].gw = ci->gang_open;
+    if ((int32_t)gw->members.len < ci->gang_size) return false;
+    ci->gang_open = 0;
+    pod_rec *lead = &g->pods.data[gw->members.data[0]];
+    lead->arrival = t;   /* the Workload exists from now */
+    lead->order = gw->order >= 0 ? gw->order : t;
+    lead->pending = true;
+    g->pods.data[pod].pending = false;
+    return true;
+}
+
 static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *ps, int64_t t) {
     kq_gate *g = ctx;
     if (cls >= g->ncls) {   /* classes added while the run goes (Lua, traces) */
@@ -180,8 +292,8 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
     pod_rec *p = &g->pods.data[pod];
     p->arrival = t;
     p->cls = cls;
-    if (!ci->cq) {   /* Kueue: stays pending, "LocalQueue X doesn't exist" */
-        g->missing_lq_pods++;
+    if (!ci->cq || ci->inadmissible) {   /* Kueue: stays pending, "LocalQueue X doesn't exist" */
+        if (!ci->inadmissible) g->missing_lq_pods++;
         p->cq = -1;
         if (!ci->why) {
             strbuf b = {0};
@@ -192,9 +304,14 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
         return true;
     }
     p->cq = (int32_t)ci->cq->index;
-    p->pending = true;
-    cq_state *cs = &g->cqs[ci->cq->index];
     p->order = t;
+    if (ci->gang_size) {
+        if (!gang_collect(g, ci, pod, t)) return true;   /* waits for the rest of its gang */
+        pod = g->gangs.data[p->gw - 1].members.data[0];   /* the gang's leader stands for it */
+    } else {
+        p->pending = true;
+    }
+    cq_state *cs = &g->cqs[ci->cq->index];
     VEC_PUSH(cs->pending, pod);
     sift_up(g, cs, cs->pending.len - 1);
     mark_dirty(g, ci->cq);
@@ -208,7 +325,17 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
  * only with PrioritySortingWithinCohort off, a feature gate on by default). */
 static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     kq_gate *g = ctx;
-    if (victim >= g->pods.len || rep >= g->pods.len || !g->pods.data[rep].pending) return;
+    if (victim >= g->pods.len || rep >= g->pods.len) return;
+    if (g->pods.data[rep].gw && g->pods.data[victim].gw) {   /* a gang: its new Workload keeps the old order */
+        gang_wl *gw = &g->gangs.data[g->pods.data[rep].gw - 1];
+        int64_t old = g->pods.data[g->gangs.data[g->pods.data[victim].gw - 1].members.data[0]].order;
+        if (gw->order < 0 || old < gw->order) gw->order = old;
+        rep = gw->members.data[0];
+        if (!g->pods.data[rep].pending) return;   /* still collecting: applied at completion */
+        g->pods.data[rep].order = gw->order;
+        victim = rep;
+    }
+    if (!g->pods.data[rep].pending) return;
     pod_rec *v = &g->pods.data[victim], *p = &g->pods.data[rep];
     p->order = v->order;
     cq_state *cs = &g->cqs[p->cq];
@@ -221,7 +348,16 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
 
 static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     kq_gate *g = ctx;
-    if (pod >= g->pods.len || !g->pods.data[pod].wl) return;
+    if (pod >= g->pods.len) return;
+    if (g->pods.data[pod].gw) {   /* a gang member: the Workload ends with its last pod */
+        pod_rec *m = &g->pods.data[pod];
+        if (!m->holds) return;
+        m->holds = false;
+        gang_wl *gw = &g->gangs.data[m->gw - 1];
+        if (--gw->live > 0) return;
+        pod = gw->members.data[0];
+    }
+    if (!g->pods.data[pod].wl) return;
     pod_rec *p = &g->pods.data[pod];
     cq_state *cs = &g->cqs[p->cq];
     cs->holding--;
@@ -242,7 +378,7 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     cls_info *ci = &g->cls[p->cls];
     kq_node *cq = g->l.s.nodes[p->cq];
     const char *name = intern("main");
-    int32_t one = 1;
+    int32_t one = p->gw ? (int32_t)g->gangs.data[p->gw - 1].members.len : 1;   /* pods in the pod set */
     const k8s_pod *spec = &ci->spec;
     kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .npod_sets = 1};
     pd.wl.name = name;
@@ -254,6 +390,21 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     kq_try_admit(&g->l.s, &pd, r);
 }
 
+/* The usage per (flavor, resource) of the flavors chosen in r for one pod
+ * of `spec` (out has r->nchoices entries); returns how many. */
+static size_t charge_of(kq_gate *g, const k8s_pod *spec, const kq_result *r, kq_usage *out) {
+    size_t n = 0;
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const kq_choice *c = &r->choices[i];
+        int64_t amt = 0;
+        for (size_t k = 0; k < spec->nrequests; k++)
+            if (spec->requests[k].name == c->resource) amt = kq_resource_value(c->resource, &spec->requests[k].value);
+        if (!strcmp(c->resource, "pods")) amt = 1;
+        out[n++] = (kq_usage){kq_fr_index(&g->l.s, c->flavor, c->resource), amt};
+    }
+    return n;
+}
+
 /* Charge the admitted pod's usage (one Workload in the snapshot). */
 static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     pod_rec *p = &g->pods.data[pod];
@@ -262,13 +413,17 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     kq_node *cq = g->l.s.nodes[p->cq];
     kq_wl *w = xcalloc(1, sizeof *w + (r->nchoices ? r->nchoices : 1) * sizeof(kq_usage));
     w->usage = (kq_usage *)(w + 1);
-    for (size_t i = 0; i < r->nchoices; i++) {
-        const kq_choice *c = &r->choices[i];
-        int64_t amt = 0;
-        for (size_t k = 0; k < spec->nrequests; k++)
-            if (spec->requests[k].name == c->resource) amt = kq_resource_value(c->resource, &spec->requests[k].value);
-        if (!strcmp(c->resource, "pods")) amt = 1;
-        w->usage[w->nusage++] = (kq_usage){kq_fr_index(&g->l.s, c->flavor, c->resource), amt};
+    w->nusage = charge_of(g, spec, r, w->usage);
+    if (p->gw) {   /* a gang: count x the pod's, all its pods admitted together */
+        gang_wl *gw = &g->gangs.data[p->gw - 1];
+        for (size_t i = 0; i < w->nusage; i++) w->usage[i].amount = kq_sat_add(0, w->usage[i].amount * (int64_t)gw->members.len);
+        gw->live = (int32_t)gw->members.len;
+        gw->nbound = 0;
+        for (size_t i = 0; i < gw->members.len; i++) {
+            pod_rec *m = &g->pods.data[gw->members.data[i]];
+            m->holds = true;
+            m->mbound = false;
+        }
     }
     w->name = g->sc->ngroups > p->cls ? g->sc->groups[p->cls].name : intern("pod");
     w->priority = ci->priority;
@@ -328,7 +483,17 @@ static bool preempt(kq_gate *g, uint32_t pod, const kq_result *r, wl_vec *target
         int k = reason_index(r->victims[i].reason);
         cs->preemptions[k]++;
         g->cqs[w->cq->index].preempted++;
-        queue_victim v = {wl_pod(w), REASON_TEXT[k]};
+        uint32_t vp = wl_pod(w);
+        if (g->pods.data[vp].gw) {   /* a gang: the whole Workload is evicted */
+            const gang_wl *gw = &g->gangs.data[g->pods.data[vp].gw - 1];
+            for (size_t m = 0; m < gw->members.len; m++)
+                if (g->pods.data[gw->members.data[m]].holds) {
+                    queue_victim v = {gw->members.data[m], REASON_TEXT[k]};
+                    VEC_PUSH(out->evict, v);
+                }
+            continue;
+        }
+        queue_victim v = {vp, REASON_TEXT[k]};
         VEC_PUSH(out->evict, v);
     }
     return true;
@@ -373,37 +538,74 @@ static void collect_heads(kq_gate *g) {
  * nominate, order, processEntry). A head is evaluated again when an earlier
  * head of the cycle changed its cohort tree's usage (Kueue's `fits` check
  * after the others). */
+static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue_cycle_out *out);
+
+/* The fair-sharing iterator (kq_fs_order.c): the heads in tournament order,
+ * by the DRS their nominated usage would give, recomputed after each. */
+static void fair_order(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
+    size_t n = g->heads.len;
+    kq_fs_entry *e = xcalloc(n, sizeof *e);
+    bool *done = xcalloc(n, sizeof *done);
+    for (size_t i = 0; i < n; i++) {
+        head *h = &g->heads.data[i];
+        const pod_rec *p = &g->pods.data[h->pod];
+        kq_usage *u = xmalloc((h->r.nchoices ? h->r.nchoices : 1) * sizeof *u);
+        e[i] = (kq_fs_entry){g->l.s.nodes[h->cq], u, charge_of(g, &g->cls[p->cls].spec, &h->r, u),
+                             g->cls[p->cls].priority, p->order};
+    }
+    size_t k;
+    while ((k = kq_fs_next(&g->l.s, e, n, done)) != SIZE_MAX) {
+        done[k] = true;
+        process_head(g, &g->heads.data[k], t, targeted, out);
+    }
+    for (size_t i = 0; i < n; i++) free((void *)e[i].usage);
+    free(e);
+    free(done);
+}
+
 static void one_cycle(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
     targeted->len = 0;
     for (size_t i = 0; i < g->heads.len; i++) evaluate(g, g->heads.data[i].pod, &g->heads.data[i].r);
+    memset(g->round_used, 0, g->l.s.nnodes * sizeof *g->round_used);
+    if (g->l.s.fair_sharing) {
+        fair_order(g, t, targeted, out);
+        return;
+    }
     g_sort = g;
     if (g->heads.len > 1) qsort(g->heads.data, g->heads.len, sizeof *g->heads.data, head_cmp);
-    memset(g->round_used, 0, g->l.s.nnodes * sizeof *g->round_used);
-    for (size_t i = 0; i < g->heads.len; i++) {
-        head *h = &g->heads.data[i];
-        kq_node *cq = g->l.s.nodes[h->cq];
-        cq_state *cs = &g->cqs[cq->index];
-        bool *used = &g->round_used[root_of(cq)->index];
-        if (*used) {
-            kq_result_free(&h->r);
-            evaluate(g, h->pod, &h->r);
-        }
-        if (h->r.admitted) {
-            admit(g, h->pod, &h->r, t);
-            VEC_PUSH(out->admitted, h->pod);
-            *used = true;
-        } else if (h->r.mode == KQ_PREEMPT && h->r.nvictims) {
-            /* waits for its victims: it stays the head and blocks the queue;
-             * overlapping another head's victims, it is tried in the next cycle */
-            remember_why(g, h->pod, &h->r);
-            if (preempt(g, h->pod, &h->r, targeted, out)) cs->settled = true;
-        } else {
-            remember_why(g, h->pod, &h->r);
-            if (cq->cq->strict_fifo) cs->settled = true;   /* StrictFIFO: the head blocks the queue */
-            else cs->cursor++;
-        }
+    for (size_t i = 0; i < g->heads.len; i++) process_head(g, &g->heads.data[i], t, targeted, out);
+}
+
+/* processEntry for one head: admit, preempt or note why not. */
+static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
+    kq_node *cq = g->l.s.nodes[h->cq];
+    cq_state *cs = &g->cqs[cq->index];
+    bool *used = &g->round_used[root_of(cq)->index];
+    if (*used) {
         kq_result_free(&h->r);
+        evaluate(g, h->pod, &h->r);
     }
+    if (h->r.admitted) {
+        admit(g, h->pod, &h->r, t);
+        uint32_t gwi = g->pods.data[h->pod].gw;
+        if (gwi) {   /* every pod of the gang goes to the scheduler */
+            const gang_wl *gw = &g->gangs.data[gwi - 1];
+            for (size_t m = 0; m < gw->members.len; m++) VEC_PUSH(out->admitted, gw->members.data[m]);
+        } else {
+            VEC_PUSH(out->admitted, h->pod);
+        }
+        *used = true;
+    } else if (h->r.mode == KQ_PREEMPT && h->r.nvictims) {
+        /* waits for its victims: it stays the head and blocks the queue;
+         * overlapping another head's victims, it is tried in the next cycle */
+        remember_why(g, h->pod, &h->r);
+        if (preempt(g, h->pod, &h->r, targeted, out)) cs->settled = true;
+    } else {
+        remember_why(g, h->pod, &h->r);
+        if (cq->cq->strict_fifo) cs->settled = true;   /* StrictFIFO: the head blocks the queue */
+        else cs->cursor++;
+    }
+    kq_result_free(&h->r);
 }
 
 static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
@@ -435,6 +637,14 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
 
 static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
     kq_gate *g = ctx;
+    if (pod < g->pods.len && g->pods.data[pod].gw) {   /* a gang: placed once all its pods are */
+        pod_rec *m = &g->pods.data[pod];
+        if (!m->holds || m->mbound) return;
+        m->mbound = true;
+        gang_wl *gw = &g->gangs.data[m->gw - 1];
+        if (++gw->nbound < (int32_t)gw->members.len) return;
+        pod = gw->members.data[0];
+    }
     if (pod >= g->pods.len || !g->pods.data[pod].wl || g->pods.data[pod].bound) return;
     pod_rec *p = &g->pods.data[pod];
     p->bound = true;
@@ -478,7 +688,7 @@ static const char *gate_why(void *ctx, uint32_t cls) {
     kq_gate *g = ctx;
     if (cls >= g->ncls || !g->cls[cls].managed) return NULL;
     cls_info *ci = &g->cls[cls];
-    if (!ci->cq) return ci->why;
+    if (!ci->cq || ci->inadmissible) return ci->why;
     const cq_state *cs = &g->cqs[ci->cq->index];
     for (size_t i = 0; i < cs->pending.len; i++)
         if (g->pods.data[cs->pending.data[i]].cls == cls) {
@@ -576,6 +786,8 @@ static void gate_free(void *ctx) {
     }
     free(g->cls);
     VEC_FREE(g->heads);
+    for (size_t i = 0; i < g->gangs.len; i++) VEC_FREE(g->gangs.data[i].members);
+    VEC_FREE(g->gangs);
     VEC_FREE(g->samples.usage);
     VEC_FREE(g->samples.state);
     free(g->round_used);

@@ -43,12 +43,14 @@ static const char *variant_reason(variant v) {
     }
 }
 
-static bool uses_needed(const pctx *c, const kq_wl *w) {
+bool kq_wl_uses(const kq_wl *w, const uint32_t *frs, size_t nfrs) {
     for (size_t i = 0; i < w->nusage; i++)
-        for (size_t j = 0; j < c->nneed; j++)
-            if (w->usage[i].fr == c->need[j]) return true;
+        for (size_t j = 0; j < nfrs; j++)
+            if (w->usage[i].fr == frs[j]) return true;
     return false;
 }
+
+static bool uses_needed(const pctx *c, const kq_wl *w) { return kq_wl_uses(w, c->need, c->nneed); }
 
 /* The queue-order timestamp: creation time (text) or the engine's time. */
 static int order_time_cmp(const kq_wl *a, const kq_wl *b) {
@@ -57,7 +59,7 @@ static int order_time_cmp(const kq_wl *a, const kq_wl *b) {
 }
 
 /* common/preemption_policy.go SatisfiesPreemptionPolicy */
-static bool satisfies(const kq_wl *preemptor, const kq_wl *cand, kq_policy p) {
+bool kq_satisfies_policy(const kq_wl *preemptor, const kq_wl *cand, kq_policy p) {
     bool lower = preemptor->priority > cand->priority;
     if (p == KQ_LOWER_PRIORITY) return lower;
     if (p == KQ_LOWER_OR_NEWER_EQUAL)
@@ -69,7 +71,7 @@ static variant classify(const pctx *c, const kq_wl *w, bool hier_adv) {
     if (!uses_needed(c, w)) return V_NEVER;
     const kq_cluster_queue *q = c->cq->cq;
     bool same = w->cq == c->cq;
-    if (!satisfies(c->in, w, same ? q->within_cluster_queue : q->reclaim_within_cohort)) return V_NEVER;
+    if (!kq_satisfies_policy(c->in, w, same ? q->within_cluster_queue : q->reclaim_within_cohort)) return V_NEVER;
     if (same) return V_WITHIN_CQ;
     if (hier_adv) return V_HIER_RECLAIM;
     if (!q->borrow_within_cohort) return V_RECLAIM_NO_BORROW;
@@ -156,6 +158,12 @@ static int cand_cmp(const void *pa, const void *pb) {
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+int kq_candidate_cmp(const kq_wl *a, const kq_wl *b, const kq_node *preemptor_cq) {
+    g_cq = preemptor_cq;
+    cand x = {(kq_wl *)a, NULL, V_NEVER}, y = {(kq_wl *)b, NULL, V_NEVER};
+    return cand_cmp(&x, &y);
+}
+
 static void sort_cands(cand_vec *v, const kq_node *cq) {
     g_cq = cq;
     if (v->len > 1) qsort(v->data, v->len, sizeof *v->data, cand_cmp);
@@ -193,6 +201,7 @@ static void append_split(cand_vec *all, const cand_vec *v, bool evicted) {
 
 size_t kq_preempt_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const uint32_t *need, size_t nneed,
                           const kq_usage *usage, size_t nusage, kq_victim **out) {
+    if (s->fair_sharing) return kq_fair_targets(s, in, cq, need, nneed, usage, nusage, out);
     pctx c = {s, in, cq, need, nneed, usage, nusage};
     cand_vec same = {0}, hier = {0}, prio = {0}, all = {0};
     *out = NULL;

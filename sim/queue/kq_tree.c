@@ -137,6 +137,9 @@ static void accumulate(kq_node *n, size_t nfr) {
 void kq_snapshot_build(kq_snapshot *s, const kq_objects *o) {
     memset(s, 0, sizeof *s);
     s->o = o;
+    s->fair_sharing = o->config.fair_sharing;
+    memcpy(s->fs_strategies, o->config.fs_strategies, sizeof s->fs_strategies);
+    s->nfs_strategies = o->config.nfs_strategies;
     for (size_t i = 0; i < o->cqs.len; i++) {
         kq_node *n = new_node(s, o->cqs.data[i]->meta.name, true);
         n->cq = o->cqs.data[i];

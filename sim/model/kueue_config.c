@@ -1,0 +1,121 @@
+/*
+ * kueue_config.c -- the parts of Kueue's Configuration (config.kueue.x-k8s.io
+ * v1beta1 and v1beta2, kubernetes-sigs/kueue ff69552e79
+ * apis/config/v1beta2/configuration_types.go) that drasim models:
+ *
+ *   apiVersion: config.kueue.x-k8s.io/v1beta2
+ *   kind: Configuration
+ *   fairSharing:
+ *     preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]
+ *   resources:
+ *     deviceClassMappings:             # DRA claims charged against quota
+ *     - {name: example.com/gpu, deviceClassNames: [gpu.nvidia.com]}
+ *
+ * v1beta2 turns fair sharing on by the presence of `fairSharing`; v1beta1 by
+ * `enable: true` (both forms are read). Other keys of the Configuration
+ * (namespace, integrations, ...) are accepted and ignored: they do not
+ * change admission. The same `fairSharing` map is a scenario's
+ * queues.fairSharing (model/scenario_queues.c).
+ */
+#include <string.h>
+
+#include "model/kueue.h"
+#include "util/intern.h"
+
+int kq_decode_fair_sharing(kq_config *c, const ynode *fs, bool default_on, strbuf *err) {
+    static const char *const keys[] = {"enable", "preemptionStrategies", NULL};
+    if (y_expect(fs, YN_MAP, "fairSharing", err) || ymap_check_keys(fs, keys, "fairSharing", err)) return -1;
+    bool on = default_on;
+    const ynode *v;
+    if ((v = ymap_get(fs, "enable")) && y_bool(v, "fairSharing.enable", &on, err)) return -1;
+    c->fair_sharing = on;
+    c->where = fs;
+    /* Kueue's default (v1beta1 defaults.go): both strategies */
+    c->fs_strategies[0] = KQ_FS_LE_FINAL;
+    c->fs_strategies[1] = KQ_FS_LT_INITIAL;
+    c->nfs_strategies = 2;
+    if (!(v = ymap_get(fs, "preemptionStrategies"))) return 0;
+    if (y_expect(v, YN_SEQ, "fairSharing.preemptionStrategies", err)) return -1;
+    kq_fs_strategy got[2] = {0};
+    bool ok = v->n >= 1 && v->n <= 2;
+    for (size_t i = 0; ok && i < v->n; i++) {
+        if (y_scalar_eq(v->vals[i], "LessThanOrEqualToFinalShare")) got[i] = KQ_FS_LE_FINAL;
+        else if (y_scalar_eq(v->vals[i], "LessThanInitialShare")) got[i] = KQ_FS_LT_INITIAL;
+        else ok = false;
+    }
+    if (ok && v->n == 2) ok = got[0] == KQ_FS_LE_FINAL && got[1] == KQ_FS_LT_INITIAL;
+    if (!ok) {
+        yerr(err, v, "fairSharing.preemptionStrategies: supported values: [LessThanOrEqualToFinalShare], "
+                     "[LessThanInitialShare], [LessThanOrEqualToFinalShare, LessThanInitialShare]");
+        return -1;
+    }
+    memcpy(c->fs_strategies, got, sizeof got);
+    c->nfs_strategies = v->n;
+    return 0;
+}
+
+const char *kq_dc_resource(const kq_config *c, const char *device_class) {
+    for (size_t i = 0; i < c->ndc_mappings; i++)
+        if (!strcmp(c->dc_mappings[i].device_class, device_class)) return c->dc_mappings[i].resource;
+    return NULL;
+}
+
+/* resources.deviceClassMappings (pkg/config/validation.go: names set, a
+ * DeviceClass in one mapping only). `sources` (counter and capacity quota of
+ * partitionable devices, KueueDRAIntegrationPartitionableDevices) is refused:
+ * drasim does not model it yet. */
+static int decode_dc_mappings(kq_objects *o, const ynode *res, strbuf *err) {
+    static const char *const rkeys[] = {"deviceClassMappings", "transformations", "excludeResourcePrefixes", NULL};
+    if (y_expect(res, YN_MAP, "resources", err) || ymap_check_keys(res, rkeys, "resources", err)) return -1;
+    const ynode *m = ymap_get(res, "deviceClassMappings");
+    if (!m || y_is_null(m)) return 0;
+    if (y_expect(m, YN_SEQ, "resources.deviceClassMappings", err)) return -1;
+    size_t total = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        static const char *const keys[] = {"name", "deviceClassNames", "sources", NULL};
+        const ynode *e = m->vals[i], *dc;
+        if (y_expect(e, YN_MAP, "deviceClassMappings entry", err) || ymap_check_keys(e, keys, "deviceClassMappings entry", err) ||
+            ymap_need(e, "deviceClassNames", "deviceClassMappings entry", &dc, err) ||
+            y_expect(dc, YN_SEQ, "deviceClassNames", err))
+            return -1;
+        const ynode *src = ymap_get(e, "sources");
+        if (src && !y_is_null(src)) {
+            yerr(err, src, "deviceClassMappings: sources (counter/capacity quota of partitionable devices) is not modelled "
+                           "by drasim yet; map the DeviceClass to a resource counted per device");
+            return -1;
+        }
+        total += dc->n;
+    }
+    o->config.dc_mappings = ARENA_NEW(&o->a, kq_dc_mapping, total ? total : 1);
+    for (size_t i = 0; i < m->n; i++) {
+        const ynode *e = m->vals[i], *nm, *dc = ymap_get(m->vals[i], "deviceClassNames");
+        const char *res;
+        if (ymap_need(e, "name", "deviceClassMappings entry", &nm, err) || y_str(nm, "deviceClassMappings name", &res, err))
+            return -1;
+        if (!*res) { yerr(err, nm, "deviceClassMappings name: must not be empty"); return -1; }
+        for (size_t k = 0; k < dc->n; k++) {
+            const char *cls;
+            if (y_str(dc->vals[k], "deviceClassNames entry", &cls, err)) return -1;
+            if (kq_dc_resource(&o->config, cls)) {
+                yerr(err, dc->vals[k], "deviceClassMappings: DeviceClass '%s' is mapped twice", cls);
+                return -1;
+            }
+            o->config.dc_mappings[o->config.ndc_mappings++] = (kq_dc_mapping){cls, res};
+        }
+    }
+    return 0;
+}
+
+int kq_decode_configuration(kq_objects *o, const ynode *root, bool v1beta1, strbuf *err) {
+    if (o->config.where) {
+        yerr(err, root, "a second Kueue Configuration (the first at line %d)", o->config.where->line);
+        return -1;
+    }
+    o->config.where = root;
+    const ynode *fs = ymap_get(root, "fairSharing");
+    if (fs && !y_is_null(fs) && kq_decode_fair_sharing(&o->config, fs, !v1beta1, err)) return -1;
+    const ynode *res = ymap_get(root, "resources");
+    if (res && !y_is_null(res) && decode_dc_mappings(o, res, err)) return -1;
+    o->config.where = root;
+    return 0;
+}
