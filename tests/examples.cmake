@@ -19,3 +19,25 @@ drasim_cli_test(NAME examples/h100-fleet-grid RAW
           -DSLO=${CMAKE_SOURCE_DIR}/scenarios/examples/h100-fleet-slo.yaml
           -DA=h100-train -DA_MAX=12 -DB=h100-mig -DB_MAX=8 -P ${CMAKE_SOURCE_DIR}/tests/plan/grid_check.cmake
   EXPECT "grid answer: h100-train=7 h100-mig=3 [(]10 nodes[)]" TIMEOUT 120)
+# Job-trace examples (docs/TRACES.md): each replays its trace's rows; the
+# run line and the trace-level answers (tests/traces.cmake checks every row)
+set(_ex_tr ${CMAKE_CURRENT_BINARY_DIR}/examples-traces)
+file(MAKE_DIRECTORY ${_ex_tr})
+drasim_cli_test(NAME examples/trace-helios
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/trace-helios.yaml -o ${_ex_tr}/helios.db
+  EXPECT "trace-helios: 1 nodes, 3 pods arrived, 3 scheduled, 0 pending at end"
+  SQL ${_ex_tr}/helios.db "SELECT value FROM summary WHERE grp = 'vcpDC' AND metric = 'jct_mean_s'" "^675233[.]0$")
+drasim_cli_test(NAME examples/trace-acme-seren
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/trace-acme-seren.yaml -o ${_ex_tr}/seren.db
+  EXPECT "trace-acme-seren: 1 nodes, 2 pods arrived, 2 scheduled, 0 pending at end")
+drasim_cli_test(NAME examples/trace-acme-kalos
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/trace-acme-kalos.yaml -o ${_ex_tr}/kalos.db
+  EXPECT "trace-acme-kalos: 8 nodes, 16 pods arrived, 16 scheduled, 0 pending at end"
+  SQL ${_ex_tr}/kalos.db "SELECT value FROM summary WHERE grp = '' AND metric = 'jobs_started_as_recorded'" "^2[.]0$")
+# DRA mode: the same schedule as the device plugin's (102, a 2 x 8 gang, waits for 101's GPUs until +3600 s)
+drasim_cli_test(NAME examples/trace-slurm
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/trace-slurm.yaml -o ${_ex_tr}/slurm.db
+  EXPECT "trace-slurm: 2 nodes, 4 pods arrived, 4 scheduled, 0 pending at end"
+         "3 of 6 rows skipped [(]state 1, no_gpu 1, step 1[)]"
+  SQL ${_ex_tr}/slurm.db "SELECT group_concat(name || ':' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^101:0 102-0:3600000 102-1:3600000 105:2400000$")

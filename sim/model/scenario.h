@@ -262,6 +262,8 @@ typedef struct scenario {
     size_t nshared_claims;
     trace_spec *trace;               /* workload.trace, or NULL */
     lua_source_spec *lua;            /* NULL when the workload has no Lua generator */
+    struct jobs_spec *jobs;          /* workload.jobs: job traces (model/scenario_jobs.h) */
+    size_t njobs;
     contention_params *contention;   /* workload.contention (model/usage.h), NULL = the defaults */
     struct autoscaler_spec *autoscaler; /* cluster-autoscaler (model/autoscaler_spec.h), NULL = no pool autoscales */
     struct fault_spec *faults;       /* `faults:` (model/scenario_faults.h), or NULL */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/scenario_jobs.h"
 #include "model/usage.h"
 #include "util/intern.h"
 
@@ -263,16 +264,16 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
 
 int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
     static const char *const keys[] = {"podGroups", "resourceClaims", "trace", "lua", "contention", "computeDomains",
-                                       NULL};
-    const ynode *groups, *claims, *trace, *lua, *cont, *cds;
+                                       "jobs", NULL};
+    const ynode *groups, *claims, *trace, *lua, *cont, *cds, *jobs;
     if (ymap_check_keys(w, keys, "workload", err)) return -1;
     if ((cont = ymap_get(w, "contention"))) {
         s->contention = ARENA_NEW(&s->a, contention_params, 1);
         if (contention_parse(cont, s->contention, err)) return -1;
     }
     if ((trace = ymap_get(w, "trace"))) {
-        if (ymap_get(w, "podGroups") || ymap_get(w, "lua")) {
-            yerr(err, trace, "workload: expected either trace or podGroups/lua, not both");
+        if (ymap_get(w, "podGroups") || ymap_get(w, "lua") || ymap_get(w, "jobs")) {
+            yerr(err, trace, "workload: expected either trace or podGroups/lua/jobs, not both");
             return -1;
         }
         return scenario_parse_trace(trace, s, err);
@@ -280,7 +281,8 @@ int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
     if ((lua = ymap_get(w, "lua")) && scenario_parse_lua_source(lua, s, err)) return -1;
     if ((claims = ymap_get(w, "resourceClaims")) && scenario_parse_shared_claims(claims, s, err)) return -1;
     if ((cds = ymap_get(w, "computeDomains")) && scenario_parse_compute_domains(cds, s, err)) return -1;
-    if (lua && !ymap_get(w, "podGroups")) return 0;   /* the script is the whole workload */
+    if ((jobs = ymap_get(w, "jobs")) && scenario_parse_jobs(jobs, s, err)) return -1;   /* model/scenario_jobs.c */
+    if ((lua || jobs) && !ymap_get(w, "podGroups")) return 0;   /* the script or the traces are the whole workload */
     if (ymap_need(w, "podGroups", "workload", &groups, err) || y_expect(groups, YN_SEQ, "workload.podGroups", err))
         return -1;
     if (groups->n == 0) {

@@ -76,7 +76,9 @@ static int read_row(csv_stream *s, strbuf *err) {
         if (s->nfields == s->cap) {
             s->cap = s->cap ? 2 * s->cap : 16;
             s->offs = xrealloc(s->offs, s->cap * sizeof *s->offs);
+            s->fcols = xrealloc(s->fcols, s->cap * sizeof *s->fcols);
         }
+        s->fcols[s->nfields] = s->col;
         s->offs[s->nfields++] = s->row.len;
         c = peekb(s, err);
         if (c == -2) return -1;
@@ -116,7 +118,7 @@ static int read_row(csv_stream *s, strbuf *err) {
             }
             c = peekb(s, err);
             if (c == -2) return -1;
-            if (c != -1 && c != ',' && c != '\n' && c != '\r') {
+            if (c != -1 && c != s->sep && c != '\n' && c != '\r') {
                 sb_clear(err);
                 sb_printf(err, "%s:%d:%d: unexpected character after a quoted field", s->name, s->line, s->col);
                 return -1;
@@ -125,7 +127,7 @@ static int read_row(csv_stream *s, strbuf *err) {
             for (;;) {
                 c = peekb(s, err);
                 if (c == -2) return -1;
-                if (c == -1 || c == ',' || c == '\n' || c == '\r') break;
+                if (c == -1 || c == s->sep || c == '\n' || c == '\r') break;
                 if (c == '"') {
                     sb_clear(err);
                     sb_printf(err, "%s:%d:%d: quote inside an unquoted field", s->name, s->line, s->col);
@@ -140,7 +142,7 @@ static int read_row(csv_stream *s, strbuf *err) {
         }
         sb_putc(&s->row, 0);
         c = peekb(s, err);
-        if (c == ',') {
+        if (c == s->sep) {
             getb(s, err);
             s->col++;
             continue;
@@ -155,7 +157,9 @@ static int read_row(csv_stream *s, strbuf *err) {
     return 1;
 }
 
-int csv_stream_open(const char *path, csv_stream **out, strbuf *err) {
+int csv_stream_open(const char *path, csv_stream **out, strbuf *err) { return csv_stream_open_sep(path, ',', out, err); }
+
+int csv_stream_open_sep(const char *path, char sep, csv_stream **out, strbuf *err) {
     *out = NULL;
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -177,6 +181,7 @@ int csv_stream_open(const char *path, csv_stream **out, strbuf *err) {
     }
     csv_stream *s = xcalloc(1, sizeof *s);
     s->fd = fd;
+    s->sep = sep;
     s->name = xstrdup(path);
     s->line = s->col = 1;
     if (fill(s, err) < 0) {
@@ -221,6 +226,7 @@ void csv_stream_close(csv_stream *s) {
     for (size_t i = 0; s->header && i < s->ncols; i++) free(s->header[i]);
     free(s->header);
     free(s->offs);
+    free(s->fcols);
     free(s->name);
     sb_free(&s->row);
     free(s);

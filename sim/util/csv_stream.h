@@ -23,12 +23,16 @@ typedef struct csv_stream {
     int line, col, row_line;
     strbuf row;              /* the current row's fields, each NUL-terminated */
     size_t *offs, nfields, cap;
+    int *fcols;              /* the column where each field of the current row starts */
+    char sep;                /* the field separator: ',' (RFC 4180) or e.g. '|' (sacct --parsable2) */
     char **header;
     size_t ncols;
 } csv_stream;
 
 /* Open a regular file and read its header. 0, or -1 with err set. */
 int csv_stream_open(const char *path, csv_stream **out, strbuf *err);
+/* The same with another field separator (quoting rules unchanged). */
+int csv_stream_open_sep(const char *path, char sep, csv_stream **out, strbuf *err);
 /* Read the next row: 1, 0 at the end of the file, -1 with err set. */
 int csv_stream_next(csv_stream *s, strbuf *err);
 /* Field c (< ncols) of the current row. */

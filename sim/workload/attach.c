@@ -4,6 +4,7 @@
 #include "engine/sim.h"
 #include "workload/faults.h"
 #include "workload/lua_source.h"
+#include "model/scenario_jobs.h"
 
 void workload_attach(sim_run *r) {
     const scenario *sc = r->sc;
@@ -13,6 +14,7 @@ void workload_attach(sim_run *r) {
     }
     if (sc->ngroups) groups_source_attach(r);
     if (sc->lua) lua_source_attach(r, sc->lua);
+    for (size_t i = 0; i < sc->njobs; i++) jobs_source_attach(r, &sc->jobs[i]);
     if (sc->faults) faults_attach(r);
 }
 

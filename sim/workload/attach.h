@@ -21,5 +21,7 @@ int workload_execute(struct sim_run *r, volatile sig_atomic_t *interrupt);
 /* The sources, one file each. Each returns its source id (-1: too many). */
 int groups_source_attach(struct sim_run *r);
 int trace_source_attach(struct sim_run *r);
+struct jobs_spec;
+int jobs_source_attach(struct sim_run *r, const struct jobs_spec *spec);   /* workload/jobs_source.c */
 
 #endif
