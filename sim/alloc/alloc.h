@@ -156,7 +156,9 @@ void allocator_set_step_limit(allocator *a, uint64_t steps);
 /* Allocate all `claims` together for `node`. On ALLOC_OK, out[0..n) are
  * filled (their arrays live in `result_arena`). On the error statuses, err
  * holds the message. *steps receives the number of search steps (upstream's
- * NumAllocateOneInvocations) of this call. */
+ * NumAllocateOneInvocations) of this call. With no result_arena the caller
+ * wants the status only: out[] may come back empty (no results), unless
+ * building them has effects (share IDs drawn) or can fail, as with one. */
 alloc_status allocator_allocate(allocator *a, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
                                 arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err);
 

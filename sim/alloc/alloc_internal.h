@@ -339,6 +339,9 @@ void alloc_constraints_free(cclaim *cc);
 
 /* alloc_result.c */
 int alloc_build_results(acall *c, arena *ar, k8s_allocation *out);
+/* Would alloc_build_results succeed without a trace (no share ID drawn, no
+ * node selector that can fail)? Then a status-only call may skip it. */
+bool alloc_results_traceless(const acall *c);
 /* Index of `node` in the array of allocator_set_nodes, or SIZE_MAX. */
 size_t alloc_node_index(const allocator *A, const k8s_node *node);
 /* alloc_taints.c: device `dev`'s taints now (those set while a run goes, else its slice's). */

@@ -202,6 +202,20 @@ static void build_config(acall *c, size_t ci, arena *ar, k8s_allocation *out) {
     }
 }
 
+bool alloc_results_traceless(const acall *c) {
+    const allocator *A = c->A;
+    for (size_t i = 0; i < c->results.len; i++)
+        if (c->results.data[i].multi) return false;   /* share_id() advances the allocator's sequence */
+    for (size_t ci = 0; ci < c->nclaims; ci++) {
+        size_t first = c->claim_first[ci], last = ci + 1 < c->nclaims ? c->claim_first[ci + 1] : c->results.len;
+        if (first == last) continue;
+        /* node_selector decides on the first result when it is on a node-local slice */
+        uint32_t dev = c->cands.data[c->results.data[first].cand].dev;
+        if (!c->node || !(A->dev_flags[dev] & DEV_SLICE_NODE)) return false;
+    }
+    return true;
+}
+
 int alloc_build_results(acall *c, arena *ar, k8s_allocation *out) {
     allocator *A = c->A;
     A->built.len = 0;

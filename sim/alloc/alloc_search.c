@@ -538,7 +538,13 @@ alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource
         }
         goto done;
     }
-    st = alloc_build_results(&c, result_arena, out) ? ALLOC_ERROR : ALLOC_OK;
+    if (!result_arena && alloc_results_traceless(&c)) {   /* the caller wants the answer only */
+        A->built.len = 0;
+        memset(out, 0, n * sizeof *out);
+        st = ALLOC_OK;
+        goto done;
+    }
+    st = alloc_build_results(&c, result_arena ? result_arena : &A->call_mem, out) ? ALLOC_ERROR : ALLOC_OK;
 done:
     if (steps) *steps = c.steps;
     call_free(&c);

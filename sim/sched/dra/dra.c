@@ -16,11 +16,17 @@
 /* The answer for the last shared attribute run (k8s_device.attrs, one array
  * for many devices) when that run alone decides it (attr() finds type, and
  * for MIG profile, there before the device's own run). */
-struct dra_equiv_memo {
+typedef struct equiv_entry {
     const k8s_attribute *attrs;
     size_t nattrs;
     bool decided;
     double eq;
+    int8_t mig;                   /* the run's first "type" is "mig": 1, another type: 0, no type: -1 */
+} equiv_entry;
+/* Per shared attribute run (a node's GPUs differ in index and minor, so
+ * they have several): a small direct-mapped cache by the run's address. */
+struct dra_equiv_memo {
+    equiv_entry e[32];
 };
 
 /* The DeviceClass serving extended resource `name`: extendedResourceName, or
@@ -295,16 +301,33 @@ static double type_equiv(const k8s_attribute *type, const k8s_attribute *profile
     return 0;
 }
 
-static double device_equiv(struct dra_equiv_memo *m, const k8s_device *dev) {
-    if (dev->attrs != m->attrs || dev->nattrs != m->nattrs || !m->attrs) {
-        m->attrs = dev->attrs, m->nattrs = dev->nattrs, m->decided = false;
-        const k8s_attribute *type = attr_in(dev->attrs, dev->nattrs, "type"), *profile = NULL;
-        bool mig = type && type->kind == ATTR_STRING && !strcmp(type->s, "mig");
-        if (mig) profile = attr_in(dev->attrs, dev->nattrs, "profile");
-        if (type && (!mig || profile)) m->decided = true, m->eq = type_equiv(type, profile);
-    }
+/* Point the memo at dev's shared attribute run (what equal devices share). */
+static equiv_entry *memo_run(struct dra_equiv_memo *memo, const k8s_device *dev) {
+    uintptr_t a = (uintptr_t)dev->attrs;
+    equiv_entry *m = &memo->e[((a >> 4) ^ (a >> 9)) & 31];
+    if (dev->attrs == m->attrs && dev->nattrs == m->nattrs && m->attrs) return m;
+    m->attrs = dev->attrs, m->nattrs = dev->nattrs, m->decided = false;
+    const k8s_attribute *type = attr_in(dev->attrs, dev->nattrs, "type"), *profile = NULL;
+    bool mig = type && type->kind == ATTR_STRING && !strcmp(type->s, "mig");
+    m->mig = type ? mig : -1;
+    if (mig) profile = attr_in(dev->attrs, dev->nattrs, "profile");
+    if (type && (!mig || profile)) m->decided = true, m->eq = type_equiv(type, profile);
+    return m;
+}
+
+static double device_equiv(struct dra_equiv_memo *memo, const k8s_device *dev) {
+    const equiv_entry *m = memo_run(memo, dev);
     if (m->decided) return m->eq;
     return type_equiv(attr(dev, "type"), attr(dev, "profile"));
+}
+
+/* Is dev a MIG device (its first "type" attribute is "mig")? The shared run
+ * comes first in attribute order, so its answer, when it has a type, is it. */
+static bool device_is_mig(struct dra_equiv_memo *memo, const k8s_device *dev) {
+    const equiv_entry *m = memo_run(memo, dev);
+    if (m->mig >= 0) return m->mig;
+    const k8s_attribute *type = attr(dev, "type");
+    return type && type->kind == ATTR_STRING && !strcmp(type->s, "mig");
 }
 
 int64_t dra_allocation_mig_devices(const dra_state *d, const k8s_allocation *al) {
@@ -312,8 +335,7 @@ int64_t dra_allocation_mig_devices(const dra_state *d, const k8s_allocation *al)
     for (size_t i = 0; i < al->nresults; i++) {
         if (al->results[i].admin_access) continue;
         const k8s_device *dev = find_device(d, &al->results[i]);
-        const k8s_attribute *type = dev ? attr(dev, "type") : NULL;
-        if (type && type->kind == ATTR_STRING && !strcmp(type->s, "mig")) n++;
+        if (dev && device_is_mig(d->equiv, dev)) n++;
     }
     return n;
 }

@@ -50,6 +50,14 @@ static bool collect(const scheduler *s, dra_class *c, size_t node, size_t *n) {
     return true;
 }
 
+/* Does a request of claims c->call[0..n) list subrequests (firstAvailable)? */
+static bool has_first_available(const dra_class *c, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        for (size_t r = 0; r < c->call[i]->spec.nrequests; r++)
+            if (c->call[i]->spec.requests[r].nfirst_available) return true;
+    return false;
+}
+
 /* Prioritized-list score of results out[0..n) for claims c->call. */
 static int32_t list_score(const dra_class *c, size_t n) {
     int64_t sum = 0, nfa = 0;
@@ -141,7 +149,9 @@ static bool dra_filter(const scheduler *s, const pod_class *pc, size_t node, sch
     if (n == 0) return true;
     arena_reset(&s->dra->scratch);
     int ms;
-    alloc_status st = run_allocator(s, c, node, n, &s->dra->scratch, &ms);
+    /* the results matter for MIG placement and the prioritized-list score only */
+    arena *into = s->dra->mig || has_first_available(c, n) ? &s->dra->scratch : NULL;
+    alloc_status st = run_allocator(s, c, node, n, into, &ms);
     if (st != ALLOC_OK) {
         add_reason(why, st == ALLOC_TIMEOUT                ? "allocation search budget exhausted"
                         : st == ALLOC_ERROR && c->error ? c->error
