@@ -42,5 +42,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_admit(int argc, char **argv);
+/* `drasim admit` over a KAI-Scheduler snapshot (cmd_admit_kai.c). */
+int cmd_admit_kai(const char **snaps, size_t nsnaps, const char *wfile, bool shares);
 
 #endif

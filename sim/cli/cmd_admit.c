@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "model/kai.h"
 #include "model/kueue.h"
 #include "queue/kq_objects.h"
 #include "queue/kq_tas_admit.h"
@@ -35,6 +36,12 @@ static void usage(FILE *out) {
             "  --shares   print {\"clusterQueues\": {name: {\"share\": N, \"dominantResource\": R}},\n"
             "             \"cohorts\": {...}} (Kueue's weighted share, rounded up)\n"
             "  --no-implicit-cohorts  a Cohort named but not declared is an error\n\n"
+            "A snapshot of KAI-Scheduler objects (scheduling.run.ai/v2 Queues, v2alpha2 PodGroups, Pods\n"
+            "with the pod-group-name annotation, Nodes) is answered as KAI would: the PodGroup asked\n"
+            "about is -f's, else the last one with unbound pods; victims are the jobs KAI would\n"
+            "reclaim or preempt. --shares then prints {\"queues\": {name: {gpu|cpu|memory:\n"
+            "{\"fairShare\", \"deserved\", \"allocated\", \"requested\"}}}} in the Queue's units\n"
+            "(gpu devices, cpu millicores, memory MB).\n\n"
             "exit: 0 admitted (or --shares printed), 1 not admitted, 2 usage error,\n"
             "3 unreadable or invalid input.\n");
 }
@@ -162,6 +169,12 @@ int cmd_admit(int argc, char **argv) {
         free(snaps);
         return EXIT_ERROR;
     }
+    for (size_t i = 0; i < nsnaps; i++)   /* KAI's objects (scheduling.run.ai): cmd_admit_kai.c */
+        if (kai_file_is_kai(snaps[i]) == 1) {
+            int krc = cmd_admit_kai(snaps, nsnaps, wfile, shares);
+            free(snaps);
+            return krc;
+        }
     kq_objects o;
     kq_objects_init(&o);
     strbuf err = {0};

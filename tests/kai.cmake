@@ -1,0 +1,104 @@
+# KAI-Scheduler conformance through `drasim admit` (issue 27). Each case is
+# transcribed from a unit test of NVIDIA/KAI-Scheduler v0.13.0 (named below)
+# by tests/queues/kai/gen_cases.py; the expected fair shares, victims and
+# pending results are the upstream test's own expectations.
+set(_kai ${CMAKE_SOURCE_DIR}/tests/queues/kai)
+
+# ---- plugins/proportion/resource_division/resource_division_test.go ---------
+# "setResourceShare - GPU": the gpu fairShare of each queue (--shares).
+function(kai_share dir name upstream)
+  set(re "")
+  foreach(pair ${ARGN})
+    string(REPLACE "=" ";" kv "${pair}")
+    list(GET kv 0 q)
+    list(GET kv 1 v)
+    string(REPLACE "." "[.]" v "${v}")
+    list(APPEND re "\"${q}\": {\"gpu\": {\"fairShare\": ${v},")
+  endforeach()
+  drasim_cli_test(NAME queues/kai/${dir}/${name} COMMAND admit --shares ${_kai}/${dir}/${name}.yaml EXPECT ${re})
+endfunction()
+kai_share(division single-gives-requested-no-remaining "gives requested GPUs - no remaining" queue-1=2)
+kai_share(division single-gives-requested-with-remaining "gives requested GPUs with remaining" queue-1=2)
+kai_share(division single-up-to-deserved-over-subscribed "gives up to deserved when over subscribed" queue-1=2)
+kai_share(division single-up-to-full-quota "gives up to full quota" queue-1=3)
+kai_share(division single-fraction-in-deserved "gives with fraction, if stated in deserved" queue-1=1.5)
+kai_share(division single-fraction-in-request "gives with fraction, if stated in request" queue-1=1.5)
+kai_share(division single-deserved-zero "doesn't give if deserved is zero" queue-1=0)
+kai_share(division two-many-available "allocates many available gpus" queue-1=6 queue-2=6)
+kai_share(division two-exact-requested "allocates exact requested amount gpus" queue-1=6 queue-2=6)
+kai_share(division two-proportionally "allocates GPUs proportionally" queue-1=3 queue-2=5)
+kai_share(division two-not-more-than-allowed "doesn't allocate more than allowed" queue-1=5 queue-2=6)
+kai_share(division two-remainder-largest-remaining
+  "distributes remainder between queues based on largest remaining" queue-1=3 queue-2=8)
+kai_share(division two-remainder-creation-time
+  "distributes remainder between queues based on creation time" queue-1=6 queue-2=5)
+kai_share(division two-priority-not-deserved "priority doesn't affect deserved" queue-1=2 queue-2=2)
+kai_share(division two-priority-over-quota "priority does affect over-quota" queue-1=2 queue-2=4)
+kai_share(division two-priority-over-weight
+  "priority does affect over-quota, even when overQuotaWeight is set" queue-1=2 queue-2=4)
+kai_share(division remainder-with-priorities "divides the remainder even when using priorities"
+  queue-1=3 queue-2=2 queue-3=0)
+# cmd/fairshare-simulator/README.md: 100 GPUs, deserved 10/10, weights 3:1 -> 70/30
+kai_share(division fairshare-simulator-readme "fairshare-simulator README example" queue1=70 queue2=30)
+
+# ---- plugins/proportion/proportion_test.go "Set fair share for 2 hierarchy
+# queues - simplified" (departments d1, d2 over leaf queues q1, q2)
+kai_share(hierarchy sanity "two top parent queues - sanity" d1=2 q1=2 d2=2 q2=2)
+kai_share(hierarchy deserved-department "two top parent queues - deserved department quota" d1=3 q1=3 d2=1 q2=2)
+kai_share(hierarchy over-quota "two top parent queues - over-quota" d1=7 q1=7 d2=5 q2=5)
+kai_share(hierarchy over-quota-weight "two top parent queues - over-quota weight" d1=4 q1=4 d2=8 q2=8)
+kai_share(hierarchy over-quota-weight-reversed "two top parent queues - over-quota weight - reversed"
+  d1=10 q1=10 d2=2 q2=2)
+kai_share(hierarchy priority "two top parent queues - priority" d1=1 q1=1 d2=11 q2=11)
+kai_share(hierarchy priority-reversed "two top parent queues - priority - reversed" d1=11 q1=11 d2=1 q2=1)
+
+# ---- actions/reclaim/reclaim_test.go, actions/preempt/preempt_test.go --------
+# The asked PodGroup is the last pending one of the file; "victims" are the
+# jobs the upstream test expects Releasing (its reclaimer Pipelined: not yet
+# admitted, exit 1); a job the test keeps Pending gets no victims.
+function(kai_act dir name upstream victims reasons)
+  drasim_cli_test(NAME queues/kai/${dir}/${name} COMMAND admit ${_kai}/${dir}/${name}.yaml
+    EXIT 1 EXPECT "\"admitted\": false, .*\"victims\": \\[${victims}\\], \"victimReasons\": \\[${reasons}\\]")
+endfunction()
+kai_act(reclaim fair-share "Reclaim jobs according to queue fair share"
+  [["q0_running_job2", "q1_running_job2"]] [["Reclaim", "Reclaim"]])
+kai_act(reclaim below-quota
+  "queue1 is under deserved quota, queue0 is over deserved quota and will go below quota - reclaim"
+  [["q0_running_job"]] [["Reclaim"]])
+kai_act(reclaim under-fair-share
+  "queue1 is under deserved quota, queue0 is over deserved quota but under fair share - reclaim"
+  [["q0_running_job5"]] [["Reclaim"]])
+kai_act(reclaim two-pending-first "2 jobs from queue0 running on node0 - 2 pending jobs from queue1 - reclaim (pending_job0)"
+  [["running_job1"]] [["Reclaim"]])
+kai_act(reclaim two-pending-second "2 jobs from queue0 running on node0 - 2 pending jobs from queue1 - reclaim (pending_job1)"
+  "" "")
+kai_act(reclaim fairness "Don't reclaim when there's fairness between the queues" "" "")
+kai_act(preempt no-need-to-preempt-both
+  "3 train job running, 1 build job pending for the same queue - no need to preempt both"
+  [["running_job1"]] [["Preempt"]])
+kai_act(preempt build-preempts-train "1 train job running, 1 build job pending for the same queue - preempt"
+  [["running_job0"]] [["Preempt"]])
+kai_act(preempt train-does-not-preempt-train
+  "1 train job running, 1 train job pending for the same queue - don't preempt" "" "")
+kai_act(preempt not-across-queues
+  "1 train job running, 1 build job pending for the different queue - don't preempt" "" "")
+
+# ---- bad input: FILE:LINE:COL, exit 3, nothing on stdout ---------------------
+function(kai_bad name regex)
+  drasim_cli_test(NAME queues/kai/bad/${name} COMMAND admit --shares ${_kai}/bad/${name}.yaml
+    EXIT 3 EXPECT "${regex}" REJECT "queues\":")
+endfunction()
+kai_bad(missing-parent [[missing-parent.yaml:9:16: Queue team-a: spec.parentQueue: Queue org does not exist]])
+kai_bad(cycle [[cycle.yaml:9:16: Queue a: spec.parentQueue: cycle through Queue b]])
+kai_bad(unknown-resource [[unknown-resource.yaml:12:5: unknown field 'nvidia.com/gpu' in Queue team-a: spec.resources]])
+kai_bad(limit-below-quota [=[limit-below-quota.yaml:10:28: Queue team-a: spec.resources.gpu: limit [(]2[)] is less than quota [(]4[)]]=])
+# KAI keeps a PodGroup of a missing Queue pending (cluster_info.go validatePodgroupQueue)
+drasim_cli_test(NAME queues/kai/missing-queue COMMAND admit ${_kai}/bad/missing-queue.yaml
+  EXIT 1 EXPECT [["admitted": false, .*"reason": "Queue 'team-z' does not exist"]])
+
+# ---- GPU accounting (whole, gpu-fraction, DRA claims and slices), by hand in
+# the file's header (pkg/common/resources/dra.go, cluster_info.go populateDRAGPUs)
+drasim_cli_test(NAME queues/kai/accounting/gpus COMMAND admit --shares ${_kai}/accounting/gpus.yaml
+  EXPECT [["team-a": {"gpu": {"fairShare": 4.5, "deserved": 6, "allocated": 0, "requested": 4.5}]])
+drasim_cli_test(NAME queues/kai/accounting/admit COMMAND admit ${_kai}/accounting/gpus.yaml
+  EXPECT [=["admitted": true, "flavors": {}, "borrowing": false, "victims": \[\]]=])
