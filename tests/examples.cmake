@@ -19,3 +19,11 @@ drasim_cli_test(NAME examples/h100-fleet-grid RAW
           -DSLO=${CMAKE_SOURCE_DIR}/scenarios/examples/h100-fleet-slo.yaml
           -DA=h100-train -DA_MAX=12 -DB=h100-mig -DB_MAX=8 -P ${CMAKE_SOURCE_DIR}/tests/plan/grid_check.cmake
   EXPECT "grid answer: h100-train=7 h100-mig=3 [(]10 nodes[)]" TIMEOUT 120)
+# README / docs/QUEUES.md "Three teams behind Kueue": the per-ClusterQueue
+# table the docs show. Its runs preempt Workloads still pending in
+# kube-scheduler whose owners requeue them: before the requeue waited for the
+# next instant (sim/queue/kq_gate.c gate_requeued) this run never ended.
+drasim_cli_test(NAME examples/three-teams-kueue
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/three-teams-kueue.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/examples-three-teams.db --force
+  EXPECT "team-a +32 +17 +1 +909[.]9 +10148[.]2 +4 +6"
+         "team-c +80 +13 +0 +0[.]0 +2606[.]4 +8 +2" TIMEOUT 60)
