@@ -41,3 +41,11 @@ drasim_cli_test(NAME examples/trace-slurm
          "3 of 6 rows skipped [(]state 1, no_gpu 1, step 1[)]"
   SQL ${_ex_tr}/slurm.db "SELECT group_concat(name || ':' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
       "^101:0 102-0:3600000 102-1:3600000 105:2400000$")
+# README / docs/QUEUES.md "Three teams behind Kueue": the per-ClusterQueue
+# table the docs show. Its runs preempt Workloads still pending in
+# kube-scheduler whose owners requeue them: before the requeue waited for the
+# next instant (sim/queue/kq_gate.c gate_requeued) this run never ended.
+drasim_cli_test(NAME examples/three-teams-kueue
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/three-teams-kueue.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/examples-three-teams.db --force
+  EXPECT "team-a +32 +17 +1 +909[.]9 +10148[.]2 +4 +6"
+         "team-c +80 +13 +0 +0[.]0 +2606[.]4 +8 +2" TIMEOUT 60)

@@ -10,6 +10,7 @@
 #include "engine/sim.h"
 #include "model/cluster.h"
 #include "report/run_groups.h"
+#include "report/run_queues.h"
 #include "report/runner.h"
 #include "sched/policies/policy.h"
 #include "store/output_path.h"
@@ -85,6 +86,7 @@ static void print_run(const sim_run *run, size_t nnodes, int64_t run_id, void *u
                run->sc->sched.policy ? run->sc->sched.policy : run->sc->sched.policy_none ? "none" : "fgd", sim_metric_get(run, "arrived_gpu_pct"),
                sim_metric_get(run, "gpu_milli_alloc_pct_end"), sim_metric_get(run, "frag_gpu_pct_end"));
     print_failures(run);
+    run_queues_print(run, stdout);
     run_groups_print(run, stdout, stderr);
 }
 

@@ -69,6 +69,7 @@ typedef struct pod_rec {
     int32_t cq;                      /* node index; -1 not managed */
     kq_wl *wl;                       /* admitted: its Workload in the snapshot (owned) */
     int64_t admitted_at;
+    int64_t not_before;              /* a requeued victim: not a head before this instant */
     bool pending, bound;             /* bound: the Workload (a gang: all its pods) placed */
     uint32_t gw;                     /* gang Workload index + 1, 0 = none */
     bool holds, mbound;              /* a gang member: admitted and not ended; bound */
@@ -120,6 +121,7 @@ typedef struct kq_gate {
     VEC(gang_wl) gangs;
     queue_samples samples;
     int64_t missing_lq_pods;
+    int64_t now;                     /* the instant of the current cycle */
 } kq_gate;
 
 static const kq_node *root_of(const kq_node *n) {
@@ -322,7 +324,12 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
  * suspends the Job and requeues the same Workload, which keeps its creation
  * time as queue-order timestamp (pkg/workload/workload.go
  * GetQueueOrderTimestamp; its +1 ms for InCohortReclaimWhileBorrowing applies
- * only with PrioritySortingWithinCohort off, a feature gate on by default). */
+ * only with PrioritySortingWithinCohort off, a feature gate on by default).
+ * It is back in the queue only after the instant of its preemption: Kueue
+ * requeues it once the Job is suspended and its quota released
+ * (pkg/controller/core/workload_controller.go), never within the scheduling
+ * cycle that preempted it; without this a victim still pending (deleted at
+ * once) would be readmitted and preempted again forever. */
 static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     kq_gate *g = ctx;
     if (victim >= g->pods.len || rep >= g->pods.len) return;
@@ -338,6 +345,7 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     if (!g->pods.data[rep].pending) return;
     pod_rec *v = &g->pods.data[victim], *p = &g->pods.data[rep];
     p->order = v->order;
+    p->not_before = g->now + 1;
     cq_state *cs = &g->cqs[p->cq];
     for (size_t i = cs->pending.len; i-- > 0;)
         if (cs->pending.data[i] == rep) {
@@ -522,7 +530,7 @@ static void collect_heads(kq_gate *g) {
         if (cs->settled) continue;
         while (cs->cursor < cs->pending.len) {
             const pod_rec *p = &g->pods.data[cs->pending.data[cs->cursor]];
-            if (p->pending && g->cls[p->cls].failed_cycle != g->cycle_no) break;
+            if (p->pending && g->cls[p->cls].failed_cycle != g->cycle_no && p->not_before <= g->now) break;
             cs->cursor++;
         }
         if (cs->cursor == cs->pending.len) {
@@ -610,6 +618,7 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
 
 static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     kq_gate *g = ctx;
+    g->now = t;
     if (!g->any_dirty) return;
     g->any_dirty = false;
     g->cycle_no++;

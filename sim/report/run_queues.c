@@ -1,0 +1,65 @@
+/* run_queues.c -- the per-ClusterQueue table of `drasim run` (run_queues.h):
+ * the planner's three questions per team, from the queue_* summary rows the
+ * queue layer writes (sim/queue/kq_gate.c): how long it waits for admission,
+ * how often it borrows, how often it is preempted. */
+#include "report/run_queues.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/escape.h"
+#include "util/xalloc.h"
+
+enum { Q_ADMITTED, Q_BORROWING, Q_PENDING, Q_P50, Q_P99, Q_PREEMPTED, Q_PREEMPTIONS, NQ };
+static const char *const METRIC[NQ] = {"queue_admitted", "queue_admitted_borrowing", "queue_pending_at_end",
+                                       "queue_wait_censored_p50_s", "queue_wait_censored_p99_s", "queue_preempted",
+                                       "queue_preemptions"};
+
+typedef struct {
+    const char *name;                /* interned group name of the summary rows */
+    double v[NQ];
+} queue_row;
+
+void run_queues_print(const sim_run *run, FILE *out) {
+    queue_row *rows = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < run->summary.len; i++) {
+        const sim_metric *m = &run->summary.data[i];
+        if (!m->group || strncmp(m->name, "queue_", 6)) continue;
+        int k = -1;
+        for (int j = 0; j < NQ; j++)
+            if (!strcmp(m->name, METRIC[j])) k = j;
+        if (k < 0) continue;
+        size_t r = 0;
+        while (r < n && rows[r].name != m->group) r++;   /* interned: equal names are equal pointers */
+        if (r == n) {
+            rows = xrealloc(rows, (n + 1) * sizeof *rows);
+            rows[n].name = m->group;
+            for (int j = 0; j < NQ; j++) rows[n].v[j] = NAN;
+            n++;
+        }
+        rows[r].v[k] = m->value;
+    }
+    if (!n) return;
+    strbuf b = {0};
+    int w = (int)strlen("ClusterQueue");
+    for (size_t r = 0; r < n; r++) {
+        sb_clear(&b);
+        terminal_text(&b, rows[r].name);
+        int len = (int)strlen(sb_str(&b));
+        if (len > w) w = len > 40 ? 40 : len;
+    }
+    fprintf(out, "  by ClusterQueue (Kueue; time to admission, censored: a Workload still pending waits until the end):\n"
+                 "    %-*s  %8s  %9s  %7s  %10s  %10s  %9s  %11s\n",
+            w, "ClusterQueue", "admitted", "borrowing", "pending", "wait p50 s", "wait p99 s", "preempted", "preemptions");
+    for (size_t r = 0; r < n; r++) {
+        const double *v = rows[r].v;
+        sb_clear(&b);
+        terminal_text(&b, rows[r].name);
+        fprintf(out, "    %-*.*s  %8.0f  %9.0f  %7.0f  %10.1f  %10.1f  %9.0f  %11.0f\n", w, w, sb_str(&b), v[Q_ADMITTED],
+                v[Q_BORROWING], v[Q_PENDING], v[Q_P50], v[Q_P99], v[Q_PREEMPTED], v[Q_PREEMPTIONS]);
+    }
+    sb_free(&b);
+    free(rows);
+}
