@@ -21,5 +21,7 @@ int workload_execute(struct sim_run *r, volatile sig_atomic_t *interrupt);
 /* The sources, one file each. Each returns its source id (-1: too many). */
 int groups_source_attach(struct sim_run *r);
 int trace_source_attach(struct sim_run *r);
+/* cluster.state: the recorded cluster's pods at time 0 (workload/state_source.c). */
+int state_source_attach(struct sim_run *r);
 
 #endif
