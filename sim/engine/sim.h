@@ -257,6 +257,12 @@ int sim_delete(sim_run *r, uint32_t pod, const char *reason, sim_time t);
 /* Like sim_schedule_source, but the event does not keep a `stop: allPodsDone`
  * run alive (fault timelines, autoscaler scans, periodic checks). */
 void sim_schedule_background(sim_run *r, int src, sim_time t, uint64_t arg);
+/* engine/sim_state.c: a pod of class c that already runs when the run starts
+ * (cluster.state) arrives at t and binds on `node` at once, past the queue
+ * layer and gangs; it runs for `duration`. Returns its pod id, or -1 when the
+ * class does not fit on that node now (the pod is then deleted). */
+int64_t sim_place_running(sim_run *r, int src, uint32_t c, const char *name, sim_time duration, size_t node,
+                          sim_time t);
 /* ---- engine internals (engine/sim_*.c) ---- */
 /* Free running (or terminating) pod `pod`'s resources; it ends at t in `state`. */
 void sim_end_pod(sim_run *r, uint32_t pod, sim_time t, uint8_t state);

@@ -334,7 +334,7 @@ static int parse_inventory(arena *a, const ynode *inv, cluster_spec *out, strbuf
 }
 
 int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf *err) {
-    static const char *const keys[] = {"nodePools", "inventory", "kubernetesVersion", "draDriver", NULL};
+    static const char *const keys[] = {"nodePools", "inventory", "kubernetesVersion", "draDriver", "state", NULL};
     memset(out, 0, sizeof *out);
     out->publish.driver = DRA_DRIVER_NEWEST;
     out->publish.k8s_minor = 36;

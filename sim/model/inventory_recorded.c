@@ -118,6 +118,7 @@ int inventory_load_recorded_files(const char *const *paths, size_t npaths, const
     k8s_objects_init(o);
     out->recorded = o;
     o->allow_combined_slices = pub->k8s_minor < 35;
+    o->snapshot_inventory_only = true;   /* a KAI snapshot as inventory: its pods are cluster.state's */
     const char *path = paths[0];
     for (size_t i = 0; i < npaths; i++)
         if (k8s_decode_file(o, paths[i], err)) {

@@ -319,6 +319,8 @@ typedef struct k8s_resource_claim {
     k8s_claim_spec spec;
     bool allocated;             /* status.allocation present */
     k8s_allocation allocation;
+    const char **reserved_pods; /* status.reservedFor entries with resource "pods": their names */
+    size_t nreserved_pods;
 } k8s_resource_claim;
 
 typedef struct k8s_claim_template {
@@ -365,6 +367,12 @@ typedef struct k8s_pod {
     size_t nclaims;
     int32_t priority;
     const char *scheduler_name;
+    /* where it is (cluster.state, model/cluster_state.h): spec.nodeName, status.phase
+     * and status.resourceClaimStatuses (the claim a template made for each pod claim) */
+    const char *node_name;
+    const char *phase;
+    k8s_kv *claim_statuses;              /* key: the pod's claim name, value: resourceClaimName */
+    size_t nclaim_statuses;
 } k8s_pod;
 
 /* ---- a bag of decoded objects, in input order ------------------------------ */

@@ -112,10 +112,45 @@ static int decode_list(k8s_objects *o, const ynode *root, strbuf *err, int depth
     return 0;
 }
 
+/* A KAI-Scheduler snapshot: snapshot.json, the one file in the ZIP the
+ * scheduler's snapshot plugin serves at /get-snapshot ({config,
+ * schedulerParams, rawObjects: {pods, nodes, queues, podGroups, ...,
+ * resourceClaims, resourceSlices, deviceClasses}}; NVIDIA/KAI-Scheduler
+ * pkg/scheduler/plugins/snapshot/snapshot.go, v0.13.0). Its objects come from
+ * informer caches, which drop apiVersion and kind: the list names the kind.
+ * Queues, PodGroups and the other lists are not read (docs/STATE.md). */
+static int decode_kai_snapshot(k8s_objects *o, const ynode *raw, strbuf *err) {
+    static const struct { const char *list; size_t kind; } lists[] = {
+        {"nodes", 4}, {"deviceClasses", 0}, {"resourceSlices", 1}, {"resourceClaims", 2}, {"pods", 5}};
+    if (y_expect(raw, YN_MAP, "rawObjects", err)) return -1;
+    for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
+        if (o->snapshot_inventory_only && kinds[lists[l].kind].k != K8S_NODE &&
+            kinds[lists[l].kind].k != K8S_RESOURCE_SLICE && kinds[lists[l].kind].k != K8S_DEVICE_CLASS)
+            continue;
+        const ynode *items = ymap_get(raw, lists[l].list);
+        if (y_is_null(items)) continue;
+        if (y_expect(items, YN_SEQ, lists[l].list, err)) return -1;
+        for (size_t i = 0; i < items->n; i++) {
+            const ynode *it = items->vals[i];
+            if (y_expect(it, YN_MAP, lists[l].list, err)) return -1;
+            if (ymap_get(it, "kind")) {   /* a full object: checked as any other */
+                if (decode_object(o, it, err, 1)) return -1;
+                continue;
+            }
+            const kind_entry *k = &kinds[lists[l].kind];
+            dctx c = {.o = o, .a = &o->a, .err = err, .kind = k->kind, .name = ""};
+            if (k->decode(&c, it)) return -1;
+        }
+    }
+    return 0;
+}
+
 static int decode_object(k8s_objects *o, const ynode *root, strbuf *err, int depth) {
     if (y_expect(root, YN_MAP, "Kubernetes object", err)) return -1;
     const ynode *kn = ymap_get(root, "kind"), *av = ymap_get(root, "apiVersion");
     const char *kind = NULL, *api = NULL;
+    const ynode *raw = kn ? NULL : ymap_get(root, "rawObjects");
+    if (raw && depth == 0) return decode_kai_snapshot(o, raw, err);
     if (!kn) { yerr(err, root, "object without 'kind'"); return -1; }
     if (y_str(kn, "kind", &kind, err)) return -1;
     if (av && y_str(av, "apiVersion", &api, err)) return -1;

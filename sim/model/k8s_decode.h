@@ -46,6 +46,7 @@ typedef struct k8s_objects {
     VEC(k8s_node *) nodes;
     VEC(k8s_pod *) pods;
     bool allow_combined_slices;  /* Kubernetes 1.34: a slice may hold devices and sharedCounters */
+    bool snapshot_inventory_only;  /* KAI snapshots: read only their Nodes, ResourceSlices and DeviceClasses */
 } k8s_objects;
 
 void k8s_objects_init(k8s_objects *o);

@@ -330,6 +330,19 @@ int k8s_decode_resource_claim(dctx *c, const ynode *root) {
         }
         const ynode *rf;
         if (dseq(c, st, "reservedFor", 256, &rf)) return -1;
+        if (rf) {   /* the pods using the claim (cluster.state's shared claims) */
+            rc->reserved_pods = ARENA_NEW(c->a, const char *, rf->n ? rf->n : 1);
+            for (size_t i = 0; i < rf->n; i++) {
+                size_t m2 = dpush(c, ".reservedFor[%zu]", i);
+                const ynode *e = rf->vals[i];
+                if (y_expect(e, YN_MAP, dwhat(c), c->err)) return -1;
+                const char *res = NULL, *name = NULL;
+                if (dstr(c, e, "resource", false, &res)) return -1;
+                if (dstr(c, e, "name", false, &name)) return -1;
+                if (res && name && !strcmp(res, "pods")) rc->reserved_pods[rc->nreserved_pods++] = name;
+                dpop(c, m2);
+            }
+        }
         dpop(c, m);
     }
     k8s_objects_add(c->o, K8S_RESOURCE_CLAIM, rc);

@@ -196,6 +196,32 @@ static int dpod_claims(dctx *c, const ynode *spec, k8s_pod *p) {
     return 0;
 }
 
+/* status.phase and status.resourceClaimStatuses (the rest of a status is not read). */
+static int dpod_status(dctx *c, const ynode *root, k8s_pod *p) {
+    const ynode *st, *seq;
+    if (dmap(c, root, "status", 1000, &st)) return -1;
+    if (!st) return 0;
+    size_t m = dpush(c, ".status");
+    if (dstr(c, st, "phase", false, &p->phase)) return -1;
+    if (dseq(c, st, "resourceClaimStatuses", 128, &seq)) return -1;
+    if (seq) {
+        p->claim_statuses = ARENA_NEW(c->a, k8s_kv, seq->n ? seq->n : 1);
+        for (size_t i = 0; i < seq->n; i++) {
+            size_t m2 = dpush(c, ".resourceClaimStatuses[%zu]", i);
+            const ynode *e = seq->vals[i];
+            if (y_expect(e, YN_MAP, dwhat(c), c->err)) return -1;
+            k8s_kv *kv = &p->claim_statuses[p->nclaim_statuses];
+            if (dstr(c, e, "name", true, &kv->key)) return -1;
+            kv->value = NULL;
+            if (dstr(c, e, "resourceClaimName", false, &kv->value)) return -1;
+            if (kv->value) p->nclaim_statuses++;
+            dpop(c, m2);
+        }
+    }
+    dpop(c, m);
+    return 0;
+}
+
 int k8s_decode_pod(dctx *c, const ynode *root) {
     k8s_pod *p = ARENA_NEW(c->a, k8s_pod, 1);
     if (dmeta(c, root, &p->meta, true)) return -1;
@@ -204,7 +230,9 @@ int k8s_decode_pod(dctx *c, const ynode *root) {
     if (!spec) return derr(c, root, "spec: required field is missing");
     size_t m = dpush(c, ".spec");
     if (k8s_decode_pod_spec(c, spec, p)) return -1;
+    if (dstr(c, spec, "nodeName", false, &p->node_name)) return -1;
     dpop(c, m);
+    if (dpod_status(c, root, p)) return -1;
     k8s_objects_add(c->o, K8S_POD, p);
     return 0;
 }

@@ -5,6 +5,7 @@
  * and `workload:` to scenario_workload.c.
  */
 #include "model/scenario.h"
+#include "model/cluster_state.h"
 
 #include <string.h>
 
@@ -175,6 +176,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     if (cluster && cluster_spec_parse(cluster, &s->a, &s->cluster, err)) return -1;
     s->cluster.seed = s->seed;   /* slice names and device order are drawn from it */
     if (cluster && cluster_check_pool_sharing(&s->cluster, &s->sched.dp, err)) return -1;
+    if (cluster && (v = ymap_get(cluster, "state")) && cluster_state_parse(v, s, err)) return -1;
     if (autoscaler_spec_parse(ymap_get(root, "autoscaler"), s, err)) return -1;   /* model/autoscaler_spec.c */
     if (ymap_need(root, "workload", "scenario", &v, err) || scenario_parse_workload(v, s, err)) return -1;
     if (!s->trace && !cluster && ymap_need(root, "cluster", "scenario", &v, err)) return -1;
@@ -228,6 +230,7 @@ int scenario_load(const char *path, scenario *s, strbuf *err) {
 
 void scenario_free(scenario *s) {
     if (s->queues) scenario_free_queues(s);
+    cluster_state_free(s->state);
     if (s->has_file) yfile_free(&s->file);
     arena_free(&s->a);
     memset(s, 0, sizeof *s);

@@ -270,6 +270,7 @@ typedef struct scenario {
     struct kq_objects *queues;       /* `queues:` Kueue objects (model/kueue.h), or NULL */
     struct compute_domain_spec *cds; /* workload.computeDomains (model/compute_domain.h) */
     size_t ncds;
+    struct cluster_state *state;     /* cluster.state (model/cluster_state.h), or NULL */
 } scenario;
 
 /* Limits on memory-hungry settings (scenario_limits.c, docs/SCENARIOS.md). */

@@ -8,6 +8,7 @@
 
 void workload_attach(sim_run *r) {
     const scenario *sc = r->sc;
+    if (sc->state) state_source_attach(r);   /* first: the recorded pods take their places at time 0 */
     if (sc->trace) {
         trace_source_attach(r);
         return;

@@ -23,5 +23,7 @@ int groups_source_attach(struct sim_run *r);
 int trace_source_attach(struct sim_run *r);
 struct jobs_spec;
 int jobs_source_attach(struct sim_run *r, const struct jobs_spec *spec);   /* workload/jobs_source.c */
+/* cluster.state: the recorded cluster's pods at time 0 (workload/state_source.c). */
+int state_source_attach(struct sim_run *r);
 
 #endif

@@ -458,6 +458,21 @@ static void validate_doc(vctx *c, const ynode *doc, kind_count **kc, size_t *nkc
         verr(c, "missing apiVersion or kind");
         return;
     }
+    const ynode *items = ymap_get(doc, "items");
+    if (!strcmp(av->str, "v1") && !strcmp(kd->str, "List") && c->path.len == 0) {
+        /* kubectl's List wrapper (`kubectl get a,b -o yaml`): each item is an object of its own */
+        if (!items || items->kind != YN_SEQ) {
+            if (items && !(items->kind == YN_SCALAR && resolve(items).t == J_NULL)) verr(c, "items: expected a list");
+            return;
+        }
+        for (size_t i = 0; i < items->n; i++) {
+            size_t mark;
+            path_push(c, &mark, "items[%zu]", i);
+            validate_doc(c, items->vals[i], kc, nkc);
+            path_pop(c, mark);
+        }
+        return;
+    }
     strbuf gvk = {0};
     sb_printf(&gvk, "%s/%s", av->str, kd->str);
     const char *name = sget_str(c->S->kinds, sb_str(&gvk));

@@ -146,6 +146,10 @@ void dra_explain_end(const struct scheduler *s, uint32_t ci);
 int dra_node_gpu_count(const dra_state *d, size_t node);
 /* Number of claims class c uses (template + shared + extended-resource). */
 size_t dra_class_claims(const dra_state *d, size_t c);
+/* A claim allocated before the run (cluster.state; dra_held.c): its devices
+ * are taken (sign +1: allocator_commit) or given back (-1) and counted among
+ * the live allocations' GPUs. The caller wakes the nodes concerned. */
+void dra_hold(dra_state *d, const k8s_allocation *al, int sign);
 /* Pods currently reserving shared claim `name` (-1 if unknown) and whether it is allocated. */
 int dra_shared_users(const dra_state *d, const char *name, bool *allocated);
 

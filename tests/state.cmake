@@ -1,0 +1,72 @@
+# cluster.state (docs/STATE.md): a run starts from a recorded cluster. The
+# fleet is drasim's own `drasim inventory` (tests/state/inventory.yaml), the
+# pods and claims are kubectl-shaped Lists validated against the Kubernetes
+# API schema; the times and devices below are hand-derived in the scenarios'
+# comments.
+set(_st ${CMAKE_SOURCE_DIR}/tests/state)
+set(_sto ${CMAKE_BINARY_DIR}/state-tests)
+file(MAKE_DIRECTORY ${_sto})
+
+# the inventory is what drasim itself prints for fleet.yaml
+drasim_cli_test(NAME state/inventory-is-drasims RAW
+  COMMAND sh -c "$0 inventory $1/fleet.yaml | cmp - $1/inventory.yaml && echo same" $<TARGET_FILE:drasim> ${_st}
+  EXPECT "^same")
+# the dumps are in the API's shape (kubectl's List, every item checked)
+drasim_k8s_validate(NAME state/schema FILES ${_st}/state.yaml ${_st}/state-dp.yaml ${_st}/state-node0.yaml
+  ${_st}/inventory.yaml
+  EXPECT "state[.]yaml: 1 document valid [(]7 Pod, 5 ResourceClaim;" "state-dp[.]yaml: 1 document valid [(]3 Pod;"
+         "state-node0[.]yaml: 1 document valid [(]2 Pod, 2 ResourceClaim;")
+drasim_k8s_validate(NAME state/schema-list-item FILES ${_st}/bad-schema.yaml EXIT 1
+  EXPECT "bad-schema[.]yaml: doc 1: items[[]1[]][.]spec: unknown field \"nodeNmae\"")
+
+# held devices are never handed out again: `new` waits for node-0 gpu-0 until 2h
+set(_held_sql
+  ${_sto}/held.db "SELECT name || '@' || scheduled_ms || '-' || completion_ms || '/' || node_id FROM pods ORDER BY pod_id"
+  "^team-a/train-a@0-3600000/0\nteam-a/train-b@0-7200000/0\nteam-a/serve-1@0-5400000/1\nteam-a/serve-2@0-10800000/1\nteam-a/eval-c@0-9000000/1\nteam-a/queued-x@3600000-7200000/0\nnew-0@7200000-9000000/0$"
+  ${_sto}/held.db "SELECT pod_id || ':' || pool || '/' || device FROM claim_allocations ORDER BY pod_id"
+  "^5:node-0/gpu-0\n6:node-0/gpu-0$"
+  ${_sto}/held.db "SELECT value FROM summary WHERE grp = '' AND metric = 'gpu_alloc_pct'" "^83[.]33")
+drasim_run_facts(_held_facts ${_sto}/held.db)
+drasim_cli_test(NAME state/held-dra WORKDIR ${_st}
+  COMMAND run ${_st}/run-held.yaml -q -o ${_sto}/held.db --force
+  SQL ${_held_sql} ${_held_facts})
+# the same state from a KAI-Scheduler snapshot.json (inventory and state both)
+string(REPLACE "held.db" "kai.db" _kai_sql "${_held_sql}")
+drasim_cli_test(NAME state/held-kai-snapshot WORKDIR ${_st}
+  COMMAND run ${_st}/run-kai.yaml -q -o ${_sto}/kai.db --force
+  SQL ${_kai_sql})
+# node-0 is full: the two-GPU pod goes to node-1 at once (an empty fleet would give it node-0)
+drasim_cli_test(NAME state/goes-elsewhere
+  COMMAND run ${_st}/run-elsewhere.yaml -q -o ${_sto}/elsewhere.db --force
+  SQL ${_sto}/elsewhere.db "SELECT node_id || '@' || scheduled_ms FROM pods WHERE name = 'new-0'" "^1@0$"
+      ${_sto}/elsewhere.db "SELECT group_concat(pool || '/' || device) FROM claim_allocations" "^node-1/gpu-0,node-1/gpu-1$")
+drasim_cli_test(NAME state/goes-elsewhere-empty-fleet WORKDIR ${_st}
+  COMMAND run ${_st}/run-elsewhere.yaml -q -o ${_sto}/elsewhere0.db --force --set cluster.state=empty-state.yaml
+  SQL ${_sto}/elsewhere0.db "SELECT node_id || '@' || scheduled_ms FROM pods WHERE name = 'new-0'" "^0@0$")
+# device-plugin mode, remaining and duration from the distributions
+drasim_cli_test(NAME state/device-plugin
+  COMMAND run ${_st}/run-dp.yaml -q -o ${_sto}/dp.db --force
+  SQL ${_sto}/dp.db "SELECT name || '@' || scheduled_ms || '-' || completion_ms || ' ' || coalesce(devices, '') FROM pods ORDER BY pod_id"
+      "^default/big@0-7200000 nvidia.com/gpu=0,1\ndefault/cpu-only@0-2700000 \ndefault/waiting@7200000-10800000 nvidia.com/gpu=0,1\nnew-0@10800000-12600000 nvidia.com/gpu=0$")
+
+# bad input: FILE:LINE:COL, exit 3, nothing written
+foreach(_case
+    "node|bad-node[.]yaml:4:3: Pod team-a/lost: spec[.]nodeName: node 'node-9' is not in the inventory"
+    "device|bad-device[.]yaml:4:3: ResourceClaim team-a/ghost: status[.]allocation[.]devices[.]results[[]gpu[]]: device gpu[.]nvidia[.]com/node-0/gpu-7 does not exist in the inventory"
+    "twice|bad-twice[.]yaml:17:3: ResourceClaim team-a/second: device gpu[.]nvidia[.]com/node-1/gpu-1 is also allocated to ResourceClaim team-a/first [(]bad-twice[.]yaml:4:3[)]"
+    "yaml|bad-yaml[.]yaml:7:7: invalid YAML"
+    "quantity|bad-quantity[.]yaml:12:25: Pod odd: spec[.]containers[[]0[]][.]resources[.]requests[.]cpu: invalid quantity '4 cores'"
+    "remaining|bad-remaining[.]yaml:4:3: Pod team-a/forever: no annotation drasim[.]io/remaining and no cluster[.]state[.]remaining distribution"
+    "annotation|bad-annotation[.]yaml:4:3: Pod team-a/when: annotation drasim[.]io/remaining: 'soon' is not a duration"
+    "full|bad-full[.]yaml:4:3: Pod team-a/too-big: does not fit on node 'node-1'")
+  string(FIND "${_case}" "|" _bar)
+  string(SUBSTRING "${_case}" 0 ${_bar} _n)
+  math(EXPR _bar "${_bar} + 1")
+  string(SUBSTRING "${_case}" ${_bar} -1 _msg)
+  drasim_cli_test(NAME state/bad-${_n} WORKDIR ${_st}
+    COMMAND run ${_st}/run-held.yaml -o ${_sto}/bad-${_n}.db --set cluster.state=bad-${_n}.yaml
+    EXIT 3 EXPECT "${_msg}" FILE_ABSENT ${_sto}/bad-${_n}.db)
+endforeach()
+drasim_cli_test(NAME state/bad-key WORKDIR ${_st}
+  COMMAND run ${_st}/run-dp.yaml -o ${_sto}/bad-key.db --set cluster.state.remainder=1h
+  EXIT 3 EXPECT "unknown field 'remainder' in cluster[.]state" FILE_ABSENT ${_sto}/bad-key.db)
