@@ -53,3 +53,21 @@ drasim_cli_test(NAME cost/bad-power-unit
   COMMAND run ${_co_src}/bad-power-unit.yaml -o ${_co_out}/bad4.db
   EXIT 3 EXPECT "bad-power-unit[.]yaml:7:36: power[.]envelope: expected a power"
   FILE_ABSENT ${_co_out}/bad4.db)
+
+# Spot capacity (tests/cost/spot-hand.yaml): the first interruption drains the
+# node; the checkpointed job loses 8 GPUs x (eviction - start) mod 20 min, its
+# replacement redoes 3 h - the completed checkpoints and starts when the node
+# is back (eviction + 2 min notice + 30 min); the node is billed 8 h - 0.5 h
+# per interruption at 30.
+drasim_cli_test(NAME cost/spot-interruption-checkpointed
+  COMMAND run ${_co_src}/spot-hand.yaml -o ${_co_out}/spot.db
+  SQL ${_co_out}/spot.db "SELECT value >= 1 FROM summary WHERE grp = '' AND metric = 'spot_interruptions'" "^1$"
+      ${_co_out}/spot.db "SELECT state || ' ' || reason FROM pods WHERE name = 'train-0'" "^Deleted EvictionByEvictionAPI$"
+      # eviction = deletion - 30 s grace; lost = 8 x (eviction mod 20 min), in GPU-hours
+      ${_co_out}/spot.db "SELECT abs((SELECT value FROM summary WHERE grp = '' AND metric = 'gpu_hours_lost') - 8.0 * ((p.completion_ms - 30000) % 1200000) / 3.6e6) < 1e-9 FROM pods p WHERE p.name = 'train-0'" "^1$"
+      ${_co_out}/spot.db "SELECT b.duration_ms = 10800000 - 1200000 * ((a.completion_ms - 30000) / 1200000) AND b.scheduled_ms = a.completion_ms - 30000 + 120000 + 1800000 FROM pods a, pods b WHERE a.name = 'train-0' AND b.name = 'train-1'" "^1$"
+      ${_co_out}/spot.db "SELECT abs(c.node_hours - (8 - 0.5 * s.value)) < 1e-9 AND abs(c.cost - 30 * c.node_hours) < 1e-9 FROM cost_pools c, summary s WHERE s.grp = '' AND s.metric = 'spot_interruptions'" "^1$")
+drasim_cli_test(NAME cost/bad-spot-rate-unit
+  COMMAND run ${_co_src}/bad-spot-rate.yaml -o ${_co_out}/bad5.db
+  EXIT 3 EXPECT "bad-spot-rate[.]yaml:13:45: spot[.]interruptions[.]rate: '0[.]5' has no unit"
+  FILE_ABSENT ${_co_out}/bad5.db)

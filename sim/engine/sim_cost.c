@@ -37,7 +37,7 @@ struct sim_cost {
 sim_cost *sim_cost_new(sim_run *r) {
     const cluster_spec *cl = &r->sc->cluster;
     bool priced = false;
-    for (size_t p = 0; p < cl->npools; p++) priced |= cl->pools[p].price != NULL;
+    for (size_t p = 0; p < cl->npools; p++) priced |= cl->pools[p].price != NULL || cl->pools[p].spot != NULL;
     if (!priced && !cl->power) return NULL;
     sim_cost *c = xcalloc(1, sizeof *c);
     c->cl = cl;

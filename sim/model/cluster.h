@@ -50,6 +50,7 @@ typedef struct node_pool_spec {
     const struct pool_topology *topology;         /* racks and blocks (model/topology_spec.h), NULL = none */
     const struct pool_price *price;               /* prices (model/cost_spec.h), NULL = not priced */
     const struct pool_power *power;               /* power overrides (model/cost_spec.h), NULL = none */
+    const struct pool_spot *spot;                 /* spot capacity (model/cost_spec.h), NULL = none */
 } node_pool_spec;
 
 /* Device-plugin view options (the NVIDIA device plugin's config file). */

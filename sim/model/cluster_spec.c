@@ -228,7 +228,7 @@ static int parse_pool_dp(arena *a, const ynode *n, node_pool_spec *p, strbuf *er
 
 static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
     static const char *const keys[] = {"name", "count", "cpu", "memory", "maxPods", "labels", "taints", "gpu",
-                                       "devicePlugin", "autoscaling", "topology", "price", "power", NULL};
+                                       "devicePlugin", "autoscaling", "topology", "price", "power", "spot", NULL};
     const ynode *v;
     int64_t i64;
     if (ymap_check_keys(n, keys, "a node pool", err)) return -1;
@@ -269,6 +269,7 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
     if (topo && pool_topology_parse(topo, a, p, ymap_get(n, "count") != NULL, err)) return -1;
     if ((v = ymap_get(n, "price")) && pool_price_parse(v, a, p, err)) return -1;   /* issue 30 */
     if ((v = ymap_get(n, "power")) && pool_power_parse(v, a, p, err)) return -1;
+    if ((v = ymap_get(n, "spot")) && pool_spot_parse(v, a, p, err)) return -1;
     return 0;
 }
 

@@ -64,6 +64,60 @@ int pool_price_parse(const ynode *n, arena *a, node_pool_spec *p, strbuf *err) {
     return 0;
 }
 
+/* An interruption rate with its unit: "0.05/h" (per node-hour) or "1.2/day" (per node-day). */
+static int rate_parse(const ynode *v, double *per_ms, strbuf *err) {
+    const char *s;
+    if (y_str(v, "spot.interruptions.rate", &s, err)) return -1;
+    char *end;
+    double x = strtod(s, &end);
+    double ms = !strcmp(end, "/h") ? 3600e3 : !strcmp(end, "/day") ? 86400e3 : 0;
+    if (end == s || !(x >= 0 && x <= 1e6)) {
+        yerr(err, v, "spot.interruptions.rate: expected interruptions per node-hour or node-day from 0 to 1e6 "
+                     "('0.05/h', '1.2/day'), found '%s'", s);
+        return -1;
+    }
+    if (ms == 0) {
+        yerr(err, v, "spot.interruptions.rate: '%s' has no unit: give interruptions per node-hour ('%g/h') or "
+                     "per node-day ('%g/day')", s, x, x);
+        return -1;
+    }
+    *per_ms = x / ms;
+    return 0;
+}
+
+int pool_spot_parse(const ynode *n, arena *a, node_pool_spec *p, strbuf *err) {
+    static const char *const keys[] = {"price", "interruptions", NULL};
+    static const char *const ikeys[] = {"rate", "notice", "returnAfter", NULL};
+    if (y_expect(n, YN_MAP, "spot", err) || ymap_check_keys(n, keys, "spot", err)) return -1;
+    pool_spot *sp = ARENA_NEW(a, pool_spot, 1);
+    memset(sp, 0, sizeof *sp);
+    sp->where = n;
+    const ynode *v, *in;
+    if (ymap_need(n, "price", "spot", &v, err) || price_value(v, "spot.price", &sp->price, err)) return -1;
+    if ((in = ymap_get(n, "interruptions"))) {
+        if (y_expect(in, YN_MAP, "spot.interruptions", err) ||
+            ymap_check_keys(in, ikeys, "spot.interruptions", err))
+            return -1;
+        sp->interrupts = true;
+        if (ymap_need(in, "rate", "spot.interruptions", &v, err) || rate_parse(v, &sp->rate_per_node_ms, err))
+            return -1;
+        /* the providers' notices: AWS EC2 "Spot Instance interruption notices" (two minutes);
+         * Google Compute Engine "Spot VMs" (preemption notice, 30 seconds); Azure Spot VMs
+         * through Scheduled Events ("Preempt", at least 30 seconds) */
+        if (ymap_need(in, "notice", "spot.interruptions", &v, err)) return -1;
+        if (y_scalar_eq(v, "aws")) sp->notice = SIM_SECONDS(120);
+        else if (y_scalar_eq(v, "gcp") || y_scalar_eq(v, "azure")) sp->notice = SIM_SECONDS(30);
+        else if (scenario_parse_duration(v, "spot.interruptions.notice (aws, gcp, azure or a duration)", &sp->notice,
+                                         err))
+            return -1;
+        if (ymap_need(in, "returnAfter", "spot.interruptions", &v, err) ||
+            scenario_parse_duration_dist(v, &sp->return_after, err))
+            return -1;
+    }
+    p->spot = sp;
+    return 0;
+}
+
 int pool_power_parse(const ynode *n, arena *a, node_pool_spec *p, strbuf *err) {
     static const char *const keys[] = {"gpuIdle", "gpuMax", "nodeBase", NULL};
     if (y_expect(n, YN_MAP, "power", err) || ymap_check_keys(n, keys, "power", err)) return -1;
@@ -119,6 +173,11 @@ int cluster_chargeback_parse(const ynode *n, cluster_spec *c, strbuf *err) {
 int cost_spec_check(const cluster_spec *c, strbuf *err) {
     for (size_t i = 0; i < c->npools; i++) {
         const node_pool_spec *p = &c->pools[i];
+        if (p->spot && (p->price || p->autoscaling)) {   /* one price per node; reclaimed nodes are not the CA's */
+            yerr(err, p->spot->where, "spot: pool %s is spot capacity: give its price in spot.price, not price, "
+                 "and no autoscaling (spot node groups are not modelled)", p->name);
+            return -1;
+        }
         if (!p->price) continue;
         int max = p->autoscaling ? p->autoscaling->max : p->count;
         if (p->price->reserved > max) {
@@ -153,6 +212,7 @@ double cost_node_base_w(const cluster_spec *c, const node_pool_spec *p) {
 }
 
 double cost_on_demand(const node_pool_spec *p) {
+    if (p->spot) return p->spot->price;
     if (p->price && p->price->on_demand >= 0) return p->price->on_demand;
     return p->autoscaling ? p->autoscaling->price : 0;
 }

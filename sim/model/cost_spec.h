@@ -10,6 +10,8 @@
  *     - name: h100
  *       price: {onDemand: 98.32, reserved: 2, reservedPrice: 52}     # per node-hour, any currency
  *       power: {gpuIdle: 70W, gpuMax: 700W, nodeBase: 2kW}           # overrides the catalog's and the cluster's
+ *     - name: h100-spot
+ *       spot: {price: 30, interruptions: {rate: 0.05/h, notice: aws, returnAfter: 30m}}
  *
  * Nothing here is a default price: a pool without `price` costs nothing
  * (its autoscaling.price, if any, is its on-demand price).
@@ -19,6 +21,7 @@
 
 #include <stdbool.h>
 
+#include "model/scenario.h"
 #include "model/yaml_tree.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
@@ -33,6 +36,19 @@ typedef struct pool_price {
     double reserved_price;            /* their price per node-hour */
     const ynode *where;
 } pool_price;
+
+/* `spot:` of a node pool: every node is spot capacity, billed at `price`
+ * while present; with `interruptions` the cloud reclaims nodes (a Poisson
+ * process per node at `rate`), giving `notice` before it takes the node, and
+ * the capacity comes back `returnAfter` later (workload/faults_source.c). */
+typedef struct pool_spot {
+    double price;
+    bool interrupts;
+    double rate_per_node_ms;
+    sim_time notice;
+    duration_dist return_after;
+    const ynode *where;
+} pool_spot;
 
 /* `power:` of a node pool (watts); < 0 = not given (the cluster's, the catalog's). */
 typedef struct pool_power {
@@ -54,6 +70,7 @@ typedef struct cluster_power {
 /* A power value: a number (watts) or a string with W or kW ("700W", "1.2kW"). */
 int power_value_parse(const ynode *v, const char *what, double *watts, strbuf *err);
 int pool_price_parse(const ynode *n, arena *a, struct node_pool_spec *p, strbuf *err);
+int pool_spot_parse(const ynode *n, arena *a, struct node_pool_spec *p, strbuf *err);
 int pool_power_parse(const ynode *n, arena *a, struct node_pool_spec *p, strbuf *err);
 int cluster_power_parse(const ynode *n, arena *a, struct cluster_spec *c, strbuf *err);
 int cluster_chargeback_parse(const ynode *n, struct cluster_spec *c, strbuf *err);
