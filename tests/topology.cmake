@@ -119,7 +119,7 @@ drasim_cli_test(NAME topology/cd-no-handover
 # both channels, then starts where a's daemons leave at 630 s (cd-wait.yaml)
 drasim_cli_test(NAME topology/cd-wait-reason
   COMMAND run ${_tp_src}/cd-wait.yaml --set stop.time=5m -o ${_tp_out}/cdw5.db
-  EXPECT "warning: group b: 0 of 2 pods ever started; reason: 0/2 nodes are available: 2 request channel: no matching device is free"
+  EXPECT "warning: group b: 0 of 2 pods ever started; reason: 0/2 nodes are available: 2 request channel: the IMEX channel-0 of every node is taken [(]one ComputeDomain per node: a node's channel-0 serves the channel claim of one pod of one ComputeDomain at a time[)]"
   SQL ${_tp_out}/cdw5.db "SELECT count(*) FROM pods WHERE name LIKE 'b-%' AND state = 'Pending'" "^2$")
 drasim_cli_test(NAME topology/cd-wait-start
   COMMAND run ${_tp_src}/cd-wait.yaml -o ${_tp_out}/cdw.db
@@ -162,3 +162,18 @@ drasim_cli_test(NAME topology/cd-inventory-templates
          "name: computedomain-daemon-[0-9a-f-]+\n  namespace: dra-driver-nvidia-gpu"
          "deviceClassName: compute-domain-daemon[.]nvidia[.]com"
          "kind: ComputeDomainDaemonConfig")
+# Lua pods naming a ComputeDomain's channel template (workload/lua_pods.c; derivation in cd-lua.yaml):
+# b waits with the IMEX reason while a's pods hold both channels, then runs from 630 s to 1830 s
+drasim_cli_test(NAME topology/cd-lua-wait-reason
+  COMMAND run ${_tp_src}/cd-lua.yaml --set stop.time=5m -o ${_tp_out}/cdlua5.db
+  SQL ${_tp_out}/cdlua5.db "SELECT group_concat(name || ':' || state, ' ') FROM (SELECT * FROM pods ORDER BY name)" "^a-0:Running a-1:Running b-0:Pending b-1:Pending$"
+      ${_tp_out}/cdlua5.db "SELECT count(*) FROM pods WHERE name LIKE 'b-%' AND reason = '0/2 nodes are available: 2 request channel: the IMEX channel-0 of every node is taken (one ComputeDomain per node: a node''s channel-0 serves the channel claim of one pod of one ComputeDomain at a time).'" "^2$")
+drasim_cli_test(NAME topology/cd-lua-start
+  COMMAND run ${_tp_src}/cd-lua.yaml -o ${_tp_out}/cdlua.db
+  SQL ${_tp_out}/cdlua.db "SELECT group_concat(x, ' ') FROM (SELECT p.name || '@' || p.scheduled_ms || '-' || p.completion_ms x FROM pods p ORDER BY p.name)" "^a-0@0-600000 a-1@0-600000 b-0@600000-1830000 b-1@600000-1830000$"
+      ${_tp_out}/cdlua.db "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT * FROM summary WHERE grp = '' AND metric IN ('cd_setup_conflicts', 'cd_conflict_seconds') ORDER BY metric)" "^cd_conflict_seconds=60[.]0 cd_setup_conflicts=2[.]0$")
+drasim_cli_test(NAME topology/cd-lua-bad-template
+  COMMAND run ${_tp_src}/cd-lua.yaml --set "workload.computeDomains[1].spec.channel.resourceClaimTemplate.name=other" -o ${_tp_out}/cdluabad.db
+  EXIT 3
+  EXPECT "cd-lua[.]lua:3: drasim[.]submit: gpu[.]dra claim 'channel': resourceClaimTemplateName 'cd-b-channel' is not the channel template of a ComputeDomain of workload[.]computeDomains"
+  FILE_ABSENT ${_tp_out}/cdluabad.db)

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "model/kueue.h"
 #include "queue/kq_objects.h"
+#include "queue/kq_tas_admit.h"
 #include "report/escape.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -63,7 +64,37 @@ static int vic_cmp(const void *a, const void *b) {
     return strcmp(((const kq_victim *)a)->wl->name, ((const kq_victim *)b)->wl->name);
 }
 
-static void print_result(const kq_pending *p, const kq_result *r, const char *reason) {
+/* "topologyAssignments": {podSet: {"levels": [...], "domains": [{"values": [...], "count": N}]}}
+ * (Kueue's v1beta1 TopologyAssignment form). */
+static void print_topology(strbuf *b, const kq_pending *p, const kq_tas_assignment *ta) {
+    sb_puts(b, ", \"topologyAssignments\": {");
+    bool first = true;
+    for (size_t ps = 0; ta && ps < p->npod_sets; ps++) {
+        if (!ta[ps].nlevels) continue;
+        if (!first) sb_puts(b, ", ");
+        first = false;
+        json_quote(b, p->ps_names[ps]);
+        sb_puts(b, ": {\"levels\": [");
+        for (size_t l = 0; l < ta[ps].nlevels; l++) {
+            if (l) sb_puts(b, ", ");
+            json_quote(b, ta[ps].levels[l]);
+        }
+        sb_puts(b, "], \"domains\": [");
+        for (size_t d = 0; d < ta[ps].ndomains; d++) {
+            sb_puts(b, d ? ", {\"values\": [" : "{\"values\": [");
+            for (size_t l = 0; l < ta[ps].nlevels; l++) {
+                if (l) sb_puts(b, ", ");
+                json_quote(b, ta[ps].domains[d].values[l]);
+            }
+            sb_printf(b, "], \"count\": %d}", ta[ps].domains[d].count);
+        }
+        sb_puts(b, "]}");
+    }
+    sb_puts(b, "}");
+}
+
+static void print_result(const kq_pending *p, const kq_result *r, const char *reason, const kq_tas_assignment *ta,
+                         bool tas) {
     strbuf b = {0};
     sb_printf(&b, "{\"admitted\": %s, \"flavors\": {", r->admitted ? "true" : "false");
     for (size_t ps = 0; ps < p->npod_sets; ps++) {
@@ -94,7 +125,9 @@ static void print_result(const kq_pending *p, const kq_result *r, const char *re
         if (i) sb_puts(&b, ", ");
         json_quote(&b, r->victims[i].reason);
     }
-    sb_puts(&b, "], \"reason\": ");
+    sb_puts(&b, "]");
+    if (tas) print_topology(&b, p, ta);
+    sb_puts(&b, ", \"reason\": ");
     json_quote(&b, reason);
     sb_puts(&b, ", \"why\": ");
     json_quote(&b, sb_str((strbuf *)&r->why));
@@ -171,12 +204,16 @@ int cmd_admit(int argc, char **argv) {
         strbuf why = {0};
         if (kq_pending_from(&l, &o, w, &p, &why)) {
             sb_puts(&r.why, sb_str(&why));
-            print_result(&p, &r, sb_str(&why));
+            print_result(&p, &r, sb_str(&why), NULL, o.topologies.len > 0);
             rc = EXIT_NEGATIVE;
         } else {
             kq_try_admit(&l.s, &p, &r);
+            kq_tas_assignment *ta = xcalloc(p.npod_sets ? p.npod_sets : 1, sizeof *ta);
+            kq_tas_admit(&o, &p, &r, ta);
             if (r.nvictims > 1) qsort(r.victims, r.nvictims, sizeof *r.victims, vic_cmp);
-            print_result(&p, &r, r.admitted ? "" : sb_str(&r.reason));
+            print_result(&p, &r, r.admitted ? "" : sb_str(&r.reason), ta, o.topologies.len > 0);
+            for (size_t i = 0; i < p.npod_sets; i++) kq_tas_assignment_free(&ta[i]);
+            free(ta);
             rc = r.admitted ? EXIT_OK : EXIT_NEGATIVE;
         }
         sb_free(&why);

@@ -14,6 +14,7 @@ void sim_cd_init(sim_run *r) {
     if (!sc->ncds || sc->sched.mode != SCHED_MODE_DRA) return;
     bool used = false;
     for (size_t g = 0; g < sc->ngroups && !used; g++) used = sc->groups[g].compute_domain != 0;
+    used |= sc->lua != NULL;   /* a Lua pod may name a ComputeDomain's channel template (workload/lua_pods.c) */
     if (!used) return;
     sim_cd *C = xcalloc(1, sizeof *C);
     size_t n = r->nnodes ? r->nnodes : 1;

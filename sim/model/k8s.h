@@ -342,6 +342,7 @@ typedef struct k8s_node {
     k8s_resource_amount *capacity;
     size_t ncapacity;
     bool unschedulable;
+    int8_t ready;               /* status.conditions Ready: 1 True, 0 otherwise, -1 no such condition */
 } k8s_node;
 
 typedef struct k8s_pod_claim_ref {

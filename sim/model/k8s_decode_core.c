@@ -73,8 +73,22 @@ static int dresource_list(dctx *c, const ynode *map, const char *key, k8s_resour
     return 0;
 }
 
+/* status.conditions[type=Ready].status (Kueue's TAS counts only Ready nodes). */
+static int dnode_ready(dctx *c, const ynode *st, int8_t *ready) {
+    const ynode *seq;
+    *ready = -1;
+    if (dseq(c, st, "conditions", 1000, &seq)) return -1;
+    for (size_t i = 0; seq && i < seq->n; i++) {
+        const ynode *e = seq->vals[i], *t = ymap_get(e, "type"), *s = ymap_get(e, "status");
+        if (e->kind != YN_MAP || !t || t->kind != YN_SCALAR || strcmp(t->str, "Ready") != 0) continue;
+        *ready = s && s->kind == YN_SCALAR && strcmp(s->str, "True") == 0;
+    }
+    return 0;
+}
+
 int k8s_decode_core_node(dctx *c, const ynode *root) {
     k8s_node *nd = ARENA_NEW(c->a, k8s_node, 1);
+    nd->ready = -1;
     if (dmeta(c, root, &nd->meta, true)) return -1;
     const ynode *spec, *st;
     if (dmap(c, root, "spec", 1000, &spec)) return -1;
@@ -108,6 +122,7 @@ int k8s_decode_core_node(dctx *c, const ynode *root) {
         size_t m = dpush(c, ".status");
         if (dresource_list(c, st, "allocatable", &nd->allocatable, &nd->nallocatable)) return -1;
         if (dresource_list(c, st, "capacity", &nd->capacity, &nd->ncapacity)) return -1;
+        if (dnode_ready(c, st, &nd->ready)) return -1;
         dpop(c, m);
     }
     k8s_objects_add(c->o, K8S_NODE, nd);

@@ -93,6 +93,13 @@ typedef struct kq_flavor {           /* ResourceFlavor */
     const char *topology_name;
 } kq_flavor;
 
+typedef struct kq_topology {       /* Topology (kueue.x-k8s.io v1beta1/v1beta2): spec.levels[].nodeLabel */
+    k8s_meta meta;
+    const char **levels;
+    size_t nlevels;
+    const ynode *where;
+} kq_topology;
+
 typedef struct kq_local_queue {
     k8s_meta meta;
     const char *cluster_queue;
@@ -110,8 +117,34 @@ typedef struct kq_assigned {         /* status.admission.podSetAssignments[].fla
     const char *flavor;
 } kq_assigned;
 
+/* A pod set's topology request (Kueue TAS): spec.podSets[].topologyRequest or
+ * the pod template's annotations kueue.x-k8s.io/podset-{required,preferred,
+ * unconstrained}-topology, podset-slice-required-topology, podset-slice-size
+ * (apis/kueue/v1beta2/workload_types.go PodSetTopologyRequest;
+ * pkg/controller/constants). NULL / 0 when absent. */
+typedef struct kq_topology_request {
+    const char *required, *preferred;
+    bool unconstrained;
+    const char *slice_level;         /* podSetSliceRequiredTopology */
+    int32_t slice_size;              /* podSetSliceSize */
+    bool has;                        /* any of the above given */
+    const ynode *where;
+} kq_topology_request;
+
+/* One domain of an admitted pod set's topologyAssignment (v1beta1 form). */
+typedef struct kq_topology_domain {
+    const char **values;
+    size_t nvalues;
+    int32_t count;
+} kq_topology_domain;
+
 typedef struct kq_pod_set {
     const char *name;
+    kq_topology_request tas;
+    const char **ta_levels;          /* admitted: status.admission.podSetAssignments[].topologyAssignment */
+    size_t nta_levels;
+    kq_topology_domain *ta_domains;
+    size_t nta_domains;
     int32_t count;
     k8s_pod spec;                    /* the template's requests (per pod), selector, tolerations */
     kq_assigned *flavors;            /* admitted workloads only */
@@ -146,6 +179,8 @@ typedef struct kq_objects {
     VEC(kq_local_queue *) lqs;
     VEC(kq_priority_class *) wpcs;
     VEC(kq_workload *) workloads;
+    VEC(kq_topology *) topologies;
+    struct k8s_objects *nodes;       /* Nodes of the snapshot (TAS), NULL when none */
 } kq_objects;
 
 void kq_objects_init(kq_objects *o);
@@ -172,6 +207,7 @@ kq_cluster_queue *kq_find_cq(const kq_objects *o, const char *name);
 kq_cohort *kq_find_cohort(const kq_objects *o, const char *name);
 const kq_local_queue *kq_find_lq(const kq_objects *o, const char *ns, const char *name);
 const kq_priority_class *kq_find_wpc(const kq_objects *o, const char *name);
+const kq_topology *kq_find_topology(const kq_objects *o, const char *name);
 
 /* A quantity in Kueue's units for `resource` (cpu: milli, else value). */
 int64_t kq_resource_value(const char *resource, const quantity *q);

@@ -42,6 +42,12 @@ const kq_priority_class *kq_find_wpc(const kq_objects *o, const char *name) {
     return NULL;
 }
 
+const kq_topology *kq_find_topology(const kq_objects *o, const char *name) {
+    for (size_t i = 0; i < o->topologies.len; i++)
+        if (o->topologies.data[i]->meta.name == name) return o->topologies.data[i];
+    return NULL;
+}
+
 /* Position of an object for messages: its metadata as a fake node. */
 static ynode at_meta(const k8s_meta *m) {
     ynode n = {.kind = YN_MAP, .file = m->file, .line = m->line, .col = m->col};
@@ -135,7 +141,19 @@ int kq_objects_check(kq_objects *o, bool implicit_cohorts, strbuf *err) {
                                 o->lqs.data[i]->meta.namespace_ == o->lqs.data[j]->meta.namespace_)
     DUPS(workloads, "Workload", o->workloads.data[i]->meta.name == o->workloads.data[j]->meta.name &&
                                     o->workloads.data[i]->meta.namespace_ == o->workloads.data[j]->meta.namespace_)
+    DUPS(topologies, "Topology", o->topologies.data[i]->meta.name == o->topologies.data[j]->meta.name)
 #undef DUPS
+    /* A flavor naming a Topology that does not exist (beyond upstream: Kueue keeps such a flavor
+     * out of its TAS cache and its workloads pending, "Flavor ... information missing in TAS cache"). */
+    for (size_t i = 0; i < o->flavors.len; i++) {
+        const kq_flavor *f = o->flavors.data[i];
+        if (f->topology_name && !kq_find_topology(o, f->topology_name)) {
+            ynode n = at_meta(&f->meta);
+            yerr(err, &n, "ResourceFlavor %s: spec.topologyName: Topology '%s' does not exist", f->meta.name,
+                 f->topology_name);
+            return -1;
+        }
+    }
     /* Cohorts named but not declared: Kueue creates them (implicit), or an error. */
     size_t declared = o->cohorts.len;
     for (size_t i = 0; i < o->cqs.len; i++) {

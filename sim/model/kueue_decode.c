@@ -11,6 +11,7 @@
 
 #include "model/k8s_decode_internal.h"
 #include "model/kueue.h"
+#include "model/kueue_tas.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -28,6 +29,11 @@ void kq_objects_free(kq_objects *o) {
     VEC_FREE(o->lqs);
     VEC_FREE(o->wpcs);
     VEC_FREE(o->workloads);
+    VEC_FREE(o->topologies);
+    if (o->nodes) {
+        k8s_objects_free(o->nodes);
+        free(o->nodes);
+    }
     arena_free(&o->a);
     memset(o, 0, sizeof *o);
 }
@@ -411,6 +417,7 @@ static int dpod_sets(kctx *k, const ynode *spec, kq_workload *w) {
             dpop(c, m3);
         }
         dpop(c, m2);
+        if (kq_decode_pod_set_tas(c, e, tpl, &ps->tas)) return -1;
         for (size_t j = 0; j < i; j++)
             if (w->pod_sets[j].name == ps->name) return derr(c, e, "name: duplicate pod set '%s'", ps->name);
         dpop(c, m);
@@ -450,6 +457,7 @@ static int dadmission(kctx *k, const ynode *st, kq_workload *w) {
         if (dint(c, e, "count", false, &cnt, NULL)) return -1;
         if (cnt < 0 || cnt > INT32_MAX) return derr(c, ymap_get(e, "count"), "count: out of range");
         ps->admitted_count = (int32_t)cnt;
+        if (kq_decode_topology_assignment(c, e, ps)) return -1;
         if (dmap(c, e, "resourceUsage", 64, &ru)) return -1;
         if (ru) {
             ps->usage = ARENA_NEW(c->a, k8s_resource_amount, ru->n ? ru->n : 1);
@@ -542,7 +550,10 @@ typedef struct kq_kind {
     int (*decode)(kctx *, const ynode *);
 } kq_kind;
 
+static int decode_topology(kctx *k, const ynode *root) { return kq_decode_topology(&k->d, k->o, root); }
+
 static const kq_kind kinds[] = {
+    {"Topology", decode_topology},
     {"ResourceFlavor", decode_flavor},       {"ClusterQueue", decode_cluster_queue},
     {"Cohort", decode_cohort},               {"LocalQueue", decode_local_queue},
     {"WorkloadPriorityClass", decode_priority_class}, {"Workload", decode_workload},
@@ -565,6 +576,8 @@ static int decode_object(kq_objects *o, const ynode *root, bool skip_other, strb
             if (decode_object(o, items->vals[i], skip_other, err, depth + 1)) return -1;
         return 0;
     }
+    if (skip_other && !strcmp(kind, "Node") && api && !strcmp(api, "v1"))
+        return kq_decode_node_object(o, root, err);   /* an admit snapshot's Nodes: TAS topology */
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         if (strcmp(kind, kinds[i].kind) != 0) continue;
         if (!api) { yerr(err, root, "%s without 'apiVersion'", kind); return -1; }

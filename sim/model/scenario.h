@@ -321,6 +321,8 @@ int scenario_decode_claim_spec(const ynode *spec, arena *a, const char *kind, co
 /* `workload.computeDomains` and the pod claims naming their channel templates (model/scenario_cd.c). */
 int scenario_parse_compute_domains(const ynode *seq, scenario *s, strbuf *err);
 int scenario_resolve_cd_claims(scenario *s, strbuf *err);
+/* The same for one group made later (a Lua pod's shape, workload/lua_pods.c). */
+int scenario_resolve_group_cd_claims(const scenario *s, pod_group_spec *g, strbuf *err);
 /* scenario_containers.c: `containers:`/`initContainers:` of pod group m into g
  * (after its gpu section): the pod's effective requests as Kubernetes computes
  * them, the device-plugin demand, the containers' claim references. */

@@ -15,7 +15,7 @@ int scenario_parse_compute_domains(const ynode *seq, scenario *s, strbuf *err) {
 }
 
 /* The ComputeDomain of group g's claim pc: its channel template in the group's namespace. */
-static int resolve_claim(scenario *s, pod_group_spec *g, dra_pod_claim *pc, strbuf *err) {
+static int resolve_claim(const scenario *s, pod_group_spec *g, dra_pod_claim *pc, strbuf *err) {
     const char *ns = g->namespace_ ? g->namespace_ : intern("default");
     const ynode *at = ymap_get(pc->where, "resourceClaimTemplateName");
     for (size_t i = 0; i < s->ncds; i++) {
@@ -41,6 +41,14 @@ static int resolve_claim(scenario *s, pod_group_spec *g, dra_pod_claim *pc, strb
     yerr(err, at, "gpu.dra claim '%s': resourceClaimTemplateName '%s' is not the channel template of a ComputeDomain "
          "of workload.computeDomains", pc->name, pc->template_name);
     return -1;
+}
+
+int scenario_resolve_group_cd_claims(const scenario *s, pod_group_spec *g, strbuf *err) {
+    for (size_t k = 0; k < g->ndra_claims; k++) {
+        dra_pod_claim *pc = &g->dra_claims[k];
+        if (pc->template_name && resolve_claim(s, g, pc, err)) return -1;
+    }
+    return 0;
 }
 
 int scenario_resolve_cd_claims(scenario *s, strbuf *err) {

@@ -154,8 +154,15 @@ typedef struct kq_pending {
     const char **ps_names;
     int32_t *ps_counts;
     const k8s_pod **ps_specs;        /* per pod set: requests per pod, selector, tolerations */
+    const kq_topology_request **ps_tas;  /* per pod set: TAS request (NULL: none; kq_tas_admit.c) */
     size_t npod_sets;
 } kq_pending;
+
+/* Kueue's TAS check of a flavor for a pod set in flavor assignment
+ * (tas_flavorassigner.go checkPodSetAndFlavorMatchForTAS): NULL when the
+ * flavor may be used, else the message (static until the next call). */
+const char *kq_tas_flavor_mismatch(const kq_objects *o, const kq_cluster_queue *cq, const kq_topology_request *r,
+                                   const kq_flavor *fl);
 
 /* Flavor assignment, then (when a flavor needs it) preemption: Kueue's
  * scheduler cycle for one head workload. */

@@ -306,6 +306,11 @@ static gmode assign_pod_set(actx *a, size_t ps) {
         for (size_t f = 0; f < g->nflavors; f++) {
             const kq_flavor *fl = kq_find_flavor(a->s->o, g->flavors[f].flavor);
             if (!fl || !flavor_matches(a, fl, spec)) continue;
+            const char *tas = kq_tas_flavor_mismatch(a->s->o, q, a->p->ps_tas ? a->p->ps_tas[ps] : NULL, fl);
+            if (tas) {   /* Kueue TAS (queue/kq_tas_admit.c) */
+                reason(a, "%s", tas);
+                continue;
+            }
             gmode m = {PM_FIT, 0};
             for (size_t j = 0; j < nreq; j++) {
                 bool covered = false;

@@ -97,7 +97,9 @@ int kq_pending_from(kq_loaded *l, const kq_objects *o, const kq_workload *w, kq_
     p->ps_names = xmalloc(w->npod_sets * sizeof *p->ps_names);
     p->ps_counts = xmalloc(w->npod_sets * sizeof *p->ps_counts);
     p->ps_specs = xmalloc(w->npod_sets * sizeof *p->ps_specs);
+    p->ps_tas = xmalloc(w->npod_sets * sizeof *p->ps_tas);
     for (size_t i = 0; i < w->npod_sets; i++) {
+        p->ps_tas[i] = w->pod_sets[i].tas.has ? &w->pod_sets[i].tas : NULL;
         p->ps_names[i] = w->pod_sets[i].name;
         p->ps_counts[i] = w->pod_sets[i].count;
         p->ps_specs[i] = &w->pod_sets[i].spec;
@@ -109,5 +111,6 @@ void kq_pending_free(kq_pending *p) {
     free(p->ps_names);
     free(p->ps_counts);
     free(p->ps_specs);
+    free(p->ps_tas);
     memset(p, 0, sizeof *p);
 }

@@ -353,6 +353,23 @@ static pod_group_spec *parse_shape(lua_State *L, int idx, const char *group, are
     return g;
 }
 
+/* A claim naming a ComputeDomain's channel template (`resourceClaimTemplateName`)
+ * gets the channel request, as in scenario files (model/scenario_cd.c). */
+static void resolve_cd(lua_State *L, const scenario *sc, pod_group_spec *g, strbuf *err, const char *fn) {
+    for (size_t k = 0; k < g->ndra_claims; k++)
+        if (g->dra_claims[k].template_name) {
+            if (!sc->ncds) luaL_error(L, "%s: gpu.dra claim '%s': resourceClaimTemplateName '%s': the scenario declares no "
+                                         "workload.computeDomains", fn, g->dra_claims[k].name, g->dra_claims[k].template_name);
+            sb_clear(err);
+            if (scenario_resolve_group_cd_claims(sc, g, err)) {
+                /* drop the FILE:LINE:COL of the generated tree: the error is the calling line's */
+                const char *m = sb_str(err), *c = strstr(m, "gpu.dra claim");
+                luaL_error(L, "%s: %s", fn, c ? c : m);
+            }
+            return;
+        }
+}
+
 /* The class of the demand in the table at idx: found by shape key or made. */
 static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     const char *group = "lua";
@@ -380,6 +397,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     luaw_charge_work(L, LUAW_SHAPE_WORK + 8 * (int64_t)w->run->sched.nnodes);
     arena_free(&w->shape);
     pod_group_spec *g = parse_shape(L, idx, group, &w->shape, &w->buf, fn);
+    resolve_cd(L, w->run->sc, g, &w->buf, fn);
     g->count = 0;
     drop_zero(g->requests, &g->nrequests);
     drop_zero(g->dp_resources, &g->ndp_resources);
@@ -399,6 +417,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
      * into it); one shared arena, not one 64 KiB block per shape. */
     arena_free(&w->shape);
     g = parse_shape(L, idx, group, &w->a, &w->buf, fn);
+    resolve_cd(L, w->run->sc, g, &w->buf, fn);
     g->count = 0;
     drop_zero(g->requests, &g->nrequests);
     drop_zero(g->dp_resources, &g->ndp_resources);

@@ -3,13 +3,14 @@
  * its cross-object checks (model/kueue_*.c): any byte string must decode or
  * fail with a message, never crash or leak. Checked inputs then go through
  * the admission semantics (sim/queue/): every pending Workload is tried and
- * the shares computed.
+ * the shares computed, and Kueue TAS run on the Nodes given.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "model/kueue.h"
 #include "queue/kq_objects.h"
+#include "queue/kq_tas_admit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     kq_objects o;
@@ -27,6 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (kq_pending_from(&l, &o, o.workloads.data[i], &p, &why) == 0) {
                 kq_result r;
                 kq_try_admit(&l.s, &p, &r);
+                kq_tas_assignment ta[8];
+                if (p.npod_sets <= 8) {   /* topology-aware scheduling (kq_tas*.c) */
+                    kq_tas_admit(&o, &p, &r, ta);
+                    for (size_t k = 0; k < p.npod_sets; k++) kq_tas_assignment_free(&ta[k]);
+                }
                 kq_result_free(&r);
             }
             kq_pending_free(&p);

@@ -13,6 +13,9 @@
  *  - nothing matches anywhere: "request R: no device matches selector S (class C)";
  *  - some match but fewer than the count on every node: "request R needs N
  *    devices on one node; at most M match on any node";
+ *  - a ComputeDomain channel (class compute-domain-default-channel.nvidia.com)
+ *    that exists but is taken everywhere: the IMEX rule, one ComputeDomain per
+ *    node (NVIDIA DRA driver v0.4.1: one channel-0 per node, one claim on it);
  *  - else: "request R needs N devices on one node; the largest free block on
  *    any node is F", or for one device "request R: no matching device is free
  *    on any node (in use, or its GPU's capacity taken)".
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/compute_domain.h"
 #include "sched/dra/dra_internal.h"
 #include "sched/sched.h"
 #include "util/intern.h"
@@ -101,6 +105,11 @@ void dra_explain_begin(const scheduler *s, uint32_t ci) {
             else if (match_best < count)
                 snprintf(buf, sizeof buf, "request %s needs %lld devices on one node; at most %lld match on any node",
                          q->name, (long long)count, (long long)match_best);
+            else if (count == 1 && !strcmp(cls, CD_CHANNEL_CLASS))   /* engine/sim_cd.h */
+                snprintf(buf, sizeof buf,
+                         "request %s: the IMEX channel-0 of every node is taken (one ComputeDomain per node: a node's "
+                         "channel-0 serves the channel claim of one pod of one ComputeDomain at a time)",
+                         q->name);
             else if (count == 1)   /* dynamic MIG: the GPU's counters (memory slices) may be what is taken */
                 snprintf(buf, sizeof buf,
                          "request %s: no matching device is free on any node (in use, or its GPU's capacity taken)",

@@ -1,0 +1,149 @@
+/*
+ * kq_tas_admit.c -- Kueue TAS in the admission cycle (kueue ff69552e79):
+ *   pkg/scheduler/flavorassigner/tas_flavorassigner.go
+ *     checkPodSetAndFlavorMatchForTAS, isTASImplied (a ClusterQueue whose
+ *     every flavor has a topology), WorkloadsTopologyRequests (count 0 skipped)
+ *   pkg/scheduler/flavorassigner/flavorassigner.go assignFlavors: when the
+ *     quota fits, FindTopologyAssignmentsForWorkload; a pod set that does not
+ *     fit turns the assignment into Preempt, and one that does not fit even
+ *     on empty nodes (WithSimulateEmpty) into NoFit.
+ * The flavor snapshots charge the admitted Workloads' topologyAssignments
+ * (tas_flavor.go addUsage); usage of pods outside Kueue is not modelled.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue/kq_tas_admit.h"
+#include "util/xalloc.h"
+
+static bool cq_tas_only(const kq_objects *o, const kq_cluster_queue *cq) {
+    size_t n = 0;
+    for (size_t g = 0; g < cq->ngroups; g++)
+        for (size_t f = 0; f < cq->groups[g].nflavors; f++, n++) {
+            const kq_flavor *fl = kq_find_flavor(o, cq->groups[g].flavors[f].flavor);
+            if (!fl || !fl->topology_name) return false;
+        }
+    return n > 0;
+}
+
+const char *kq_tas_flavor_mismatch(const kq_objects *o, const kq_cluster_queue *cq, const kq_topology_request *r,
+                                   const kq_flavor *fl) {
+    static char msg[600];
+    if (!r && !fl->topology_name) return NULL;   /* the common case: no TAS anywhere */
+    if (r) {
+        if (!fl->topology_name) {
+            snprintf(msg, sizeof msg, "Flavor \"%s\" does not support TopologyAwareScheduling", fl->meta.name);
+            return msg;
+        }
+        const kq_topology *t = kq_find_topology(o, fl->topology_name);
+        const char *keys[3] = {r->required, r->preferred, r->slice_level};
+        for (size_t k = 0; k < 3; k++) {
+            if (!keys[k]) continue;
+            bool found = false;
+            for (size_t l = 0; t && l < t->nlevels; l++) found |= !strcmp(t->levels[l], keys[k]);
+            if (!found) {
+                snprintf(msg, sizeof msg, "Flavor \"%s\" does not contain the requested level", fl->meta.name);
+                return msg;
+            }
+        }
+        return NULL;
+    }
+    if (cq_tas_only(o, cq)) return NULL;   /* implied TAS */
+    snprintf(msg, sizeof msg, "Flavor \"%s\" supports only TopologyAwareScheduling", fl->meta.name);
+    return msg;
+}
+
+/* The snapshot of a TAS flavor: its tree, charged with the admitted Workloads'
+ * assignments on that flavor (unless `empty`). */
+static void flavor_snapshot(kq_tas_snapshot *s, const kq_objects *o, const kq_flavor *fl, bool empty) {
+    kq_tas_build(s, kq_find_topology(o, fl->topology_name), fl, o->nodes);
+    for (size_t i = 0; i < o->workloads.len && !empty; i++) {
+        const kq_workload *w = o->workloads.data[i];
+        if (!w->admitted_cq) continue;
+        for (size_t p = 0; p < w->npod_sets; p++) {
+            const kq_pod_set *ps = &w->pod_sets[p];
+            bool on = false;
+            for (size_t k = 0; k < ps->nflavors; k++) on |= ps->flavors[k].flavor == fl->meta.name;
+            if (!on) continue;
+            for (size_t d = 0; d < ps->nta_domains; d++)
+                kq_tas_add_usage(s, ps->ta_levels, ps->nta_levels, ps->ta_domains[d].values, &ps->spec,
+                                 ps->ta_domains[d].count);
+        }
+    }
+}
+
+/* The TAS flavor chosen for pod set `ps` (onlyTASFlavor), NULL when none. */
+static const kq_flavor *tas_flavor_of(const kq_objects *o, const kq_result *r, size_t ps) {
+    for (size_t i = 0; i < r->nchoices; i++) {
+        if (r->choices[i].pod_set != ps) continue;
+        const kq_flavor *fl = kq_find_flavor(o, r->choices[i].flavor);
+        if (fl && fl->topology_name) return fl;
+    }
+    return NULL;
+}
+
+/* One pass over the pod sets; 0, or -1 with the failing pod set's reason. */
+static int assign_all(const kq_objects *o, const kq_pending *p, const kq_result *r, bool empty,
+                      kq_tas_assignment *out, strbuf *reason) {
+    bool implied_cq = p->cq && cq_tas_only(o, p->cq->cq);
+    kq_tas_snapshot snaps[8];
+    const kq_flavor *snap_fl[8];
+    size_t nsnap = 0;
+    int rc = 0;
+    for (size_t ps = 0; ps < p->npod_sets && !rc; ps++) {
+        const kq_topology_request *tr = p->ps_tas ? p->ps_tas[ps] : NULL;
+        const kq_flavor *fl = tas_flavor_of(o, r, ps);
+        if (!fl || p->ps_counts[ps] == 0 || (!tr && !implied_cq)) continue;
+        size_t k = 0;
+        while (k < nsnap && snap_fl[k] != fl) k++;
+        if (k == nsnap) {
+            if (nsnap == 8) break;   /* at most 8 pod sets (workload_types.go) */
+            flavor_snapshot(&snaps[nsnap], o, fl, empty);
+            snap_fl[nsnap++] = fl;
+        }
+        strbuf why = {0};
+        if (kq_tas_find(&snaps[k], tr, !tr && implied_cq, p->ps_specs[ps], p->ps_counts[ps], &out[ps], &why)) {
+            sb_printf(reason, "couldn't assign flavors to pod set %s: %s", p->ps_names[ps], sb_str(&why));
+            rc = -1;
+        }
+        sb_free(&why);
+    }
+    for (size_t k = 0; k < nsnap; k++) kq_tas_free(&snaps[k]);
+    return rc;
+}
+
+void kq_tas_admit(const kq_objects *o, const kq_pending *p, kq_result *r, kq_tas_assignment *out) {
+    memset(out, 0, p->npod_sets * sizeof *out);
+    if (!o->topologies.len || (!r->admitted && r->mode != KQ_PREEMPT)) return;
+    strbuf reason = {0};
+    if (r->admitted) {
+        if (!assign_all(o, p, r, false, out, &reason)) {
+            sb_free(&reason);
+            return;
+        }
+        for (size_t i = 0; i < p->npod_sets; i++) kq_tas_assignment_free(&out[i]);
+        /* Fit by quota but not by topology: Preempt; NoFit when even empty nodes do not hold it */
+        r->admitted = false;
+        r->mode = KQ_PREEMPT;
+        sb_clear(&r->reason);
+        sb_puts(&r->reason, sb_str(&reason));
+        sb_clear(&r->why);
+        sb_printf(&r->why, "quota fits but the topology does not: %s", sb_str(&reason));
+    }
+    sb_clear(&reason);
+    kq_tas_assignment tmp[8];
+    memset(tmp, 0, sizeof tmp);
+    if (assign_all(o, p, r, true, p->npod_sets <= 8 ? tmp : out, &reason)) {
+        r->mode = KQ_NOFIT;
+        sb_clear(&r->reason);
+        sb_puts(&r->reason, sb_str(&reason));
+        sb_clear(&r->why);
+        sb_printf(&r->why, "the topology cannot hold it even on empty nodes: %s", sb_str(&reason));
+        free(r->victims);
+        r->victims = NULL;
+        r->nvictims = 0;
+    }
+    for (size_t i = 0; i < 8 && i < p->npod_sets; i++) kq_tas_assignment_free(&tmp[i]);
+    sb_free(&reason);
+}
