@@ -129,7 +129,10 @@ static int fail_at(sim_run *r, const char *file, int line, int col, const char *
  * interruptions do not change any other draw. */
 static void spot_start(faults *f) {
     const cluster_spec *cl = &f->r->sc->cluster;
-    f->sproc = xcalloc(cl->npools ? cl->npools : 1, sizeof *f->sproc);
+    bool any = false;   /* none: no state, no metric (runs with faults but no spot are as before) */
+    for (size_t k = 0; k < cl->npools; k++) any |= cl->pools[k].spot && cl->pools[k].spot->interrupts;
+    if (!any) return;
+    f->sproc = xcalloc(cl->npools, sizeof *f->sproc);
     f->nsproc = cl->npools;
     for (size_t k = 0; k < cl->npools; k++) {
         const pool_spot *sp = cl->pools[k].spot;

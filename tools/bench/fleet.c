@@ -216,6 +216,9 @@ static int run_child(sched_mode mode, long nnodes, long npods, const char *polic
         goto fail;
     }
     double t2 = now_s();
+    if (f.sc.cluster.power)   /* DRASIM_BENCH_COST: show the accounting ran */
+        fprintf(stderr, "    cost_total %.0f, energy_kwh %.0f, power_peak_kw %.0f\n", sim_metric_get(&run, "cost_total"),
+                sim_metric_get(&run, "energy_kwh"), sim_metric_get(&run, "power_peak_kw"));
     char out[64];
     snprintf(out, sizeof out, "/tmp/drasim-bench-fleet-%d.db", (int)getpid());
     store st;
