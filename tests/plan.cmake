@@ -169,3 +169,16 @@ drasim_cli_test(NAME plan/report-answer-first RAW
   COMMAND sh -c "\"$1\" plan \"$2/layouts.yaml\" --expect \"$2/start-slo.yaml\" -j 2 -q --vary mig=1..8 --vary mig.migLayout=all-3g.20gb,all-balanced --report \"$3\" --force && tr -d '\\n' < \"$3/index.html\" && ls \"$3\""
           sh $<TARGET_FILE:drasim> ${_plan} ${_plan_out}/report-layouts
   EXPECT "id=\"answer\">Answer</h2><p class=\"answer\"><strong>mig=3 mig.gpu.migLayout=all-balanced [(]3 nodes[)]</strong> after [0-9]+ probes.*max[(]wait_censored_max_s[)] &lt;= 60</code></td><td class=\"num\">0</td><td>pass</td>.*id=\"probes\".*<td>all-3g.20gb</td>.*${_plan_plots}")
+# plan over racks (sim/cli/plan_vary.c topology.racks; derivation in tests/plan/racks.yaml)
+drasim_cli_test(NAME plan/topology-racks
+  COMMAND plan ${_plan}/racks.yaml --expect ${_plan}/start-slo.yaml -j 2 --vary cpu=1..1 --vary gb.topology.racks=1,2,3,4
+  EXPECT "    2    1                  2      1  FAIL" "    4    1                  4      1  pass"
+         "answer: cpu=1 gb[.]topology[.]racks=3 [(]1 node[)]")
+drasim_cli_test(NAME plan/topology-racks-no-topology
+  COMMAND plan ${_plan}/racks.yaml --expect ${_plan}/start-slo.yaml --vary cpu=1..1 --vary cpu.topology.racks=1,2
+  EXIT 2
+  EXPECT "--vary cpu[.]topology[.]racks=1,2: node pool 'cpu' has no topology [(]give it topology: [{]racks, nodesPerRack[}][)]")
+drasim_cli_test(NAME plan/topology-racks-range
+  COMMAND plan ${_plan}/racks.yaml --expect ${_plan}/start-slo.yaml --vary cpu=1..1 --vary gb.racks=0,2
+  EXIT 2
+  EXPECT "'0': topology[.]racks is a whole number 1[.][.]100000")

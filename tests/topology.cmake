@@ -177,3 +177,9 @@ drasim_cli_test(NAME topology/cd-lua-bad-template
   EXIT 3
   EXPECT "cd-lua[.]lua:3: drasim[.]submit: gpu[.]dra claim 'channel': resourceClaimTemplateName 'cd-b-channel' is not the channel template of a ComputeDomain of workload[.]computeDomains"
   FILE_ABSENT ${_tp_out}/cdluabad.db)
+# the per-rack occupancy picture (report/report_racks.c): pack.yaml keeps c next to a on gb-0, so rack
+# gb-r0 has 2 GPUs in use from 2 s and gb-r1 none (the derivation in pack.yaml); a run without racks
+# has no such table and no heat map
+drasim_cli_test(NAME topology/report-rack-heatmap RAW
+  COMMAND sh ${_tp_src}/report_racks.sh $<TARGET_FILE:drasim> ${_tp_src} ${_tp_out}
+  EXPECT "row[|]gb-r0[|]8\nrow[|]gb-r1[|]8\nuse[|]2,0\n0[.]016667 0 2\n0[.]016667 1 0\nheatmap templates: 2\nno racks: 0 tables, 0 data files")

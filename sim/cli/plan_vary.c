@@ -21,6 +21,9 @@ static const struct field {
     /* time-slicing 1..1024, MPS 1..48 (docs/SHARING.md, model/cluster_spec.c) */
     {"devicePlugin.timeSlicing.replicas", "timeSlicing.replicas", 1, 1024},
     {"devicePlugin.mps.replicas", "mps.replicas", 1, 48},
+    /* racks of a topology pool (docs/TOPOLOGY.md, model/topology_spec.h) */
+    {"topology.racks", "racks", 1, 100000},
+    {"topology.nodesPerRack", "nodesPerRack", 1, 10000},
 };
 
 bool plan_vary_is_choice(const char *text) {
@@ -47,12 +50,13 @@ int plan_vary_choice(const char *text, plan_choice *ch, strbuf *err) {
     const struct field *f = eq ? field_named(dot + 1, (size_t)(eq - dot - 1)) : NULL;
     if (!eq || dot == text) {
         sb_printf(err, "--vary %s: expected POOL.FIELD=V1,V2,... (FIELD: migLayout, gpuModel, "
-                       "devicePlugin.timeSlicing.replicas, devicePlugin.mps.replicas)", text);
+                       "devicePlugin.timeSlicing.replicas, devicePlugin.mps.replicas, topology.racks, topology.nodesPerRack)", text);
         return -1;
     }
     if (!f) {
         sb_printf(err, "--vary %s: unknown field '%.*s' (expected gpu.migLayout, gpu.model, "
-                       "devicePlugin.timeSlicing.replicas or devicePlugin.mps.replicas; short: migLayout, gpuModel)",
+                       "devicePlugin.timeSlicing.replicas, devicePlugin.mps.replicas, topology.racks or topology.nodesPerRack; "
+                       "short: migLayout, gpuModel, racks, nodesPerRack)",
                   text, (int)(eq - dot - 1), dot + 1);
         return -1;
     }
@@ -189,8 +193,15 @@ static int check_one(const ynode *root, const char *scenario, const plan_choice 
     const ynode *gpu = pool ? ymap_get(pool, "gpu") : NULL;
     strbuf list = {0};
     int rc = -1;
+    const ynode *topo = pool ? ymap_get(pool, "topology") : NULL;
     if (!pool) {
         sb_printf(err, "--vary %s: %s has no node pool named '%s'", ch->arg, scenario, ch->pool);
+    } else if (!strncmp(ch->field, "topology.", 9) && (!topo || topo->kind != YN_MAP)) {
+        sb_printf(err, "--vary %s: node pool '%s' has no topology (give it topology: {racks, nodesPerRack})", ch->arg,
+                  ch->pool);
+    } else if (!strncmp(ch->field, "topology.", 9) && ymap_get(pool, "count")) {
+        sb_printf(err, "--vary %s: node pool '%s' gives count, which must equal racks x nodesPerRack: leave it out "
+                       "when the racks vary", ch->arg, ch->pool);
     } else if (!gpu || gpu->kind != YN_MAP) {
         sb_printf(err, "--vary %s: node pool '%s' has no GPUs (no gpu: {model, count})", ch->arg, ch->pool);
     } else if (!strcmp(ch->field, "gpu.model")) {

@@ -18,6 +18,13 @@ void sim_topo_init(sim_run *r) {
         r->topo = xcalloc(1, sizeof *r->topo);
         topo_domains_build(&r->topo->d, r->nodes, r->nnodes, keys[k]);
         r->topo->seen = xcalloc(r->topo->d.ndomains + 1, 1);
+        const topo_domains *d = &r->topo->d;
+        r->topo->gpus = xcalloc(d->ndomains + 1, sizeof *r->topo->gpus);
+        for (size_t dom = 0; dom < d->ndomains; dom++)
+            for (uint32_t j = d->first[dom]; j < d->first[dom + 1]; j++) {
+                int ng = r->sched.gv.nodes[d->nodes[j]].ngpu;
+                r->topo->gpus[dom] += ng < GS_MAX_GPUS ? ng : GS_MAX_GPUS;
+            }
         return;
     }
 }
@@ -28,6 +35,8 @@ void sim_topo_free(sim_run *r) {
     topo_domains_free(&T->d);
     VEC_FREE(T->samples);
     VEC_FREE(T->spanned);
+    VEC_FREE(T->used);
+    free(T->gpus);
     free(T->seen);
     free(T);
     r->topo = NULL;
@@ -48,6 +57,8 @@ void sim_topo_take_sample(sim_run *r, sim_time t) {
             if (r->sched.used[i * r->sched.nres + RES_PODS] > 0) busy = true;
             for (int g = 0; g < n->ngpu && g < GS_MAX_GPUS; g++) free_gpus += n->free[g] >= GS_MILLI;
         }
+        int64_t in_use = T->gpus[k] - free_gpus;
+        VEC_PUSH(T->used, (uint16_t)(in_use > 65535 ? 65535 : in_use < 0 ? 0 : in_use));
         if (!busy) s.whole_free++;
         else if (!free_gpus) s.full++;
         else {

@@ -8,7 +8,8 @@
  *  - free GPUs in broken racks, and of them the stranded ones: in racks with
  *    fewer free GPUs than the smallest waiting gang needs (minCount x GPUs per
  *    pod), while a gang waits;
- * and per started gang the racks its pods span. Rows: table topology_samples;
+ * and per started gang the racks its pods span; per rack the GPUs in use
+ * (tables topology_racks, topology_rack_usage). Rows: table topology_samples;
  * summary metrics topo_* and gang_domains_spanned_* (docs/SCHEMA.md).
  */
 #ifndef DRASIM_ENGINE_SIM_TOPOLOGY_H
@@ -27,6 +28,8 @@ typedef struct sim_topo {
     topo_domains d;                   /* the rack level measured */
     VEC(sim_topo_sample) samples;
     VEC(int32_t) spanned;             /* racks spanned, per started gang, in start order */
+    VEC(uint16_t) used;               /* per sample, per domain: GPUs not wholly free (the report's rack heat map) */
+    int32_t *gpus;                    /* per domain: its GPUs */
     uint8_t *seen;                    /* scratch: per domain */
 } sim_topo;
 

@@ -1162,5 +1162,6 @@ static int collect_all(report *rp, strbuf *err) {
                          " 'evictions_fault' THEN 0 WHEN 'evictions_preemption' THEN 1 ELSE 2 END", err);
     if (!rc) rc = rp_user_plots(rp, err);
     if (!rc) rc = rp_mig_alloc(rp, err);
+    if (!rc) rc = rp_rack_heatmap(rp, err);
     return rc;
 }

@@ -53,5 +53,7 @@ int rp_user_plots(report *rp, strbuf *err);
 
 /* report_mig.c: DRA mode, MIG devices allocated per profile over time. */
 int rp_mig_alloc(report *rp, strbuf *err);
+/* report_racks.c: runs with racks, GPUs in use per rack over time (a heat map). */
+int rp_rack_heatmap(report *rp, strbuf *err);
 
 #endif
