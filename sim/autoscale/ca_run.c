@@ -3,6 +3,7 @@
  * the scan loop, node-group back-off, the event log and the size series.
  */
 #include "autoscale/ca.h"
+#include "engine/sim_cost.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +62,7 @@ void ca_set_state(ca_run *ca, size_t node, int state, sim_time t) {
     if (old == state) return;
     integrate(g, t);
     if ((old == CA_ABSENT) != (state == CA_ABSENT)) count_node(ca, node, state == CA_ABSENT ? -1 : +1);
+    if ((old == CA_ABSENT) != (state == CA_ABSENT)) sim_cost_node_present(ca->r, node, state != CA_ABSENT, t);
     if (state == CA_ABSENT && node < g->absent_hint) g->absent_hint = node;
     bool was_up = old == CA_PROVISIONING || old == CA_UNREADY, up = state == CA_PROVISIONING || state == CA_UNREADY;
     if (up && !was_up) VEC_PUSH(ca->upcoming, (uint32_t)node);
@@ -310,6 +312,7 @@ void ca_attach(sim_run *r, const inv_node *info) {
         } else {
             ca->state[n] = CA_ABSENT;
             sched_set_present(&r->sched, n, false);
+            sim_cost_node_present(r, n, false, 0);   /* not billed until it is provisioned (issue 30) */
         }
     }
     for (size_t gi = 0; gi < ca->ngroups; gi++) group_point(ca, (uint32_t)gi, 0);

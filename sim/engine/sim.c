@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "engine/sim_usage.h"
+#include "engine/sim_cost.h"
 #include "sched/dra/dra.h"
 #include "engine/sim_gang.h"
 #include "engine/sim_topology.h"
@@ -201,6 +202,7 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     for (size_t g = 0; g < sc->ngroups; g++) total += (size_t)sc->groups[g].count;
     VEC_RESERVE(r->pods, total < (4u << 20) ? total : (4u << 20));
     r->usage = sim_usage_new(r);   /* NULL unless a group has a usage profile */
+    r->cost = sim_cost_new(r);     /* NULL unless a pool is priced or the cluster has power (issue 30) */
 }
 
 void sim_free(sim_run *r) {
@@ -213,6 +215,7 @@ void sim_free(sim_run *r) {
     sim_topo_free(r);
     sim_cd_free(r);
     sim_usage_free(r->usage);
+    sim_cost_free(r->cost);
     sim_crash_free(r);
     for (size_t k = 0; k < r->late.len; k++) VEC_FREE(r->late.data[k].units);
     VEC_FREE(r->late);
@@ -437,6 +440,7 @@ void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     p->end = t;
     r->running--;
     if (r->gate) r->gate->ended(r->gate->ctx, id, t);   /* its quota is free again */
+    if (r->cost) sim_cost_pod_end(r, id, t);   /* before the usage model books it */
     if (r->usage) sim_usage_stop(r, id, t);
     if (r->crash) sim_crash_ended(r, id, t);
     account(r, p->group, -1);
@@ -520,6 +524,7 @@ void sim_pod_start(sim_run *r, uint32_t id, sim_time t) {
     if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
     if (r->on_bind) r->on_bind(r, r->on_bind_ctx, id, t);
     if (r->gate) r->gate->bound(r->gate->ctx, id, t);   /* admitted and now placed */
+    if (r->cost) sim_cost_pod_start(r, id, t);
     sim_time run_at = r->cd ? t + sim_cd_pod_start(r, id, t) : t;   /* ContainerCreating until its IMEX daemon runs */
     if (r->usage) {
         sim_usage_start(r, id, run_at);   /* its completion depends on its co-tenants */
@@ -576,6 +581,7 @@ static void take_sample(sim_run *r, sim_time t) {
     else if (r->has_mig_resources) m.mig_frag_pct = sched_mig_static_pct(&r->sched);
     sim_capacity_breakdown(r, &m);
     VEC_PUSH(r->sample_gpu, m);
+    if (r->cost) sim_cost_sample(r, t);   /* the fleet's power (issue 30) */
 }
 
 static void metric(sim_run *r, const char *name, double v) {
@@ -766,6 +772,7 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
     sim_crash_summary(r);     /* GPU failures under pods: work lost, crash loops (issue 26) */
     sim_sharing_summary(r);   /* containers' GPUs, multi-GPU requests on fewer GPUs (issue 17) */
     sim_usage_summary(r);     /* allocated versus used, slowdowns: only with usage profiles */
+    sim_cost_summary(r);      /* prices, chargeback, energy: only when priced or powered (issue 30) */
     sim_preempt_summary(r);   /* preemption and gangs: rows only when they happened */
     sim_gang_summary(r);
     sim_topo_summary(r);

@@ -180,6 +180,7 @@ struct sim_run {
     VEC(struct sim_eviction) evictions;       /* engine/sim_evict.h, in order */
     VEC(uint64_t) *extra_units;               /* per scenario group: units of pods beyond its count (replacements) */
     struct sim_usage *usage;                  /* usage and contention model (engine/sim_usage.h), NULL = off */
+    struct sim_cost *cost;                    /* prices, energy, power (engine/sim_cost.h), NULL = off */
     struct sim_gangs *gangs;                  /* gang scheduling (sim_gang.h), NULL without gangs */
     /* called for every pod as it is bound (cluster dynamics, workload/faults.h; it must not change the
      * scheduler, only note the pod or time an event); NULL = none */

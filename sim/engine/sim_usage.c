@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/sim_cost.h"
 #include "sched/dra/dra.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -432,6 +433,7 @@ static void book(sim_usage *u, const sim_run *r, uint32_t id, double alloc, doub
     }
     u->cls_alloc[p->group] += alloc;
     u->cls_used[p->group] += used;
+    if (r->cost) sim_cost_book((sim_run *)r, id, alloc, used);   /* chargeback, energy (issue 30) */
     if (p->node >= 0) {
         u->node_alloc[p->node] += alloc;
         u->node_used[p->node] += used;
@@ -516,6 +518,27 @@ bool sim_usage_due(sim_run *r, uint32_t id, sim_time t) {
     for (uint32_t k = 0; k < x->nslot; k++) slot_settle(u, &u->slots[u->pslots.data[x->slot0 + k]], t);
     reschedule_tenants(r, id, t);
     return false;
+}
+
+/* Busy GPU-equivalents per node at t: a pod on slots runs at speed x busy on
+ * its slots' GPUs (its share of them); a pod alone on its GPUs, busy x its
+ * GPU-equivalents in the phase its elapsed run time is in. */
+void sim_usage_node_busy(sim_run *r, sim_time t, double *busy) {
+    sim_usage *u = r->usage;
+    for (size_t i = 0; i < r->pods.len; i++) {
+        const sim_pod *p = &r->pods.data[i];
+        if (p->state != POD_RUNNING || p->node < 0) continue;
+        const upod *x = up_of(u, (uint32_t)i);
+        if (x) {
+            busy[p->node] += x->speed * x->busy * x->gpus;
+            continue;
+        }
+        double eq = sim_pod_gpu_equiv(r, (uint32_t)i), done = (double)(t - p->start);
+        if (isnan(eq) || eq <= 0) continue;
+        int np = nphases(r, (uint32_t)i), k = 0;
+        while (k + 1 < np && phase_end(r, (uint32_t)i, k) <= done) k++;
+        busy[p->node] += eq * busy_draw(r, u, (uint32_t)i, k);
+    }
 }
 
 const double *sim_usage_node_alloc(const sim_usage *u) { return u->node_alloc; }

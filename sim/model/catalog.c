@@ -146,7 +146,7 @@ static int parse_model(arena *a, const ynode *n, gpu_model *m, strbuf *err) {
     static const char *const keys[] = {"key", "aliases", "productName", "gfdProduct", "pciDeviceId", "architecture",
                                        "brand", "computeCapability", "memoryMiB", "multiprocessors",
                                        "memorySlices", "computeSlices", "migProfiles", "migLayouts",
-                                       "nvlinkDomainGpus", "nodeGpus", NULL};
+                                       "nvlinkDomainGpus", "nodeGpus", "maxPowerW", NULL};
     if (ymap_check_keys(n, keys, "a GPU model", err)) return -1;
     int64_t v;
     const ynode *x;
@@ -179,6 +179,11 @@ static int parse_model(arena *a, const ynode *n, gpu_model *m, strbuf *err) {
     if (ymap_get(n, "nodeGpus")) {
         if (get_int(n, "nodeGpus", w, 1, 64, &v, err)) return -1;
         m->node_gpus = (int)v;
+    }
+
+    if (ymap_get(n, "maxPowerW")) {   /* board power (TDP), watts: docs/COST.md */
+        if (get_int(n, "maxPowerW", w, 1, 100000, &v, err)) return -1;
+        m->max_power_w = (double)v;
     }
 
     const ynode *profs = ymap_get(n, "migProfiles");

@@ -48,6 +48,9 @@ typedef struct node_pool_spec {
     const struct device_plugin_opts *dp;   /* `devicePlugin:` sharing of this pool (issue 17), NULL = the scenario's */
     const struct pool_autoscaling *autoscaling;   /* a node group (model/autoscaler_spec.h), NULL = fixed */
     const struct pool_topology *topology;         /* racks and blocks (model/topology_spec.h), NULL = none */
+    const struct pool_price *price;               /* prices (model/cost_spec.h), NULL = not priced */
+    const struct pool_power *power;               /* power overrides (model/cost_spec.h), NULL = none */
+    const struct pool_spot *spot;                 /* spot capacity (model/cost_spec.h), NULL = none */
 } node_pool_spec;
 
 /* Device-plugin view options (the NVIDIA device plugin's config file). */
@@ -86,6 +89,8 @@ typedef struct cluster_spec {
     size_t ninventory_files;
     dra_publish publish;
     uint64_t seed;                    /* the run's seed: slice-name suffixes, device order */
+    const struct cluster_power *power;    /* `power:` (model/cost_spec.h), NULL = no energy accounting */
+    int charge_idle;                  /* `chargeback.idle` (charge_idle_rule) */
 } cluster_spec;
 
 /* "1.34", "1.35", "1.36" -> 34, 35, 36; -1 for anything else. */
@@ -161,6 +166,7 @@ typedef struct gpu_model {
     int nlayouts;
     int nvlink_domain_gpus;           /* GPUs one NVLink domain joins (72: GB200/GB300 NVL72; 8: HGX), 0 = not given */
     int node_gpus;                    /* GPUs of one node (compute tray) of that system, 0 = not given */
+    double max_power_w;               /* maxPowerW: board power from the data sheet, 0 = not known (issue 30) */
 } gpu_model;
 
 typedef struct gpu_catalog {

@@ -28,6 +28,7 @@
 #include "model/cluster.h"
 #include "model/dra_driver.h"
 #include "model/scenario.h"
+#include "model/cost_spec.h"
 #include "model/topology_spec.h"
 #include "util/intern.h"
 
@@ -227,7 +228,7 @@ static int parse_pool_dp(arena *a, const ynode *n, node_pool_spec *p, strbuf *er
 
 static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) {
     static const char *const keys[] = {"name", "count", "cpu", "memory", "maxPods", "labels", "taints", "gpu",
-                                       "devicePlugin", "autoscaling", "topology", NULL};
+                                       "devicePlugin", "autoscaling", "topology", "price", "power", "spot", NULL};
     const ynode *v;
     int64_t i64;
     if (ymap_check_keys(n, keys, "a node pool", err)) return -1;
@@ -266,6 +267,9 @@ static int parse_pool(arena *a, const ynode *n, node_pool_spec *p, strbuf *err) 
     if ((v = ymap_get(n, "devicePlugin")) && parse_pool_dp(a, v, p, err)) return -1;
     if ((v = ymap_get(n, "autoscaling")) && pool_autoscaling_parse(v, a, p, err)) return -1;
     if (topo && pool_topology_parse(topo, a, p, ymap_get(n, "count") != NULL, err)) return -1;
+    if ((v = ymap_get(n, "price")) && pool_price_parse(v, a, p, err)) return -1;   /* issue 30 */
+    if ((v = ymap_get(n, "power")) && pool_power_parse(v, a, p, err)) return -1;
+    if ((v = ymap_get(n, "spot")) && pool_spot_parse(v, a, p, err)) return -1;
     return 0;
 }
 
@@ -334,7 +338,8 @@ static int parse_inventory(arena *a, const ynode *inv, cluster_spec *out, strbuf
 }
 
 int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf *err) {
-    static const char *const keys[] = {"nodePools", "inventory", "kubernetesVersion", "draDriver", "state", NULL};
+    static const char *const keys[] = {"nodePools", "inventory", "kubernetesVersion", "draDriver", "state", "power",
+                                       "chargeback", NULL};
     memset(out, 0, sizeof *out);
     out->publish.driver = DRA_DRIVER_NEWEST;
     out->publish.k8s_minor = 36;
@@ -349,6 +354,8 @@ int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf
         }
     }
     if (parse_dra_driver(ymap_get(cluster, "draDriver"), &out->publish, err)) return -1;
+    const ynode *pw = ymap_get(cluster, "power"), *cb = ymap_get(cluster, "chargeback");   /* issue 30 */
+    if ((pw && cluster_power_parse(pw, a, out, err)) || (cb && cluster_chargeback_parse(cb, out, err))) return -1;
     const ynode *pools = ymap_get(cluster, "nodePools"), *inv = ymap_get(cluster, "inventory");
     if (pools && inv) {
         yerr(err, inv, "cluster: give either nodePools or inventory, not both");
@@ -380,7 +387,7 @@ int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf
             return -1;
         }
     }
-    return 0;
+    return cost_spec_check(out, err);
 }
 
 /* `timeSlicing:` or `mps:` of a devicePlugin map (the NVIDIA device plugin's

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/autoscaler_spec.h"
+#include "model/cost_spec.h"
 #include "model/dra_driver.h"
 #include "model/inventory_parts.h"
 #include "model/k8s_decode.h"
@@ -85,6 +86,7 @@ static int resolve_gpus(arena *a, const cluster_spec *spec, const node_pool_spec
         sb_puts(err, ")");
         return -1;
     }
+    if (spec->power && cost_pool_power_check(spec, p, g->model, err)) return -1;   /* issue 30 */
     g->count = p->gpus;
     g->mig = p->mig;
     if (g->mig != MIG_OFF && g->model->nprofiles == 0) {

@@ -17,6 +17,7 @@
 #include "store/store_labels.h"
 #include "store/store_reasons.h"
 #include "store/store_usage.h"
+#include "store/store_cost.h"
 #include "store/store_topology.h"
 #include "store/store_cd.h"
 #include "store/store_queues.h"
@@ -491,6 +492,7 @@ int64_t store_write_run(store *st, const sim_run *run, const inv_node *info, con
     if (store_write_pending_reasons(st->db, id, run)) return fail(st, err, "cannot write pending reasons");
     if (store_write_warnings(st->db, id, run)) return fail(st, err, "cannot write the run's warnings");
     if (store_write_usage(st->db, id, run, info)) return fail(st, err, "cannot write usage_pools");
+    if (store_write_cost(st->db, id, run)) return fail(st, err, "cannot write cost_pools");
     if (store_write_topology(st->db, id, run)) return fail(st, err, "cannot write topology_samples");
     if (store_write_cd(st->db, id, run)) return fail(st, err, "cannot write compute_domain_daemons");
     if (write_arrival_curve(st, id, run)) return fail(st, err, "cannot write the arrival curve");

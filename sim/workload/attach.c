@@ -16,7 +16,7 @@ void workload_attach(sim_run *r) {
     if (sc->ngroups) groups_source_attach(r);
     if (sc->lua) lua_source_attach(r, sc->lua);
     for (size_t i = 0; i < sc->njobs; i++) jobs_source_attach(r, &sc->jobs[i]);
-    if (sc->faults) faults_attach(r);
+    faults_attach(r);   /* faults, or spot pools that interrupt (issue 30); nothing without them */
 }
 
 int workload_execute(sim_run *r, volatile sig_atomic_t *interrupt) {

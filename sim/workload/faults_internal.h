@@ -43,13 +43,14 @@ enum {
     FEV_K_NODE_PROC,                 /* payload: node failure process */
     FEV_K_ACTION,                    /* payload: index into faults.actions */
     FEV_K_EVICT_CHECK,               /* payload: pod id */
-    FEV_K_RESTART                    /* payload: pod id; kubelet starts its crashed container (faults_crash.c) */
+    FEV_K_RESTART,                   /* payload: pod id; kubelet starts its crashed container (faults_crash.c) */
+    FEV_K_SPOT_PROC                  /* payload: node pool whose spot nodes the cloud reclaims (issue 30) */
 };
 
 /* A timed action. */
 typedef enum {
     FA_GPU_REPAIR, FA_GPU_ADMIN_EVICT, FA_NODE_REPAIR, FA_UNCORDON, FA_RULE_ADD, FA_RULE_REMOVE, FA_EVENT,
-    FA_MAINTENANCE
+    FA_MAINTENANCE, FA_SPOT_RECLAIM, FA_SPOT_RETURN
 } faction_kind;
 typedef struct faction {
     uint8_t kind;
@@ -110,6 +111,9 @@ struct faults {
     /* processes and timed actions */
     fproc *gproc, *nproc;
     size_t ngproc, nnproc;
+    fproc *sproc;                    /* per node pool: spot interruptions (none: n = 0) */
+    size_t nsproc;
+    int64_t spot_interruptions;
     VEC(faction) actions;
     /* accounting */
     int32_t count[3];                /* GPUs per CAT_* */

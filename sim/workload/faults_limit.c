@@ -77,7 +77,7 @@ static int over(sim_run *r, faults *f, sim_time t) {
 int faults_limited_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     faults *f = ctx;
     int kind = (int)(arg >> 48);
-    if (kind == FEV_K_GPU_PROC || kind == FEV_K_NODE_PROC || kind == FEV_K_ACTION) f->nevents++;
+    if (kind == FEV_K_GPU_PROC || kind == FEV_K_NODE_PROC || kind == FEV_K_ACTION || kind == FEV_K_SPOT_PROC) f->nevents++;
     if (over(r, f, t)) return -1;
     return faults_source_event(r, ctx, arg, t);
 }

@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/sim_cost.h"
 #include "engine/sim_evict.h"
+#include "model/cost_spec.h"
 #include "util/xalloc.h"
 #include "workload/faults_internal.h"
 #include "workload/workload.h"
@@ -121,10 +123,46 @@ static int fail_at(sim_run *r, const char *file, int line, int col, const char *
     return -1;
 }
 
+/* Spot pools with interruptions (issue 30, docs/COST.md): every node of the
+ * pool is reclaimed by a Poisson process of its own, drawn from its own
+ * stream (seed, node name, and a process id no fault process uses), so the
+ * interruptions do not change any other draw. */
+static void spot_start(faults *f) {
+    const cluster_spec *cl = &f->r->sc->cluster;
+    bool any = false;   /* none: no state, no metric (runs with faults but no spot are as before) */
+    for (size_t k = 0; k < cl->npools; k++) any |= cl->pools[k].spot && cl->pools[k].spot->interrupts;
+    if (!any) return;
+    f->sproc = xcalloc(cl->npools, sizeof *f->sproc);
+    f->nsproc = cl->npools;
+    for (size_t k = 0; k < cl->npools; k++) {
+        const pool_spot *sp = cl->pools[k].spot;
+        fproc *p = &f->sproc[k];
+        p->trng = xmalloc(sizeof *p->trng);
+        p->due = xmalloc(sizeof *p->due);
+        if (!sp || !sp->interrupts || !(sp->rate_per_node_ms > 0) || !f->r->info) continue;
+        p->targets = xmalloc((f->nnodes ? f->nnodes : 1) * sizeof *p->targets);
+        for (size_t i = 0; i < f->nnodes; i++)
+            if (f->r->info[i].pool == &cl->pools[k]) p->targets[p->n++] = (uint32_t)i;
+        p->rate_ms = sp->rate_per_node_ms;
+        free(p->trng);
+        free(p->due);
+        p->trng = xmalloc((p->n ? p->n : 1) * sizeof *p->trng);
+        p->due = xmalloc((p->n ? p->n : 1) * sizeof *p->due);
+        for (uint32_t j = 0; j < p->n; j++) {
+            rng_identity(&f->rng, f->r->nodes[p->targets[j]].meta.name, UINT64_MAX - 2, UINT64_C(0x53504f54) << 16 | k,
+                         &p->trng[j]);
+            rng peek = p->trng[j];
+            due_next(p, j, rng_next(&peek), 0);
+        }
+        schedule_proc(f, p, FEV_K_SPOT_PROC, k);
+    }
+}
+
 /* Build the processes and time everything the scenario lists. */
 static int faults_start(sim_run *r, void *ctx) {
     faults *f = ctx;
     const fault_spec *fs = r->sc->faults;
+    spot_start(f);
     if (!fs) return 0;
     f->gproc = xcalloc(fs->ngpu ? fs->ngpu : 1, sizeof *f->gproc);
     f->ngproc = fs->ngpu;
@@ -234,6 +272,26 @@ static int node_proc_fire(faults *f, size_t k, sim_time t) {
     return 0;
 }
 
+static bool take_due(faults *f, fproc *p, int kind, size_t k, const duration_dist *rep, bool has_repair,
+                     sim_time t, uint32_t *target, sim_time *repair);
+
+/* The cloud reclaims a spot node of pool k: its pods are drained now (the
+ * node termination handler cordons and evicts them on the notice, as AWS's
+ * aws-node-termination-handler does), the node goes at the notice's end and
+ * its capacity comes back returnAfter later. */
+static int spot_fire(faults *f, size_t k, sim_time t) {
+    const pool_spot *sp = f->r->sc->cluster.pools[k].spot;
+    uint32_t node;
+    sim_time back;
+    if (!take_due(f, &f->sproc[k], FEV_K_SPOT_PROC, k, &sp->return_after, true, t, &node, &back)) return 0;
+    if (f->node_state[node] & (NODE_DOWN | NODE_CORDONED)) return 0;   /* reclaimed already, or drained */
+    f->spot_interruptions++;
+    faults_node_drain(f->r, node, t);
+    faults_schedule_action(f, &(faction){.kind = FA_SPOT_RECLAIM, .node = node}, t + sp->notice);
+    faults_schedule_action(f, &(faction){.kind = FA_SPOT_RETURN, .node = node}, t + sp->notice + back);
+    return 0;
+}
+
 /* A node's key for maintenance k: drawn from its identity's stream. */
 static uint64_t maint_key(faults *f, size_t k, size_t node) {
     rng r;
@@ -308,6 +366,15 @@ static int action(faults *f, size_t idx, sim_time t) {
     case FA_RULE_REMOVE: faults_rule_remove(r, r->sc->faults->rules[a.idx].name, t); break;
     case FA_EVENT: explicit_event(f, &a, t); break;
     case FA_MAINTENANCE: maintenance(f, a.idx, t); break;
+    case FA_SPOT_RECLAIM:   /* gone: not billed, not powered (engine/sim_cost.c) */
+        faults_node_fail(r, a.node, t);
+        sim_cost_node_present(r, a.node, false, t);
+        break;
+    case FA_SPOT_RETURN:
+        faults_node_repair(r, a.node, t);
+        faults_node_uncordon(r, a.node, t);
+        sim_cost_node_present(r, a.node, true, t);
+        break;
     }
     return 0;
 }
@@ -322,6 +389,7 @@ int faults_source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     case FEV_K_ACTION: return action(f, (size_t)payload, t);
     case FEV_K_EVICT_CHECK: faults_evict_check(f, (uint32_t)payload, t); return 0;
     case FEV_K_RESTART: faults_crash_restart(f, (uint32_t)payload, t); return 0;
+    case FEV_K_SPOT_PROC: return spot_fire(f, (size_t)payload, t);
     default: return 0;
     }
 }
@@ -329,6 +397,9 @@ int faults_source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
 int faults_source_start(sim_run *r, void *ctx) { return faults_start(r, ctx); }
 
 int faults_attach(sim_run *r) {
-    if (!r->sc->faults) return 0;
+    bool spot = false;   /* spot pools that interrupt need the fault machinery too (issue 30) */
+    for (size_t k = 0; k < r->sc->cluster.npools; k++)
+        spot |= r->sc->cluster.pools[k].spot && r->sc->cluster.pools[k].spot->interrupts;
+    if (!r->sc->faults && !spot) return 0;
     return faults_of(r) ? 0 : -1;
 }

@@ -150,6 +150,7 @@ static void faults_summarize(sim_run *r, void *ctx) {
     sim_metric_add(r, "fault_node_repairs", (double)f->node_repairs);
     sim_metric_add(r, "fault_node_drains", (double)f->drains);
     sim_metric_add(r, "fault_taint_rules", (double)f->rules_added);
+    if (f->nsproc) sim_metric_add(r, "spot_interruptions", (double)f->spot_interruptions);
     sim_metric_add(r, "gpu_hours_unavailable", f->unavail_area / 3.6e6);
     double total = r->total_gpu_equiv, span = (double)r->end_time;
     sim_metric_add(r, "gpu_unavailable_pct", total > 0 && span > 0 ? 100.0 * f->unavail_area / (total * span) : 0);
@@ -168,8 +169,10 @@ static void faults_free(void *ctx) {
     free(f->node_noexec);
     for (size_t i = 0; i < f->ngproc; i++) free(f->gproc[i].targets), free(f->gproc[i].trng), free(f->gproc[i].due);
     for (size_t i = 0; i < f->nnproc; i++) free(f->nproc[i].targets), free(f->nproc[i].trng), free(f->nproc[i].due);
+    for (size_t i = 0; i < f->nsproc; i++) free(f->sproc[i].targets), free(f->sproc[i].trng), free(f->sproc[i].due);
     free(f->gproc);
     free(f->nproc);
+    free(f->sproc);
     VEC_FREE(f->actions);
     VEC_FREE(f->timeline);
     sb_free(&f->err);

@@ -105,7 +105,7 @@ static void test_cluster_errors(void **state) {
                  "s.yaml:7:31: taint effect: expected NoSchedule, PreferNoSchedule or NoExecute, found 'NoRun'");
     /* unknown keys */
     expect_error(HEAD "    count: 1\n    cpu: 1\n    memory: 1Gi\n    gpus: 8\n",
-                 "s.yaml:7:5: unknown field 'gpus' in a node pool (expected one of: name, count, cpu, memory, maxPods, labels, taints, gpu, devicePlugin, autoscaling, topology)");
+                 "s.yaml:7:5: unknown field 'gpus' in a node pool (expected one of: name, count, cpu, memory, maxPods, labels, taints, gpu, devicePlugin, autoscaling, topology, price, power, spot)");
     expect_error(HEAD "    count: 1\n    cpu: 1\n    memory: 1Gi\n    gpu: {model: H100-80GB, count: 8, layout: x}\n",
                  "s.yaml:7:39: unknown field 'layout' in gpu");
     expect_error("cluster:\n  nodes: []\n", "s.yaml:2:3: unknown field 'nodes' in cluster");

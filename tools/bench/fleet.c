@@ -15,6 +15,7 @@
 #include "engine/sim.h"
 #include "workload/attach.h"
 #include "model/cluster.h"
+#include "model/cost_spec.h"
 #include "model/scenario_faults.h"
 #include "store/store.h"
 #include "util/intern.h"
@@ -37,7 +38,33 @@ typedef struct fleet {
     k8s_kv label;
     gpu_failure_spec gpu_faults;      /* DRASIM_BENCH_FAULTS: GPU failures per GPU-day */
     fault_spec faults;
+    pool_price price;                 /* DRASIM_BENCH_COST: prices and power (issue 30) */
+    pool_power power;
+    cluster_power site;
+    inv_node *info;
 } fleet;
+
+/* DRASIM_BENCH_COST=1 (device-plugin mode): the fleet priced (on demand, half
+ * of it reserved) and powered (PUE, node base, GPU idle and max), so the
+ * run does all the cost and energy accounting (engine/sim_cost.c). */
+static void fleet_cost(fleet *f, long nnodes) {
+    const char *e = getenv("DRASIM_BENCH_COST");
+    if (!e || atoi(e) != 1) return;
+    node_pool_spec *p = &f->pool;
+    p->name = intern("gpu");
+    p->count = (int)nnodes;
+    p->gpus = 8;
+    f->price = (pool_price){.on_demand = 98.32, .reserved = (int)(nnodes / 2), .reserved_price = 52};
+    f->power = (pool_power){.gpu_idle_w = -1, .gpu_max_w = 700, .node_base_w = -1};
+    f->site = (cluster_power){.pue = 1.3, .envelope_w = 8e6, .node_base_w = 2000, .gpu_idle_w = 70};
+    p->price = &f->price;
+    p->power = &f->power;
+    f->sc.cluster.pools = p;
+    f->sc.cluster.npools = 1;
+    f->sc.cluster.power = &f->site;
+    f->info = calloc((size_t)nnodes, sizeof *f->info);
+    for (long i = 0; i < nnodes; i++) f->info[i] = (inv_node){.pool = p, .gpus = 8};
+}
 
 /* DRASIM_BENCH_FAULTS=R: fatal-XID GPU failures at R per GPU-day, repaired
  * after 24 h; in DRA mode an administrator's NoExecute rule evicts the pod
@@ -151,6 +178,7 @@ static void fleet_init(fleet *f, sched_mode mode, long nnodes, long npods, const
         f->nodes[i].allocatable = f->alloc;
         f->nodes[i].nallocatable = 4;
     }
+    fleet_cost(f, nnodes);
 }
 
 typedef struct child_report {
@@ -181,13 +209,16 @@ static int run_child(sched_mode mode, long nnodes, long npods, const char *polic
     if (mode == SCHED_MODE_DRA) {
         if (sim_init_inv(&run, &f.sc, &inv, &err)) goto fail;
     } else {
-        sim_init(&run, &f.sc, f.nodes, (size_t)nnodes);
+        sim_init_info(&run, &f.sc, f.nodes, f.info, (size_t)nnodes);   /* info: NULL unless DRASIM_BENCH_COST */
     }
     if (workload_execute(&run, NULL)) {
         sb_puts(&err, "simulation failed");
         goto fail;
     }
     double t2 = now_s();
+    if (f.sc.cluster.power)   /* DRASIM_BENCH_COST: show the accounting ran */
+        fprintf(stderr, "    cost_total %.0f, energy_kwh %.0f, power_peak_kw %.0f\n", sim_metric_get(&run, "cost_total"),
+                sim_metric_get(&run, "energy_kwh"), sim_metric_get(&run, "power_peak_kw"));
     char out[64];
     snprintf(out, sizeof out, "/tmp/drasim-bench-fleet-%d.db", (int)getpid());
     store st;
@@ -212,6 +243,7 @@ static int run_child(sched_mode mode, long nnodes, long npods, const char *polic
         catalog_free(&cat);
     }
     free(f.nodes);
+    free(f.info);
     sb_free(&err);
     intern_reset();
     return 0;
