@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/sim_pin.h"
 #include "engine/sim_topology.h"
 #include "sched/dra/dra.h"
 #include "sched/topology/topo_placement.h"
@@ -161,7 +162,8 @@ void sim_gang_expect(sim_run *r, uint32_t g, const char *name) {
 static uint32_t member_of(sim_run *r, uint32_t pod) {
     sim_gangs *G = r->gangs;
     const sim_pod *p = &r->pods.data[pod];
-    if (G->cls_gang && p->group < G->ncls && G->cls_gang[p->group]) return G->cls_gang[p->group];
+    uint32_t c = sim_class_origin(r, p->group);   /* a pod the queue pinned (sim_pin.h) keeps its gang */
+    if (G->cls_gang && c < G->ncls && G->cls_gang[c]) return G->cls_gang[c];
     if (!G->nslots || !p->name) return 0;
     for (size_t i = name_hash(p->name) & (G->nslots - 1); G->slots[i].name; i = (i + 1) & (G->nslots - 1))
         if (!G->slots[i].gone && !strcmp(G->slots[i].name, p->name)) {
