@@ -35,3 +35,11 @@ drasim_cli_test(NAME queues/run/tas-implied
   COMMAND run ${_ktr}/tas-implied.yaml -o ${_ktr_out}/implied.db --force
   SQL ${_ktr_out}/implied.db "${_ktr_nodes}"
       "^small-a-0@r1-0@0 small-b-0@r1-1@0 train-0@r1-0@1000 train-1@r1-1@1000 train-2@r2-0@1000 train2-0@r2-0@2000 train2-1@r2-1@2000 train2-2@r2-1@2000$")
+# the NVL72 pathology with every pod behind Kueue TAS (docs/TOPOLOGY.md): small
+# pods packed by implied LeastFreeCapacity, every gang admitted at once into one
+# rack (Kubernetes 1.37: the workload cycle over a gang pinned to several hosts)
+drasim_cli_test(NAME queues/run/tas-nvl72-example
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/nvl72-racks-kueue-tas.yaml -o ${_ktr_out}/nvl72.db --force
+  SQL ${_ktr_out}/nvl72.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = '' AND metric IN ('gangs_started', 'gang_domains_spanned_max', 'topo_whole_free_domains_mean')"
+      "^gangs_started=12[.]00 topo_whole_free_domains_mean=7[.]96 gang_domains_spanned_max=1[.]00$"
+      ${_ktr_out}/nvl72.db "SELECT printf('%.1f', value) FROM summary WHERE grp = 'fleet' AND metric = 'queue_wait_censored_max_s'" "^0[.]0$")
