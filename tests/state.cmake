@@ -19,13 +19,17 @@ drasim_k8s_validate(NAME state/schema FILES ${_st}/state.yaml ${_st}/state-dp.ya
 drasim_k8s_validate(NAME state/schema-list-item FILES ${_st}/bad-schema.yaml EXIT 1
   EXPECT "bad-schema[.]yaml: doc 1: items[[]1[]][.]spec: unknown field \"nodeNmae\"")
 
-# held devices are never handed out again: `new` waits for node-0 gpu-0 until 2h
+# held devices are never handed out again: `new` waits for node-0 gpu-0 until 2h;
+# the running pods' held claims are rows of claim_allocations (pods 0-4)
 set(_held_sql
   ${_sto}/held.db "SELECT name || '@' || scheduled_ms || '-' || completion_ms || '/' || node_id FROM pods ORDER BY pod_id"
   "^team-a/train-a@0-3600000/0\nteam-a/train-b@0-7200000/0\nteam-a/serve-1@0-5400000/1\nteam-a/serve-2@0-10800000/1\nteam-a/eval-c@0-9000000/1\nteam-a/queued-x@3600000-7200000/0\nnew-0@7200000-9000000/0$"
   ${_sto}/held.db "SELECT pod_id || ':' || pool || '/' || device FROM claim_allocations ORDER BY pod_id"
-  "^5:node-0/gpu-0\n6:node-0/gpu-0$"
-  ${_sto}/held.db "SELECT value FROM summary WHERE grp = '' AND metric = 'gpu_alloc_pct'" "^83[.]33")
+  "^0:node-0/gpu-0\n1:node-0/gpu-1\n2:node-1/gpu-0\n3:node-1/gpu-0\n4:node-1/gpu-1\n5:node-0/gpu-0\n6:node-0/gpu-0$"
+  ${_sto}/held.db "SELECT value FROM summary WHERE grp = '' AND metric = 'gpu_alloc_pct'" "^83[.]33"
+  # GPU-hours: train-a 1 + train-b 2 + serve-1 1.5 (the shared claim's GPU is its first user's) + eval-c 2.5
+  ${_sto}/held.db "SELECT grp || '=' || value FROM summary WHERE metric = 'gpu_hours_allocated' ORDER BY grp"
+  "^=8[.]5\ncluster-state-pending=1[.]0\ncluster-state-running=7[.]0\nnew=0[.]5$")
 drasim_run_facts(_held_facts ${_sto}/held.db)
 drasim_cli_test(NAME state/held-dra WORKDIR ${_st}
   COMMAND run ${_st}/run-held.yaml -q -o ${_sto}/held.db --force
@@ -39,10 +43,17 @@ drasim_cli_test(NAME state/held-kai-snapshot WORKDIR ${_st}
 drasim_cli_test(NAME state/goes-elsewhere
   COMMAND run ${_st}/run-elsewhere.yaml -q -o ${_sto}/elsewhere.db --force
   SQL ${_sto}/elsewhere.db "SELECT node_id || '@' || scheduled_ms FROM pods WHERE name = 'new-0'" "^1@0$"
-      ${_sto}/elsewhere.db "SELECT group_concat(pool || '/' || device) FROM claim_allocations" "^node-1/gpu-0,node-1/gpu-1$")
+      ${_sto}/elsewhere.db "SELECT group_concat(pool || '/' || device) FROM claim_allocations" "^node-0/gpu-0,node-0/gpu-1,node-1/gpu-0,node-1/gpu-1$")
 drasim_cli_test(NAME state/goes-elsewhere-empty-fleet WORKDIR ${_st}
   COMMAND run ${_st}/run-elsewhere.yaml -q -o ${_sto}/elsewhere0.db --force --set cluster.state=empty-state.yaml
   SQL ${_sto}/elsewhere0.db "SELECT node_id || '@' || scheduled_ms FROM pods WHERE name = 'new-0'" "^0@0$")
+# dump pods evicted by a node failure give their claims back when they end (run-evicted.yaml)
+drasim_cli_test(NAME state/evicted-gives-back
+  COMMAND run ${_st}/run-evicted.yaml -q -o ${_sto}/evicted.db --force
+  SQL ${_sto}/evicted.db "SELECT name || '@' || scheduled_ms || '-' || completion_ms || ' ' || state FROM pods ORDER BY pod_id"
+      "^team-a/train-a@0-3600000 Succeeded\nteam-a/train-b@0-7200000 Succeeded\nteam-a/serve-1@0-2130000 Deleted\nteam-a/serve-2@0-2130000 Deleted\nteam-a/eval-c@0-2130000 Deleted\nteam-a/queued-x@2700000-6300000 Succeeded\nnew-0@2700000-4500000 Succeeded$"
+      ${_sto}/evicted.db "SELECT pod_id || ':' || pool || '/' || device FROM claim_allocations WHERE pod_id >= 5 ORDER BY pod_id"
+      "^5:node-1/gpu-0\n6:node-1/gpu-1$")
 # device-plugin mode, remaining and duration from the distributions
 drasim_cli_test(NAME state/device-plugin
   COMMAND run ${_st}/run-dp.yaml -q -o ${_sto}/dp.db --force
@@ -86,6 +97,18 @@ drasim_cli_test(NAME state/roundtrip RAW WORKDIR ${_st}
       "^team-a/train-0@0-14400000/0\nteam-a/eval-0@0-7200000/1\nteam-a/wait-0@7200000-10800000/1\nnew-0@0-1800000/1$"
       ${_sto}/rt/tomorrow.db "SELECT p.name || ':' || pool || '/' || device FROM claim_allocations c JOIN pods p USING (run_id, pod_id) WHERE p.name NOT LIKE 'team-a/%-0' OR p.name = 'team-a/wait-0' ORDER BY pod_id, device"
       "^team-a/wait-0:node-1/gpu-0\nteam-a/wait-0:node-1/gpu-1\nnew-0:node-1/gpu-1$")
+# no device in two pods' hands at once (the held claims are rows too)
+drasim_cli_test(NAME state/roundtrip-no-device-twice WORKDIR ${_st} DEPENDS state/roundtrip
+  COMMAND run ${_st}/run-tomorrow.yaml -q -o ${_sto}/rt-twice.db --force --set cluster.inventory=${_sto}/rt/inventory.yaml
+    --set cluster.state=${_sto}/rt/today-at-1h.yaml
+  SQL ${_sto}/rt-twice.db "SELECT count(*) FROM claim_allocations a JOIN claim_allocations b ON a.run_id = b.run_id AND a.pool = b.pool AND a.device = b.device AND a.pod_id < b.pod_id JOIN pods p ON p.run_id = a.run_id AND p.pod_id = a.pod_id JOIN pods q ON q.run_id = b.run_id AND q.pod_id = b.pod_id JOIN runs r ON r.run_id = a.run_id WHERE p.scheduled_ms < coalesce(q.completion_ms, r.end_ms) AND q.scheduled_ms < coalesce(p.completion_ms, r.end_ms)" "^0$"
+      ${_sto}/rt-twice.db "SELECT count(*) FROM claim_allocations" "^6$")   # train-0 2, eval-0 1, wait-0 2, new-0 1
+# a dump of a run that started from a dump: run-held.yaml at 30m, read back, is the same run 30m later
+drasim_cli_test(NAME state/dump-of-dump RAW WORKDIR ${_st}
+  COMMAND sh -c "$0 state run-held.yaml --at 30m -o $1/held-at-30m.yaml --force && $0 run run-held.yaml --set cluster.state=$1/held-at-30m.yaml -q -o $1/held-at-30m.db --force"
+    $<TARGET_FILE:drasim> ${_sto}
+  SQL ${_sto}/held-at-30m.db "SELECT name || '@' || scheduled_ms || '-' || completion_ms || '/' || node_id FROM pods ORDER BY pod_id"
+      "^team-a/train-a@0-1800000/0\nteam-a/train-b@0-5400000/0\nteam-a/serve-1@0-3600000/1\nteam-a/serve-2@0-9000000/1\nteam-a/eval-c@0-7200000/1\nteam-a/queued-x@1800000-5400000/0\ndefault/new-0@5400000-7200000/0\nnew-0@5400000-7200000/0$")
 # what the dump holds, read back from its file
 drasim_cli_test(NAME state/dump-content RAW WORKDIR ${_st}
   COMMAND sh -c "$0 state today.yaml --at 1h | grep -E '^ +(name|nodeName|drasim.io/[a-z]+|pool|device|phase|resourceClaimName): '"

@@ -171,6 +171,18 @@ static shared_users *shared_entry(shared_vec *sh, const k8s_resource_claim *c) {
     return &sh->data[sh->len - 1];
 }
 
+/* The claim of cluster.state behind a held record (dra_hold_record): the
+ * dump's ResourceClaim of that name in the pod's namespace. */
+static const k8s_resource_claim *held_claim(const sim_run *r, const dra_record *rec, const char *ns) {
+    const cluster_state *st = r->sc->state;
+    for (size_t i = 0; st && i < st->objs.claims.len; i++) {
+        const k8s_resource_claim *c = st->objs.claims.data[i];
+        const char *cns = c->meta.namespace_ ? c->meta.namespace_ : "default";
+        if (c->meta.name == rec->claim && !strcmp(cns, ns ? ns : "default")) return c;
+    }
+    return NULL;
+}
+
 size_t state_dump_build(const sim_run *r, sim_time at, arena *a, strbuf *out) {
     bool dp = r->sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN;
     ynode *root = yb_map(a), *md = yb_map(a), *items = yb_seq(a), *claims = yb_seq(a);
@@ -226,8 +238,8 @@ size_t state_dump_build(const sim_run *r, sim_time at, arena *a, strbuf *out) {
                 yb_add(a, aff, "nodeAffinity", na);
                 yb_add(a, spec, "affinity", aff);
             }
-            if (g->ntolerations) yb_add(a, spec, "tolerations", k8s_emit_tolerations(a, g->tolerations, g->ntolerations));
         }
+        if (g->ntolerations) yb_add(a, spec, "tolerations", k8s_emit_tolerations(a, g->tolerations, g->ntolerations));
         ynode *ctr = yb_map(a), *res = yb_map(a), *ctrs = yb_seq(a), *pclaims = yb_seq(a), *cnames = yb_seq(a),
               *statuses = yb_seq(a);
         yb_add(a, ctr, "name", yb_str(a, "main"));
@@ -240,10 +252,11 @@ size_t state_dump_build(const sim_run *r, sim_time at, arena *a, strbuf *out) {
                 if (rec[k].deleted) continue;
                 bool ext;
                 const k8s_resource_claim *c = dra_record_claim(r->dra, p->group, &rec[k], &ext);
+                bool held = !c && (c = held_claim(r, &rec[k], id.ns));   /* a pod of an earlier dump */
                 if (!c) continue;
                 const k8s_allocation *al = dra_record_allocation(r->dra, &rec[k]);
                 const char *node = r->nodes[p->node].meta.name;
-                if (rec[k].shared) {
+                if (rec[k].shared || held) {
                     shared_users *su = shared_entry(&shared, c);
                     if (!su->al) su->al = keep_allocation(a, al, node);
                     if (!su->reserved) su->reserved = yb_seq(a);

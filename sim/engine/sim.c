@@ -460,6 +460,7 @@ void sim_end_pod(sim_run *r, uint32_t id, sim_time t, uint8_t state) {
     account(r, p->group, -1);
     sched_release(&r->sched, p->group, &pl);
     if (r->dra) r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
+    if (p->source < r->nsources && r->sources[p->source].ended) r->sources[p->source].ended(r, r->sources[p->source].ctx, id, t);
 }
 
 int sim_delete(sim_run *r, uint32_t id, const char *reason, sim_time t) {

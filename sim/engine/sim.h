@@ -98,6 +98,9 @@ typedef struct sim_warning {
  *            hooks), every instant; keep it cheap when there is nothing to do;
  *  finished  one of its pods ended (after the scheduler released it; not
  *            for a pod deleted with sim_delete);
+ *  ended     one of its pods stopped holding its node for any reason
+ *            (completion, eviction, deletion, failure), after the
+ *            scheduler released it; it must not end or start pods;
  *  summarize after the run's own summary: add the source's metrics. */
 typedef struct sim_source {
     void *ctx;
@@ -105,6 +108,7 @@ typedef struct sim_source {
     int (*event)(sim_run *r, void *ctx, uint64_t arg, sim_time t);
     int (*finished)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
     int (*started)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
+    void (*ended)(sim_run *r, void *ctx, uint32_t pod, sim_time t);
     int (*after_pass)(sim_run *r, void *ctx, sim_time t);
     void (*summarize)(sim_run *r, void *ctx);
     void (*free)(void *ctx);
@@ -264,10 +268,11 @@ int sim_delete(sim_run *r, uint32_t pod, const char *reason, sim_time t);
 void sim_schedule_background(sim_run *r, int src, sim_time t, uint64_t arg);
 /* engine/sim_state.c: a pod of class c that already runs when the run starts
  * (cluster.state) arrives at t and binds on `node` at once, past the queue
- * layer and gangs; it runs for `duration`. Returns its pod id, or -1 when the
- * class does not fit on that node now (the pod is then deleted). */
+ * layer and gangs; it runs for `duration`. `bound` (may be NULL) hears its id
+ * between binding and start. Returns its pod id, or -1 when the class does
+ * not fit on that node now (the pod is then deleted). */
 int64_t sim_place_running(sim_run *r, int src, uint32_t c, const char *name, sim_time duration, size_t node,
-                          sim_time t);
+                          sim_time t, void (*bound)(sim_run *r, void *ctx, uint32_t pod), void *ctx);
 /* ---- engine internals (engine/sim_*.c) ---- */
 /* Free running (or terminating) pod `pod`'s resources; it ends at t in `state`. */
 void sim_end_pod(sim_run *r, uint32_t pod, sim_time t, uint8_t state);

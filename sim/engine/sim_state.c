@@ -3,7 +3,7 @@
 #include "engine/sim.h"
 
 int64_t sim_place_running(sim_run *r, int src, uint32_t c, const char *name, sim_time duration, size_t node,
-                          sim_time t) {
+                          sim_time t, void (*bound)(sim_run *r, void *ctx, uint32_t pod), void *ctx) {
     /* admitted and placed long ago: the queue layer and the gangs never see it */
     struct queue_gate *gate = r->gate;
     struct sim_gangs *gangs = r->gangs;
@@ -15,6 +15,7 @@ int64_t sim_place_running(sim_run *r, int src, uint32_t c, const char *name, sim
     bool ok = sched_bind_head_at(&r->sched, c, node, &pl) && pl.pod == id;
     if (ok) {
         sim_pod_bound(r, c, id, &pl);
+        if (bound) bound(r, ctx, id);   /* what it holds besides its class's demand, before anyone counts it */
         sim_pod_start(r, id, t);
     } else {
         sched_remove(&r->sched, c, id);

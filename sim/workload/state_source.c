@@ -8,7 +8,9 @@
  *    its cpu and memory (and, in device-plugin mode, its extended resources)
  *    and runs for its remaining time (annotation drasim.io/remaining, else
  *    state.remaining). A claim is given back when the last running pod of its
- *    status.reservedFor ends; a claim no running pod reserves stays held;
+ *    status.reservedFor ends (completes, is evicted or deleted); a claim no
+ *    running pod reserves stays held. Each pod's held claims are DRA records
+ *    of it (claim_allocations, its GPU-hours);
  *  - every pending pod (no nodeName) arrives, through the queue layer when
  *    there is one, and runs for drasim.io/duration, else state.duration,
  *    once started.
@@ -32,6 +34,7 @@ typedef struct held_claim {
 } held_claim;
 
 typedef struct state_end {
+    uint32_t pod;                 /* a running pod of the dump holding claims (increasing) */
     uint32_t first, n;            /* its held claims: pod_claims[first, first + n) */
     int32_t node;
 } state_end;
@@ -166,21 +169,36 @@ static int hold_claims(sim_run *r, state_source *ss, const k8s_objects *o) {
     return rc;
 }
 
-/* Running pod p's held claims (those whose reservedFor names it) into ss->pod_claims. */
-static uint32_t claims_of(state_source *ss, const k8s_pod *p) {
+/* Running pod p's held claims (those whose reservedFor names it) into
+ * ss->pod_claims, each with a record for pod `id` (dra_hold_record). */
+static uint32_t claims_of(sim_run *r, state_source *ss, const k8s_pod *p, uint32_t id) {
     uint32_t n = 0;
     for (size_t h = 0; h < ss->held.len; h++) {
         const k8s_resource_claim *c = ss->held.data[h].claim;
         if (!same_ns(c->meta.namespace_, p->meta.namespace_)) continue;
         for (size_t k = 0; k < c->nreserved_pods; k++)
             if (c->reserved_pods[k] == p->meta.name) {
-                ss->held.data[h].users++;
+                dra_hold_record(r->dra, id, c, ss->held.data[h].users++ == 0);
                 VEC_PUSH(ss->pod_claims, (uint32_t)h);
                 n++;
                 break;
             }
     }
     return n;
+}
+
+/* sim_place_running's hook: the pod is bound, not started yet. */
+typedef struct bind_ctx {
+    state_source *ss;
+    const k8s_pod *p;
+} bind_ctx;
+static void on_bound(sim_run *r, void *ctx, uint32_t id) {
+    bind_ctx *b = ctx;
+    uint32_t first = (uint32_t)b->ss->pod_claims.len, n = claims_of(r, b->ss, b->p, id);
+    if (n) {
+        state_end e = {id, first, n, r->pods.data[id].node};
+        VEC_PUSH(b->ss->ends, e);
+    }
 }
 
 static const char *pod_name(const k8s_pod *p) {
@@ -196,7 +214,6 @@ static void warn(sim_run *r, const char *msg) {
 
 static int place_running(sim_run *r, state_source *ss, const k8s_objects *o, const node_ix *ix) {
     bool dp = r->sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN;
-    static k8s_toleration all = {.op = TOL_OP_EXISTS, .has_op = true};   /* it runs there already */
     for (size_t i = 0; i < o->pods.len; i++) {
         const k8s_pod *p = o->pods.data[i];
         if (!cluster_state_pod_running(p)) continue;
@@ -210,8 +227,14 @@ static int place_running(sim_run *r, state_source *ss, const k8s_objects *o, con
         pod_group_spec *g = ARENA_NEW(&ss->a, pod_group_spec, 1);
         g->name = RUNNING_GROUP;
         g->priority = p->priority;
-        g->tolerations = &all;
-        g->ntolerations = 1;
+        /* it runs there already: NoSchedule taints do not concern it; NoExecute ones
+         * evict it unless it tolerates them (its own tolerations, as the taint manager
+         * sees them: kubernetes/kubernetes pkg/controller/tainteviction, v1.35) */
+        g->tolerations = ARENA_NEW(&ss->a, k8s_toleration, p->ntolerations + 1);
+        if (p->ntolerations) memcpy(g->tolerations, p->tolerations, p->ntolerations * sizeof *p->tolerations);
+        g->tolerations[p->ntolerations] =
+            (k8s_toleration){.op = TOL_OP_EXISTS, .has_op = true, .has_effect = true, .effect = TAINT_NO_SCHEDULE};
+        g->ntolerations = p->ntolerations + 1;
         g->namespace_ = p->meta.namespace_;
         g->labels = p->meta.labels;
         g->nlabels = p->meta.nlabels;
@@ -222,15 +245,11 @@ static int place_running(sim_run *r, state_source *ss, const k8s_objects *o, con
             snprintf(why, sizeof why, "%s", r->error.len ? sb_str(&r->error) : "a resource no node offers");
             return fail_at(r, &p->meta, "Pod", "cannot run in this cluster: %s%s", why, "");
         }
-        if (sim_place_running(r, ss->id, (uint32_t)c, pod_name(p), left, (size_t)node, 0) < 0)
+        bind_ctx b = {ss, p};
+        if (sim_place_running(r, ss->id, (uint32_t)c, pod_name(p), left, (size_t)node, 0, r->dra ? on_bound : NULL, &b) <
+            0)
             return fail_at(r, &p->meta, "Pod", "does not fit on node '%s' (its requests exceed what is left there%s)",
                            p->node_name, dp ? "" : ", or a device it holds is gone");
-        uint32_t first = (uint32_t)ss->pod_claims.len, n = r->dra ? claims_of(ss, p) : 0;
-        if (n) {
-            state_end e = {first, n, (int32_t)node};
-            VEC_PUSH(ss->ends, e);
-            sim_schedule_source(r, ss->id, left, ss->ends.len - 1);
-        }
     }
     size_t idle = 0;
     for (size_t h = 0; h < ss->held.len; h++) idle += ss->held.data[h].users == 0;
@@ -338,11 +357,22 @@ static int state_start(sim_run *r, void *ctx) {
     return rc;
 }
 
-/* A running pod of the dump ended: its claims that no other running pod reserves are given back. */
-static int state_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
+/* A running pod of the dump stopped (its time ended, or it was evicted or
+ * deleted before): its claims that no other running pod reserves are given
+ * back now, as the resourceclaim controller deallocates a claim whose
+ * reservedFor empties (kubernetes/kubernetes pkg/controller/resourceclaim,
+ * v1.35). */
+static void state_ended(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     (void)t;
     state_source *ss = ctx;
-    const state_end *e = &ss->ends.data[arg];
+    size_t lo = 0, hi = ss->ends.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ss->ends.data[mid].pod < pod) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == ss->ends.len || ss->ends.data[lo].pod != pod) return;
+    const state_end *e = &ss->ends.data[lo];
     bool freed = false;
     for (uint32_t k = 0; k < e->n; k++) {
         held_claim *h = &ss->held.data[ss->pod_claims.data[e->first + k]];
@@ -351,11 +381,11 @@ static int state_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
             freed = true;
         }
     }
+    dra_hold_records_end(r->dra, pod);
     if (freed) {
         sched_node_changed(&r->sched, (size_t)e->node);
         r->cur_gpu_equiv = r->dra->cur_gpu_equiv;
     }
-    return 0;
 }
 
 static void state_free(void *ctx) {
@@ -369,7 +399,7 @@ static void state_free(void *ctx) {
 
 int state_source_attach(sim_run *r) {
     state_source *ss = xcalloc(1, sizeof *ss);
-    sim_source src = {.ctx = ss, .start = state_start, .event = state_event, .free = state_free};
+    sim_source src = {.ctx = ss, .start = state_start, .ended = state_ended, .free = state_free};
     int id = ss->id = sim_add_source(r, &src);
     if (id < 0) state_free(ss);
     return id;

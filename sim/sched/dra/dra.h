@@ -155,6 +155,14 @@ void dra_hold(dra_state *d, const k8s_allocation *al, int sign);
  * claim (name, spec). *extended: it is the KEP-5004 claim of the class's
  * extended resources. NULL when unknown. */
 const k8s_resource_claim *dra_record_claim(const dra_state *d, uint32_t c, const dra_record *r, bool *extended);
+/* A running pod of cluster.state reserves held claim `claim` (dra_hold'ed
+ * already): a record of it, so that claim_allocations lists it and the pod's
+ * GPU-hours count it; `first`: the first pod reserving it, whose record
+ * carries the claim's GPUs (later ones 0, as for a shared claim). Called
+ * between the pod's binding and its start. */
+void dra_hold_record(dra_state *d, uint32_t pod, const k8s_resource_claim *claim, bool first);
+/* That pod ended: its held records are deleted (the claims are given back by the caller). */
+void dra_hold_records_end(dra_state *d, uint32_t pod);
 /* Pods currently reserving shared claim `name` (-1 if unknown) and whether it is allocated. */
 int dra_shared_users(const dra_state *d, const char *name, bool *allocated);
 

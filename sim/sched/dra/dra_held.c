@@ -32,3 +32,18 @@ const k8s_resource_claim *dra_record_claim(const dra_state *d, uint32_t c, const
         }
     return NULL;
 }
+
+void dra_hold_record(dra_state *d, uint32_t pod, const k8s_resource_claim *claim, bool first) {
+    dra_record r = {.pod = pod, .claim = claim->meta.name};
+    if (first) {   /* the claim's GPUs are the first reserving pod's, as a shared claim's first user's */
+        r.gpu_equiv = dra_allocation_gpu_equiv(d, &claim->allocation);
+        r.mig_devices = (uint16_t)dra_allocation_mig_devices(d, &claim->allocation);
+    }
+    dra_add_record(d, &r, &claim->allocation);
+}
+
+void dra_hold_records_end(dra_state *d, uint32_t pod) {
+    size_t n;
+    dra_record *r = (dra_record *)dra_pod_records(d, pod, &n);
+    for (size_t i = 0; i < n; i++) r[i].deleted = true;
+}
