@@ -86,3 +86,16 @@ file(WRITE ${_co_out}/queue-expect.yaml "apiVersion: drasim/v1\nkind: Expect\nth
 drasim_cli_test(NAME cost/queue-chargeback-check
   COMMAND check ${_co_src}/queue-hand.yaml --expect ${_co_out}/queue-expect.yaml
   EXIT 1 EXPECT "cost[{]queue=team-a[}] <= 12[.]5 +12[.]5 +<= 12[.]5 +pass" "queue_cost[{]queue=team-b[}] < 5 +5 +< 5 +FAIL")
+
+# A spot node group (tests/cost/spot-group-hand.yaml): a reclaimed node is
+# replaced by its group (autoscale/ca_run.c) at the notice's end, ready after
+# provisioningTime (10 min): the job's replacement starts at eviction + 2 min
+# + 10 min; the group is billed all along (8 node-hours, 240); every
+# interruption is a node-removed event of the autoscaler.
+drasim_cli_test(NAME cost/spot-node-group-replaced
+  COMMAND run ${_co_src}/spot-group-hand.yaml -o ${_co_out}/spot-group.db
+  SQL ${_co_out}/spot-group.db "SELECT value >= 1 FROM summary WHERE grp = '' AND metric = 'spot_interruptions'" "^1$"
+      ${_co_out}/spot-group.db "SELECT state || ' ' || reason FROM pods WHERE name = 'train-0'" "^Deleted EvictionByEvictionAPI$"
+      ${_co_out}/spot-group.db "SELECT b.scheduled_ms = a.completion_ms - 30000 + 120000 + 600000 AND b.duration_ms = 10800000 - 1200000 * ((a.completion_ms - 30000) / 1200000) FROM pods a, pods b WHERE a.name = 'train-0' AND b.name = 'train-1'" "^1$"
+      ${_co_out}/spot-group.db "SELECT node_hours || ' ' || cost FROM cost_pools" "^8[.]0 240[.]0$"
+      ${_co_out}/spot-group.db "SELECT (SELECT count(*) FROM autoscaler_events WHERE event = 'node-removed' AND reason LIKE 'spot interruption%') = value FROM summary WHERE grp = '' AND metric = 'spot_interruptions'" "^1$")

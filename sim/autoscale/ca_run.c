@@ -237,6 +237,27 @@ void ca_provision(ca_run *ca, size_t node, sim_time t) {
 
 static void ca_summarize(sim_run *r, void *ctx);
 
+/* A spot node of a node group was reclaimed (workload/faults_source.c, after
+ * the notice; its pods were drained at the notice). The cloud's node group
+ * keeps its size: an EC2 Auto Scaling group "maintains this number of
+ * instances ... terminates the unhealthy instance and launches another
+ * instance to replace it" (AWS EC2 Auto Scaling User Guide, "Auto Scaling
+ * groups"), and cluster-autoscaler's AWS provider only sets the group's
+ * DesiredCapacity (EKS Best Practices, "Cluster Autoscaler"), which the
+ * interruption does not change. So the node leaves (not billed) and the same
+ * slot is provisioned anew, as after a scale-up, with the group's
+ * provisioningTime; the size (target) stays. */
+static void spot_replace(sim_run *r, size_t node, sim_time t) {
+    ca_run *ca = r->ca;
+    if (!ca || node >= r->nnodes || ca->node_group[node] < 0 || ca->state[node] == CA_ABSENT) return;
+    uint32_t gi = (uint32_t)ca->node_group[node];
+    ca_event_add(ca, t, gi, CAE_NODE_REMOVED, 1, (int32_t)node,
+                 "spot interruption: reclaimed by the cloud; its node group launches a replacement");
+    ca->unneeded[node] = -1;
+    ca_set_state(ca, node, CA_ABSENT, t);
+    ca_provision(ca, node, t);
+}
+
 static void ca_free(void *ctx) {
     ca_run *ca = ctx;
     for (size_t n = 0; ca->pods && n < ca->r->nnodes; n++) VEC_FREE(ca->pods[n]);
@@ -256,6 +277,7 @@ static void ca_free(void *ctx) {
     if (ca->r->ca == ca) {
         ca->r->ca = NULL;
         ca->r->pod_node = NULL;
+        ca->r->spot_replace = NULL;
     }
     free(ca);
 }
@@ -324,6 +346,7 @@ void ca_attach(sim_run *r, const inv_node *info) {
     }
     r->ca = ca;
     r->pod_node = pod_node;
+    r->spot_replace = spot_replace;
 }
 
 /* The largest number of group nodes at once (not absent), from the series:

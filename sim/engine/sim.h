@@ -181,6 +181,9 @@ struct sim_run {
     /* a pod was bound on (sign +1) or left (-1) `node`; NULL = nobody listens (the autoscaler's per-node pods) */
     void (*pod_node)(struct sim_run *r, uint32_t pod, int32_t node, int sign);
     struct ca_run *ca;                        /* the cluster autoscaler (autoscale/ca.h), NULL = none; freed by its source */
+    /* a spot node of a node group was reclaimed at t: its cloud node group replaces it
+     * (autoscale/ca_run.c, set by ca_attach); NULL = no autoscaler */
+    void (*spot_replace)(struct sim_run *r, size_t node, sim_time t);
     VEC(struct sim_eviction) evictions;       /* engine/sim_evict.h, in order */
     VEC(uint64_t) *extra_units;               /* per scenario group: units of pods beyond its count (replacements) */
     struct sim_usage *usage;                  /* usage and contention model (engine/sim_usage.h), NULL = off */

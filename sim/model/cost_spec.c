@@ -173,9 +173,10 @@ int cluster_chargeback_parse(const ynode *n, cluster_spec *c, strbuf *err) {
 int cost_spec_check(const cluster_spec *c, strbuf *err) {
     for (size_t i = 0; i < c->npools; i++) {
         const node_pool_spec *p = &c->pools[i];
-        if (p->spot && (p->price || p->autoscaling)) {   /* one price per node; reclaimed nodes are not the CA's */
-            yerr(err, p->spot->where, "spot: pool %s is spot capacity: give its price in spot.price, not price, "
-                 "and no autoscaling (spot node groups are not modelled)", p->name);
+        /* one price per node; a spot node group's reclaimed nodes are replaced (autoscale/ca_run.c) */
+        if (p->spot && p->price) {
+            yerr(err, p->spot->where, "spot: pool %s is spot capacity: give its price in spot.price, not price",
+                 p->name);
             return -1;
         }
         if (!p->price) continue;

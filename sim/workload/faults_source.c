@@ -285,10 +285,13 @@ static int spot_fire(faults *f, size_t k, sim_time t) {
     sim_time back;
     if (!take_due(f, &f->sproc[k], FEV_K_SPOT_PROC, k, &sp->return_after, true, t, &node, &back)) return 0;
     if (f->node_state[node] & (NODE_DOWN | NODE_CORDONED)) return 0;   /* reclaimed already, or drained */
+    if (!sched_node_present(&f->r->sched, node)) return 0;   /* a node group's node not provisioned: no instance */
     f->spot_interruptions++;
     faults_node_drain(f->r, node, t);
     faults_schedule_action(f, &(faction){.kind = FA_SPOT_RECLAIM, .node = node}, t + sp->notice);
-    faults_schedule_action(f, &(faction){.kind = FA_SPOT_RETURN, .node = node}, t + sp->notice + back);
+    /* a node group's node is replaced by its group at the notice's end, not given back (FA_SPOT_RECLAIM) */
+    if (!(f->r->spot_replace && f->r->sc->cluster.pools[k].autoscaling))
+        faults_schedule_action(f, &(faction){.kind = FA_SPOT_RETURN, .node = node}, t + sp->notice + back);
     return 0;
 }
 
@@ -367,6 +370,12 @@ static int action(faults *f, size_t idx, sim_time t) {
     case FA_EVENT: explicit_event(f, &a, t); break;
     case FA_MAINTENANCE: maintenance(f, a.idx, t); break;
     case FA_SPOT_RECLAIM:   /* gone: not billed, not powered (engine/sim_cost.c) */
+        if (r->spot_replace && r->info && r->info[a.node].pool && r->info[a.node].pool->autoscaling) {
+            /* a spot node group: the instance is gone and the group launches another (autoscale/ca_run.c) */
+            faults_node_uncordon(r, a.node, t);
+            r->spot_replace(r, a.node, t);
+            break;
+        }
         faults_node_fail(r, a.node, t);
         sim_cost_node_present(r, a.node, false, t);
         break;
