@@ -258,9 +258,30 @@ typedef struct pass {
 } pass;
 
 static size_t job_index(const kai_state *s, const kai_job *j) {
-    for (size_t i = 0; i < s->njobs; i++)
-        if (s->jobs[i] == j) return i;
-    return 0;
+    (void)s;
+    return j->idx;   /* set by kai_cycle */
+}
+
+/* Any resource of queue qi above its quota (deserved). */
+static bool queue_over_quota(const kai_state *s, int qi) {
+    const kai_q *q = &s->q[qi];
+    for (int r = 0; r < KAI_NRES; r++)
+        if (q->deserved[r] != KAI_UNLIMITED && q->allocated[r] > q->deserved[r] + 1e-9) return true;
+    return false;
+}
+
+double kai_dominant_share(const kai_state *s, int qi, int *res) {
+    const kai_q *q = &s->q[qi];
+    double al[KAI_NRES], best = 0;
+    int at = -1;
+    allocatable(q, al);
+    for (int r = 0; r < KAI_NRES; r++) {
+        double a = al[r] == KAI_UNLIMITED ? s->total[r] : al[r];
+        double v = a == 0 ? q->allocated[r] * 1000 : q->allocated[r] / a;
+        if (q->allocated[r] > 0 && (at < 0 || v > best)) best = v, at = r;
+    }
+    if (res) *res = at;
+    return best;
 }
 
 static bool pending_untried(const kai_state *s, const kai_job *j, const void *ud) {
@@ -273,6 +294,7 @@ static bool pending_untried(const kai_state *s, const kai_job *j, const void *ud
 
 static void do_allocate(kai_state *s, kai_job *j, int action) {
     charge(s, j, j->req, +1);
+    j->over_quota = queue_over_quota(s, j->queue);
     for (int r = 0; r < KAI_NRES; r++) {
         j->alloc[r] += j->req[r];
         j->req[r] = 0;
@@ -463,6 +485,7 @@ static bool solve(kai_state *s, kai_job *j, bool reclaim) {
             add_victim(s, vic[a], j, reclaim ? "Reclaim" : "Preempt");
         j->action = reclaim ? KAI_ACT_RECLAIM : KAI_ACT_PREEMPT;
         charge(s, j, j->req, +1);   /* pipelined: its queue holds the resources from now on */
+        j->over_quota = queue_over_quota(s, j->queue);
         j->pipelined = true;
     }
     free(chosen);
@@ -492,7 +515,9 @@ void kai_cycle(kai_state *s) {
     for (size_t i = 0; i < s->njobs; i++) {
         s->jobs[i]->allocated_now = false;
         s->jobs[i]->pipelined = false;
+        s->jobs[i]->over_quota = false;
         s->jobs[i]->action = KAI_ACT_NONE;
+        s->jobs[i]->idx = i;
     }
     kai_compute_shares(s);
     pass p = {xcalloc(s->njobs ? s->njobs : 1, sizeof *p.tried), NULL};
