@@ -141,3 +141,7 @@ drasim_cli_test(NAME queues/kai/run/bad-parent-label
   COMMAND run ${_kai}/run/bad-parent-label.yaml -o ${_kai_out}/bad-parent-label.db
   EXIT 3 EXPECT [[bad-parent-label.yaml:18:35: pod group 'a': label kai[.]scheduler/queue: Queue 'research' is a parent Queue]]
   FILE_ABSENT ${_kai_out}/bad-parent-label.db)
+# drasim check thresholds per KAI Queue ({queue=NAME}) on the same run
+drasim_cli_test(NAME queues/kai/run/check
+  COMMAND check ${_kai}/run/reclaim.yaml --expect ${_kai}/run/expect.yaml
+  EXPECT [[queue_preemptions_Reclaim{queue=team-a} == 2 +2 +== 2 +pass]] "3 checks, 0 failed")
