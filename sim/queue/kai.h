@@ -90,6 +90,11 @@ typedef struct kai_state {
     kai_node *nodes;                 /* NULL: no physical fit check */
     size_t nnodes;
     double saturation_multiplier;    /* relcaimerSaturationMultiplier, 1 */
+    /* cycle scratch (kai_cycle.c): jobs per leaf Queue in job order with the
+     * cursors of the current action / solve, the aggregate free resources */
+    struct kai_leaf_jobs *leaf;
+    double free_agg[KAI_NRES];
+    bool have_free;
     /* cycle output */
     kai_victim *victims;
     size_t nvictims, cap_victims;
