@@ -49,3 +49,14 @@ drasim_cli_test(NAME examples/three-teams-kueue
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/three-teams-kueue.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/examples-three-teams.db --force
   EXPECT "team-a +32 +17 +1 +909[.]9 +10148[.]2 +4 +6"
          "team-c +80 +13 +0 +0[.]0 +2606[.]4 +8 +2" TIMEOUT 60)
+# README / docs/QUEUES.md "Three teams in KAI form": the same teams behind
+# KAI-Scheduler's Queues (sim/queue/kai_gate.c), the per-Queue table the docs
+# show, the limit team A's pending jobs reach, and GPU fair share against
+# allocation over time (queue_fair_share).
+drasim_cli_test(NAME examples/three-teams-kai
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/three-teams-kai.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/examples-three-teams-kai.db --force
+  EXPECT "team-a +29 +15 +4 +901[.]3 +10966[.]3 +4 +9"
+         "team-b +43 +11 +0 +112[.]3 +4448[.]6 +7 +6"
+         "team-c +80 +15 +0 +0[.]0 +2582[.]2 +8 +4"
+         "a-train: 4 pods: team-a quota has reached the allowable limit of GPUs[.] Limit is 40 GPUs"
+  TIMEOUT 60)

@@ -102,3 +102,46 @@ drasim_cli_test(NAME queues/kai/accounting/gpus COMMAND admit --shares ${_kai}/a
   EXPECT [["team-a": {"gpu": {"fairShare": 4.5, "deserved": 6, "allocated": 0, "requested": 4.5}]])
 drasim_cli_test(NAME queues/kai/accounting/admit COMMAND admit ${_kai}/accounting/gpus.yaml
   EXPECT [=["admitted": true, "flavors": {}, "borrowing": false, "victims": \[\]]=])
+
+# ---- KAI in a run (queues: {manager: kai}; sim/queue/kai_gate.c), every
+# number derived by hand in the scenario's header.
+set(_kai_out ${CMAKE_CURRENT_BINARY_DIR}/kai-run)
+file(MAKE_DIRECTORY ${_kai_out})
+set(_kai_sum "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE metric IN ('queue_admitted', 'queue_admitted_borrowing', 'queue_pending_at_end', 'queue_preemptions_Reclaim', 'queue_preempted', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s') AND grp =")
+# reclaim of over-quota usage: both of team-a's reclaims in one cycle, the victims' replacements wait
+drasim_cli_test(NAME queues/kai/run/reclaim
+  COMMAND run ${_kai}/run/reclaim.yaml -o ${_kai_out}/reclaim.db --force
+  SQL ${_kai_out}/reclaim.db "${_kai_sum} 'team-a'"
+      "^queue_admitted=4[.]00 queue_admitted_borrowing=0[.]00 queue_pending_at_end=0[.]00 queue_preemptions_Reclaim=2[.]00 queue_preempted=0[.]00 queue_wait_censored_mean_s=0[.]00 queue_wait_censored_max_s=0[.]00$"
+      ${_kai_out}/reclaim.db "${_kai_sum} 'team-b'"
+      "^queue_admitted=8[.]00 queue_admitted_borrowing=4[.]00 queue_pending_at_end=0[.]00 queue_preemptions_Reclaim=0[.]00 queue_preempted=2[.]00 queue_wait_censored_mean_s=12[.]50 queue_wait_censored_max_s=50[.]00$"
+      ${_kai_out}/reclaim.db "SELECT group_concat(name || '@' || scheduled_ms || '-' || completion_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^b-0@0-100000 b-1@1000-101000 b-2@2000-102000 b-3@3000-103000 b-4@4000-15000 b-5@5000-15000 a-0@10000-60000 a-1@10000-60000 a-2@15000-65000 a-3@15000-65000 b-6@60000-160000 b-7@60000-160000$"
+      ${_kai_out}/reclaim.db "SELECT group_concat(queue || ':' || fair_share || '/' || allocated || '/' || requested, ' ') FROM queue_fair_share WHERE t_ms = 20000 AND resource = 'gpu'"
+      "^team-a:4[.]0/4[.]0/4[.]0 team-b:4[.]0/4[.]0/6[.]0$"
+      ${_kai_out}/reclaim.db "SELECT group_concat(cluster_queue || ':' || pending || '/' || admitted || '/' || share || '/' || dominant_resource, ' ') FROM queue_state WHERE t_ms = 10000"
+      "^team-a:0/4/1000/gpu team-b:2/6/1500/gpu$"
+      ${_kai_out}/reclaim.db "SELECT value FROM summary WHERE grp = '' AND metric = 'evictions_preemption'" "^2[.]0$")
+# limit, non-preemptible over quota, a Queue that does not exist
+drasim_cli_test(NAME queues/kai/run/capacity
+  COMMAND run ${_kai}/run/capacity.yaml -o ${_kai_out}/capacity.db --force
+  EXPECT "a: 2 pods: team-a quota has reached the allowable limit of GPUs[.] Limit is 2 GPUs, currently 2 GPUs allocated and workload requested 1 GPUs"
+         "n: 1 pod: Non-preemptible workload is over quota[.] Workload requested 1 GPUs, but team-n quota is 2 GPUs, while 2 GPUs are already allocated for non-preemptible pods[.]"
+         "z: 1 pod: Queue 'team-z' does not exist"
+  SQL ${_kai_out}/capacity.db "${_kai_sum} 'team-a'"
+      "^queue_admitted=2[.]00 queue_admitted_borrowing=1[.]00 queue_pending_at_end=2[.]00 queue_preemptions_Reclaim=0[.]00 queue_preempted=0[.]00 queue_wait_censored_mean_s=25[.]00 queue_wait_censored_max_s=50[.]00$"
+      ${_kai_out}/capacity.db "${_kai_sum} 'team-n'"
+      "^queue_admitted=3[.]00 queue_admitted_borrowing=1[.]00 queue_pending_at_end=1[.]00 queue_preemptions_Reclaim=0[.]00 queue_preempted=0[.]00 queue_wait_censored_mean_s=12[.]50 queue_wait_censored_max_s=50[.]00$"
+      ${_kai_out}/capacity.db "SELECT value FROM summary WHERE metric = 'queue_missing_queue_pods'" "^1[.]0$")
+drasim_cli_test(NAME queues/kai/run/bad-parent
+  COMMAND run ${_kai}/run/bad-parent.yaml -o ${_kai_out}/bad-parent.db
+  EXIT 3 EXPECT [[bad-parent.yaml:27:20: Queue team-a: spec.parentQueue: Queue research does not exist]]
+  FILE_ABSENT ${_kai_out}/bad-parent.db)
+drasim_cli_test(NAME queues/kai/run/bad-parent-label
+  COMMAND run ${_kai}/run/bad-parent-label.yaml -o ${_kai_out}/bad-parent-label.db
+  EXIT 3 EXPECT [[bad-parent-label.yaml:18:35: pod group 'a': label kai[.]scheduler/queue: Queue 'research' is a parent Queue]]
+  FILE_ABSENT ${_kai_out}/bad-parent-label.db)
+# drasim check thresholds per KAI Queue ({queue=NAME}) on the same run
+drasim_cli_test(NAME queues/kai/run/check
+  COMMAND check ${_kai}/run/reclaim.yaml --expect ${_kai}/run/expect.yaml
+  EXPECT [[queue_preemptions_Reclaim{queue=team-a} == 2 +2 +== 2 +pass]] "3 checks, 0 failed")

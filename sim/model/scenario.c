@@ -229,7 +229,7 @@ int scenario_load(const char *path, scenario *s, strbuf *err) {
 }
 
 void scenario_free(scenario *s) {
-    if (s->queues) scenario_free_queues(s);
+    if (s->queues || s->kai_queues) scenario_free_queues(s);
     cluster_state_free(s->state);
     if (s->has_file) yfile_free(&s->file);
     arena_free(&s->a);

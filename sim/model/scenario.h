@@ -270,6 +270,7 @@ typedef struct scenario {
     struct autoscaler_spec *autoscaler; /* cluster-autoscaler (model/autoscaler_spec.h), NULL = no pool autoscales */
     struct fault_spec *faults;       /* `faults:` (model/scenario_faults.h), or NULL */
     struct kq_objects *queues;       /* `queues:` Kueue objects (model/kueue.h), or NULL */
+    struct kai_objects *kai_queues;  /* `queues: {manager: kai}` KAI Queues (model/kai.h), or NULL */
     struct compute_domain_spec *cds; /* workload.computeDomains (model/compute_domain.h) */
     size_t ncds;
     struct cluster_state *state;     /* cluster.state (model/cluster_state.h), or NULL */
@@ -349,7 +350,7 @@ int scenario_parse_sched_dynamics(const ynode *scheduling, scenario *s, strbuf *
 /* (Re)build a trace workload's pod groups and arrival sequence for s->seed. */
 int scenario_trace_expand(scenario *s, strbuf *err);
 
-/* `queues:` (model/scenario_queues.c): manager kueue, its objects inline or in files. */
+/* `queues:` (model/scenario_queues.c): manager kueue or kai, its objects inline or in files. */
 int scenario_parse_queues(const ynode *q, scenario *s, strbuf *err);
 void scenario_free_queues(scenario *s);
 

@@ -65,9 +65,18 @@ typedef struct queue_state_row {
     const char *dominant;            /* its dominant resource; NULL when not borrowing */
 } queue_state_row;
 
+/* KAI: per Queue and resource, its fair share against its allocation (table
+ * queue_fair_share; cpu in cores, memory in bytes, gpu in devices; -1 = unlimited). */
+typedef struct queue_share_row {
+    int64_t t;
+    const char *queue, *resource;
+    double deserved, limit, fair_share, allocated, requested;
+} queue_share_row;
+
 typedef struct queue_samples {
     VEC(queue_usage_row) usage;
     VEC(queue_state_row) state;
+    VEC(queue_share_row) share;      /* KAI only (empty for Kueue) */
 } queue_samples;
 
 typedef struct queue_gate {
@@ -107,6 +116,9 @@ typedef struct queue_gate {
 /* The Kueue gate over a scenario's `queues:` (sc->queues); NULL when the
  * scenario has none. */
 queue_gate *kq_gate_new(const scenario *sc);
+/* The KAI-Scheduler gate over `queues: {manager: kai}` (sc->kai_queues,
+ * queue/kai_gate.c); NULL when the scenario has none. */
+queue_gate *kai_gate_new(const scenario *sc);
 void queue_gate_free(queue_gate *g);
 
 #endif

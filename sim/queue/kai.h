@@ -58,6 +58,8 @@ typedef struct kai_job {             /* a PodGroup */
     /* decisions of the last cycle */
     bool allocated_now, evicted, pipelined;   /* pipelined: waits for its victims */
     int action;                      /* KAI_ACT_* that placed it */
+    bool over_quota;                 /* its queue went above its quota (deserved) when it was placed */
+    size_t idx;                      /* its index in kai_state.jobs during a cycle */
     void *ud;                        /* the engine's handle */
 } kai_job;
 
@@ -88,6 +90,11 @@ typedef struct kai_state {
     kai_node *nodes;                 /* NULL: no physical fit check */
     size_t nnodes;
     double saturation_multiplier;    /* relcaimerSaturationMultiplier, 1 */
+    /* cycle scratch (kai_cycle.c): jobs per leaf Queue in job order with the
+     * cursors of the current action / solve, the aggregate free resources */
+    struct kai_leaf_jobs *leaf;
+    double free_agg[KAI_NRES];
+    bool have_free;
     /* cycle output */
     kai_victim *victims;
     size_t nvictims, cap_victims;
@@ -121,5 +128,10 @@ void kai_why(const kai_state *s, const kai_job *j, strbuf *out);
  * of the job's queue or an ancestor (-1 none; *at = that queue). */
 int kai_over_limit(const kai_state *s, const kai_job *j, int *at);
 int kai_np_over_quota(const kai_state *s, const kai_job *j, int *at);
+
+/* Queue qi's dominant resource share (resource_share GetDominantResourceShare:
+ * allocated over its allocatable share, the largest over resources); *res =
+ * that resource's index (-1 when nothing is allocated). */
+double kai_dominant_share(const kai_state *s, int qi, int *res);
 
 #endif

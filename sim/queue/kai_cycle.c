@@ -98,6 +98,10 @@ int kai_np_over_quota(const kai_state *s, const kai_job *j, int *at) {
 }
 
 static void free_now(const kai_state *s, double *out) {
+    if (s->have_free) {   /* kept by kai_cycle: only do_allocate changes a job's alloc */
+        memcpy(out, s->free_agg, sizeof s->free_agg);
+        return;
+    }
     for (int r = 0; r < KAI_NRES; r++) out[r] = s->total[r];
     for (size_t i = 0; i < s->njobs; i++)
         for (int r = 0; r < KAI_NRES; r++) out[r] -= s->jobs[i]->alloc[r];
@@ -208,15 +212,41 @@ static int queue_cmp(const kai_state *s, const kai_q *a, const kai_job *ja, cons
 
 typedef bool (*job_filter)(const kai_state *s, const kai_job *j, const void *ud);
 
+/* A leaf Queue's jobs in job order (kai_cycle sorts them once per cycle), with
+ * a forward cursor for the pending job of the current action and a backward
+ * one for the victim of the current solve. Both filters only ever turn a job
+ * from eligible to ineligible while the cursor is in use (tried, allocated,
+ * pipelined, evicted, chosen), so a job passed over stays passed over: the
+ * first (last) eligible job is the one the linear scan in job order found. */
+typedef struct kai_leaf_jobs {
+    kai_job **v;
+    size_t n, pend, vic;
+} kai_leaf_jobs;
+
+static int job_cmp_qsort(const void *a, const void *b) {
+    return job_cmp(*(kai_job *const *)a, *(kai_job *const *)b);
+}
+
+static void reset_pending_cursors(kai_state *s) {
+    for (size_t i = 0; i < s->nq; i++) s->leaf[i].pend = 0;
+}
+
+static void reset_victim_cursors(kai_state *s) {
+    for (size_t i = 0; i < s->nq; i++) s->leaf[i].vic = s->leaf[i].n;
+}
+
 /* Best job under queue qi (KAI's JobsOrderByQueues traversal); NULL if none. */
 static kai_job *best_job(const kai_state *s, int qi, job_filter f, const void *ud, bool victim, int *leaf) {
     const kai_q *q = &s->q[qi];
     if (!q->nchildren) {
+        kai_leaf_jobs *L = &s->leaf[qi];
         kai_job *best = NULL;
-        for (size_t i = 0; i < s->njobs; i++) {
-            kai_job *j = s->jobs[i];
-            if (j->queue != qi || !f(s, j, ud)) continue;
-            if (!best || (victim ? job_cmp(j, best) > 0 : job_cmp(j, best) < 0)) best = j;
+        if (!victim) {
+            while (L->pend < L->n && !f(s, L->v[L->pend], ud)) L->pend++;
+            if (L->pend < L->n) best = L->v[L->pend];
+        } else {
+            while (L->vic > 0 && !f(s, L->v[L->vic - 1], ud)) L->vic--;
+            if (L->vic > 0) best = L->v[L->vic - 1];
         }
         if (best) *leaf = qi;
         return best;
@@ -258,9 +288,30 @@ typedef struct pass {
 } pass;
 
 static size_t job_index(const kai_state *s, const kai_job *j) {
-    for (size_t i = 0; i < s->njobs; i++)
-        if (s->jobs[i] == j) return i;
-    return 0;
+    (void)s;
+    return j->idx;   /* set by kai_cycle */
+}
+
+/* Any resource of queue qi above its quota (deserved). */
+static bool queue_over_quota(const kai_state *s, int qi) {
+    const kai_q *q = &s->q[qi];
+    for (int r = 0; r < KAI_NRES; r++)
+        if (q->deserved[r] != KAI_UNLIMITED && q->allocated[r] > q->deserved[r] + 1e-9) return true;
+    return false;
+}
+
+double kai_dominant_share(const kai_state *s, int qi, int *res) {
+    const kai_q *q = &s->q[qi];
+    double al[KAI_NRES], best = 0;
+    int at = -1;
+    allocatable(q, al);
+    for (int r = 0; r < KAI_NRES; r++) {
+        double a = al[r] == KAI_UNLIMITED ? s->total[r] : al[r];
+        double v = a == 0 ? q->allocated[r] * 1000 : q->allocated[r] / a;
+        if (q->allocated[r] > 0 && (at < 0 || v > best)) best = v, at = r;
+    }
+    if (res) *res = at;
+    return best;
 }
 
 static bool pending_untried(const kai_state *s, const kai_job *j, const void *ud) {
@@ -273,7 +324,9 @@ static bool pending_untried(const kai_state *s, const kai_job *j, const void *ud
 
 static void do_allocate(kai_state *s, kai_job *j, int action) {
     charge(s, j, j->req, +1);
+    j->over_quota = queue_over_quota(s, j->queue);
     for (int r = 0; r < KAI_NRES; r++) {
+        s->free_agg[r] -= j->req[r];
         j->alloc[r] += j->req[r];
         j->req[r] = 0;
     }
@@ -282,14 +335,49 @@ static void do_allocate(kai_state *s, kai_job *j, int action) {
     j->action = action;
 }
 
+/* Jobs that failed since the state last changed, by what their outcome
+ * depends on: queue, request, priority, preemptibility. Without nodes (runs:
+ * the aggregate fit) a job equal to a failed one fails too until an action
+ * changes the state, so it is passed over without trying (this keeps a cycle
+ * over thousands of pending jobs linear). With nodes (admit) pods differ. */
+typedef struct failed_set {
+    const kai_job **v;
+    size_t n, cap;
+} failed_set;
+
+static bool same_job(const kai_job *a, const kai_job *b) {
+    return a->queue == b->queue && a->priority == b->priority && a->preemptible == b->preemptible &&
+           memcmp(a->req, b->req, sizeof a->req) == 0;
+}
+
+static bool known_failed(const kai_state *s, const failed_set *f, const kai_job *j) {
+    if (s->nodes) return false;
+    for (size_t i = 0; i < f->n; i++)
+        if (same_job(f->v[i], j)) return true;
+    return false;
+}
+
+static void note_failed(const kai_state *s, failed_set *f, const kai_job *j) {
+    if (s->nodes) return;
+    if (f->n == f->cap) f->v = xrealloc(f->v, (f->cap = f->cap ? 2 * f->cap : 8) * sizeof *f->v);
+    f->v[f->n++] = j;
+}
+
 static void allocate_action(kai_state *s, pass *p) {
     kai_job *j;
+    failed_set failed = {0};
+    reset_pending_cursors(s);
     while ((j = next_job(s, pending_untried, p, false))) {
         p->tried[job_index(s, j)] = true;
-        if (kai_over_limit(s, j, NULL) >= 0 || kai_np_over_quota(s, j, NULL) >= 0) continue;
-        if (!place(s, j, NULL, 0, true)) continue;
+        if (known_failed(s, &failed, j)) continue;
+        if (kai_over_limit(s, j, NULL) >= 0 || kai_np_over_quota(s, j, NULL) >= 0 || !place(s, j, NULL, 0, true)) {
+            note_failed(s, &failed, j);
+            continue;
+        }
         do_allocate(s, j, KAI_ACT_ALLOCATE);
+        failed.n = 0;
     }
+    free(failed.v);
 }
 
 /* ---- reclaim (reclaimable.go) ---------------------------------------------- */
@@ -427,6 +515,7 @@ static bool solve(kai_state *s, kai_job *j, bool reclaim) {
     victim_ctx vc = {j, reclaim, chosen};
     bool ok = false;
     kai_job *v;
+    reset_victim_cursors(s);
     while ((v = next_job(s, victim_ok, &vc, true))) {
         chosen[job_index(s, v)] = true;
         vic[nv++] = v;
@@ -463,6 +552,7 @@ static bool solve(kai_state *s, kai_job *j, bool reclaim) {
             add_victim(s, vic[a], j, reclaim ? "Reclaim" : "Preempt");
         j->action = reclaim ? KAI_ACT_RECLAIM : KAI_ACT_PREEMPT;
         charge(s, j, j->req, +1);   /* pipelined: its queue holds the resources from now on */
+        j->over_quota = queue_over_quota(s, j->queue);
         j->pipelined = true;
     }
     free(chosen);
@@ -479,27 +569,56 @@ static bool waiting(const kai_state *s, const kai_job *j) {
 static void victims_action(kai_state *s, pass *p, bool reclaim) {
     memset(p->tried, 0, s->njobs * sizeof *p->tried);
     kai_job *j;
+    failed_set failed = {0};
+    reset_pending_cursors(s);
     while ((j = next_job(s, pending_untried, p, false))) {
         p->tried[job_index(s, j)] = true;
-        if (waiting(s, j)) continue;
-        if (reclaim && !can_reclaim(s, j)) continue;
-        if (!reclaim && kai_np_over_quota(s, j, NULL) >= 0) continue;
-        solve(s, j, reclaim);
+        if (waiting(s, j) || known_failed(s, &failed, j)) continue;
+        if ((reclaim && !can_reclaim(s, j)) || (!reclaim && kai_np_over_quota(s, j, NULL) >= 0) ||
+            !solve(s, j, reclaim)) {
+            note_failed(s, &failed, j);
+            continue;
+        }
+        failed.n = 0;
     }
+    free(failed.v);
 }
 
 void kai_cycle(kai_state *s) {
     for (size_t i = 0; i < s->njobs; i++) {
         s->jobs[i]->allocated_now = false;
         s->jobs[i]->pipelined = false;
+        s->jobs[i]->over_quota = false;
         s->jobs[i]->action = KAI_ACT_NONE;
+        s->jobs[i]->idx = i;
     }
     kai_compute_shares(s);
+    /* the leaf Queues' jobs in job order, and the aggregate free resources */
+    s->leaf = xcalloc(s->nq ? s->nq : 1, sizeof *s->leaf);
+    for (size_t i = 0; i < s->njobs; i++) {
+        int qi = s->jobs[i]->queue;
+        if (qi >= 0 && kai_is_leaf(s, qi)) s->leaf[qi].n++;
+    }
+    for (size_t q = 0; q < s->nq; q++) s->leaf[q].v = xmalloc((s->leaf[q].n ? s->leaf[q].n : 1) * sizeof *s->leaf[q].v);
+    for (size_t q = 0; q < s->nq; q++) s->leaf[q].n = 0;
+    for (size_t i = 0; i < s->njobs; i++) {
+        int qi = s->jobs[i]->queue;
+        if (qi >= 0 && kai_is_leaf(s, qi)) s->leaf[qi].v[s->leaf[qi].n++] = s->jobs[i];
+    }
+    for (size_t q = 0; q < s->nq; q++)
+        if (s->leaf[q].n > 1) qsort(s->leaf[q].v, s->leaf[q].n, sizeof *s->leaf[q].v, job_cmp_qsort);
+    s->have_free = false;
+    free_now(s, s->free_agg);
+    s->have_free = true;
     pass p = {xcalloc(s->njobs ? s->njobs : 1, sizeof *p.tried), NULL};
     allocate_action(s, &p);
     victims_action(s, &p, true);
     victims_action(s, &p, false);
     free(p.tried);
+    for (size_t q = 0; q < s->nq; q++) free(s->leaf[q].v);
+    free(s->leaf);
+    s->leaf = NULL;
+    s->have_free = false;
 }
 
 static void amount(strbuf *out, int r, double v) {

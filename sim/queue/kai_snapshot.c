@@ -34,7 +34,7 @@ static bool has_gpu(const char *s) {   /* resources.IsGPUDeviceClass: contains "
     return false;
 }
 
-static double claim_gpus(const k8s_claim_spec *c) {   /* countGPUDevicesFromClaim */
+double kai_claim_gpus(const k8s_claim_spec *c) {   /* countGPUDevicesFromClaim */
     double n = 0;
     for (size_t i = 0; i < c->nrequests; i++) {
         const k8s_device_request *r = &c->requests[i];
@@ -63,10 +63,10 @@ void kai_pod_request(const kai_objects *o, const k8s_pod *p, double out[KAI_NRES
         const k8s_pod_claim_ref *c = &p->claims[i];
         for (size_t k = 0; c->resource_claim_name && k < o->k.claims.len; k++)
             if (!strcmp(o->k.claims.data[k]->meta.name, c->resource_claim_name))
-                out[KAI_GPU] += claim_gpus(&o->k.claims.data[k]->spec);
+                out[KAI_GPU] += kai_claim_gpus(&o->k.claims.data[k]->spec);
         for (size_t k = 0; c->template_name && k < o->k.templates.len; k++)
             if (!strcmp(o->k.templates.data[k]->meta.name, c->template_name))
-                out[KAI_GPU] += claim_gpus(&o->k.templates.data[k]->spec);
+                out[KAI_GPU] += kai_claim_gpus(&o->k.templates.data[k]->spec);
     }
 }
 

@@ -18,4 +18,7 @@ void kai_snapshot_free(kai_snapshot *sn);
  * may be NULL: no claims). */
 void kai_pod_request(const kai_objects *o, const k8s_pod *p, double out[KAI_NRES]);
 
+/* The GPUs a claim requests as KAI counts them (pkg/common/resources/dra.go). */
+double kai_claim_gpus(const k8s_claim_spec *c);
+
 #endif

@@ -24,9 +24,11 @@ typedef struct {
 void run_queues_print(const sim_run *run, FILE *out) {
     queue_row *rows = NULL;
     size_t n = 0;
+    bool kai = false;   /* KAI-Scheduler's Queues (sim/queue/kai_gate.c) */
     for (size_t i = 0; i < run->summary.len; i++) {
         const sim_metric *m = &run->summary.data[i];
         if (!m->group || strncmp(m->name, "queue_", 6)) continue;
+        if (!strcmp(m->name, "queue_preemptions_Reclaim")) kai = true;
         int k = -1;
         for (int j = 0; j < NQ; j++)
             if (!strcmp(m->name, METRIC[j])) k = j;
@@ -43,16 +45,21 @@ void run_queues_print(const sim_run *run, FILE *out) {
     }
     if (!n) return;
     strbuf b = {0};
-    int w = (int)strlen("ClusterQueue");
+    const char *title = kai ? "Queue" : "ClusterQueue";
+    int w = (int)strlen(title);
     for (size_t r = 0; r < n; r++) {
         sb_clear(&b);
         terminal_text(&b, rows[r].name);
         int len = (int)strlen(sb_str(&b));
         if (len > w) w = len > 40 ? 40 : len;
     }
-    fprintf(out, "  by ClusterQueue (Kueue; time to admission, censored: a Workload still pending waits until the end):\n"
-                 "    %-*s  %8s  %9s  %7s  %10s  %10s  %9s  %11s\n",
-            w, "ClusterQueue", "admitted", "borrowing", "pending", "wait p50 s", "wait p99 s", "preempted", "preemptions");
+    if (kai)
+        fputs("  by Queue (KAI-Scheduler; admitted = allocated, borrowing = allocated above its quota; time to\n"
+              "  allocation, censored: a job still pending waits until the end):\n", out);
+    else
+        fputs("  by ClusterQueue (Kueue; time to admission, censored: a Workload still pending waits until the end):\n", out);
+    fprintf(out, "    %-*s  %8s  %9s  %7s  %10s  %10s  %9s  %11s\n",
+            w, title, "admitted", "borrowing", "pending", "wait p50 s", "wait p99 s", "preempted", "preemptions");
     for (size_t r = 0; r < n; r++) {
         const double *v = rows[r].v;
         sb_clear(&b);
