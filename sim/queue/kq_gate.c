@@ -121,6 +121,8 @@ typedef struct cq_state {
     VEC(int64_t) unsched;            /* admitted then bound (or gone): ms from admission */
     size_t cursor;                   /* the head's index in `pending` during an instant */
     bool settled;                    /* nothing more to do in this instant */
+    size_t adm_hi;                   /* in this instant: past the last admitted index of `pending` (0: none) */
+    int64_t one_cls;                 /* the class of every pod it ever queued; -1: none yet, -2: several */
 } cq_state;
 
 typedef struct head {
@@ -139,6 +141,8 @@ typedef struct kq_gate {
     VEC(pod_rec) pods;               /* by pod id (ids not managed stay zero) */
     cq_state *cqs;                   /* per ClusterQueue node */
     bool *dirty;                     /* per tree root (node index) */
+    uint32_t *root;                  /* per ClusterQueue: its tree root's node index */
+    VEC(uint32_t) active;            /* in an instant: the ClusterQueues of the dirty trees, ascending */
     bool *round_used;                /* per tree root: usage changed in this cycle */
     bool any_dirty;
     uint64_t cycle_no;               /* instants with a cycle */
@@ -382,6 +386,7 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
         p->pending = true;
     }
     cq_state *cs = &g->cqs[ci->cq->index];
+    cs->one_cls = cs->one_cls == -1 || cs->one_cls == (int64_t)cls ? (int64_t)cls : -2;
     VEC_PUSH(cs->pending, pod);
     sift_up(g, cs, cs->pending.len - 1);
     mark_dirty(g, ci->cq);
@@ -443,11 +448,13 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     p->not_before = not_before;
     if (deact) {   /* spec.active false: never queued again (left in `pending` until the cycle's clean-up) */
         p->pending = false;
+        g->cqs[p->cq].adm_hi = g->cqs[p->cq].pending.len;   /* that clean-up covers the whole list */
         g->cls[p->cls].deactivated++;
         mark_dirty(g, g->l.s.nodes[p->cq]);
         return;
     }
     cq_state *cs = &g->cqs[p->cq];
+    cs->adm_hi = cs->pending.len;   /* order changed: compact the whole list (gate_cycle) */
     for (size_t i = cs->pending.len; i-- > 0;)
         if (cs->pending.data[i] == rep) {
             sift_up(g, cs, i);
@@ -667,7 +674,8 @@ static void afs_order(kq_gate *g, cq_state *cs) {
 static void collect_heads(kq_gate *g) {
     g->heads.len = 0;
     if (g->blocked) return;
-    for (size_t q = 0; q < g->l.s.ncq; q++) {
+    for (size_t a = 0; a < g->active.len; a++) {   /* the others are settled */
+        uint32_t q = g->active.data[a];
         cq_state *cs = &g->cqs[q];
         if (cs->settled) continue;
         if (g->afs_on && g->l.s.nodes[q]->cq->usage_based_afs) afs_order(g, cs);
@@ -750,6 +758,7 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
         g->blocked = true;
         for (size_t q = 0; q < g->l.s.ncq; q++) g->cqs[q].settled = true;
     } else if (h->r.admitted) {
+        if (cs->cursor + 1 > cs->adm_hi) cs->adm_hi = cs->cursor + 1;
         admit(g, h->pod, &h->r, t);
         uint32_t gwi = g->pods.data[h->pod].gw;
         if (gwi) {   /* every pod of the gang goes to the scheduler */
@@ -771,6 +780,9 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
     } else {
         remember_why(g, h->pod, &h->r);
         if (cq->cq->strict_fifo) cs->settled = true;   /* StrictFIFO: the head blocks the queue */
+        /* BestEffortFIFO passes over the rest of the head's class in this
+         * instant (collect_heads): with a single class the queue is done */
+        else if (cs->one_cls >= 0) cs->settled = true;
         else cs->cursor++;
     }
     kq_result_free(&h->r);
@@ -869,11 +881,13 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     if (!g->any_dirty) return;
     g->any_dirty = false;
     g->cycle_no++;
-    for (size_t q = 0; q < g->l.s.ncq; q++) {
-        cq_state *cs = &g->cqs[q];
-        cs->cursor = 0;
-        cs->settled = !g->dirty[root_of(g->l.s.nodes[q])->index];
-    }
+    g->active.len = 0;   /* only the trees an arrival or a release changed; the rest stay settled */
+    for (uint32_t q = 0; q < g->l.s.ncq; q++)
+        if (g->dirty[g->root[q]]) {
+            g->cqs[q].cursor = 0;
+            g->cqs[q].settled = false;
+            VEC_PUSH(g->active, q);
+        }
     memset(g->dirty, 0, g->l.s.nnodes * sizeof *g->dirty);
     wl_vec targeted = {0};
     for (;;) {
@@ -882,12 +896,15 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
         one_cycle(g, t, &targeted, out);
     }
     VEC_FREE(targeted);
-    for (size_t q = 0; q < g->l.s.ncq; q++) {   /* drop the admitted from the pending lists */
-        cq_state *cs = &g->cqs[q];
-        size_t keep = 0;
-        for (size_t i = 0; i < cs->pending.len; i++)
+    for (size_t a = 0; a < g->active.len; a++) {   /* drop the admitted from the pending lists */
+        cq_state *cs = &g->cqs[g->active.data[a]];
+        size_t hi = cs->adm_hi < cs->pending.len ? cs->adm_hi : cs->pending.len, keep = 0;
+        if (!hi) continue;   /* admitted nothing: only heads are admitted, at indices below adm_hi */
+        for (size_t i = 0; i < hi; i++)
             if (g->pods.data[cs->pending.data[i]].pending) cs->pending.data[keep++] = cs->pending.data[i];
-        cs->pending.len = keep;
+        memmove(cs->pending.data + keep, cs->pending.data + hi, (cs->pending.len - hi) * sizeof *cs->pending.data);
+        cs->pending.len -= hi - keep;
+        cs->adm_hi = 0;
     }
 }
 
@@ -1064,6 +1081,8 @@ static void gate_free(void *ctx) {
         VEC_FREE(g->cqs[q].unsched);
     }
     free(g->cqs);
+    free(g->root);
+    VEC_FREE(g->active);
     free(g->dirty);
     VEC_FREE(g->pods);
     kq_loaded_free(&g->l);
@@ -1092,6 +1111,12 @@ queue_gate *kq_gate_new(const scenario *sc) {
     g->ncls = sc->ngroups;
     g->cls = xcalloc(g->ncls ? g->ncls : 1, sizeof *g->cls);
     g->cqs = xcalloc(g->l.s.ncq ? g->l.s.ncq : 1, sizeof *g->cqs);
+    g->root = xcalloc(g->l.s.ncq ? g->l.s.ncq : 1, sizeof *g->root);
+    for (size_t q = 0; q < g->l.s.ncq; q++) {
+        g->cqs[q].one_cls = -1;
+        g->cqs[q].settled = true;   /* until an instant changes its tree (gate_cycle) */
+        g->root[q] = (uint32_t)root_of(g->l.s.nodes[q])->index;
+    }
     g->dirty = xcalloc(g->l.s.nnodes ? g->l.s.nnodes : 1, sizeof *g->dirty);
     g->round_used = xcalloc(g->l.s.nnodes ? g->l.s.nnodes : 1, sizeof *g->round_used);
     queue_gate *q = xcalloc(1, sizeof *q);

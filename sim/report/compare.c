@@ -138,9 +138,15 @@ static void by_group(const rdb *a, const rdb *b, char **metrics, size_t nm, rows
     }
 }
 
-/* The per-group metrics compared (summary.grp, engine/sim_groups.c): the SLO view. */
+/* The per-group metrics compared (summary.grp, engine/sim_groups.c): the SLO view;
+ * then a Kueue ClusterQueue's (its grp rows, queue/kq_gate.c; docs/QUEUES.md): a
+ * name has the rows it has, absent metrics give no row. */
 static const char *const group_metrics[] = {"pods_arrived", "pods_scheduled", "pods_pending_at_end",
-                                            "wait_censored_p50_s", "wait_censored_p99_s", "gpu_hours_allocated"};
+                                            "wait_censored_p50_s", "wait_censored_p99_s", "gpu_hours_allocated",
+                                            "queue_admitted", "queue_admitted_borrowing", "queue_pending_at_end",
+                                            "queue_wait_censored_p50_s", "queue_wait_censored_p99_s",
+                                            "queue_unscheduled_censored_p99_s", "queue_preempted",
+                                            "queue_preemptions"};
 
 /* The values (and seeds) of one pod group's metric over the runs of configuration g. */
 static size_t group_values(const rdb *r, size_t g, const double *all, double *v, int64_t *seeds) {
@@ -346,7 +352,8 @@ void compare_dbs(const rdb *a, const rdb *b, bool csv, strbuf *out) {
                                        "delta_ci95", "statistic"};
     render(rs.data, rs.len, csv, false, head, csv ? 10 : 6, out);
     if (gs.len && !csv) {
-        sb_puts(out, "\nper group (summary.grp; waits censored: a pod that never started waits until the end). A, B: "
+        sb_puts(out, "\nper group (summary.grp; a Kueue ClusterQueue: its queue_* rows; waits censored: a pod that "
+                     "never started waits until the end). A, B: "
                      "means over the runs; delta: B - A, the mean of the per-seed differences (paired t) when both "
                      "hold the same seeds, else of the means (Welch t), ± the half width of its 95 % CI\n");
         static const char *const ghead[] = {"group", "metric", "A", "B", "delta", "delta_pct", "statistic"};

@@ -24,7 +24,8 @@ typedef struct rplot {
     char *title;
     char *tmpl;          /* template under reports/ */
     strbuf vars;         /* gnuplot assignments the template reads */
-    int page;            /* 0: index.html; k > 0: the page of pod group k (report_group_page_name) */
+    int page;            /* 0: index.html; k > 0: the page of pod group k (report_group_page_name);
+                          * -k: of ClusterQueue k (report_queue_page_name) */
     int width, height;   /* pixels; 0: 1100 x 650 */
 } rplot;
 
@@ -70,6 +71,18 @@ void report_group_page_name(const char *name, size_t k, strbuf *out);
 /* One page per pod group (DIR/group-*.html): its SLO table per configuration,
  * why its pods wait, its plots, every metric of the group. 0 or -1 with err. */
 int report_group_pages(const report *rp, strbuf *err);
+/* report_queues.c (runs with `queues:`): the ClusterQueues in first-seen
+ * order (summary rows queue_admitted; *n of them, free each and the array);
+ * the file name of ClusterQueue k's page (k from 1): "queue-NAME.html" or
+ * "queue.K.html"; its plots have page -k. index.html's "ClusterQueues"
+ * table (nothing without ClusterQueues); one page per ClusterQueue: time to
+ * admission, usage against nominal quota and borrowed, preemptions by
+ * reason, its plots. 0 or -1 with err. */
+enum { REPORT_QUEUE_PLOTS_MAX = 8 };   /* ClusterQueues whose pages get plots */
+char **report_queue_names(const rdb *r, size_t *n);
+void report_queue_page_name(const char *name, size_t k, strbuf *out);
+void report_queues_index(const rdb *r, strbuf *b);
+int report_queue_pages(const report *rp, strbuf *err);
 /* report_html.c, for the pages: the figures of page `page` (0: index.html)
  * with the notes on plots left out; DIR/FILE written from b. */
 void report_figures_html(const report *rp, int page, strbuf *b);

@@ -1163,5 +1163,7 @@ static int collect_all(report *rp, strbuf *err) {
     if (!rc) rc = rp_user_plots(rp, err);
     if (!rc) rc = rp_mig_alloc(rp, err);
     if (!rc) rc = rp_rack_heatmap(rp, err);
+    if (!rc && (rdb_table_has_rows(r, "queue_usage") || rdb_table_has_rows(r, "queue_state")))
+        rc = rp_queue_plots(rp, err);
     return rc;
 }

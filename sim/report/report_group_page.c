@@ -176,6 +176,9 @@ int report_group_pages(const report *rp, strbuf *err) {
     int rc = 0;
     for (size_t k = 0; k < ng && !rc; k++) {
         const char *grp = gs[k].grp;
+        size_t own = 0;   /* a ClusterQueue's rows only (queue_*): its page is report_queues.c's */
+        for (size_t m = 0; m < gs[k].nmetrics; m++) own += strncmp(gs[k].metrics[m], "queue_", 6) != 0;
+        if (!own) continue;
         sb_clear(&b);
         sb_clear(&t);
         sb_printf(&t, "drasim report: group %s", grp);

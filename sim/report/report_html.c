@@ -215,6 +215,7 @@ int report_html(const report *rp, strbuf *err) {
     sb_puts(&b, "<nav><a href=\"#answer\">answer</a><a href=\"#warnings\">warnings</a><a href=\"#plots\">plots</a>"
                 "<a href=\"#summary\">summary</a><a href=\"#runs\">runs</a></nav>\n");
     answer_tables(r, &b);
+    report_queues_index(r, &b);
     report_warnings_html(r, &b);
     sb_puts(&b, "<h2 id=\"plots\">Plots</h2>\n");
     report_figures_html(rp, 0, &b);
@@ -227,6 +228,7 @@ int report_html(const report *rp, strbuf *err) {
     int rc = report_write_page(rp, "index.html", &b, err);
     sb_free(&b);
     if (!rc) rc = report_group_pages(rp, err);
+    if (!rc) rc = report_queue_pages(rp, err);
     return rc;
 }
 

@@ -51,6 +51,10 @@ int rp_wait_cdf_by_group(report *rp, strbuf *err);
  * user_* summary metrics. */
 int rp_user_plots(report *rp, strbuf *err);
 
+/* report_queues.c: per ClusterQueue (the first REPORT_QUEUE_PLOTS_MAX) its
+ * usage, nominal quota and borrowed over time, and its Workloads over time. */
+int rp_queue_plots(report *rp, strbuf *err);
+
 /* report_mig.c: DRA mode, MIG devices allocated per profile over time. */
 int rp_mig_alloc(report *rp, strbuf *err);
 /* report_racks.c: runs with racks, GPUs in use per rack over time (a heat map). */

@@ -39,6 +39,8 @@ step run "$src/tests/faults/all-keys.yaml" -q -o faults.db
 step report faults.db -o faults
 step run "$src/tests/lua/record.yaml" -q -o lua.db
 step report lua.db -o lua
+step run "$src/tests/queues/run/borrowing.yaml" -q -o queues.db
+step report queues.db -o queues
 
 # documented names as anchored regexes: `arrival_<column>.png/.svg` -> ^arrival_[a-z0-9_]+$
 awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.svg$/, "", n)
@@ -47,7 +49,7 @@ awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.s
 
 # one awk pass (a grep per plot and pattern took minutes under load)
 rc=0
-for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png ca/*.png faults/*.png lua/*.png; do
+for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png ca/*.png faults/*.png lua/*.png queues/*.png; do
   [ -e "$png" ] || { echo "no plots were drawn in $(dirname "$png")/ (gnuplot.log: $(cat "$(dirname "$png")/gnuplot.log"))"; rc=1; continue; }
   [ -s "${png%.png}.svg" ] || { echo "$png has no SVG"; rc=1; }
   echo "$png"
