@@ -16,8 +16,9 @@
  * At the end: per job, JCT (end - submit) and slowdown (JCT / duration), as
  * Tiresias (NSDI '19), Themis (NSDI '20) and Pollux (OSDI '21) report them,
  * for the whole trace, per tenant (grp = the tenant) and per size class
- * (grp = gpus:1, gpus:2-4, gpus:5-8, gpus:9-32, gpus:33+); as-recorded runs
- * add recorded versus simulated waits side by side (docs/SCHEMA.md).
+ * (grp = gpus:1, gpus:2-4, gpus:5-8, gpus:9-32, gpus:33+); recorded versus
+ * simulated waits side by side (docs/SCHEMA.md; `drasim run` prints them,
+ * report/run_jobs.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -400,9 +401,11 @@ static void put(sim_run *r, const char *group, const char *name, double v) {
     VEC_PUSH(r->summary, m);
 }
 
-static void emit(sim_run *r, const jobs_spec *s, const char *group, stats *st) {
+static void emit(sim_run *r, const char *group, stats *st) {
     qsort(st->jct.data, st->jct.len, sizeof(double), cmp_double);
     qsort(st->slow.data, st->slow.len, sizeof(double), cmp_double);
+    qsort(st->wait.data, st->wait.len, sizeof(double), cmp_double);
+    qsort(st->rec_wait.data, st->rec_wait.len, sizeof(double), cmp_double);
     put(r, group, "jobs", (double)st->jobs);
     put(r, group, "jobs_completed", (double)st->done);
     put(r, group, "jct_mean_s", mean(st->jct.data, st->jct.len));
@@ -412,8 +415,13 @@ static void emit(sim_run *r, const jobs_spec *s, const char *group, stats *st) {
     put(r, group, "slowdown_p50", pct(st->slow.data, st->slow.len, 50));
     put(r, group, "slowdown_p99", pct(st->slow.data, st->slow.len, 99));
     put(r, group, "job_wait_mean_s", mean(st->wait.data, st->wait.len));
-    if (s->mode == JOBS_AS_RECORDED) {
+    put(r, group, "job_wait_p50_s", pct(st->wait.data, st->wait.len, 50));
+    put(r, group, "job_wait_p99_s", pct(st->wait.data, st->wait.len, 99));
+    /* side by side: the trace's own waits (start - submit) of the same started jobs, in either mode */
+    if (st->rec_wait.len) {
         put(r, group, "recorded_wait_mean_s", mean(st->rec_wait.data, st->rec_wait.len));
+        put(r, group, "recorded_wait_p50_s", pct(st->rec_wait.data, st->rec_wait.len, 50));
+        put(r, group, "recorded_wait_p99_s", pct(st->rec_wait.data, st->rec_wait.len, 99));
         put(r, group, "jobs_started_as_recorded", (double)st->exact);
     }
     VEC_FREE(st->jct);
@@ -454,10 +462,10 @@ static void jobs_summarize(sim_run *r, void *ctx) {
         add(&ten[j->tenant], j);
         add(&sizes[j->size], j);
     }
-    emit(r, s, NULL, &all);
+    emit(r, NULL, &all);
     for (int k = 0; k < NSIZES; k++)
-        if (sizes[k].jobs) emit(r, s, SIZE_NAMES[k], &sizes[k]);
-    for (size_t t = 0; t < js->tenants.len; t++) emit(r, s, js->tenants.data[t], &ten[t]);
+        if (sizes[k].jobs) emit(r, SIZE_NAMES[k], &sizes[k]);
+    for (size_t t = 0; t < js->tenants.len; t++) emit(r, js->tenants.data[t], &ten[t]);
     free(ten);
     const int64_t *sk = job_reader_skipped(js->reader);
     put(r, NULL, "jobs_rows_read", (double)job_reader_rows(js->reader));
