@@ -176,3 +176,46 @@ drasim_cli_test(NAME traces/alibaba-spot-v2026-as-recorded-refused
   EXIT 3
   EXPECT "mode as-recorded: needs a start [(]or end[)] column"
   FILE_ABSENT ${_tr_out}/spot-rec.db)
+
+# Microsoft Philly cluster_job_log (data/traces/philly: the README's job, verbatim, and three constructed
+# jobs). 01:11:39 (the README job's submit) is 0. The README job (vc ee9e8c, 8 GPUs on m47, then on m412)
+# ran twice: 01:12:09-01:13:23 = 74 s, then 01:13:30 - 10-09 06:53:12 = 2 d 5:39:42 = 193182 s: a restart
+# (pod -r1) when the first run ends; 90002 (vc b436b2) on two servers x 4 GPUs = a gang of 2 pods,
+# submitted 02:00:00 = +2901 s, ran 3600 s; 90003 (ee9e8c, 1 GPU) submitted 02:30:00 = +4701 s, its first
+# attempt has end None (left out, counted), its second ran 02:31:00-02:41:00 = 600 s; 90004 (Killed, no
+# attempts) never started. JCT of the README job = 74 + 193182 = 193256 s = its recorded run: slowdown 1.
+set(_d ${_tr_out}/philly.db)
+drasim_cli_test(NAME traces/philly-submit
+  COMMAND run ${_tr}/philly.yaml -o ${_d}
+  EXPECT "1 of 4 rows skipped [(]not_started 1[)]" "1 attempts without a start or end time"
+  SQL ${_d} "${_tr_pods}" "^application_1506638472019_14199:ee9e8c:0:0:74000 application_1506638472019_14199-r1:ee9e8c:74000:74000:193182000 application_constructed_90002-0:b436b2:2901000:2901000:3600000 application_constructed_90002-1:b436b2:2901000:2901000:3600000 application_constructed_90003:ee9e8c:4701000:4701000:600000$"
+      ${_d} "SELECT group_concat(name || '=' || requests, ' ') FROM (SELECT DISTINCT name, requests FROM pod_groups ORDER BY requests)" "^ee9e8c=nvidia[.]com/gpu=1 b436b2=nvidia[.]com/gpu=4 ee9e8c=nvidia[.]com/gpu=8$"
+      ${_d} "SELECT group_concat(pod_id || '=' || value, ' ') FROM (SELECT * FROM pod_labels WHERE key = 'user' ORDER BY pod_id)" "^0=ce2f4c 1=ce2f4c 2=constructed-u2 3=constructed-u2 4=constructed-u3$"
+      ${_d} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = '' AND metric IN ('jobs', 'jobs_rows_read', 'jobs_restarts', 'jobs_attempts_dropped')" "^jobs=3[.]0 jobs_rows_read=4[.]0 jobs_restarts=1[.]0 jobs_attempts_dropped=1[.]0$"
+      ${_d} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = 'ee9e8c' AND metric IN ('jobs', 'jct_mean_s', 'slowdown_mean')" "^jobs=2[.]0 jct_mean_s=96928[.]0 slowdown_mean=1[.]0$")
+# as-recorded on four 8-GPU servers: every recorded start reproduced, the restart too (01:12:09 = +30 s;
+# the second run at its recorded 01:13:30 = +111 s, not when the first ended at +104 s; 02:00:10 = +2911 s;
+# 02:31:00 = +4761 s); recorded waits 30, 10, 60 s
+set(_d ${_tr_out}/philly-rec.db)
+drasim_cli_test(NAME traces/philly-as-recorded-reproduces-starts
+  COMMAND run ${_tr}/philly.yaml -o ${_d} --set "workload.jobs[0].mode=as-recorded"
+  EXPECT "[(]all[)] +3 +3 +33[.]3 +33[.]3 +60[.]0 +60[.]0"
+  SQL ${_d} "SELECT group_concat(name || ':' || arrival_ms || ':' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)" "^application_1506638472019_14199:30000:30000 application_1506638472019_14199-r1:111000:111000 application_constructed_90002-0:2911000:2911000 application_constructed_90002-1:2911000:2911000 application_constructed_90003:4761000:4761000$"
+      ${_d} "SELECT value FROM summary WHERE grp = '' AND metric = 'jobs_started_as_recorded'" "^3[.]0$")
+# on one server the gang waits for the README job's second run (ends +74 + 193182 = +193256 s), the 1-GPU
+# job for the gang (8 GPUs busy until +193256 + 3600 = +196856 s)
+set(_d ${_tr_out}/philly-one.db)
+drasim_cli_test(NAME traces/philly-one-server-waits
+  COMMAND run ${_tr}/philly.yaml -o ${_d} --set "cluster.nodePools[0].count=1"
+  SQL ${_d} "SELECT group_concat(name || ':' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)" "^application_1506638472019_14199:0 application_1506638472019_14199-r1:74000 application_constructed_90002-0:193256000 application_constructed_90002-1:193256000 application_constructed_90003:196856000$")
+foreach(_case "time;philly-bad-time.json:3:30: start_time '2017-10-07 01:1x:09': expected a time"
+              "end;philly-bad-end.json:3:65: end is before start"
+              "not-list;philly-bad-not-list.json:1:1: cluster_job_log: expected one JSON list of jobs")
+  list(GET _case 0 _n)
+  list(GET _case 1 _re)
+  drasim_cli_test(NAME traces/philly-bad-${_n}
+    COMMAND run ${_tr}/philly.yaml -o ${_tr_out}/philly-bad-${_n}.db --set "workload.jobs[0].file=${_tr}/philly-bad-${_n}.json"
+    EXIT 3
+    EXPECT "${_re}"
+    FILE_ABSENT ${_tr_out}/philly-bad-${_n}.db)
+endforeach()

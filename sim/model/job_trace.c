@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/job_trace_philly.h"
 #include "util/csv_stream.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -30,6 +31,7 @@ struct job_reader {
     join_entry *join;               /* open addressing, njoin_slots a power of two */
     size_t njoin_slots, njoin;
     strbuf id;                      /* a composed id (id_suffix) */
+    philly_reader *philly;          /* format philly: the JSON document, else NULL */
     int64_t skipped[JS_N], rows;
 };
 
@@ -121,6 +123,21 @@ int job_trace_preset(const char *name, job_trace_cfg *c) {
         c->cols[JC_TENANT] = "organization";
         c->gpus_per_pod = c->cpus_per_pod = true;
         label(c, "job_type", "job_type");
+    } else if (!strcmp(name, "philly")) {
+        /* msr-fiddle/philly-traces README.md (29a1b87): cluster_job_log, JSON (job_trace_philly.h);
+         * the column names only say what the document gives (it has no columns) */
+        base(c, name);
+        c->json = true;
+        c->cols[JC_ID] = "jobid";
+        c->cols[JC_SUBMIT] = "submitted_time";
+        c->cols[JC_START] = "attempts[].start_time";
+        c->cols[JC_END] = "attempts[].end_time";
+        c->cols[JC_GPUS] = "attempts[0].detail[].gpus";
+        c->cols[JC_NODES] = "attempts[0].detail";
+        c->cols[JC_TENANT] = "vc";
+        c->cols[JC_STATE] = "status";
+        label(c, "user", "user");
+        return 0;
     } else if (!strcmp(name, "pai-v2020")) {
         /* alibaba/clusterdata cluster-trace-gpu-v2020/README.md and data/pai_*_table.header (7a6c496): the task
          * table (no header row) is the file, one task = a gang of inst_num instances, each asking
@@ -158,7 +175,7 @@ int job_trace_preset(const char *name, job_trace_cfg *c) {
 }
 
 const char *job_trace_preset_names(void) {
-    return "helios, acme-seren, acme-kalos, slurm, alibaba-spot-v2026, pai-v2020";
+    return "helios, acme-seren, acme-kalos, slurm, alibaba-spot-v2026, pai-v2020, philly";
 }
 
 /* ---- cell parsers ---- */
@@ -459,6 +476,15 @@ static int join_load(job_reader *r, strbuf *err) {
 int job_reader_open(const job_trace_cfg *cfg, job_reader **out, strbuf *err) {
     job_reader *r = xcalloc(1, sizeof *r);
     r->cfg = cfg;
+    if (cfg->json) {
+        if (philly_open(cfg->path, &r->philly, err)) {
+            free(r);
+            *out = NULL;
+            return -1;
+        }
+        *out = r;
+        return 0;
+    }
     if (csv_stream_open_names(cfg->path, cfg->sep, cfg->header, &r->s, err) || find_cols(r, err) ||
         (cfg->join_path && join_load(r, err))) {
         job_reader_close(r);
@@ -650,6 +676,12 @@ static int read_job(job_reader *r, job_row *j, strbuf *err) {
 }
 
 int job_reader_next(job_reader *r, job_row *row, strbuf *err) {
+    while (r->philly) {
+        int k = philly_next(r->philly, r->cfg, row, r->skipped, err);
+        if (k == 2) return 0;
+        r->rows++;
+        if (k) return k;
+    }
     for (;;) {
         int k = csv_stream_next(r->s, err);
         if (k <= 0) return k;
@@ -661,10 +693,12 @@ int job_reader_next(job_reader *r, job_row *row, strbuf *err) {
 
 const int64_t *job_reader_skipped(const job_reader *r) { return r->skipped; }
 int64_t job_reader_rows(const job_reader *r) { return r->rows; }
+int64_t job_reader_attempts_dropped(const job_reader *r) { return r->philly ? philly_attempts_dropped(r->philly) : 0; }
 
 void job_reader_close(job_reader *r) {
     if (!r) return;
     csv_stream_close(r->s);
+    philly_close(r->philly);
     for (size_t i = 0; i < r->njoin_slots; i++) free(r->join[i].key);
     free(r->join);
     sb_free(&r->id);

@@ -51,6 +51,7 @@ typedef struct job_trace_cfg {
     bool skip_no_gpu;                   /* default true: GPU-less jobs are skipped (counted) */
     const char *skip_states[JOB_MAX_SKIP_STATES];   /* interned; a state matches by its first word */
     size_t nskip_states;
+    bool json;                          /* Philly's cluster_job_log (model/job_trace_philly.h), not CSV */
     bool gpus_per_pod, cpus_per_pod;    /* the gpus / cpus column is per pod (PAI, Alibaba v2026), else per job */
     const char *header;                 /* the column names when the file has no header row (PAI), else NULL */
     const char *id_suffix;              /* a column appended to the id ("JOB-TASK"), NULL = none */
@@ -76,6 +77,8 @@ typedef struct job_row {
     int64_t cpu_milli;                             /* the whole job's CPUs x 1000 (0 = none given) */
     int64_t mem_bytes;                             /* the whole job's memory (0 = none given) */
     int64_t nodes;                                 /* pods of the job (>= 1) */
+    int nattempts;                                 /* Philly: runs of the job (a restart after each), 0 = one */
+    const int64_t *attempts;                       /* their start, end pairs (epoch ms), in order */
 } job_row;
 
 typedef struct job_reader job_reader;
@@ -94,6 +97,8 @@ int job_reader_open(const job_trace_cfg *cfg, job_reader **out, strbuf *err);
 int job_reader_next(job_reader *r, job_row *row, strbuf *err);
 const int64_t *job_reader_skipped(const job_reader *r);
 int64_t job_reader_rows(const job_reader *r);
+/* Philly: attempts left out for a missing start or end time. */
+int64_t job_reader_attempts_dropped(const job_reader *r);
 void job_reader_close(job_reader *r);
 
 /* Parsers (exposed for tests): 0 or -1. */

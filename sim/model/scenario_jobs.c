@@ -4,7 +4,7 @@
  *   workload:
  *     jobs:
  *     - file: cluster_log.csv          # relative to the scenario file
- *       format: helios                 # helios, acme-seren, acme-kalos, slurm, alibaba-spot-v2026,
+ *       format: helios                 # helios, acme-seren, acme-kalos, slurm, alibaba-spot-v2026, philly,
  *                                      # pai-v2020 (with jobTable: pai_job_table.csv), or columns
  *       mode: submit                   # or as-recorded
  *       columns: {gpus: gpu_num, tenant: vc, labels: {user: user}}   # overrides or, with format columns, all
