@@ -15,6 +15,7 @@
 #include "engine/sim_gang.h"
 #include "engine/sim_topology.h"
 #include "engine/sim_cd.h"
+#include "engine/sim_pin.h"
 #include "sched/policies/policy_topology_pack.h"
 #include "engine/sim_preempt.h"
 #include "sched/dra/dra_openb.h"
@@ -40,7 +41,8 @@ double sim_gpu_equiv(const char *res, int replicas) {
 enum {
     EV_BACKOFF_RETRY = EV_KIND_USER + 8,
     EV_TERMINATED = EV_KIND_USER + 9,   /* a terminating pod's grace period ended (sim_evict.c) */
-    EV_SOURCE_BG = EV_KIND_USER + 10    /* a source's background event (sim_schedule_background) */
+    EV_SOURCE_BG = EV_KIND_USER + 10,   /* a source's background event (sim_schedule_background) */
+    EV_QUEUE_WAKE = EV_KIND_USER + 11   /* the queue asked for a cycle (queue/gate.h take_wake); not live */
 };
 
 static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, const inv_node *info,
@@ -225,6 +227,7 @@ void sim_free(sim_run *r) {
     if (r->sched.cfg.extra == &plugin_topology_pack) topology_pack_free(r->sched.cfg.extra_state);
     sched_free(&r->sched);
     dra_free(r->dra);
+    sim_pins_free(r);   /* after the scheduler and DRA: their classes point into the pinned specs */
     evq_free(&r->q);
     for (size_t g = 0; r->class_reason && g < nclasses; g++) free(r->class_reason[g]);
     free(r->class_reason);
@@ -287,7 +290,9 @@ static void sim_mig_typical(sim_run *r) {
     free(w);
 }
 
-int sim_add_class(sim_run *r, pod_group_spec *spec) {
+/* A class added while the run goes; `shape`: a new pod shape that joins the
+ * typical pods (not a class of pods pinned by the queue, sim_pin.c). */
+static int add_class(sim_run *r, pod_group_spec *spec, bool shape) {
     /* in DRA mode the class's claims are set up first: its plugins need them */
     if (r->dra && (r->dra->ncls != r->sched.nclasses || dra_add_class(r->dra, spec, &r->error))) return -1;
     int c = sched_add_class_late(&r->sched, spec, r->sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN);
@@ -295,12 +300,14 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     /* typical pods of a generator: the shapes it submitted so far, each by its pods
      * (this class: its first pod); derived again at every new shape up to 64
      * classes, then when their number doubles (docs/PLACEMENT.md) */
-    r->sched.classes[c].typical_count = 1;
     size_t late = r->late.len + 1;
-    if (late <= 64 || (late & (late - 1)) == 0) sched_rebuild_typical(&r->sched);
+    if (shape) {
+        r->sched.classes[c].typical_count = 1;
+        if (late <= 64 || (late & (late - 1)) == 0) sched_rebuild_typical(&r->sched);
+    }
     sim_late_class lc = {.spec = spec};
     VEC_PUSH(r->late, lc);
-    if (r->dra && r->dra->mig && (late <= 64 || (late & (late - 1)) == 0)) sim_mig_typical(r);   /* the same for MIG */
+    if (shape && r->dra && r->dra->mig && (late <= 64 || (late & (late - 1)) == 0)) sim_mig_typical(r);   /* the same for MIG */
     if (r->class_cap < r->sched.classes_cap) {   /* as the scheduler's classes: geometrically */
         r->class_cap = r->sched.classes_cap;
         r->class_reason = xrealloc(r->class_reason, r->class_cap * sizeof *r->class_reason);
@@ -311,6 +318,10 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     sim_usage_class(r, (uint32_t)c);
     return c;
 }
+
+int sim_add_class(sim_run *r, pod_group_spec *spec) { return add_class(r, spec, true); }
+
+int sim_add_pinned_class(sim_run *r, pod_group_spec *spec) { return add_class(r, spec, false); }
 
 int sim_add_source(sim_run *r, const sim_source *src) {
     if (r->nsources == SIM_MAX_SOURCES) return -1;
@@ -352,14 +363,16 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
 static void gate_cycle(sim_run *r, sim_time t) {
     queue_cycle_out out = {0};
     do {
-        out.admitted.len = out.evict.len = 0;
+        out.admitted.len = out.evict.len = out.pins.len = 0;
         r->gate->cycle(r->gate->ctx, t, &out);
+        for (size_t i = 0; i < out.pins.len; i++) sim_pin_pod(r, &out.pins.data[i]);   /* Kueue TAS (sim_pin.h) */
         for (size_t i = 0; i < out.admitted.len; i++) {
             uint32_t id = out.admitted.data[i];
             if (!r->gangs || !sim_gang_hold(r, id, t)) sched_enqueue(&r->sched, r->pods.data[id].group, id);
         }
         for (size_t i = 0; i < out.evict.len; i++) {
             uint32_t id = out.evict.data[i].pod;
+            if (r->gangs) sim_gang_reject_waiting(r, id, t);   /* a gang pod held at Permit gives its node back now */
             int was = sim_evict(r, id, EVICT_PREEMPTION, out.evict.data[i].reason, -1, t);
             if (was == POD_PENDING) r->gate->ended(r->gate->ctx, id, t);   /* deleted at once: its quota is free */
             if (was >= 0 && r->evictions.data[r->evictions.len - 1].replacement)
@@ -368,6 +381,7 @@ static void gate_cycle(sim_run *r, sim_time t) {
     } while (out.evict.len);
     VEC_FREE(out.admitted);
     VEC_FREE(out.evict);
+    VEC_FREE(out.pins);
 }
 
 static void gate_metric(void *ud, const char *name, double value, const char *group) {
@@ -691,7 +705,8 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             stopped = true;
             break;
         }
-        if (sc->stop_all_pods_done && r->live_events == 0) break;
+        if (sc->stop_all_pods_done && r->live_events == 0 && !(r->gate && r->gate->busy && r->gate->busy(r->gate->ctx)))
+            break;
         advance(r, t);
         r->sched.now = t;
         bool sample = false;
@@ -718,6 +733,8 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         }
         if (r->gate) gate_cycle(r, t);   /* admission before scheduling (queue/gate.h) */
         schedule_pass(r, t);
+        if (r->gate && r->gate->take_wake)   /* instants the queue asked for (waitForPodsReady) */
+            for (int64_t w; (w = r->gate->take_wake(r->gate->ctx)) >= 0;) evq_push(&r->q, w < t ? t : w, EV_QUEUE_WAKE, 0);
         for (size_t k = 0; k < r->started.len; k++) {   /* started hooks may submit or delete pods */
             uint32_t id = r->started.data[k];
             const sim_source *src = &r->sources[r->pods.data[id].source];

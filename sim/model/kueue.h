@@ -131,6 +131,11 @@ typedef struct kq_topology_request {
     const ynode *where;
 } kq_topology_request;
 
+/* A topology request from a pod's annotations (kv, n) as Kueue's job and pod
+ * integrations read them (pkg/controller/jobframework/tas.go, validation.go):
+ * 0 (r->has false when none is given), or -1 with the webhook's message. */
+int kq_tas_request_from_kv(const k8s_kv *kv, size_t n, kq_topology_request *r, strbuf *msg);
+
 /* One domain of an admitted pod set's topologyAssignment (v1beta1 form). */
 typedef struct kq_topology_domain {
     const char **values;
@@ -178,7 +183,21 @@ typedef struct kq_dc_mapping {     /* resources.deviceClassMappings: a DeviceCla
     const char *device_class, *resource;
 } kq_dc_mapping;
 
+/* waitForPodsReady (kueue ff69552e79 apis/config/v1beta2/configuration_types.go,
+ * defaults.go): on by default in a v1beta2 Configuration (timeout 30 min),
+ * by `enable: true` in v1beta1 (there blockAdmission defaults to true). */
+typedef struct kq_wait_ready {
+    bool on;
+    bool block_admission;
+    bool creation_timestamp;           /* requeuingStrategy.timestamp Creation (default Eviction) */
+    int64_t timeout_ms;
+    int64_t recovery_ms;               /* recoveryTimeout (default: timeout; 0 = off); read, not modelled */
+    int64_t backoff_limit;             /* backoffLimitCount; -1 = none (requeued endlessly) */
+    int64_t backoff_base_s, backoff_max_s;   /* defaults 60, 3600; max 0 = no cap */
+} kq_wait_ready;
+
 typedef struct kq_config {
+    kq_wait_ready wait_ready;
     kq_dc_mapping *dc_mappings;        /* resources.deviceClassMappings (arena) */
     size_t ndc_mappings;
     bool fair_sharing;

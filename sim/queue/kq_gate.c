@@ -35,7 +35,10 @@
 #include "queue/gate.h"
 #include "queue/kq_fs_order.h"
 #include "queue/kq_objects.h"
+#include "queue/kq_tas_run.h"
+#include "queue/kq_ready.h"
 #include "util/intern.h"
+#include "util/rng.h"
 #include "util/xalloc.h"
 
 typedef struct cls_info {
@@ -49,6 +52,8 @@ typedef struct cls_info {
     int32_t gang_size;               /* a gang: its pods form one Workload (0 = one per pod) */
     bool inadmissible;               /* Kueue cannot admit it at all (why says so) */
     uint32_t gang_open;              /* gang Workload collecting its pods: index + 1, 0 = none */
+    kq_topology_request tas;         /* its pods' TAS annotations (kq_tas_run.h) */
+    int64_t deactivated;             /* its pods held for a deactivated Workload (waitForPodsReady) */
 } cls_info;
 
 /* A gang's Workload (Kueue's pod-group integration: one Workload whose pod
@@ -60,6 +65,10 @@ typedef struct gang_wl {
     int64_t order;                   /* queue-order timestamp; -1 = its creation */
     int32_t live;                    /* admitted members that have not ended */
     int32_t nbound;                  /* members bound to a node */
+    int64_t created, not_before;     /* a requeued Workload's creation and backoff end; -1 = none */
+    int32_t requeues;                /* its requeueState.count */
+    uint32_t wid;                    /* its identity (kq_ready jitter) + 1; 0 = new */
+    bool deactivated;
 } gang_wl;
 
 typedef struct pod_rec {
@@ -73,7 +82,20 @@ typedef struct pod_rec {
     bool pending, bound;             /* bound: the Workload (a gang: all its pods) placed */
     uint32_t gw;                     /* gang Workload index + 1, 0 = none */
     bool holds, mbound;              /* a gang member: admitted and not ended; bound */
+    /* waitForPodsReady (kq_ready.h) */
+    bool armed;                      /* admitted, its pods not all Ready, a deadline pending */
+    uint8_t evicted_by;              /* BY_TIMEOUT, BY_DEACTIVATION: why the gate evicted it */
+    int32_t requeues;                /* status.requeueState.count */
+    uint32_t wid;                    /* the Workload's identity: its first pod */
+    int64_t created;                 /* the Workload's creationTimestamp */
+    int64_t evicted_at, requeue_at;  /* its PodsReadyTimeout eviction, the backoff's end */
 } pod_rec;
+
+enum { BY_NONE, BY_TIMEOUT, BY_DEACTIVATION };
+enum { T_DEADLINE, T_REQUEUE };      /* kq_timer.what */
+/* pods.reason of the pods of an evicted Workload (workload_controller.go) */
+static const char TIMEOUT_TEXT[] = "Exceeded the PodsReady timeout (Kueue waitForPodsReady)";
+static const char DEACT_TEXT[] = "The workload is deactivated due to exceeding the maximum number of re-queuing retries (Kueue)";
 
 /* Kueue's preemption reasons (kueue.InClusterQueueReason, ...), the
  * preempted pods' message as preemption.go preemptionMessage words it. */
@@ -92,6 +114,7 @@ typedef struct cq_state {
     int64_t admitted, admitted_borrowing;
     int64_t preemptions[R_N];        /* victims its heads preempted, by reason */
     int64_t preempted;               /* its Workloads preempted by others or itself */
+    int64_t evicted_timeout, evicted_deactivated;   /* kueue_evicted_workloads_total{reason} */
     int64_t holding, unbound;        /* admitted Workloads holding quota; of them not bound yet */
     VEC(int64_t) unsched;            /* admitted then bound (or gone): ms from admission */
     size_t cursor;                   /* the head's index in `pending` during an instant */
@@ -122,6 +145,14 @@ typedef struct kq_gate {
     queue_samples samples;
     int64_t missing_lq_pods;
     int64_t now;                     /* the instant of the current cycle */
+    kq_tas_run *tas;                 /* Kueue TAS (kq_tas_run.h), NULL without a Topology */
+    /* waitForPodsReady (kq_ready.h): wr->on or not used */
+    const kq_wait_ready *wr;
+    kq_timers timers;
+    VEC(int64_t) wakes;              /* instants to hand to the engine (take_wake) */
+    int64_t awaiting;                /* armed Workloads */
+    bool blocked;                    /* blockAdmission: admission waits for them */
+    rng jitter;                      /* base of the per-Workload jitter streams */
 } kq_gate;
 
 static const kq_node *root_of(const kq_node *n) {
@@ -233,6 +264,9 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     ci->spec.ntolerations = ps->ntolerations;
     ci->spec.has_affinity = ps->has_affinity;
     ci->spec.required_affinity = ps->required_affinity;
+    strbuf msg = {0};   /* checked when the scenario was read */
+    if (ps->nannotations) kq_tas_request_from_kv(ps->annotations, ps->nannotations, &ci->tas, &msg);
+    sb_free(&msg);
 }
 
 /* Kueue's queue order: higher priority first, then the earlier queue-order
@@ -258,7 +292,7 @@ static void sift_up(kq_gate *g, cq_state *cs, size_t i) {
  * (the leader becomes pending with the Workload's order). */
 static bool gang_collect(kq_gate *g, cls_info *ci, uint32_t pod, int64_t t) {
     if (!ci->gang_open) {
-        gang_wl z = {.order = -1};
+        gang_wl z = {.order = -1, .created = -1, .not_before = -1};
         VEC_PUSH(g->gangs, z);
         ci->gang_open = (uint32_t)g->gangs.len;
     }
@@ -270,6 +304,9 @@ static bool gang_collect(kq_gate *g, cls_info *ci, uint32_t pod, int64_t t) {
     pod_rec *lead = &g->pods.data[gw->members.data[0]];
     lead->arrival = t;   /* the Workload exists from now */
     lead->order = gw->order >= 0 ? gw->order : t;
+    lead->created = gw->created >= 0 ? gw->created : t;
+    lead->requeues = gw->requeues;
+    lead->wid = gw->wid ? gw->wid - 1 : lead->wid;
     lead->pending = true;
     g->pods.data[pod].pending = false;
     return true;
@@ -307,6 +344,8 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
     }
     p->cq = (int32_t)ci->cq->index;
     p->order = t;
+    p->created = t;
+    p->wid = pod;
     if (ci->gang_size) {
         if (!gang_collect(g, ci, pod, t)) return true;   /* waits for the rest of its gang */
         pod = g->gangs.data[p->gw - 1].members.data[0];   /* the gang's leader stands for it */
@@ -318,6 +357,19 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
     sift_up(g, cs, cs->pending.len - 1);
     mark_dirty(g, ci->cq);
     return true;
+}
+
+/* waitForPodsReady: Workload `pod` (a gang's leader) no longer waits for a
+ * deadline (its pods are Ready, it ended or was evicted). With blockAdmission
+ * the last one lifts the block: every tree cycles again at t. */
+static void disarm(kq_gate *g, uint32_t pod, int64_t t) {
+    pod_rec *p = &g->pods.data[pod];
+    if (!p->armed) return;
+    p->armed = false;
+    if (--g->awaiting > 0 || !g->blocked) return;
+    g->blocked = false;
+    for (size_t q = 0; q < g->l.s.ncq; q++) mark_dirty(g, g->l.s.nodes[q]);
+    VEC_PUSH(g->wakes, t);
 }
 
 /* The victim's Workload requeued as its replacement: Kueue's Job integration
@@ -333,19 +385,39 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
 static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     kq_gate *g = ctx;
     if (victim >= g->pods.len || rep >= g->pods.len) return;
-    if (g->pods.data[rep].gw && g->pods.data[victim].gw) {   /* a gang: its new Workload keeps the old order */
+    if (g->pods.data[victim].gw) victim = g->gangs.data[g->pods.data[victim].gw - 1].members.data[0];
+    const pod_rec *v = &g->pods.data[victim];
+    /* GetQueueOrderTimestamp: the PodsReadyTimeout eviction's time with
+     * requeuingStrategy.timestamp Eviction, else the creation time; a
+     * PodsReadyTimeout victim waits for its backoff (RequeueState.RequeueAt) */
+    int64_t order = v->evicted_by == BY_TIMEOUT && !g->wr->creation_timestamp ? v->evicted_at : v->created;
+    int64_t not_before = v->evicted_by == BY_TIMEOUT && v->requeue_at > g->now + 1 ? v->requeue_at : g->now + 1;
+    bool deact = v->evicted_by == BY_DEACTIVATION;
+    if (g->pods.data[rep].gw) {   /* a gang: its new Workload keeps the old order */
         gang_wl *gw = &g->gangs.data[g->pods.data[rep].gw - 1];
-        int64_t old = g->pods.data[g->gangs.data[g->pods.data[victim].gw - 1].members.data[0]].order;
-        if (gw->order < 0 || old < gw->order) gw->order = old;
+        if (gw->order < 0 || order < gw->order) gw->order = order;
+        gw->created = v->created;
+        gw->requeues = v->requeues;
+        gw->wid = v->wid + 1;
+        gw->not_before = not_before;
+        gw->deactivated = deact;
         rep = gw->members.data[0];
         if (!g->pods.data[rep].pending) return;   /* still collecting: applied at completion */
-        g->pods.data[rep].order = gw->order;
-        victim = rep;
+        order = gw->order;
     }
-    if (!g->pods.data[rep].pending) return;
-    pod_rec *v = &g->pods.data[victim], *p = &g->pods.data[rep];
-    p->order = v->order;
-    p->not_before = g->now + 1;
+    pod_rec *p = &g->pods.data[rep];
+    if (!p->pending) return;
+    p->order = order;
+    p->created = v->created;
+    p->requeues = v->requeues;
+    p->wid = v->wid;
+    p->not_before = not_before;
+    if (deact) {   /* spec.active false: never queued again (left in `pending` until the cycle's clean-up) */
+        p->pending = false;
+        g->cls[p->cls].deactivated++;
+        mark_dirty(g, g->l.s.nodes[p->cq]);
+        return;
+    }
     cq_state *cs = &g->cqs[p->cq];
     for (size_t i = cs->pending.len; i-- > 0;)
         if (cs->pending.data[i] == rep) {
@@ -354,8 +426,16 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
         }
 }
 
+/* TAS: any pod that ends frees node capacity: every tree tries again
+ * (Kueue requeues inadmissible Workloads on such changes). */
+static void tas_pod_ended(kq_gate *g, uint32_t pod) {
+    kq_tas_run_ended(g->tas, pod);
+    for (size_t q = 0; q < g->l.s.ncq; q++) mark_dirty(g, g->l.s.nodes[q]);
+}
+
 static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     kq_gate *g = ctx;
+    if (g->tas) tas_pod_ended(g, pod);
     if (pod >= g->pods.len) return;
     if (g->pods.data[pod].gw) {   /* a gang member: the Workload ends with its last pod */
         pod_rec *m = &g->pods.data[pod];
@@ -366,6 +446,7 @@ static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
         pod = gw->members.data[0];
     }
     if (!g->pods.data[pod].wl) return;
+    disarm(g, pod, t);
     pod_rec *p = &g->pods.data[pod];
     cq_state *cs = &g->cqs[p->cq];
     cs->holding--;
@@ -388,7 +469,8 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     const char *name = intern("main");
     int32_t one = p->gw ? (int32_t)g->gangs.data[p->gw - 1].members.len : 1;   /* pods in the pod set */
     const k8s_pod *spec = &ci->spec;
-    kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .npod_sets = 1};
+    const kq_topology_request *tr = ci->tas.has ? &ci->tas : NULL;
+    kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .ps_tas = &tr, .npod_sets = 1};
     pd.wl.name = name;
     pd.wl.priority = ci->priority;
     pd.wl.order_ms = p->order;
@@ -396,6 +478,7 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     pd.wl.cq = cq;
     pd.wl.seq = pod;
     kq_try_admit(&g->l.s, &pd, r);
+    if (g->tas) kq_tas_run_step(g->tas, pod, &pd, r);   /* Kueue TAS: the assignment from the live nodes */
 }
 
 /* The usage per (flavor, resource) of the flavors chosen in r for one pod
@@ -444,6 +527,12 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     p->pending = false;
     p->bound = false;
     p->admitted_at = t;
+    if (g->wr->on) {   /* the PodsReady deadline (workload_controller.go admittedNotReadyWorkload) */
+        p->armed = true;
+        g->awaiting++;
+        kq_timers_push(&g->timers, t + g->wr->timeout_ms, pod, T_DEADLINE);
+        VEC_PUSH(g->wakes, t + g->wr->timeout_ms);
+    }
     cq_state *cs = &g->cqs[cq->index];
     cs->holding++;
     cs->unbound++;
@@ -488,6 +577,7 @@ static bool preempt(kq_gate *g, uint32_t pod, const kq_result *r, wl_vec *target
         VEC_PUSH(*targeted, w);
         if (w->evicted) continue;   /* already on its way out: wait for it */
         w->evicted = true;
+        disarm(g, wl_pod(w), g->now);
         int k = reason_index(r->victims[i].reason);
         cs->preemptions[k]++;
         g->cqs[w->cq->index].preempted++;
@@ -525,6 +615,7 @@ static int head_cmp(const void *pa, const void *pb) {
  * of the same class); StrictFIFO settles at its first. */
 static void collect_heads(kq_gate *g) {
     g->heads.len = 0;
+    if (g->blocked) return;
     for (size_t q = 0; q < g->l.s.ncq; q++) {
         cq_state *cs = &g->cqs[q];
         if (cs->settled) continue;
@@ -573,6 +664,7 @@ static void fair_order(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out 
 
 static void one_cycle(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
     targeted->len = 0;
+    if (g->tas) kq_tas_run_cycle(g->tas);
     for (size_t i = 0; i < g->heads.len; i++) evaluate(g, g->heads.data[i].pod, &g->heads.data[i].r);
     memset(g->round_used, 0, g->l.s.nnodes * sizeof *g->round_used);
     if (g->l.s.fair_sharing) {
@@ -586,21 +678,37 @@ static void one_cycle(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out *
 
 /* processEntry for one head: admit, preempt or note why not. */
 static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
+    if (g->blocked) {   /* blockAdmission: the scheduler waits (Kueue's cache.WaitForPodsReady) */
+        kq_result_free(&h->r);
+        return;
+    }
     kq_node *cq = g->l.s.nodes[h->cq];
     cq_state *cs = &g->cqs[cq->index];
     bool *used = &g->round_used[root_of(cq)->index];
-    if (*used) {
+    if (*used || (g->tas && kq_tas_run_changed(g->tas))) {   /* TAS: the nodes are shared by every tree */
         kq_result_free(&h->r);
         evaluate(g, h->pod, &h->r);
     }
-    if (h->r.admitted) {
+    if (h->r.admitted && g->wr->on && g->wr->block_admission && g->awaiting > 0) {
+        /* scheduler.go waitForPodsReadyIfNeeded: an entry that fits waits until
+         * every admitted Workload is PodsReady; no other entry goes on meanwhile */
+        cls_info *ci = &g->cls[g->pods.data[h->pod].cls];
+        free(ci->why);
+        ci->why = xstrdup("waiting for all admitted workloads to be in PodsReady condition");
+        g->blocked = true;
+        for (size_t q = 0; q < g->l.s.ncq; q++) g->cqs[q].settled = true;
+    } else if (h->r.admitted) {
         admit(g, h->pod, &h->r, t);
         uint32_t gwi = g->pods.data[h->pod].gw;
         if (gwi) {   /* every pod of the gang goes to the scheduler */
             const gang_wl *gw = &g->gangs.data[gwi - 1];
             for (size_t m = 0; m < gw->members.len; m++) VEC_PUSH(out->admitted, gw->members.data[m]);
+            if (g->tas)
+                kq_tas_run_commit(g->tas, h->pod, gw->members.data, gw->members.len,
+                                  &g->cls[g->pods.data[h->pod].cls].spec, out);
         } else {
             VEC_PUSH(out->admitted, h->pod);
+            if (g->tas) kq_tas_run_commit(g->tas, h->pod, &h->pod, 1, &g->cls[g->pods.data[h->pod].cls].spec, out);
         }
         *used = true;
     } else if (h->r.mode == KQ_PREEMPT && h->r.nvictims) {
@@ -616,9 +724,86 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
     kq_result_free(&h->r);
 }
 
+/* reconcileNotReadyTimeout for Workload `pod` (a gang's leader) whose pods
+ * are not all Ready at its deadline t: evicted (its pods go, its quota when
+ * they are gone) and requeued after Kueue's backoff (UpdateRequeueState);
+ * once requeueState.count would exceed backoffLimitCount it is deactivated
+ * instead (triggerDeactivation) and never queued again. The jitter is drawn
+ * from a stream of its own per (seed, Workload, count): deterministic, and
+ * independent of every other draw of the run. */
+static void time_out(kq_gate *g, uint32_t pod, int64_t t, queue_cycle_out *out) {
+    disarm(g, pod, t);
+    pod_rec *p = &g->pods.data[pod];
+    cls_info *ci = &g->cls[p->cls];
+    cq_state *cs = &g->cqs[p->cq];
+    const kq_wait_ready *wr = g->wr;
+    p->wl->evicted = true;
+    strbuf b = {0};
+    const char *text;
+    if (wr->backoff_limit >= 0 && (int64_t)p->requeues + 1 > wr->backoff_limit) {
+        p->evicted_by = BY_DEACTIVATION;
+        cs->evicted_deactivated++;
+        text = DEACT_TEXT;
+        sb_printf(&b, "ClusterQueue %s: Workload deactivated after %d PodsReady timeout(s) (backoffLimitCount %lld)",
+                  g->l.s.nodes[p->cq]->name, p->requeues + 1, (long long)wr->backoff_limit);
+    } else {
+        p->requeues++;
+        rng r;
+        rng_identity(&g->jitter, "kueue.requeue", p->wid, (uint64_t)p->requeues, &r);
+        int64_t wait = kq_requeue_backoff_ms(wr->backoff_base_s, wr->backoff_max_s, p->requeues, rng_uniform(&r));
+        p->evicted_by = BY_TIMEOUT;
+        p->evicted_at = t;
+        p->requeue_at = t + wait;
+        cs->evicted_timeout++;
+        text = TIMEOUT_TEXT;
+        int64_t at = p->requeue_at > t ? p->requeue_at : t + 1;
+        kq_timers_push(&g->timers, at, (uint32_t)p->cq, T_REQUEUE);
+        VEC_PUSH(g->wakes, at);
+        sb_printf(&b, "ClusterQueue %s: evicted after the PodsReady timeout %.0f s (%d time(s)); requeued after a backoff of %.3f s",
+                  g->l.s.nodes[p->cq]->name, (double)wr->timeout_ms / 1000.0, p->requeues, (double)wait / 1000.0);
+    }
+    free(ci->why);
+    ci->why = xstrdup(sb_str(&b));
+    sb_free(&b);
+    if (p->gw) {   /* a gang: every pod of the Workload goes */
+        const gang_wl *gw = &g->gangs.data[p->gw - 1];
+        for (size_t m = 0; m < gw->members.len; m++)
+            if (g->pods.data[gw->members.data[m]].holds) {
+                queue_victim v = {gw->members.data[m], text};
+                VEC_PUSH(out->evict, v);
+            }
+        return;
+    }
+    queue_victim v = {pod, text};
+    VEC_PUSH(out->evict, v);
+}
+
+/* The gate's timers due at t: deadlines of Workloads still not Ready (a
+ * deadline whose Workload was Ready, ended, evicted or admitted again since
+ * is stale), ends of backoffs (the ClusterQueue's tree cycles again). */
+static void fire_timers(kq_gate *g, int64_t t, queue_cycle_out *out) {
+    kq_timer x;
+    while (kq_timers_pop_due(&g->timers, t, &x)) {
+        if (x.what == T_REQUEUE) {
+            mark_dirty(g, g->l.s.nodes[x.id]);
+            continue;
+        }
+        const pod_rec *p = &g->pods.data[x.id];
+        if (p->armed && p->wl && p->admitted_at + g->wr->timeout_ms == x.t) time_out(g, x.id, t, out);
+    }
+}
+
+static int64_t gate_take_wake(void *ctx) {
+    kq_gate *g = ctx;
+    return g->wakes.len ? g->wakes.data[--g->wakes.len] : -1;
+}
+
+static bool gate_busy(void *ctx) { return ((kq_gate *)ctx)->awaiting > 0; }
+
 static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     kq_gate *g = ctx;
     g->now = t;
+    if (g->timers.n) fire_timers(g, t, out);
     if (!g->any_dirty) return;
     g->any_dirty = false;
     g->cycle_no++;
@@ -646,6 +831,7 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
 
 static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
     kq_gate *g = ctx;
+    if (g->tas) kq_tas_run_bound(g->tas, pod);
     if (pod < g->pods.len && g->pods.data[pod].gw) {   /* a gang: placed once all its pods are */
         pod_rec *m = &g->pods.data[pod];
         if (!m->holds || m->mbound) return;
@@ -657,6 +843,7 @@ static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
     if (pod >= g->pods.len || !g->pods.data[pod].wl || g->pods.data[pod].bound) return;
     pod_rec *p = &g->pods.data[pod];
     p->bound = true;
+    disarm(g, pod, t);   /* PodsReady */
     cq_state *cs = &g->cqs[p->cq];
     cs->unbound--;
     VEC_PUSH(cs->unsched, t - p->admitted_at);
@@ -709,7 +896,7 @@ static const char *gate_why(void *ctx, uint32_t cls) {
             }
             return ci->why;
         }
-    return NULL;
+    return ci->deactivated ? ci->why : NULL;   /* held for a deactivated Workload */
 }
 
 static int cmp_i64(const void *a, const void *b) {
@@ -775,6 +962,10 @@ static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud
         }
         add(ud, "queue_preemptions", (double)total, grp);
         add(ud, "queue_preempted", (double)cs->preempted, grp);
+        if (g->wr->on) {   /* kueue_evicted_workloads_total{cluster_queue, reason} of waitForPodsReady */
+            add(ud, "queue_evicted_PodsReadyTimeout", (double)cs->evicted_timeout, grp);
+            add(ud, "queue_evicted_Deactivated", (double)cs->evicted_deactivated, grp);
+        }
         add_unscheduled(g, q, end, add, ud);
         if (n == 0) continue;
         /* time to admission, censored: a Workload still pending counts until the end */
@@ -800,6 +991,9 @@ static void gate_free(void *ctx) {
     VEC_FREE(g->samples.usage);
     VEC_FREE(g->samples.state);
     free(g->round_used);
+    kq_tas_run_free(g->tas);
+    kq_timers_free(&g->timers);
+    VEC_FREE(g->wakes);
     for (size_t i = 0; i < g->pods.len; i++) free(g->pods.data[i].wl);
     for (size_t q = 0; q < g->l.s.ncq; q++) {
         VEC_FREE(g->cqs[q].pending);
@@ -813,11 +1007,18 @@ static void gate_free(void *ctx) {
     free(g);
 }
 
+static void gate_cluster(void *ctx, const scheduler *s) {
+    kq_gate *g = ctx;
+    g->tas = kq_tas_run_new(g->sc->queues, s);
+}
+
 queue_gate *kq_gate_new(const scenario *sc) {
     if (!sc->queues) return NULL;
     kq_gate *g = xcalloc(1, sizeof *g);
     g->sc = sc;
     kq_load_admitted(&g->l, sc->queues);
+    g->wr = &sc->queues->config.wait_ready;
+    rng_seed(&g->jitter, sc->seed);
     g->ncls = sc->ngroups;
     g->cls = xcalloc(g->ncls ? g->ncls : 1, sizeof *g->cls);
     g->cqs = xcalloc(g->l.s.ncq ? g->l.s.ncq : 1, sizeof *g->cqs);
@@ -826,7 +1027,11 @@ queue_gate *kq_gate_new(const scenario *sc) {
     queue_gate *q = xcalloc(1, sizeof *q);
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
-                      .why = gate_why, .summarize = gate_summarize, .free = gate_free};
+                      .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster};
+    if (g->wr->on) {   /* waitForPodsReady: timers (without it the engine never asks) */
+        q->take_wake = gate_take_wake;
+        q->busy = gate_busy;
+    }
     return q;
 }
 
