@@ -10,6 +10,7 @@
 #include "engine/sim.h"
 #include "model/cluster.h"
 #include "report/run_groups.h"
+#include "report/run_jobs.h"
 #include "report/run_queues.h"
 #include "report/runner.h"
 #include "sched/policies/policy.h"
@@ -87,6 +88,7 @@ static void print_run(const sim_run *run, size_t nnodes, int64_t run_id, void *u
                sim_metric_get(run, "gpu_milli_alloc_pct_end"), sim_metric_get(run, "frag_gpu_pct_end"));
     print_failures(run);
     run_queues_print(run, stdout);
+    run_jobs_print(run, stdout);
     run_groups_print(run, stdout, stderr);
 }
 

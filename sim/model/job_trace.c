@@ -6,19 +6,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/job_trace_philly.h"
 #include "util/csv_stream.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
-const char *const job_skip_names[JS_N] = {"state", "no_gpu", "not_started", "step"};
+const char *const job_skip_names[JS_N] = {"state", "no_gpu", "not_started", "step", "no_job"};
 static const char *const col_names[JC_N] = {"id", "submit", "start", "end", "duration", "gpus", "cpus",
                                             "memory", "gpuType", "nodes", "tenant", "state", "fail"};
+
+/* A row of the joined table (PAI's job table): what its tasks take from it. */
+typedef struct join_entry {
+    char *key;
+    const char *tenant;             /* interned */
+    int64_t submit_ms;
+} join_entry;
 
 struct job_reader {
     const job_trace_cfg *cfg;
     csv_stream *s;
     int idx[JC_N][3];               /* header index of each alternative, -1 = absent */
     int label_idx[JOB_MAX_LABELS];
+    int key_idx, suffix_idx;        /* the join key and id suffix columns, -1 = none */
+    join_entry *join;               /* open addressing, njoin_slots a power of two */
+    size_t njoin_slots, njoin;
+    strbuf id;                      /* a composed id (id_suffix) */
+    philly_reader *philly;          /* format philly: the JSON document, else NULL */
     int64_t skipped[JS_N], rows;
 };
 
@@ -29,6 +42,7 @@ static void base(job_trace_cfg *c, const char *fmt) {
     c->format = fmt;
     c->sep = ',';
     c->gpu_scale = 1;
+    c->cpu_scale = 1;
     c->mem_unit = 1073741824.0;
     c->skip_no_gpu = true;
 }
@@ -93,6 +107,65 @@ int job_trace_preset(const char *name, job_trace_cfg *c) {
         c->skip_steps = true;
         label(c, "user", "User");
         label(c, "partition", "Partition");
+    } else if (!strcmp(name, "alibaba-spot-v2026")) {
+        /* alibaba/clusterdata cluster-trace-v2026-spot-gpu/README.md (7a6c496): job_info_df.csv,
+         * submit_time in seconds from the first submission, duration in seconds, no start times;
+         * cpu_request and gpu_request per worker (a 94-worker job asks gpu_request 1: per job
+         * it could not spread over 94 workers), worker_num workers; organization the tenant. */
+        base(c, name);
+        c->cols[JC_ID] = "job_name";
+        c->cols[JC_SUBMIT] = "submit_time";
+        c->cols[JC_DURATION] = "duration";
+        c->cols[JC_GPUS] = "gpu_request";
+        c->cols[JC_CPUS] = "cpu_request";
+        c->cols[JC_NODES] = "worker_num";
+        c->cols[JC_GPU_TYPE] = "gpu_model";
+        c->cols[JC_TENANT] = "organization";
+        c->gpus_per_pod = c->cpus_per_pod = true;
+        label(c, "job_type", "job_type");
+    } else if (!strcmp(name, "philly")) {
+        /* msr-fiddle/philly-traces README.md (29a1b87): cluster_job_log, JSON (job_trace_philly.h);
+         * the column names only say what the document gives (it has no columns) */
+        base(c, name);
+        c->json = true;
+        c->cols[JC_ID] = "jobid";
+        c->cols[JC_SUBMIT] = "submitted_time";
+        c->cols[JC_START] = "attempts[].start_time";
+        c->cols[JC_END] = "attempts[].end_time";
+        c->cols[JC_GPUS] = "attempts[0].detail[].gpus";
+        c->cols[JC_NODES] = "attempts[0].detail";
+        c->cols[JC_TENANT] = "vc";
+        c->cols[JC_STATE] = "status";
+        label(c, "user", "user");
+        return 0;
+    } else if (!strcmp(name, "pai-v2020")) {
+        /* alibaba/clusterdata cluster-trace-gpu-v2020/README.md and data/pai_*_table.header (7a6c496): the task
+         * table (no header row) is the file, one task = a gang of inst_num instances, each asking
+         * plan_gpu % of a GPU, plan_cpu % of a CPU and plan_mem GB; the job table (no header row)
+         * gives its submit time (job start_time) and user (tenant), joined by job_name. */
+        base(c, name);
+        c->header = "job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type";
+        c->cols[JC_ID] = "job_name";
+        c->id_suffix = "task_name";
+        c->cols[JC_START] = "start_time";
+        c->cols[JC_END] = "end_time";
+        c->cols[JC_GPUS] = "plan_gpu";
+        c->cols[JC_CPUS] = "plan_cpu";
+        c->cols[JC_MEMORY] = "plan_mem";
+        c->cols[JC_NODES] = "inst_num";
+        c->cols[JC_GPU_TYPE] = "gpu_type";
+        c->cols[JC_STATE] = "status";
+        c->gpu_scale = 0.01;
+        c->cpu_scale = 0.01;
+        c->mem_per_pod = true;   /* plan_mem 29.296875 = 30000 MiB: GiB, the default unit */
+        c->gpus_per_pod = c->cpus_per_pod = true;
+        c->join_header = "job_name,inst_id,user,status,start_time,end_time";
+        c->join_key = "job_name";
+        c->join_submit = "start_time";
+        c->join_tenant = "user";
+        label(c, "task", "task_name");
+        c->required[JC_GPUS] = true;
+        return 0;
     } else {
         return -1;
     }
@@ -101,7 +174,9 @@ int job_trace_preset(const char *name, job_trace_cfg *c) {
     return 0;
 }
 
-const char *job_trace_preset_names(void) { return "helios, acme-seren, acme-kalos, slurm"; }
+const char *job_trace_preset_names(void) {
+    return "helios, acme-seren, acme-kalos, slurm, alibaba-spot-v2026, pai-v2020, philly";
+}
 
 /* ---- cell parsers ---- */
 
@@ -310,6 +385,13 @@ static int find_cols(job_reader *r, strbuf *err) {
             return -1;
         }
     }
+    r->key_idx = r->suffix_idx = -1;
+    if (c->join_key && (r->key_idx = header_index(r->s, c->join_key, strlen(c->join_key))) < 0) {
+        sb_clear(err);
+        sb_printf(err, "%s:1:1: no column '%s' (the key of the joined table) in the header", c->path, c->join_key);
+        return -1;
+    }
+    if (c->id_suffix) r->suffix_idx = header_index(r->s, c->id_suffix, strlen(c->id_suffix));
     for (size_t i = 0; i < c->nlabels; i++) {
         r->label_idx[i] = header_index(r->s, c->label_cols[i], strlen(c->label_cols[i]));
         if (r->label_idx[i] < 0 && !strcmp(c->format, "columns")) {
@@ -321,10 +403,90 @@ static int find_cols(job_reader *r, strbuf *err) {
     return 0;
 }
 
+/* ---- the joined table (PAI's job table), read whole ---- */
+
+static uint64_t str_hash(const char *k) {   /* FNV-1a */
+    uint64_t h = 1469598103934665603ULL;
+    for (; *k; k++) h = (h ^ (unsigned char)*k) * 1099511628211ULL;
+    return h;
+}
+
+static join_entry *join_find(const job_reader *r, const char *key) {
+    if (!r->njoin_slots) return NULL;
+    for (size_t h = str_hash(key) & (r->njoin_slots - 1);; h = (h + 1) & (r->njoin_slots - 1)) {
+        join_entry *e = &r->join[h];
+        if (!e->key || !strcmp(e->key, key)) return e;
+    }
+}
+
+static void join_grow(job_reader *r) {
+    size_t n = r->njoin_slots ? 2 * r->njoin_slots : 1024;
+    join_entry *old = r->join;
+    size_t nold = r->njoin_slots;
+    r->join = xcalloc(n, sizeof *r->join);
+    r->njoin_slots = n;
+    for (size_t i = 0; i < nold; i++)
+        if (old[i].key) *join_find(r, old[i].key) = old[i];
+    free(old);
+}
+
+/* Column `name` of the joined table's header, or an error naming it. */
+static int join_col(const csv_stream *t, const char *name, const char *what, strbuf *err) {
+    int i = header_index(t, name, strlen(name));
+    if (i < 0) {
+        sb_clear(err);
+        sb_printf(err, "%s:1:1: no column '%s' (%s) in the joined table's header", t->name, name, what);
+    }
+    return i;
+}
+
+/* Every row of the joined table: key -> submit time and tenant. A repeated key,
+ * an empty or unparseable submit time: FILE:LINE:COL. */
+static int join_load(job_reader *r, strbuf *err) {
+    const job_trace_cfg *c = r->cfg;
+    csv_stream *t = NULL;
+    if (csv_stream_open_names(c->join_path, c->sep, c->join_header, &t, err)) return -1;
+    int ki = join_col(t, c->join_key, "the key", err), si = ki < 0 ? -1 : join_col(t, c->join_submit, "the submit time", err),
+        ti = si < 0 ? -1 : join_col(t, c->join_tenant, "the tenant", err);
+    int k = ti < 0 ? -1 : 1;
+    while (k > 0 && (k = csv_stream_next(t, err)) > 0) {
+        const char *key = csv_stream_cell(t, (size_t)ki), *sub = csv_stream_cell(t, (size_t)si);
+        int64_t ms;
+        if (job_parse_time(sub, &ms)) {
+            sb_clear(err);
+            sb_printf(err, "%s:%d:%d: submit '%s': expected a time (epoch seconds)", t->name, t->row_line, t->fcols[si], sub);
+            k = -1;
+            break;
+        }
+        if (2 * (r->njoin + 1) > r->njoin_slots) join_grow(r);
+        join_entry *e = join_find(r, key);
+        if (e->key) {
+            sb_clear(err);
+            sb_printf(err, "%s:%d:%d: %s '%s' repeats", t->name, t->row_line, t->fcols[ki], c->join_key, key);
+            k = -1;
+            break;
+        }
+        *e = (join_entry){xstrdup(key), intern(csv_stream_cell(t, (size_t)ti)), ms};
+        r->njoin++;
+    }
+    csv_stream_close(t);
+    return k < 0 ? -1 : 0;
+}
+
 int job_reader_open(const job_trace_cfg *cfg, job_reader **out, strbuf *err) {
     job_reader *r = xcalloc(1, sizeof *r);
     r->cfg = cfg;
-    if (csv_stream_open_sep(cfg->path, cfg->sep, &r->s, err) || find_cols(r, err)) {
+    if (cfg->json) {
+        if (philly_open(cfg->path, &r->philly, err)) {
+            free(r);
+            *out = NULL;
+            return -1;
+        }
+        *out = r;
+        return 0;
+    }
+    if (csv_stream_open_names(cfg->path, cfg->sep, cfg->header, &r->s, err) || find_cols(r, err) ||
+        (cfg->join_path && join_load(r, err))) {
         job_reader_close(r);
         *out = NULL;
         return -1;
@@ -403,6 +565,11 @@ static int read_job(job_reader *r, job_row *j, strbuf *err) {
     memset(j, 0, sizeof *j);
     j->line = r->s->row_line;
     j->id = cell(r, JC_ID, &col, NULL);
+    if (r->suffix_idx >= 0) {
+        sb_clear(&r->id);
+        sb_printf(&r->id, "%s-%s", j->id, csv_stream_cell(r->s, (size_t)r->suffix_idx));
+        j->id = sb_str(&r->id);
+    }
     if (c->skip_steps && strchr(j->id, '.')) {
         r->skipped[JS_STEP]++;
         return 0;
@@ -415,6 +582,15 @@ static int read_job(job_reader *r, job_row *j, strbuf *err) {
     if (get_time(r, JC_SUBMIT, &j->submit_ms, err) || get_time(r, JC_START, &j->start_ms, err) ||
         get_time(r, JC_END, &j->end_ms, err) || get_time(r, JC_FAIL, &j->fail_ms, err))
         return -1;
+    if (c->join_path) {   /* the submit time and tenant come from the joined row */
+        const join_entry *e = join_find(r, csv_stream_cell(r->s, (size_t)r->key_idx));
+        if (!e || !e->key) {
+            r->skipped[JS_NO_JOB]++;
+            return 0;
+        }
+        j->submit_ms = e->submit_ms;
+        j->tenant = e->tenant;
+    }
     if (j->submit_ms < 0) {
         const char *v = cell(r, JC_SUBMIT, &col, NULL);
         return bad(r, JC_SUBMIT, col, v, "a submit time", err);
@@ -432,6 +608,7 @@ static int read_job(job_reader *r, job_row *j, strbuf *err) {
     }
     j->gpu_milli = llround(g * c->gpu_scale * 1000);
     if (get_amount(r, JC_CPUS, "cpu", &j->cpu_milli, err)) return -1;
+    j->cpu_milli = llround((double)j->cpu_milli * c->cpu_scale);
     int64_t nodes_milli;
     if (get_amount(r, JC_NODES, "node", &nodes_milli, err)) return -1;
     j->nodes = nodes_milli / 1000;
@@ -441,6 +618,12 @@ static int read_job(job_reader *r, job_row *j, strbuf *err) {
     }
     if (j->nodes < 1) j->nodes = 1;
     if (j->nodes > 100000) return bad(r, JC_NODES, col, cell(r, JC_NODES, &col, NULL), "at most 100000 nodes", err);
+    if ((c->gpus_per_pod && j->gpu_milli > 1000000000) || (c->cpus_per_pod && j->cpu_milli > 1000000000)) {
+        int f = j->gpu_milli > 1000000000 ? JC_GPUS : JC_CPUS;
+        return bad(r, f, col, cell(r, f, &col, NULL), "at most 1000000 per pod", err);
+    }
+    if (c->gpus_per_pod) j->gpu_milli *= j->nodes;   /* the whole job's */
+    if (c->cpus_per_pod) j->cpu_milli *= j->nodes;
     v = cell(r, JC_MEMORY, &col, NULL);
     if (*v) {
         if (is_tres(v)) {
@@ -493,6 +676,12 @@ static int read_job(job_reader *r, job_row *j, strbuf *err) {
 }
 
 int job_reader_next(job_reader *r, job_row *row, strbuf *err) {
+    while (r->philly) {
+        int k = philly_next(r->philly, r->cfg, row, r->skipped, err);
+        if (k == 2) return 0;
+        r->rows++;
+        if (k) return k;
+    }
     for (;;) {
         int k = csv_stream_next(r->s, err);
         if (k <= 0) return k;
@@ -504,9 +693,14 @@ int job_reader_next(job_reader *r, job_row *row, strbuf *err) {
 
 const int64_t *job_reader_skipped(const job_reader *r) { return r->skipped; }
 int64_t job_reader_rows(const job_reader *r) { return r->rows; }
+int64_t job_reader_attempts_dropped(const job_reader *r) { return r->philly ? philly_attempts_dropped(r->philly) : 0; }
 
 void job_reader_close(job_reader *r) {
     if (!r) return;
     csv_stream_close(r->s);
+    philly_close(r->philly);
+    for (size_t i = 0; i < r->njoin_slots; i++) free(r->join[i].key);
+    free(r->join);
+    sb_free(&r->id);
     free(r);
 }

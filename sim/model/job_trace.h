@@ -44,16 +44,26 @@ typedef struct job_trace_cfg {
     const char *label_keys[JOB_MAX_LABELS], *label_cols[JOB_MAX_LABELS];
     size_t nlabels;
     double gpu_scale;                   /* GPUs per unit of the gpus column (1; 0.01 for percent) */
+    double cpu_scale;                   /* CPUs per unit of the cpus column (1; 0.01 for PAI's percent) */
     double mem_unit;                    /* bytes per unit of a plain memory number (GB: 1e9) */
     bool mem_per_pod;                   /* the memory column is per pod (Kalos), else per job */
     bool skip_steps;                    /* Slurm: ids with a '.' are job steps */
     bool skip_no_gpu;                   /* default true: GPU-less jobs are skipped (counted) */
     const char *skip_states[JOB_MAX_SKIP_STATES];   /* interned; a state matches by its first word */
     size_t nskip_states;
+    bool json;                          /* Philly's cluster_job_log (model/job_trace_philly.h), not CSV */
+    bool gpus_per_pod, cpus_per_pod;    /* the gpus / cpus column is per pod (PAI, Alibaba v2026), else per job */
+    const char *header;                 /* the column names when the file has no header row (PAI), else NULL */
+    const char *id_suffix;              /* a column appended to the id ("JOB-TASK"), NULL = none */
+    /* a second table joined by a key column (PAI: the job table gives each task its submit time and user) */
+    const char *join_path;              /* resolved; NULL = no join */
+    const char *join_header;            /* its column names (no header row), NULL = it has one */
+    const char *join_key;               /* the key column, named the same in both tables */
+    const char *join_submit, *join_tenant;   /* its columns giving the submit time and the tenant */
 } job_trace_cfg;
 
 /* Why a row was skipped (counted; reported as jobs_skipped_*). */
-typedef enum { JS_STATE, JS_NO_GPU, JS_NOT_STARTED, JS_STEP, JS_N } job_skip;
+typedef enum { JS_STATE, JS_NO_GPU, JS_NOT_STARTED, JS_STEP, JS_NO_JOB, JS_N } job_skip;
 extern const char *const job_skip_names[JS_N];
 
 typedef struct job_row {
@@ -67,6 +77,8 @@ typedef struct job_row {
     int64_t cpu_milli;                             /* the whole job's CPUs x 1000 (0 = none given) */
     int64_t mem_bytes;                             /* the whole job's memory (0 = none given) */
     int64_t nodes;                                 /* pods of the job (>= 1) */
+    int nattempts;                                 /* Philly: runs of the job (a restart after each), 0 = one */
+    const int64_t *attempts;                       /* their start, end pairs (epoch ms), in order */
 } job_row;
 
 typedef struct job_reader job_reader;
@@ -76,13 +88,17 @@ int job_trace_preset(const char *name, job_trace_cfg *cfg);
 /* Names of the presets, ", "-separated (messages, docs). */
 const char *job_trace_preset_names(void);
 
-/* Open the trace and check the header has every required column. */
+/* Open the trace and check the header has every required column; with a
+ * join, read the joined table whole (one entry per key: its submit time and
+ * tenant) and check it. */
 int job_reader_open(const job_trace_cfg *cfg, job_reader **out, strbuf *err);
 /* The next job kept by the filters: 1, 0 at the end, -1 with err set.
  * Skipped rows are counted in skipped[]. */
 int job_reader_next(job_reader *r, job_row *row, strbuf *err);
 const int64_t *job_reader_skipped(const job_reader *r);
 int64_t job_reader_rows(const job_reader *r);
+/* Philly: attempts left out for a missing start or end time. */
+int64_t job_reader_attempts_dropped(const job_reader *r);
 void job_reader_close(job_reader *r);
 
 /* Parsers (exposed for tests): 0 or -1. */

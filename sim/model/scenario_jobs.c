@@ -4,7 +4,8 @@
  *   workload:
  *     jobs:
  *     - file: cluster_log.csv          # relative to the scenario file
- *       format: helios                 # helios, acme-seren, acme-kalos, slurm, or columns
+ *       format: helios                 # helios, acme-seren, acme-kalos, slurm, alibaba-spot-v2026, philly,
+ *                                      # pai-v2020 (with jobTable: pai_job_table.csv), or columns
  *       mode: submit                   # or as-recorded
  *       columns: {gpus: gpu_num, tenant: vc, labels: {user: user}}   # overrides or, with format columns, all
  *       separator: ","                 # columns only: "," or "|"
@@ -94,7 +95,7 @@ static int scan(jobs_spec *j, strbuf *err) {
 
 static int parse_one(const ynode *m, jobs_spec *j, strbuf *err) {
     static const char *const keys[] = {"file", "format", "mode", "columns", "separator", "gpuUnit", "memoryUnit",
-                                       "memoryPer", "skip", "gpuTypeLabel", "name", NULL};
+                                       "memoryPer", "skip", "gpuTypeLabel", "name", "jobTable", NULL};
     const ynode *v;
     const char *s;
     if (y_expect(m, YN_MAP, "workload.jobs[]", err) || ymap_check_keys(m, keys, "workload.jobs[]", err)) return -1;
@@ -105,6 +106,7 @@ static int parse_one(const ynode *m, jobs_spec *j, strbuf *err) {
         j->cfg.format = "columns";
         j->cfg.sep = ',';
         j->cfg.gpu_scale = 1;
+        j->cfg.cpu_scale = 1;
         j->cfg.mem_unit = 1073741824.0;
         j->cfg.skip_no_gpu = true;
         if (!ymap_get(m, "columns")) {
@@ -119,6 +121,17 @@ static int parse_one(const ynode *m, jobs_spec *j, strbuf *err) {
     if ((v = ymap_get(m, "name")) && y_str(v, "workload.jobs.name", &j->name, err)) return -1;
     if (ymap_need(m, "file", "workload.jobs[]", &v, err) || y_str(v, "workload.jobs.file", &s, err)) return -1;
     j->cfg.path = y_resolve_path(v, s);
+    if ((v = ymap_get(m, "jobTable"))) {   /* PAI: the job table the tasks join */
+        if (!j->cfg.join_key) {
+            yerr(err, v, "workload.jobs.jobTable: only format pai-v2020 joins a job table");
+            return -1;
+        }
+        if (y_str(v, "workload.jobs.jobTable", &s, err)) return -1;
+        j->cfg.join_path = y_resolve_path(v, s);
+    } else if (j->cfg.join_key) {
+        yerr(err, m, "workload.jobs[]: format %s needs jobTable (the job table, e.g. pai_job_table.csv)", j->cfg.format);
+        return -1;
+    }
     if ((v = ymap_get(m, "mode"))) {
         if (y_scalar_eq(v, "submit")) j->mode = JOBS_SUBMIT;
         else if (y_scalar_eq(v, "as-recorded")) j->mode = JOBS_AS_RECORDED;
@@ -167,7 +180,7 @@ static int parse_one(const ynode *m, jobs_spec *j, strbuf *err) {
     }
     if ((v = ymap_get(m, "skip")) && parse_skip(v, &j->cfg, err)) return -1;
     if ((v = ymap_get(m, "gpuTypeLabel")) && y_str(v, "workload.jobs.gpuTypeLabel", &j->gpu_type_label, err)) return -1;
-    if (!j->cfg.cols[JC_SUBMIT] || !j->cfg.cols[JC_GPUS]) {
+    if ((!j->cfg.cols[JC_SUBMIT] && !j->cfg.join_path) || !j->cfg.cols[JC_GPUS]) {
         yerr(err, m, "workload.jobs[]: the columns need at least submit and gpus");
         return -1;
     }

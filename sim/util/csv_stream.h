@@ -33,6 +33,9 @@ typedef struct csv_stream {
 int csv_stream_open(const char *path, csv_stream **out, strbuf *err);
 /* The same with another field separator (quoting rules unchanged). */
 int csv_stream_open_sep(const char *path, char sep, csv_stream **out, strbuf *err);
+/* The same for a file without a header row: `names` (comma-separated) are the
+ * columns, and the first row is data. */
+int csv_stream_open_names(const char *path, char sep, const char *names, csv_stream **out, strbuf *err);
 /* Read the next row: 1, 0 at the end of the file, -1 with err set. */
 int csv_stream_next(csv_stream *s, strbuf *err);
 /* Field c (< ncols) of the current row. */

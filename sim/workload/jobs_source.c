@@ -16,8 +16,9 @@
  * At the end: per job, JCT (end - submit) and slowdown (JCT / duration), as
  * Tiresias (NSDI '19), Themis (NSDI '20) and Pollux (OSDI '21) report them,
  * for the whole trace, per tenant (grp = the tenant) and per size class
- * (grp = gpus:1, gpus:2-4, gpus:5-8, gpus:9-32, gpus:33+); as-recorded runs
- * add recorded versus simulated waits side by side (docs/SCHEMA.md).
+ * (grp = gpus:1, gpus:2-4, gpus:5-8, gpus:9-32, gpus:33+); recorded versus
+ * simulated waits side by side (docs/SCHEMA.md; `drasim run` prints them,
+ * report/run_jobs.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -48,13 +49,25 @@ typedef struct job_wait {
     int64_t gpu_milli, cpu_milli, mem_bytes, nodes;
     const char *id, *tenant, *gpu_type;
     const char *labels[JOB_MAX_LABELS];
+    int64_t *att;                    /* restarts (Philly): start, duration pairs, sim ms; NULL = one run */
+    int natt;
 } job_wait;
+
+/* A job with restarts: what its later runs need (Philly's attempts). */
+typedef struct job_more {
+    int64_t *att;                    /* every run's recorded start and run time, sim ms */
+    int natt, next;                  /* runs, the next run */
+    uint32_t cls, npods;
+    const char *id, *tenant;
+    const char *labels[JOB_MAX_LABELS];
+} job_more;
 
 /* A job that arrived: what its answers need. */
 typedef struct job_rec {
     int64_t submit, rec_start, duration, first_start, last_end;
     uint32_t tenant, pods_left, npods;
     uint8_t size;
+    job_more *more;                  /* NULL: one run */
 } job_rec;
 
 typedef struct class_slot {
@@ -77,7 +90,7 @@ typedef struct jobs_source {
     size_t nslots, nused;
     arena a;                         /* class specs */
     strbuf key, err;
-    int64_t late_rows, rounded_up;
+    int64_t late_rows, rounded_up, restarts;
     sim_time now;
 } jobs_source;
 
@@ -143,6 +156,14 @@ static int refill(sim_run *r, jobs_source *js) {
         w.tenant = intern(*row.tenant ? row.tenant : s->name);
         w.gpu_type = *row.gpu_type ? intern(row.gpu_type) : NULL;
         for (size_t i = 0; i < s->cfg.nlabels; i++) w.labels[i] = *row.labels[i] ? intern(row.labels[i]) : NULL;
+        if (row.nattempts > 1) {   /* each run: its recorded start and run time */
+            w.natt = row.nattempts;
+            w.att = xmalloc(2 * (size_t)w.natt * sizeof *w.att);
+            for (int k = 0; k < w.natt; k++) {
+                w.att[2 * k] = row.attempts[2 * k] - s->origin_ms;
+                w.att[2 * k + 1] = row.attempts[2 * k + 1] - row.attempts[2 * k];
+            }
+        }
         if (w.submit > js->last_submit) js->last_submit = w.submit;
         heap_push(js, &w);
     }
@@ -296,6 +317,33 @@ static int jobs_start(sim_run *r, void *ctx) {
     return next_event(r, js);
 }
 
+/* The pods of run `run` (0: the first) of job jid (1-based), a gang when n > 1. */
+static void submit_pods(sim_run *r, jobs_source *js, uint32_t jid, uint32_t c, int64_t n, const char *id,
+                        const char *tenant, const char *const *labels, int run, int64_t duration, sim_time now) {
+    uint32_t gang = 0;
+    char name[300];
+    if (n > 1) gang = sim_gang_new(r, tenant, (int32_t)n, (int32_t)n, 0);
+    for (int64_t i = 0; i < n; i++) {
+        const char *pn = id;
+        if (n > 1 || run) {
+            int len = run ? snprintf(name, sizeof name, "%s-r%d", id ? id : "job", run)
+                          : snprintf(name, sizeof name, "%s", id ? id : "job");
+            if (n > 1 && len >= 0 && (size_t)len < sizeof name)
+                snprintf(name + len, sizeof name - (size_t)len, "-%lld", (long long)i);
+            pn = intern(name);
+        }
+        if (n > 1) sim_gang_expect(r, gang, pn);
+        uint32_t pod = sim_arrive(r, js->id, c, pn, duration, now);
+        while (js->pod_job.len <= pod) VEC_PUSH(js->pod_job, 0);
+        js->pod_job.data[pod] = jid;
+        for (size_t l = 0; l < js->spec->cfg.nlabels; l++)
+            if (labels[l]) {
+                sim_pod_label lb = {pod, intern(js->spec->cfg.label_keys[l]), labels[l]};
+                VEC_PUSH(r->pod_labels, lb);
+            }
+    }
+}
+
 /* Submit one job: its pods (a gang when it has several). */
 static int arrive(sim_run *r, jobs_source *js, const job_wait *w, sim_time now) {
     int64_t n = w->nodes;
@@ -305,38 +353,41 @@ static int arrive(sim_run *r, jobs_source *js, const job_wait *w, sim_time now) 
     cpu = (cpu + 9) / 10 * 10;   /* 10m steps keep the classes few */
     int64_t mem = w->mem_bytes ? ((w->mem_bytes + n - 1) / n + 1048575) / 1048576 * 1048576 : 0;
     int c = class_of(r, js, w, gpus, cpu, mem);
-    if (c < 0) return -1;
+    if (c < 0) {
+        free(w->att);
+        return -1;
+    }
     job_rec j = {.submit = w->submit, .rec_start = w->rec_start, .duration = w->duration, .first_start = -1,
                  .last_end = -1, .tenant = tenant_index(js, w->tenant), .pods_left = (uint32_t)n,
                  .npods = (uint32_t)n, .size = (uint8_t)size_class(w->gpu_milli)};
+    if (w->att) {   /* later runs restart the job (Philly's attempts) */
+        job_more *m = xcalloc(1, sizeof *m);
+        *m = (job_more){.att = w->att, .natt = w->natt, .next = 1, .cls = (uint32_t)c, .npods = (uint32_t)n,
+                        .id = w->id, .tenant = w->tenant};
+        memcpy(m->labels, w->labels, sizeof m->labels);
+        j.more = m;
+    }
     VEC_PUSH(js->jobs, j);
     uint32_t jid = (uint32_t)js->jobs.len;
-    uint32_t gang = 0;
-    char name[300];
-    if (n > 1) gang = sim_gang_new(r, w->tenant, (int32_t)n, (int32_t)n, 0);
-    for (int64_t i = 0; i < n; i++) {
-        const char *pn = w->id;
-        if (n > 1) {
-            snprintf(name, sizeof name, "%s-%lld", w->id ? w->id : "job", (long long)i);
-            pn = intern(name);
-            sim_gang_expect(r, gang, pn);
-        }
-        uint32_t pod = sim_arrive(r, js->id, (uint32_t)c, pn, w->duration, now);
-        while (js->pod_job.len <= pod) VEC_PUSH(js->pod_job, 0);
-        js->pod_job.data[pod] = jid;
-        for (size_t l = 0; l < js->spec->cfg.nlabels; l++)
-            if (w->labels[l]) {
-                sim_pod_label lb = {pod, intern(js->spec->cfg.label_keys[l]), w->labels[l]};
-                VEC_PUSH(r->pod_labels, lb);
-            }
-    }
+    submit_pods(r, js, jid, (uint32_t)c, n, w->id, w->tenant, w->labels, 0, w->att ? w->att[1] : w->duration, now);
+    return 0;
+}
+
+/* The next run of job jid (1-based) after its previous run ended: its pods again, for that run's time. */
+static int restart(sim_run *r, jobs_source *js, uint32_t jid, sim_time now) {
+    job_rec *j = &js->jobs.data[jid - 1];
+    job_more *m = j->more;
+    int k = m->next++;
+    j->pods_left = m->npods;
+    js->restarts++;
+    submit_pods(r, js, jid, m->cls, m->npods, m->id, m->tenant, m->labels, k, m->att[2 * k + 1], now);
     return 0;
 }
 
 static int jobs_event(sim_run *r, void *ctx, uint64_t arg, sim_time now) {
-    (void)arg;
     jobs_source *js = ctx;
     js->now = now;
+    if (arg) return restart(r, js, (uint32_t)arg, now);   /* a restart event: arg = the job (1-based) */
     /* every job due now (or overdue) arrives */
     do {
         job_wait w = heap_pop(js);
@@ -359,11 +410,17 @@ static int jobs_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
 }
 
 static int jobs_finished(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
-    (void)r;
-    job_rec *j = job_of(ctx, pod);
+    jobs_source *js = ctx;
+    job_rec *j = job_of(js, pod);
     if (!j) return 0;
     if (j->pods_left) j->pods_left--;
     if (t > j->last_end) j->last_end = t;
+    job_more *m = j->more;
+    if (!j->pods_left && m && m->next < m->natt) {   /* restart: at once, or as-recorded not before its recorded start */
+        sim_time at = t;
+        if (js->spec->mode == JOBS_AS_RECORDED && m->att[2 * m->next] > at) at = m->att[2 * m->next];
+        sim_schedule_source(r, js->id, at, (uint64_t)js->pod_job.data[pod]);
+    }
     return 0;
 }
 
@@ -377,6 +434,11 @@ typedef struct stats {
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* qsort needs a non-NULL array even when empty (UBSan). */
+static void sort_doubles(double *v, size_t n) {
+    if (n) qsort(v, n, sizeof *v, cmp_double);
 }
 
 static double pct(double *v, size_t n, double p) {
@@ -400,9 +462,11 @@ static void put(sim_run *r, const char *group, const char *name, double v) {
     VEC_PUSH(r->summary, m);
 }
 
-static void emit(sim_run *r, const jobs_spec *s, const char *group, stats *st) {
-    qsort(st->jct.data, st->jct.len, sizeof(double), cmp_double);
-    qsort(st->slow.data, st->slow.len, sizeof(double), cmp_double);
+static void emit(sim_run *r, const char *group, stats *st) {
+    sort_doubles(st->jct.data, st->jct.len);
+    sort_doubles(st->slow.data, st->slow.len);
+    sort_doubles(st->wait.data, st->wait.len);
+    sort_doubles(st->rec_wait.data, st->rec_wait.len);
     put(r, group, "jobs", (double)st->jobs);
     put(r, group, "jobs_completed", (double)st->done);
     put(r, group, "jct_mean_s", mean(st->jct.data, st->jct.len));
@@ -412,8 +476,13 @@ static void emit(sim_run *r, const jobs_spec *s, const char *group, stats *st) {
     put(r, group, "slowdown_p50", pct(st->slow.data, st->slow.len, 50));
     put(r, group, "slowdown_p99", pct(st->slow.data, st->slow.len, 99));
     put(r, group, "job_wait_mean_s", mean(st->wait.data, st->wait.len));
-    if (s->mode == JOBS_AS_RECORDED) {
+    put(r, group, "job_wait_p50_s", pct(st->wait.data, st->wait.len, 50));
+    put(r, group, "job_wait_p99_s", pct(st->wait.data, st->wait.len, 99));
+    /* side by side: the trace's own waits (start - submit) of the same started jobs, in either mode */
+    if (st->rec_wait.len) {
         put(r, group, "recorded_wait_mean_s", mean(st->rec_wait.data, st->rec_wait.len));
+        put(r, group, "recorded_wait_p50_s", pct(st->rec_wait.data, st->rec_wait.len, 50));
+        put(r, group, "recorded_wait_p99_s", pct(st->rec_wait.data, st->rec_wait.len, 99));
         put(r, group, "jobs_started_as_recorded", (double)st->exact);
     }
     VEC_FREE(st->jct);
@@ -454,10 +523,10 @@ static void jobs_summarize(sim_run *r, void *ctx) {
         add(&ten[j->tenant], j);
         add(&sizes[j->size], j);
     }
-    emit(r, s, NULL, &all);
+    emit(r, NULL, &all);
     for (int k = 0; k < NSIZES; k++)
-        if (sizes[k].jobs) emit(r, s, SIZE_NAMES[k], &sizes[k]);
-    for (size_t t = 0; t < js->tenants.len; t++) emit(r, s, js->tenants.data[t], &ten[t]);
+        if (sizes[k].jobs) emit(r, SIZE_NAMES[k], &sizes[k]);
+    for (size_t t = 0; t < js->tenants.len; t++) emit(r, js->tenants.data[t], &ten[t]);
     free(ten);
     const int64_t *sk = job_reader_skipped(js->reader);
     put(r, NULL, "jobs_rows_read", (double)job_reader_rows(js->reader));
@@ -467,6 +536,10 @@ static void jobs_summarize(sim_run *r, void *ctx) {
         put(r, NULL, name, (double)sk[k]);
     }
     put(r, NULL, "jobs_late_rows", (double)js->late_rows);
+    if (s->cfg.json) {
+        put(r, NULL, "jobs_restarts", (double)js->restarts);
+        put(r, NULL, "jobs_attempts_dropped", (double)job_reader_attempts_dropped(js->reader));
+    }
     put(r, NULL, "jobs_gpus_rounded_up", (double)js->rounded_up);
     /* what the replay changed or left out, said loudly (run_warnings, `drasim run`) */
     strbuf b = {0};
@@ -482,6 +555,11 @@ static void jobs_summarize(sim_run *r, void *ctx) {
             }
         sb_puts(&b, ")");
         warn(r, "jobs-skipped", &b);
+    }
+    if (job_reader_attempts_dropped(js->reader)) {
+        sb_printf(&b, "%s: %lld attempts without a start or end time (a logging error, the trace's README says) left out",
+                  s->cfg.path, (long long)job_reader_attempts_dropped(js->reader));
+        warn(r, "jobs-attempts", &b);
     }
     if (js->late_rows) {
         sb_printf(&b, "%s: %lld jobs were read after their arrival time (the file is not in submit order) and arrived late",
@@ -499,6 +577,12 @@ static void jobs_summarize(sim_run *r, void *ctx) {
 static void jobs_free(void *ctx) {
     jobs_source *js = ctx;
     job_reader_close(js->reader);
+    for (size_t i = 0; i < js->heap.len; i++) free(js->heap.data[i].att);
+    for (size_t i = 0; i < js->jobs.len; i++)
+        if (js->jobs.data[i].more) {
+            free(js->jobs.data[i].more->att);
+            free(js->jobs.data[i].more);
+        }
     VEC_FREE(js->heap);
     VEC_FREE(js->jobs);
     VEC_FREE(js->pod_job);

@@ -44,6 +44,7 @@ run faults.db run "$src/tests/faults/all-keys.yaml"
 run topo.db run "$src/tests/topology/gb200-racks.yaml"                  # racks, KEP-5732 (issue 28)
 run cd.db run "$src/tests/topology/cd-two-gangs.yaml"                   # ComputeDomains (issue 28)
 run jobs.db run "$src/tests/traces/slurm.yaml" --set "workload.jobs[0].mode=as-recorded"   # job traces (issue 29)
+run philly.db run "$src/tests/traces/philly.yaml"                       # Philly's restarts (issue 29)
 run queues.db run "$src/tests/queues/run/borrowing.yaml"                # Kueue in front of the scheduler (issue 27)
 run queues-ready.db run "$src/tests/queues/run/pods-ready.yaml"        # Kueue waitForPodsReady: queue_evicted_* metrics
 run kai.db run "$src/tests/queues/kai/run/reclaim.yaml"                 # KAI in front of the scheduler (issue 27)
@@ -52,7 +53,7 @@ run cost.db run "$src/tests/cost/fleet-hand.yaml"                      # prices,
 run cost-queue.db run "$src/tests/cost/queue-hand.yaml"                # chargeback per ClusterQueue (issue 30)
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
 run plan-ca.db plan "$src/tests/plan/autoscale.yaml" --expect "$src/tests/plan/autoscale-slo.yaml" --seeds 1 --vary cpu=1..4 -j 2
-dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db preempt-dra.db gang.db faults.db topo.db queues.db queues-ready.db cd.db cost.db cost-queue.db jobs.db kai.db kai-missing.db"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db preempt-dra.db gang.db faults.db topo.db queues.db queues-ready.db cd.db cost.db cost-queue.db jobs.db kai.db kai-missing.db philly.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
 

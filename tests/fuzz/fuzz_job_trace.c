@@ -1,6 +1,6 @@
 /* fuzz_job_trace.c -- the job-trace reader (model/job_trace.h, workload.jobs)
  * must never crash, hang or leak on any file, with any preset: the first
- * byte picks the preset (helios, acme-seren, acme-kalos, slurm; percent GPUs
+ * byte picks the preset (helios, acme-seren, acme-kalos, slurm, alibaba-spot-v2026; percent GPUs
  * and per-pod memory on odd selectors), the rest is the trace file. Every
  * job it returns must have a known submit time, a run time >= 0 and >= 1 pod. */
 #include <stddef.h>
@@ -14,9 +14,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
-    static const char *const presets[] = {"helios", "acme-seren", "acme-kalos", "slurm"};
+    static const char *const presets[] = {"helios", "acme-seren", "acme-kalos", "slurm", "alibaba-spot-v2026"};
     job_trace_cfg cfg;
-    job_trace_preset(presets[data[0] % 4], &cfg);
+    job_trace_preset(presets[data[0] % 5], &cfg);
     if (data[0] & 4) cfg.gpu_scale = 0.01;
     if (data[0] & 8) cfg.mem_per_pod = true;
     if (data[0] & 16) cfg.skip_no_gpu = false;
