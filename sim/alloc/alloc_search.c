@@ -69,12 +69,17 @@ static int eval_selectors(acall *c, size_t ci, const k8s_device_class *cls, cons
 
 /* Class selectors, request selectors, per-device node scoping; cached per
  * (request, candidate) for the call. */
-static int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool *ok) {
+static int is_selectable_eval(acall *c, size_t ci, const rdata *rd, uint32_t k, bool *ok, uint8_t *slot);
+static inline int is_selectable(acall *c, size_t ci, const rdata *rd, uint32_t k, bool *ok) {
     uint8_t *slot = &c->selectable[(size_t)rd->index * c->cands.len + k];
-    if (*slot) {
+    if (*slot) {   /* decided earlier in this call: no function call per candidate */
         *ok = *slot == 2;
         return 0;
     }
+    return is_selectable_eval(c, ci, rd, k, ok, slot);
+}
+
+static int is_selectable_eval(acall *c, size_t ci, const rdata *rd, uint32_t k, bool *ok, uint8_t *slot) {
     uint32_t dev = c->cands.data[k].dev;
     uint8_t flags = c->A->dev_flags[dev];
     *ok = false;
@@ -126,11 +131,24 @@ static int validate_request(acall *c, size_t ci, const k8s_device_request *req, 
         return fail_claim(c, ci, spec->name, "admin access is requested, but the feature is disabled");
     if (!spec->device_class_name || !*spec->device_class_name)
         return fail_claim(c, ci, spec->name, "missing device class name (unsupported request type?)");
-    rd->cls = alloc_find_class(c->A, spec->device_class_name);
-    if (!rd->cls)
-        return fail_claim(c, ci, spec->name, "could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
-                          spec->device_class_name, spec->device_class_name);
-    rd->combo = alloc_selector_combo(c->A, rd->cls, spec->selectors, spec->nselectors);
+    struct alloc_memo *m = c->A->memo;
+    const char *sel0 = spec->nselectors ? spec->selectors[0] : NULL;
+    if (m->req_cls && spec->nselectors <= 1 && m->req_class == spec->device_class_name &&
+        m->req_nsel == spec->nselectors && m->req_sel == sel0) {   /* as the last request: no lookups */
+        rd->cls = m->req_cls;
+        rd->combo = m->req_combo;
+    } else {
+        rd->cls = alloc_find_class(c->A, spec->device_class_name);
+        if (!rd->cls)
+            return fail_claim(c, ci, spec->name,
+                              "could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
+                              spec->device_class_name, spec->device_class_name);
+        rd->combo = alloc_selector_combo(c->A, rd->cls, spec->selectors, spec->nselectors);
+        if (spec->nselectors <= 1) {
+            m->req_class = spec->device_class_name, m->req_sel = sel0, m->req_nsel = spec->nselectors;
+            m->req_cls = rd->cls, m->req_combo = rd->combo;
+        }
+    }
     switch (spec->mode) {
     case ALLOC_MODE_EXACT_COUNT:
         rd->num_devices = spec->count > 1000000 ? 1000000 : (int)spec->count;
@@ -163,7 +181,7 @@ static int collect_all(acall *c, size_t ci, rdata *rd) {
         bool ok;
         if (is_selectable(c, ci, rd, k, &ok)) return -1;
         if (!ok) continue;
-        if (c->A->f.consumable_capacity && !alloc_capacity_fits(c, rd, &c->A->devs.data[c->cands.data[k].dev], NULL))
+        if (c->A->f.consumable_capacity && !alloc_capacity_fits_quick(c, rd, &c->A->devs.data[c->cands.data[k].dev]))
             continue;
         VEC_PUSH(rd->all, k);
     }
@@ -380,7 +398,7 @@ static bool hopeless(acall *c, size_t ci, const rdata *rd, uint32_t start, int n
         if (!ok) continue;
         uint8_t f = A->dev_flags[dev];
         if ((f & DEV_CONSUMES) || (A->f.consumable_capacity && (f & DEV_MULTI))) return false;
-        if (A->f.consumable_capacity && !alloc_capacity_fits(c, rd, d, NULL)) continue;
+        if (A->f.consumable_capacity && !alloc_capacity_fits_quick(c, rd, d)) continue;
         if (A->f.device_taints && (f & DEV_TAINTS) && taint_prevents(A, dev, rd->spec)) continue;
         if (++u >= need) return false;
     }
@@ -445,7 +463,7 @@ static int allocate_one(acall *c, size_t ci, size_t ri, size_t si, int di, bool 
         bool ok;
         if (is_selectable(c, ci, rd, k, &ok)) return R_ERR;
         if (!ok) continue;
-        if (A->f.consumable_capacity && !alloc_capacity_fits(c, rd, d, NULL)) continue;
+        if (A->f.consumable_capacity && !alloc_capacity_fits_quick(c, rd, d)) continue;
         int got = allocate_device(c, ci, rd, k, false);
         if (got < 0) return R_ERR;
         if (!got) continue;
