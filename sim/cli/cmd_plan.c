@@ -40,6 +40,9 @@ static void usage(FILE *out) {
             "                       gpu.migLayout (migLayout), gpu.model (gpuModel; MODEL:PRICE prices\n"
             "                       the pool per model), devicePlugin.timeSlicing.replicas,\n"
             "                       devicePlugin.mps.replicas; ties go to the earlier values\n"
+            "  --vary queues.CQ.FLAVOR.RESOURCE=V1,V2,... (or =LO..HI/STEP)  a ClusterQueue's\n"
+            "                       nominalQuota (.borrowingLimit, .lendingLimit) per probe, every\n"
+            "                       value run; list ascending: the smallest passing quota wins\n"
             "  --cost POOL=PRICE    price per node and hour (> 0); given for one pool, needed for all\n"
             "                       (a node group defaults to its autoscaling.price)\n"
             "  --seeds LIST         42..51 or 1,5,9 (overrides the expect file's seeds)\n"
@@ -270,8 +273,11 @@ static void print_probes(const plan_ctx *c, bool by_cost) {
         if (ca) print_measured(p);
         if (c->confidence) printf("  %4zu", p->nruns);
         /* pass? / FAIL?: undecided at the cap of seeds, the point estimate */
-        printf("  %-6s  %s", p->undecided ? (p->pass ? "pass?" : "FAIL?") : p->pass ? "pass" : "FAIL",
-               p->undecided ? "undecided: " : "");
+        const char *result = p->undecided ? (p->pass ? "pass?" : "FAIL?") : p->pass ? "pass" : "FAIL";
+        if (p->undecided || p->failing || p->verify || p->nonmonotone)
+            printf("  %-6s  %s", result, p->undecided ? "undecided: " : "");
+        else
+            printf("  %s", result);   /* no trailing blanks on a plain pass */
         printf("%s", p->undecided ? p->undecided_by : p->failing ? p->failing : "");
         if (p->verify) printf("%s(one step above the answer)", p->failing || p->undecided ? " " : "");
         if (p->nonmonotone) printf(" <- not monotone");

@@ -1,5 +1,6 @@
 /* plan_vary.c -- `--vary POOL.FIELD=a,b,c` of `drasim plan` (plan_vary.h). */
 #include "cli/plan_vary.h"
+#include "cli/plan_vary_quota.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ static const struct field *field_named(const char *name, size_t len) {
 }
 
 int plan_vary_choice(const char *text, plan_choice *ch, strbuf *err) {
+    if (plan_vary_is_quota(text)) return plan_vary_quota(text, ch, err);
     const char *eq = strchr(text, '='), *dot = strchr(text, '.');
     memset(ch, 0, sizeof *ch);
     ch->arg = intern(text);
@@ -231,7 +233,7 @@ static int check_one(const ynode *root, const char *scenario, const plan_choice 
     return rc;
 }
 
-int plan_vary_check(const char *scenario, const plan_choice *ch, size_t n, strbuf *err) {
+int plan_vary_check(const char *scenario, plan_choice *ch, size_t n, strbuf *err) {
     if (!n) return 0;
     yfile f;
     if (yfile_load(scenario, &f, err)) return -2;
@@ -248,7 +250,10 @@ int plan_vary_check(const char *scenario, const plan_choice *ch, size_t n, strbu
                 sb_printf(err, "--vary %s: %s.%s is varied twice", ch[j].arg, ch[j].pool, ch[j].field);
                 rc = -1;
             }
-        if (!rc) rc = check_one(root, scenario, &ch[j], ch, n, &cat, err);
+        if (!rc && ch[j].set_key == NULL && plan_vary_is_quota(ch[j].arg))
+            rc = plan_vary_quota_check(root, scenario, &ch[j], err);
+        else if (!rc)
+            rc = check_one(root, scenario, &ch[j], ch, n, &cat, err);
     }
     catalog_free(&cat);
     yfile_free(&f);

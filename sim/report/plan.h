@@ -58,6 +58,8 @@ typedef struct plan_choice {
     const char *field;       /* what it sets under cluster.nodePools.POOL: "gpu.migLayout", "gpu.model", ... */
     const char *arg;         /* the --vary argument, for messages */
     const char *origin;      /* "--vary ARG": names the override in a run's errors */
+    const char *set_key;     /* the scenario key it sets (a ClusterQueue's quota, cli/plan_vary.c); NULL:
+                              * cluster.nodePools.POOL.FIELD */
     const char **values;     /* n values, in the order given */
     double *prices;          /* per value a price per node and hour (gpu.model MODEL:PRICE), or NULL */
     size_t n;
@@ -145,6 +147,8 @@ int plan_search_all(plan_ctx *c, int *code, strbuf *err);
 /* Do two probes have the same choices (a monotone comparison is meaningful)? */
 bool plan_same_choices(const plan_ctx *c, const plan_probe *p, const plan_probe *q);
 /* "POOL.FIELD=VALUE ..." of a probe's choices (nothing without choices). */
+/* The scenario key a choice sets ("cluster.nodePools.POOL.FIELD" or its set_key) into out. */
+void plan_choice_key(const plan_choice *ch, strbuf *out);
 void plan_choices_text(const plan_ctx *c, const size_t *pick, strbuf *out);
 
 /* plan_text.c: "big=4 small=8 [choices] (12 nodes[, 20 per hour])"; the

@@ -12,6 +12,11 @@
 
 #include "util/xalloc.h"
 
+void plan_choice_key(const plan_choice *ch, strbuf *out) {
+    if (ch->set_key) sb_puts(out, ch->set_key);
+    else sb_printf(out, "cluster.nodePools.%s.%s", ch->pool, ch->field);
+}
+
 bool plan_same_choices(const plan_ctx *c, const plan_probe *p, const plan_probe *q) {
     return !c->nchoices || !memcmp(p->pick, q->pick, c->nchoices * sizeof *p->pick);
 }
@@ -48,7 +53,8 @@ static int search_pick(plan_ctx *c, const size_t *pick, int *code, strbuf *err) 
     for (size_t j = 0; j < c->nchoices; j++) {
         const plan_choice *ch = &c->choices[j];
         strbuf s = {0};
-        sb_printf(&s, "cluster.nodePools.%s.%s=%s", ch->pool, ch->field, ch->values[pick[j]]);
+        plan_choice_key(ch, &s);
+        sb_printf(&s, "=%s", ch->values[pick[j]]);
         sets[c->nsets + j] = xstrdup(sb_str(&s));
         origins[c->nsets + j] = ch->origin;
         sb_free(&s);

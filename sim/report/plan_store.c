@@ -151,9 +151,11 @@ int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err)
             }
         for (size_t r = 0; r < runs && !rc; r++)   /* the choices, as `drasim sweep` would name them */
             for (size_t j = 0; j < c->nchoices && !rc; j++) {
-                s = sqlite3_mprintf("INSERT INTO sweep VALUES(%lld, 'cluster.nodePools.%q.%q', %Q)",
-                                    (long long)(next + (int64_t)r), c->choices[j].pool, c->choices[j].field,
-                                    c->choices[j].values[p->pick[j]]);
+                strbuf key = {0};
+                plan_choice_key(&c->choices[j], &key);
+                s = sqlite3_mprintf("INSERT INTO sweep VALUES(%lld, %Q, %Q)", (long long)(next + (int64_t)r),
+                                    sb_str(&key), c->choices[j].values[p->pick[j]]);
+                sb_free(&key);
                 rc = exec(db, s, err);
                 sqlite3_free(s);
             }
