@@ -312,3 +312,24 @@ drasim_cli_test(NAME queues/run/bad-dra-sources
   COMMAND run ${_kq}/run/bad-dra-sources.yaml -o ${_kq_out}/bad-dra.db
   EXIT 3 EXPECT [[bad-dra-sources.yaml:[0-9]+:[0-9]+: deviceClassMappings: sources [(]counter/capacity quota of partitionable devices[)] is not modelled]]
   FILE_ABSENT ${_kq_out}/bad-dra.db)
+
+# waitForPodsReady (Kueue Configuration): a gang the quota admits but the node
+# never holds is evicted at its PodsReady timeout (PodsReadyTimeout), requeued
+# after Kueue's backoff, deactivated past backoffLimitCount; numbers derived
+# by hand in run/pods-ready.yaml and run/pods-ready-block.yaml
+drasim_cli_test(NAME queues/run/pods-ready
+  COMMAND run ${_kq}/run/pods-ready.yaml -o ${_kq_out}/pods-ready.db --force
+  EXPECT "big: 2 pods: ClusterQueue team: Workload deactivated after 3 PodsReady timeout[(]s[)] [(]backoffLimitCount 2[)]"
+  SQL ${_kq_out}/pods-ready.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_pending_at_end', 'queue_evicted_PodsReadyTimeout', 'queue_evicted_Deactivated', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
+      "^queue_admitted=4.0 queue_pending_at_end=0.0 queue_evicted_PodsReadyTimeout=2.0 queue_evicted_Deactivated=1.0 queue_wait_censored_mean_s=19.5 queue_wait_censored_max_s=50.0$"
+      ${_kq_out}/pods-ready.db "SELECT group_concat(name || '@' || arrival_ms || '-' || ifnull(scheduled_ms, '') || '-' || ifnull(completion_ms, ''), ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^big-0@0--60000 big-1@0--60000 small-0@10000-60000-80000 big-2@60000--140000 big-3@60000--140000 big-4@140000--208000 big-5@140000--208000 big-6@208000-- big-7@208000--$")
+drasim_cli_test(NAME queues/run/pods-ready-block
+  COMMAND run ${_kq}/run/pods-ready-block.yaml -o ${_kq_out}/pods-ready-block.db --force
+  SQL ${_kq_out}/pods-ready-block.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_evicted_PodsReadyTimeout', 'queue_evicted_Deactivated', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
+      "^queue_admitted=2.0 queue_evicted_PodsReadyTimeout=0.0 queue_evicted_Deactivated=1.0 queue_wait_censored_mean_s=25.0 queue_wait_censored_max_s=50.0$"
+      ${_kq_out}/pods-ready-block.db "SELECT scheduled_ms FROM pods WHERE name = 'small-0'" "^60000$")
+drasim_cli_test(NAME queues/run/bad-pods-ready
+  COMMAND run ${_kq}/run/bad-pods-ready.yaml -o ${_kq_out}/bad-pods-ready.db
+  EXIT 3 EXPECT [[bad-pods-ready.yaml:41:38: waitForPodsReady.requeuingStrategy.timestamp: supported values: "Creation", "Eviction"]]
+  FILE_ABSENT ${_kq_out}/bad-pods-ready.db)

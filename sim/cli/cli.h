@@ -33,6 +33,18 @@ int cmd_inventory(int argc, char **argv);
 struct strbuf;
 int inventory_at_build(const char *scenario, const char *catalog, const char *const *sets, size_t nsets,
                        bool has_seed, uint64_t seed, int64_t at, struct strbuf *out);
+/* The same run to `at` for any writer (`drasim state`: cmd_state.c): `write`
+ * gets the run stopped at `at` and its inventory; 0, or -1 with err set (bad
+ * input). `cmd` names the command in messages. */
+struct sim_run;
+struct inventory;
+struct arena;
+typedef int (*scenario_at_writer)(struct sim_run *run, struct inventory *inv, struct arena *a, struct strbuf *out,
+                                  struct strbuf *err);
+int scenario_at_build(const char *cmd, const char *scenario, const char *catalog, const char *const *sets,
+                      size_t nsets, bool has_seed, uint64_t seed, int64_t at, scenario_at_writer write,
+                      struct strbuf *out);
+int cmd_state(int argc, char **argv);
 int cmd_cel(int argc, char **argv);
 int cmd_allocate(int argc, char **argv);
 int cmd_report(int argc, char **argv);

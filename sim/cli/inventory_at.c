@@ -1,6 +1,7 @@
-/* inventory_at.c -- `drasim inventory SCENARIO --at TIME` (cmd_inventory.c):
- * run the scenario up to simulated TIME and write its cluster as it stood
- * then (workload/faults.h faults_patch_inventory, docs/DYNAMICS.md). */
+/* inventory_at.c -- `drasim inventory SCENARIO --at TIME` (cmd_inventory.c)
+ * and `drasim state SCENARIO --at TIME` (cmd_state.c): run the scenario up to
+ * simulated TIME and write its cluster as it stood then (workload/faults.h
+ * faults_patch_inventory, docs/DYNAMICS.md), or its pods and claims. */
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -10,8 +11,21 @@
 #include "workload/attach.h"
 #include "workload/faults.h"
 
+/* What `inventory --at` writes: the cluster as the faults left it. */
+static int write_inventory(sim_run *run, inventory *inv, arena *a, strbuf *out, strbuf *err) {
+    (void)err;
+    faults_patch_inventory(run, inv, a);
+    inventory_write_yaml(inv, out);
+    return 0;
+}
+
 int inventory_at_build(const char *path, const char *catalog, const char *const *sets, size_t nsets, bool has_seed,
                        uint64_t seed, sim_time at, strbuf *out) {
+    return scenario_at_build("inventory", path, catalog, sets, nsets, has_seed, seed, at, write_inventory, out);
+}
+
+int scenario_at_build(const char *cmd, const char *path, const char *catalog, const char *const *sets, size_t nsets,
+                      bool has_seed, uint64_t seed, sim_time at, scenario_at_writer write, strbuf *out) {
     strbuf err = {0};
     scenario sc = {0};
     gpu_catalog cat;
@@ -56,11 +70,10 @@ int inventory_at_build(const char *path, const char *catalog, const char *const 
         sb_puts(&err, ex == -2 ? sb_str(&run.error) : "interrupted");
         goto done;
     }
-    faults_patch_inventory(&run, &inv, &a);
-    inventory_write_yaml(&inv, out);
+    if (write(&run, &inv, &a, out, &err)) goto done;
     rc = EXIT_OK;
 done:
-    if (rc) fprintf(stderr, "drasim inventory: %s\n", sb_str(&err));
+    if (rc) fprintf(stderr, "drasim %s: %s\n", cmd, sb_str(&err));
     if (have_run) sim_free(&run);
     if (have_inv) inventory_free(&inv);
     if (have_cat) catalog_free(&cat);

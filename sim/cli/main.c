@@ -14,6 +14,7 @@ typedef struct command {
 static const command commands[] = {
     {"run", cmd_run, "simulate a scenario and store the results in SQLite"},
     {"inventory", cmd_inventory, "write a scenario's cluster as Kubernetes objects (Nodes, DeviceClasses, ResourceSlices)"},
+    {"state", cmd_state, "write a scenario's pods and claims at a simulated time as a kubectl List (cluster.state)"},
     {"cel", cmd_cel, "evaluate a CEL expression, optionally against a device (`cel eval`)"},
     {"allocate", cmd_allocate, "run the DRA allocator on claims, slices and classes from YAML files"},
     {"report", cmd_report, "draw plots and an HTML page from a results database"},

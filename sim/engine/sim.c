@@ -40,7 +40,8 @@ double sim_gpu_equiv(const char *res, int replicas) {
 enum {
     EV_BACKOFF_RETRY = EV_KIND_USER + 8,
     EV_TERMINATED = EV_KIND_USER + 9,   /* a terminating pod's grace period ended (sim_evict.c) */
-    EV_SOURCE_BG = EV_KIND_USER + 10    /* a source's background event (sim_schedule_background) */
+    EV_SOURCE_BG = EV_KIND_USER + 10,   /* a source's background event (sim_schedule_background) */
+    EV_QUEUE_WAKE = EV_KIND_USER + 11   /* the queue asked for a cycle (queue/gate.h take_wake); not live */
 };
 
 static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes, const inv_node *info,
@@ -360,6 +361,7 @@ static void gate_cycle(sim_run *r, sim_time t) {
         }
         for (size_t i = 0; i < out.evict.len; i++) {
             uint32_t id = out.evict.data[i].pod;
+            if (r->gangs) sim_gang_reject_waiting(r, id, t);   /* a gang pod held at Permit gives its node back now */
             int was = sim_evict(r, id, EVICT_PREEMPTION, out.evict.data[i].reason, -1, t);
             if (was == POD_PENDING) r->gate->ended(r->gate->ctx, id, t);   /* deleted at once: its quota is free */
             if (was >= 0 && r->evictions.data[r->evictions.len - 1].replacement)
@@ -691,7 +693,8 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             stopped = true;
             break;
         }
-        if (sc->stop_all_pods_done && r->live_events == 0) break;
+        if (sc->stop_all_pods_done && r->live_events == 0 && !(r->gate && r->gate->busy && r->gate->busy(r->gate->ctx)))
+            break;
         advance(r, t);
         r->sched.now = t;
         bool sample = false;
@@ -718,6 +721,8 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
         }
         if (r->gate) gate_cycle(r, t);   /* admission before scheduling (queue/gate.h) */
         schedule_pass(r, t);
+        if (r->gate && r->gate->take_wake)   /* instants the queue asked for (waitForPodsReady) */
+            for (int64_t w; (w = r->gate->take_wake(r->gate->ctx)) >= 0;) evq_push(&r->q, w < t ? t : w, EV_QUEUE_WAKE, 0);
         for (size_t k = 0; k < r->started.len; k++) {   /* started hooks may submit or delete pods */
             uint32_t id = r->started.data[k];
             const sim_source *src = &r->sources[r->pods.data[id].source];

@@ -76,6 +76,8 @@ static ynode *emit_tolerations(arena *a, const k8s_toleration *t, size_t n) {
     return seq;
 }
 
+ynode *k8s_emit_tolerations(arena *a, const k8s_toleration *t, size_t n) { return emit_tolerations(a, t, n); }
+
 static ynode *emit_opaque(arena *a, const k8s_opaque_config *o) {
     ynode *m = yb_map(a);
     yb_add(a, m, "driver", yb_str(a, o->driver));

@@ -18,6 +18,8 @@ ynode *k8s_emit_claim(arena *a, const k8s_resource_claim *claim, const k8s_alloc
 ynode *k8s_emit_allocation(arena *a, const k8s_allocation *alloc);
 ynode *k8s_emit_node_selector(arena *a, const k8s_node_selector *sel);
 ynode *k8s_emit_quantity(arena *a, const quantity *q);
+/* A tolerations list (pod spec or device result). */
+ynode *k8s_emit_tolerations(arena *a, const k8s_toleration *t, size_t n);
 /* A selectors list: [{cel: {expression: ...}}, ...]. */
 ynode *k8s_emit_selectors(arena *a, const char *const *exprs, size_t n);
 

@@ -178,7 +178,21 @@ typedef struct kq_dc_mapping {     /* resources.deviceClassMappings: a DeviceCla
     const char *device_class, *resource;
 } kq_dc_mapping;
 
+/* waitForPodsReady (kueue ff69552e79 apis/config/v1beta2/configuration_types.go,
+ * defaults.go): on by default in a v1beta2 Configuration (timeout 30 min),
+ * by `enable: true` in v1beta1 (there blockAdmission defaults to true). */
+typedef struct kq_wait_ready {
+    bool on;
+    bool block_admission;
+    bool creation_timestamp;           /* requeuingStrategy.timestamp Creation (default Eviction) */
+    int64_t timeout_ms;
+    int64_t recovery_ms;               /* recoveryTimeout (default: timeout; 0 = off); read, not modelled */
+    int64_t backoff_limit;             /* backoffLimitCount; -1 = none (requeued endlessly) */
+    int64_t backoff_base_s, backoff_max_s;   /* defaults 60, 3600; max 0 = no cap */
+} kq_wait_ready;
+
 typedef struct kq_config {
+    kq_wait_ready wait_ready;
     kq_dc_mapping *dc_mappings;        /* resources.deviceClassMappings (arena) */
     size_t ndc_mappings;
     bool fair_sharing;

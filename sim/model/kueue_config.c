@@ -10,6 +10,12 @@
  *   resources:
  *     deviceClassMappings:             # DRA claims charged against quota
  *     - {name: example.com/gpu, deviceClassNames: [gpu.nvidia.com]}
+ *   waitForPodsReady:                  # v1beta2: on even when absent (30 min)
+ *     timeout: 10m
+ *     blockAdmission: false
+ *     recoveryTimeout: 10m
+ *     requeuingStrategy: {timestamp: Eviction, backoffLimitCount: 5,
+ *                         backoffBaseSeconds: 60, backoffMaxSeconds: 3600}
  *
  * v1beta2 turns fair sharing on by the presence of `fairSharing`; v1beta1 by
  * `enable: true` (both forms are read). Other keys of the Configuration
@@ -17,9 +23,12 @@
  * change admission. The same `fairSharing` map is a scenario's
  * queues.fairSharing (model/scenario_queues.c).
  */
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/kueue.h"
+#include "model/scenario.h"
 #include "util/intern.h"
 
 int kq_decode_fair_sharing(kq_config *c, const ynode *fs, bool default_on, strbuf *err) {
@@ -106,6 +115,79 @@ static int decode_dc_mappings(kq_objects *o, const ynode *res, strbuf *err) {
     return 0;
 }
 
+/* A non-negative int32 (Kueue's *int32 fields; validation.go: not negative). */
+static int nonneg_int(const ynode *m, const char *key, int64_t *out, strbuf *err) {
+    const ynode *v = ymap_get(m, key);
+    if (!v || y_is_null(v)) return 0;
+    char what[64];
+    snprintf(what, sizeof what, "requeuingStrategy.%s", key);
+    if (y_int(v, what, out, err)) return -1;
+    if (*out < 0 || *out > INT32_MAX) {
+        yerr(err, v, "waitForPodsReady.%s: must be between 0 and %d", what, INT32_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+/* A duration field of waitForPodsReady (Go's metav1.Duration text); false
+ * when absent. Negative durations cannot be written in drasim's form. */
+static int wfpr_duration(const ynode *m, const char *key, int64_t *out, bool *given, strbuf *err) {
+    const ynode *v = ymap_get(m, key);
+    *given = v && !y_is_null(v);
+    if (!*given) return 0;
+    char what[64];
+    snprintf(what, sizeof what, "waitForPodsReady.%s", key);
+    return scenario_parse_duration(v, what, out, err);
+}
+
+/* waitForPodsReady with Kueue's defaults and validation (pkg/config/validation.go
+ * validateWaitForPodsReady). `m` NULL: the defaults of a v1beta2 Configuration. */
+static int decode_wait_ready(kq_wait_ready *w, const ynode *m, bool v1beta1, strbuf *err) {
+    *w = (kq_wait_ready){.on = !v1beta1, .timeout_ms = 30 * 60 * 1000, .backoff_limit = -1,
+                         .backoff_base_s = 60, .backoff_max_s = 3600};
+    if (!m || y_is_null(m)) {
+        w->recovery_ms = w->timeout_ms;
+        return 0;
+    }
+    static const char *const keys1[] = {"enable", "timeout", "blockAdmission", "requeuingStrategy", "recoveryTimeout", NULL};
+    const char *const *keys = v1beta1 ? keys1 : keys1 + 1;   /* v1beta2 has no `enable` */
+    if (y_expect(m, YN_MAP, "waitForPodsReady", err) || ymap_check_keys(m, keys, "waitForPodsReady", err)) return -1;
+    const ynode *v;
+    if ((v = ymap_get(m, "enable")) && y_bool(v, "waitForPodsReady.enable", &w->on, err)) return -1;
+    w->block_admission = v1beta1 && w->on;   /* v1beta1 defaults.go: blockAdmission = enable */
+    if ((v = ymap_get(m, "blockAdmission")) && y_bool(v, "waitForPodsReady.blockAdmission", &w->block_admission, err))
+        return -1;
+    bool given;
+    int64_t t = 0;
+    if (wfpr_duration(m, "timeout", &t, &given, err)) return -1;
+    if (given && t > 0) w->timeout_ms = t;
+    else if (given && v1beta1 && w->on) {   /* v1beta1 keeps an explicit 0: "must be specified" */
+        yerr(err, ymap_get(m, "timeout"), "waitForPodsReady.timeout: must be specified (greater than 0)");
+        return -1;
+    }   /* v1beta2 defaults a zero timeout to 30 min */
+    w->recovery_ms = w->timeout_ms;
+    if (wfpr_duration(m, "recoveryTimeout", &t, &given, err)) return -1;
+    if (given) w->recovery_ms = t;
+    const ynode *rs = ymap_get(m, "requeuingStrategy");
+    if (!rs || y_is_null(rs)) return 0;
+    static const char *const rkeys[] = {"timestamp", "backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds", NULL};
+    if (y_expect(rs, YN_MAP, "waitForPodsReady.requeuingStrategy", err) ||
+        ymap_check_keys(rs, rkeys, "waitForPodsReady.requeuingStrategy", err))
+        return -1;
+    if ((v = ymap_get(rs, "timestamp")) && !y_is_null(v)) {
+        if (y_scalar_eq(v, "Creation")) w->creation_timestamp = true;
+        else if (!y_scalar_eq(v, "Eviction")) {
+            yerr(err, v, "waitForPodsReady.requeuingStrategy.timestamp: supported values: \"Creation\", \"Eviction\"");
+            return -1;
+        }
+    }
+    if (nonneg_int(rs, "backoffLimitCount", &w->backoff_limit, err) ||
+        nonneg_int(rs, "backoffBaseSeconds", &w->backoff_base_s, err) ||
+        nonneg_int(rs, "backoffMaxSeconds", &w->backoff_max_s, err))
+        return -1;
+    return 0;
+}
+
 int kq_decode_configuration(kq_objects *o, const ynode *root, bool v1beta1, strbuf *err) {
     if (o->config.where) {
         yerr(err, root, "a second Kueue Configuration (the first at line %d)", o->config.where->line);
@@ -116,6 +198,7 @@ int kq_decode_configuration(kq_objects *o, const ynode *root, bool v1beta1, strb
     if (fs && !y_is_null(fs) && kq_decode_fair_sharing(&o->config, fs, !v1beta1, err)) return -1;
     const ynode *res = ymap_get(root, "resources");
     if (res && !y_is_null(res) && decode_dc_mappings(o, res, err)) return -1;
+    if (decode_wait_ready(&o->config.wait_ready, ymap_get(root, "waitForPodsReady"), v1beta1, err)) return -1;
     o->config.where = root;
     return 0;
 }

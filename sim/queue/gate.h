@@ -76,6 +76,13 @@ typedef struct queue_gate {
     const queue_samples *(*samples)(void *ctx);
     /* Why class `cls`'s pods still wait in the queue (NULL: none waits). */
     const char *(*why)(void *ctx, uint32_t cls);
+    /* The next instant the gate asked to be woken at (a waitForPodsReady
+     * deadline, the end of a requeuing backoff), taken off its list; -1 when
+     * none. The engine runs a cycle then (NULL: the gate never asks). */
+    int64_t (*take_wake)(void *ctx);
+    /* True while an admitted Workload waits for its pods with a deadline:
+     * a run stopped by allPodsDone goes on to that deadline (NULL: never). */
+    bool (*busy)(void *ctx);
     /* The run ended at `end`: per-queue metrics. */
     void (*summarize)(void *ctx, int64_t end, queue_metric_fn add, void *ud);
     void (*free)(void *ctx);

@@ -35,7 +35,9 @@
 #include "queue/gate.h"
 #include "queue/kq_fs_order.h"
 #include "queue/kq_objects.h"
+#include "queue/kq_ready.h"
 #include "util/intern.h"
+#include "util/rng.h"
 #include "util/xalloc.h"
 
 typedef struct cls_info {
@@ -49,6 +51,7 @@ typedef struct cls_info {
     int32_t gang_size;               /* a gang: its pods form one Workload (0 = one per pod) */
     bool inadmissible;               /* Kueue cannot admit it at all (why says so) */
     uint32_t gang_open;              /* gang Workload collecting its pods: index + 1, 0 = none */
+    int64_t deactivated;             /* its pods held for a deactivated Workload (waitForPodsReady) */
 } cls_info;
 
 /* A gang's Workload (Kueue's pod-group integration: one Workload whose pod
@@ -60,6 +63,10 @@ typedef struct gang_wl {
     int64_t order;                   /* queue-order timestamp; -1 = its creation */
     int32_t live;                    /* admitted members that have not ended */
     int32_t nbound;                  /* members bound to a node */
+    int64_t created, not_before;     /* a requeued Workload's creation and backoff end; -1 = none */
+    int32_t requeues;                /* its requeueState.count */
+    uint32_t wid;                    /* its identity (kq_ready jitter) + 1; 0 = new */
+    bool deactivated;
 } gang_wl;
 
 typedef struct pod_rec {
@@ -73,7 +80,20 @@ typedef struct pod_rec {
     bool pending, bound;             /* bound: the Workload (a gang: all its pods) placed */
     uint32_t gw;                     /* gang Workload index + 1, 0 = none */
     bool holds, mbound;              /* a gang member: admitted and not ended; bound */
+    /* waitForPodsReady (kq_ready.h) */
+    bool armed;                      /* admitted, its pods not all Ready, a deadline pending */
+    uint8_t evicted_by;              /* BY_TIMEOUT, BY_DEACTIVATION: why the gate evicted it */
+    int32_t requeues;                /* status.requeueState.count */
+    uint32_t wid;                    /* the Workload's identity: its first pod */
+    int64_t created;                 /* the Workload's creationTimestamp */
+    int64_t evicted_at, requeue_at;  /* its PodsReadyTimeout eviction, the backoff's end */
 } pod_rec;
+
+enum { BY_NONE, BY_TIMEOUT, BY_DEACTIVATION };
+enum { T_DEADLINE, T_REQUEUE };      /* kq_timer.what */
+/* pods.reason of the pods of an evicted Workload (workload_controller.go) */
+static const char TIMEOUT_TEXT[] = "Exceeded the PodsReady timeout (Kueue waitForPodsReady)";
+static const char DEACT_TEXT[] = "The workload is deactivated due to exceeding the maximum number of re-queuing retries (Kueue)";
 
 /* Kueue's preemption reasons (kueue.InClusterQueueReason, ...), the
  * preempted pods' message as preemption.go preemptionMessage words it. */
@@ -92,6 +112,7 @@ typedef struct cq_state {
     int64_t admitted, admitted_borrowing;
     int64_t preemptions[R_N];        /* victims its heads preempted, by reason */
     int64_t preempted;               /* its Workloads preempted by others or itself */
+    int64_t evicted_timeout, evicted_deactivated;   /* kueue_evicted_workloads_total{reason} */
     int64_t holding, unbound;        /* admitted Workloads holding quota; of them not bound yet */
     VEC(int64_t) unsched;            /* admitted then bound (or gone): ms from admission */
     size_t cursor;                   /* the head's index in `pending` during an instant */
@@ -122,6 +143,13 @@ typedef struct kq_gate {
     queue_samples samples;
     int64_t missing_lq_pods;
     int64_t now;                     /* the instant of the current cycle */
+    /* waitForPodsReady (kq_ready.h): wr->on or not used */
+    const kq_wait_ready *wr;
+    kq_timers timers;
+    VEC(int64_t) wakes;              /* instants to hand to the engine (take_wake) */
+    int64_t awaiting;                /* armed Workloads */
+    bool blocked;                    /* blockAdmission: admission waits for them */
+    rng jitter;                      /* base of the per-Workload jitter streams */
 } kq_gate;
 
 static const kq_node *root_of(const kq_node *n) {
@@ -258,7 +286,7 @@ static void sift_up(kq_gate *g, cq_state *cs, size_t i) {
  * (the leader becomes pending with the Workload's order). */
 static bool gang_collect(kq_gate *g, cls_info *ci, uint32_t pod, int64_t t) {
     if (!ci->gang_open) {
-        gang_wl z = {.order = -1};
+        gang_wl z = {.order = -1, .created = -1, .not_before = -1};
         VEC_PUSH(g->gangs, z);
         ci->gang_open = (uint32_t)g->gangs.len;
     }
@@ -270,6 +298,9 @@ static bool gang_collect(kq_gate *g, cls_info *ci, uint32_t pod, int64_t t) {
     pod_rec *lead = &g->pods.data[gw->members.data[0]];
     lead->arrival = t;   /* the Workload exists from now */
     lead->order = gw->order >= 0 ? gw->order : t;
+    lead->created = gw->created >= 0 ? gw->created : t;
+    lead->requeues = gw->requeues;
+    lead->wid = gw->wid ? gw->wid - 1 : lead->wid;
     lead->pending = true;
     g->pods.data[pod].pending = false;
     return true;
@@ -307,6 +338,8 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
     }
     p->cq = (int32_t)ci->cq->index;
     p->order = t;
+    p->created = t;
+    p->wid = pod;
     if (ci->gang_size) {
         if (!gang_collect(g, ci, pod, t)) return true;   /* waits for the rest of its gang */
         pod = g->gangs.data[p->gw - 1].members.data[0];   /* the gang's leader stands for it */
@@ -318,6 +351,19 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
     sift_up(g, cs, cs->pending.len - 1);
     mark_dirty(g, ci->cq);
     return true;
+}
+
+/* waitForPodsReady: Workload `pod` (a gang's leader) no longer waits for a
+ * deadline (its pods are Ready, it ended or was evicted). With blockAdmission
+ * the last one lifts the block: every tree cycles again at t. */
+static void disarm(kq_gate *g, uint32_t pod, int64_t t) {
+    pod_rec *p = &g->pods.data[pod];
+    if (!p->armed) return;
+    p->armed = false;
+    if (--g->awaiting > 0 || !g->blocked) return;
+    g->blocked = false;
+    for (size_t q = 0; q < g->l.s.ncq; q++) mark_dirty(g, g->l.s.nodes[q]);
+    VEC_PUSH(g->wakes, t);
 }
 
 /* The victim's Workload requeued as its replacement: Kueue's Job integration
@@ -333,19 +379,39 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
 static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     kq_gate *g = ctx;
     if (victim >= g->pods.len || rep >= g->pods.len) return;
-    if (g->pods.data[rep].gw && g->pods.data[victim].gw) {   /* a gang: its new Workload keeps the old order */
+    if (g->pods.data[victim].gw) victim = g->gangs.data[g->pods.data[victim].gw - 1].members.data[0];
+    const pod_rec *v = &g->pods.data[victim];
+    /* GetQueueOrderTimestamp: the PodsReadyTimeout eviction's time with
+     * requeuingStrategy.timestamp Eviction, else the creation time; a
+     * PodsReadyTimeout victim waits for its backoff (RequeueState.RequeueAt) */
+    int64_t order = v->evicted_by == BY_TIMEOUT && !g->wr->creation_timestamp ? v->evicted_at : v->created;
+    int64_t not_before = v->evicted_by == BY_TIMEOUT && v->requeue_at > g->now + 1 ? v->requeue_at : g->now + 1;
+    bool deact = v->evicted_by == BY_DEACTIVATION;
+    if (g->pods.data[rep].gw) {   /* a gang: its new Workload keeps the old order */
         gang_wl *gw = &g->gangs.data[g->pods.data[rep].gw - 1];
-        int64_t old = g->pods.data[g->gangs.data[g->pods.data[victim].gw - 1].members.data[0]].order;
-        if (gw->order < 0 || old < gw->order) gw->order = old;
+        if (gw->order < 0 || order < gw->order) gw->order = order;
+        gw->created = v->created;
+        gw->requeues = v->requeues;
+        gw->wid = v->wid + 1;
+        gw->not_before = not_before;
+        gw->deactivated = deact;
         rep = gw->members.data[0];
         if (!g->pods.data[rep].pending) return;   /* still collecting: applied at completion */
-        g->pods.data[rep].order = gw->order;
-        victim = rep;
+        order = gw->order;
     }
-    if (!g->pods.data[rep].pending) return;
-    pod_rec *v = &g->pods.data[victim], *p = &g->pods.data[rep];
-    p->order = v->order;
-    p->not_before = g->now + 1;
+    pod_rec *p = &g->pods.data[rep];
+    if (!p->pending) return;
+    p->order = order;
+    p->created = v->created;
+    p->requeues = v->requeues;
+    p->wid = v->wid;
+    p->not_before = not_before;
+    if (deact) {   /* spec.active false: never queued again (left in `pending` until the cycle's clean-up) */
+        p->pending = false;
+        g->cls[p->cls].deactivated++;
+        mark_dirty(g, g->l.s.nodes[p->cq]);
+        return;
+    }
     cq_state *cs = &g->cqs[p->cq];
     for (size_t i = cs->pending.len; i-- > 0;)
         if (cs->pending.data[i] == rep) {
@@ -366,6 +432,7 @@ static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
         pod = gw->members.data[0];
     }
     if (!g->pods.data[pod].wl) return;
+    disarm(g, pod, t);
     pod_rec *p = &g->pods.data[pod];
     cq_state *cs = &g->cqs[p->cq];
     cs->holding--;
@@ -444,6 +511,12 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     p->pending = false;
     p->bound = false;
     p->admitted_at = t;
+    if (g->wr->on) {   /* the PodsReady deadline (workload_controller.go admittedNotReadyWorkload) */
+        p->armed = true;
+        g->awaiting++;
+        kq_timers_push(&g->timers, t + g->wr->timeout_ms, pod, T_DEADLINE);
+        VEC_PUSH(g->wakes, t + g->wr->timeout_ms);
+    }
     cq_state *cs = &g->cqs[cq->index];
     cs->holding++;
     cs->unbound++;
@@ -488,6 +561,7 @@ static bool preempt(kq_gate *g, uint32_t pod, const kq_result *r, wl_vec *target
         VEC_PUSH(*targeted, w);
         if (w->evicted) continue;   /* already on its way out: wait for it */
         w->evicted = true;
+        disarm(g, wl_pod(w), g->now);
         int k = reason_index(r->victims[i].reason);
         cs->preemptions[k]++;
         g->cqs[w->cq->index].preempted++;
@@ -525,6 +599,7 @@ static int head_cmp(const void *pa, const void *pb) {
  * of the same class); StrictFIFO settles at its first. */
 static void collect_heads(kq_gate *g) {
     g->heads.len = 0;
+    if (g->blocked) return;
     for (size_t q = 0; q < g->l.s.ncq; q++) {
         cq_state *cs = &g->cqs[q];
         if (cs->settled) continue;
@@ -586,6 +661,10 @@ static void one_cycle(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out *
 
 /* processEntry for one head: admit, preempt or note why not. */
 static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
+    if (g->blocked) {   /* blockAdmission: the scheduler waits (Kueue's cache.WaitForPodsReady) */
+        kq_result_free(&h->r);
+        return;
+    }
     kq_node *cq = g->l.s.nodes[h->cq];
     cq_state *cs = &g->cqs[cq->index];
     bool *used = &g->round_used[root_of(cq)->index];
@@ -593,7 +672,15 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
         kq_result_free(&h->r);
         evaluate(g, h->pod, &h->r);
     }
-    if (h->r.admitted) {
+    if (h->r.admitted && g->wr->on && g->wr->block_admission && g->awaiting > 0) {
+        /* scheduler.go waitForPodsReadyIfNeeded: an entry that fits waits until
+         * every admitted Workload is PodsReady; no other entry goes on meanwhile */
+        cls_info *ci = &g->cls[g->pods.data[h->pod].cls];
+        free(ci->why);
+        ci->why = xstrdup("waiting for all admitted workloads to be in PodsReady condition");
+        g->blocked = true;
+        for (size_t q = 0; q < g->l.s.ncq; q++) g->cqs[q].settled = true;
+    } else if (h->r.admitted) {
         admit(g, h->pod, &h->r, t);
         uint32_t gwi = g->pods.data[h->pod].gw;
         if (gwi) {   /* every pod of the gang goes to the scheduler */
@@ -616,9 +703,86 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
     kq_result_free(&h->r);
 }
 
+/* reconcileNotReadyTimeout for Workload `pod` (a gang's leader) whose pods
+ * are not all Ready at its deadline t: evicted (its pods go, its quota when
+ * they are gone) and requeued after Kueue's backoff (UpdateRequeueState);
+ * once requeueState.count would exceed backoffLimitCount it is deactivated
+ * instead (triggerDeactivation) and never queued again. The jitter is drawn
+ * from a stream of its own per (seed, Workload, count): deterministic, and
+ * independent of every other draw of the run. */
+static void time_out(kq_gate *g, uint32_t pod, int64_t t, queue_cycle_out *out) {
+    disarm(g, pod, t);
+    pod_rec *p = &g->pods.data[pod];
+    cls_info *ci = &g->cls[p->cls];
+    cq_state *cs = &g->cqs[p->cq];
+    const kq_wait_ready *wr = g->wr;
+    p->wl->evicted = true;
+    strbuf b = {0};
+    const char *text;
+    if (wr->backoff_limit >= 0 && (int64_t)p->requeues + 1 > wr->backoff_limit) {
+        p->evicted_by = BY_DEACTIVATION;
+        cs->evicted_deactivated++;
+        text = DEACT_TEXT;
+        sb_printf(&b, "ClusterQueue %s: Workload deactivated after %d PodsReady timeout(s) (backoffLimitCount %lld)",
+                  g->l.s.nodes[p->cq]->name, p->requeues + 1, (long long)wr->backoff_limit);
+    } else {
+        p->requeues++;
+        rng r;
+        rng_identity(&g->jitter, "kueue.requeue", p->wid, (uint64_t)p->requeues, &r);
+        int64_t wait = kq_requeue_backoff_ms(wr->backoff_base_s, wr->backoff_max_s, p->requeues, rng_uniform(&r));
+        p->evicted_by = BY_TIMEOUT;
+        p->evicted_at = t;
+        p->requeue_at = t + wait;
+        cs->evicted_timeout++;
+        text = TIMEOUT_TEXT;
+        int64_t at = p->requeue_at > t ? p->requeue_at : t + 1;
+        kq_timers_push(&g->timers, at, (uint32_t)p->cq, T_REQUEUE);
+        VEC_PUSH(g->wakes, at);
+        sb_printf(&b, "ClusterQueue %s: evicted after the PodsReady timeout %.0f s (%d time(s)); requeued after a backoff of %.3f s",
+                  g->l.s.nodes[p->cq]->name, (double)wr->timeout_ms / 1000.0, p->requeues, (double)wait / 1000.0);
+    }
+    free(ci->why);
+    ci->why = xstrdup(sb_str(&b));
+    sb_free(&b);
+    if (p->gw) {   /* a gang: every pod of the Workload goes */
+        const gang_wl *gw = &g->gangs.data[p->gw - 1];
+        for (size_t m = 0; m < gw->members.len; m++)
+            if (g->pods.data[gw->members.data[m]].holds) {
+                queue_victim v = {gw->members.data[m], text};
+                VEC_PUSH(out->evict, v);
+            }
+        return;
+    }
+    queue_victim v = {pod, text};
+    VEC_PUSH(out->evict, v);
+}
+
+/* The gate's timers due at t: deadlines of Workloads still not Ready (a
+ * deadline whose Workload was Ready, ended, evicted or admitted again since
+ * is stale), ends of backoffs (the ClusterQueue's tree cycles again). */
+static void fire_timers(kq_gate *g, int64_t t, queue_cycle_out *out) {
+    kq_timer x;
+    while (kq_timers_pop_due(&g->timers, t, &x)) {
+        if (x.what == T_REQUEUE) {
+            mark_dirty(g, g->l.s.nodes[x.id]);
+            continue;
+        }
+        const pod_rec *p = &g->pods.data[x.id];
+        if (p->armed && p->wl && p->admitted_at + g->wr->timeout_ms == x.t) time_out(g, x.id, t, out);
+    }
+}
+
+static int64_t gate_take_wake(void *ctx) {
+    kq_gate *g = ctx;
+    return g->wakes.len ? g->wakes.data[--g->wakes.len] : -1;
+}
+
+static bool gate_busy(void *ctx) { return ((kq_gate *)ctx)->awaiting > 0; }
+
 static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     kq_gate *g = ctx;
     g->now = t;
+    if (g->timers.n) fire_timers(g, t, out);
     if (!g->any_dirty) return;
     g->any_dirty = false;
     g->cycle_no++;
@@ -657,6 +821,7 @@ static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
     if (pod >= g->pods.len || !g->pods.data[pod].wl || g->pods.data[pod].bound) return;
     pod_rec *p = &g->pods.data[pod];
     p->bound = true;
+    disarm(g, pod, t);   /* PodsReady */
     cq_state *cs = &g->cqs[p->cq];
     cs->unbound--;
     VEC_PUSH(cs->unsched, t - p->admitted_at);
@@ -709,7 +874,7 @@ static const char *gate_why(void *ctx, uint32_t cls) {
             }
             return ci->why;
         }
-    return NULL;
+    return ci->deactivated ? ci->why : NULL;   /* held for a deactivated Workload */
 }
 
 static int cmp_i64(const void *a, const void *b) {
@@ -775,6 +940,10 @@ static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud
         }
         add(ud, "queue_preemptions", (double)total, grp);
         add(ud, "queue_preempted", (double)cs->preempted, grp);
+        if (g->wr->on) {   /* kueue_evicted_workloads_total{cluster_queue, reason} of waitForPodsReady */
+            add(ud, "queue_evicted_PodsReadyTimeout", (double)cs->evicted_timeout, grp);
+            add(ud, "queue_evicted_Deactivated", (double)cs->evicted_deactivated, grp);
+        }
         add_unscheduled(g, q, end, add, ud);
         if (n == 0) continue;
         /* time to admission, censored: a Workload still pending counts until the end */
@@ -800,6 +969,8 @@ static void gate_free(void *ctx) {
     VEC_FREE(g->samples.usage);
     VEC_FREE(g->samples.state);
     free(g->round_used);
+    kq_timers_free(&g->timers);
+    VEC_FREE(g->wakes);
     for (size_t i = 0; i < g->pods.len; i++) free(g->pods.data[i].wl);
     for (size_t q = 0; q < g->l.s.ncq; q++) {
         VEC_FREE(g->cqs[q].pending);
@@ -818,6 +989,8 @@ queue_gate *kq_gate_new(const scenario *sc) {
     kq_gate *g = xcalloc(1, sizeof *g);
     g->sc = sc;
     kq_load_admitted(&g->l, sc->queues);
+    g->wr = &sc->queues->config.wait_ready;
+    rng_seed(&g->jitter, sc->seed);
     g->ncls = sc->ngroups;
     g->cls = xcalloc(g->ncls ? g->ncls : 1, sizeof *g->cls);
     g->cqs = xcalloc(g->l.s.ncq ? g->l.s.ncq : 1, sizeof *g->cqs);
@@ -827,6 +1000,10 @@ queue_gate *kq_gate_new(const scenario *sc) {
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
                       .why = gate_why, .summarize = gate_summarize, .free = gate_free};
+    if (g->wr->on) {   /* waitForPodsReady: timers (without it the engine never asks) */
+        q->take_wake = gate_take_wake;
+        q->busy = gate_busy;
+    }
     return q;
 }
 

@@ -152,6 +152,11 @@ size_t dra_class_claims(const dra_state *d, size_t c);
  * are taken (sign +1: allocator_commit) or given back (-1) and counted among
  * the live allocations' GPUs. The caller wakes the nodes concerned. */
 void dra_hold(dra_state *d, const k8s_allocation *al, int sign);
+/* The claim object behind record r of a pod of class c (dra_held.c): the
+ * class's own claim (spec; its name is "<group>-<claim>") or the shared
+ * claim (name, spec). *extended: it is the KEP-5004 claim of the class's
+ * extended resources. NULL when unknown. */
+const k8s_resource_claim *dra_record_claim(const dra_state *d, uint32_t c, const dra_record *r, bool *extended);
 /* Pods currently reserving shared claim `name` (-1 if unknown) and whether it is allocated. */
 int dra_shared_users(const dra_state *d, const char *name, bool *allocated);
 

@@ -1,8 +1,11 @@
 /* dra_held.c -- allocations made before the run (cluster.state, docs/STATE.md):
  * a recorded claim's devices taken from the allocator and counted among the
- * live allocations, without a pod class or a record of the plugin. */
+ * live allocations, without a pod class or a record of the plugin; and the
+ * claim objects behind records, for `drasim state` (cli/state_dump.c). */
 #include "sched/dra/dra.h"
 #include "sched/dra/dra_internal.h"
+
+#include <string.h>
 
 void dra_hold(dra_state *d, const k8s_allocation *al, int sign) {
     if (sign > 0) allocator_commit(d->A, al);
@@ -11,4 +14,21 @@ void dra_hold(dra_state *d, const k8s_allocation *al, int sign) {
     d->cur_mig_devices += sign * dra_allocation_mig_devices(d, al);
     if (d->cur_gpu_equiv < 1e-9) d->cur_gpu_equiv = d->cur_gpu_equiv > -1e-9 ? 0 : d->cur_gpu_equiv;
     if (d->cur_gpu_equiv > d->peak_gpu_equiv) d->peak_gpu_equiv = d->cur_gpu_equiv;
+}
+
+const k8s_resource_claim *dra_record_claim(const dra_state *d, uint32_t c, const dra_record *r, bool *extended) {
+    *extended = false;
+    if (r->shared) {
+        for (size_t j = 0; j < d->nshared; j++)
+            if (d->shared[j].name == r->claim) return &d->shared[j].claim;
+        return NULL;
+    }
+    if (c >= d->ncls) return NULL;
+    const dra_class *k = &d->cls[c];
+    for (size_t i = 0; i < k->nown; i++)
+        if (k->own_names[i] == r->claim) {
+            *extended = !strcmp(k->own_names[i], "<extended-resources>");
+            return &k->own[i];
+        }
+    return NULL;
 }
