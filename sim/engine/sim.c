@@ -15,6 +15,7 @@
 #include "engine/sim_gang.h"
 #include "engine/sim_topology.h"
 #include "engine/sim_cd.h"
+#include "engine/sim_pin.h"
 #include "sched/policies/policy_topology_pack.h"
 #include "engine/sim_preempt.h"
 #include "sched/dra/dra_openb.h"
@@ -226,6 +227,7 @@ void sim_free(sim_run *r) {
     if (r->sched.cfg.extra == &plugin_topology_pack) topology_pack_free(r->sched.cfg.extra_state);
     sched_free(&r->sched);
     dra_free(r->dra);
+    sim_pins_free(r);   /* after the scheduler and DRA: their classes point into the pinned specs */
     evq_free(&r->q);
     for (size_t g = 0; r->class_reason && g < nclasses; g++) free(r->class_reason[g]);
     free(r->class_reason);
@@ -288,7 +290,9 @@ static void sim_mig_typical(sim_run *r) {
     free(w);
 }
 
-int sim_add_class(sim_run *r, pod_group_spec *spec) {
+/* A class added while the run goes; `shape`: a new pod shape that joins the
+ * typical pods (not a class of pods pinned by the queue, sim_pin.c). */
+static int add_class(sim_run *r, pod_group_spec *spec, bool shape) {
     /* in DRA mode the class's claims are set up first: its plugins need them */
     if (r->dra && (r->dra->ncls != r->sched.nclasses || dra_add_class(r->dra, spec, &r->error))) return -1;
     int c = sched_add_class_late(&r->sched, spec, r->sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN);
@@ -296,12 +300,14 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     /* typical pods of a generator: the shapes it submitted so far, each by its pods
      * (this class: its first pod); derived again at every new shape up to 64
      * classes, then when their number doubles (docs/PLACEMENT.md) */
-    r->sched.classes[c].typical_count = 1;
     size_t late = r->late.len + 1;
-    if (late <= 64 || (late & (late - 1)) == 0) sched_rebuild_typical(&r->sched);
+    if (shape) {
+        r->sched.classes[c].typical_count = 1;
+        if (late <= 64 || (late & (late - 1)) == 0) sched_rebuild_typical(&r->sched);
+    }
     sim_late_class lc = {.spec = spec};
     VEC_PUSH(r->late, lc);
-    if (r->dra && r->dra->mig && (late <= 64 || (late & (late - 1)) == 0)) sim_mig_typical(r);   /* the same for MIG */
+    if (shape && r->dra && r->dra->mig && (late <= 64 || (late & (late - 1)) == 0)) sim_mig_typical(r);   /* the same for MIG */
     if (r->class_cap < r->sched.classes_cap) {   /* as the scheduler's classes: geometrically */
         r->class_cap = r->sched.classes_cap;
         r->class_reason = xrealloc(r->class_reason, r->class_cap * sizeof *r->class_reason);
@@ -312,6 +318,10 @@ int sim_add_class(sim_run *r, pod_group_spec *spec) {
     sim_usage_class(r, (uint32_t)c);
     return c;
 }
+
+int sim_add_class(sim_run *r, pod_group_spec *spec) { return add_class(r, spec, true); }
+
+int sim_add_pinned_class(sim_run *r, pod_group_spec *spec) { return add_class(r, spec, false); }
 
 int sim_add_source(sim_run *r, const sim_source *src) {
     if (r->nsources == SIM_MAX_SOURCES) return -1;
@@ -353,8 +363,9 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
 static void gate_cycle(sim_run *r, sim_time t) {
     queue_cycle_out out = {0};
     do {
-        out.admitted.len = out.evict.len = 0;
+        out.admitted.len = out.evict.len = out.pins.len = 0;
         r->gate->cycle(r->gate->ctx, t, &out);
+        for (size_t i = 0; i < out.pins.len; i++) sim_pin_pod(r, &out.pins.data[i]);   /* Kueue TAS (sim_pin.h) */
         for (size_t i = 0; i < out.admitted.len; i++) {
             uint32_t id = out.admitted.data[i];
             if (!r->gangs || !sim_gang_hold(r, id, t)) sched_enqueue(&r->sched, r->pods.data[id].group, id);
@@ -370,6 +381,7 @@ static void gate_cycle(sim_run *r, sim_time t) {
     } while (out.evict.len);
     VEC_FREE(out.admitted);
     VEC_FREE(out.evict);
+    VEC_FREE(out.pins);
 }
 
 static void gate_metric(void *ud, const char *name, double value, const char *group) {

@@ -195,6 +195,7 @@ struct sim_run {
     struct queue_gate *gate;                  /* the queue manager in front of the scheduler (queue/gate.h), owned; NULL = none */
     struct sim_crash *crash;                  /* pods a GPU failure killed (engine/sim_crash.h), owned; NULL = none yet */
     struct sim_cd *cd;                        /* one ComputeDomain per node (engine/sim_cd.h), NULL = off */
+    struct sim_pins *pins;                    /* classes of pods the queue pinned (engine/sim_pin.h), NULL = none */
 };
 
 /* Prepare a run of scenario `sc` on `nodes` (both must outlive it). */
@@ -241,6 +242,9 @@ int sim_add_source(sim_run *r, const sim_source *src);
 /* Add a pod class for `spec` (which must outlive the run); returns its index,
  * or -1 when it asks for a resource no node offers. */
 int sim_add_class(sim_run *r, pod_group_spec *spec);
+/* The same for a class of pods the queue pinned to nodes (engine/sim_pin.h):
+ * not a new shape, so the typical pods do not change. */
+int sim_add_pinned_class(sim_run *r, pod_group_spec *spec);
 /* A pod of class c (a scenario pod group or an added class) from source
  * `src` arrives now, at time t; `name` (may be NULL) must outlive the run.
  * Returns its pod id. */

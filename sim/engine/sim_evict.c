@@ -9,6 +9,7 @@
 
 #include "engine/sim_crash.h"
 #include "engine/sim_evict.h"
+#include "engine/sim_pin.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -56,7 +57,7 @@ static const char *replacement_name(const sim_run *r, uint32_t id) {
 uint32_t sim_replace(sim_run *r, uint32_t id, sim_time duration, sim_time t) {
     const sim_pod *p = &r->pods.data[id];
     const char *name = p->name ? replacement_name(r, id) : NULL;
-    uint32_t rep = sim_arrive(r, p->source, p->group, name, duration, t);
+    uint32_t rep = sim_arrive(r, p->source, sim_class_origin(r, p->group), name, duration, t);   /* unpinned */
     r->pods.data[rep].replaces = id + 1;
     return rep;
 }

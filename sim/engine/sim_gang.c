@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/sim_pin.h"
 #include "engine/sim_topology.h"
 #include "sched/dra/dra.h"
 #include "sched/topology/topo_placement.h"
@@ -161,7 +162,8 @@ void sim_gang_expect(sim_run *r, uint32_t g, const char *name) {
 static uint32_t member_of(sim_run *r, uint32_t pod) {
     sim_gangs *G = r->gangs;
     const sim_pod *p = &r->pods.data[pod];
-    if (G->cls_gang && p->group < G->ncls && G->cls_gang[p->group]) return G->cls_gang[p->group];
+    uint32_t c = sim_class_origin(r, p->group);   /* a pod the queue pinned (sim_pin.h) keeps its gang */
+    if (G->cls_gang && c < G->ncls && G->cls_gang[c]) return G->cls_gang[c];
     if (!G->nslots || !p->name) return 0;
     for (size_t i = name_hash(p->name) & (G->nslots - 1); G->slots[i].name; i = (i + 1) & (G->nslots - 1))
         if (!G->slots[i].gone && !strcmp(G->slots[i].name, p->name)) {
@@ -383,6 +385,36 @@ static void permit_cycle(sim_run *r, uint32_t g, uint32_t c, uint32_t pod, sim_t
     if (x->waiting.len == 1) schedule(r, ARG(EV_TIMEOUT, g, x->attempt), t + x->timeout);
 }
 
+/* 1.37+, a gang whose pods the queue pinned to different domains (Kueue TAS,
+ * sim_pin.h): they are in several classes; after class c's, the workload
+ * cycle goes on with the gang's other queued pods in order, each the head of
+ * its class, while placed + remaining can still reach minCount. Returns the
+ * pods it placed. */
+static int32_t pinned_rest(sim_run *r, gang *x, uint32_t g, uint32_t c, int32_t placed, int32_t *rem, sim_time t) {
+    int32_t more = 0;
+    for (size_t i = 0; i < x->pods.len && placed + more < x->min && placed + more + *rem >= x->min; i++) {
+        uint32_t q = x->pods.data[i], qc = r->pods.data[q].group;
+        if (qc == c || !queued_pod(r, q) || !sched_waiting(&r->sched, qc)) continue;
+        pod_class *cl = &r->sched.classes[qc];
+        if (cl->pending[cl->head] != q) continue;
+        bool never = cl->preempt_never;
+        cl->preempt_never = true;
+        sched_take_class(&r->sched, qc);
+        placement pl;
+        bool ok = sched_schedule_head(&r->sched, qc, &pl);
+        cl = &r->sched.classes[qc];
+        cl->preempt_never = never;
+        (*rem)--;
+        if (!ok) continue;
+        sim_pod_bound(r, qc, q, &pl);
+        VEC_PUSH(x->waiting, q);
+        VEC_PUSH(x->since, t);
+        more++;
+    }
+    (void)g;
+    return more;
+}
+
 /* 1.37+: the workload scheduling cycle over the gang's queued pods. */
 static void workload_cycle(sim_run *r, uint32_t g, uint32_t c, sim_time t) {
     gang *x = &r->gangs->g.data[g];
@@ -403,6 +435,7 @@ static void workload_cycle(sim_run *r, uint32_t g, uint32_t c, sim_time t) {
         rem--;
     }
     cl->preempt_never = never;
+    if (placed < x->min && r->pins) placed += pinned_rest(r, x, g, c, placed, &rem, t);
     if (placed >= x->min) start_waiting(r, x, t);
     else reject(r, g, t, false, "the workload cycle found no room for the others");   /* early stop or too few: the whole group is rejected */
 }

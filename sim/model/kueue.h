@@ -131,6 +131,11 @@ typedef struct kq_topology_request {
     const ynode *where;
 } kq_topology_request;
 
+/* A topology request from a pod's annotations (kv, n) as Kueue's job and pod
+ * integrations read them (pkg/controller/jobframework/tas.go, validation.go):
+ * 0 (r->has false when none is given), or -1 with the webhook's message. */
+int kq_tas_request_from_kv(const k8s_kv *kv, size_t n, kq_topology_request *r, strbuf *msg);
+
 /* One domain of an admitted pod set's topologyAssignment (v1beta1 form). */
 typedef struct kq_topology_domain {
     const char **values;

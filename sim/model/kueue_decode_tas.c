@@ -70,39 +70,61 @@ static const char *ann(const k8s_kv *kv, size_t n, const char *key) {
     return NULL;
 }
 
-/* The request from the annotations (jobframework/tas.go PodSetTopologyRequest). */
-static int from_annotations(dctx *c, const ynode *md, kq_topology_request *r) {
-    k8s_kv *kv = NULL;
-    size_t n = 0;
-    if (dkvmap(c, md, "annotations", &kv, &n)) return -1;
-    const ynode *where = ymap_get(md, "annotations");
+int kq_tas_request_from_kv(const k8s_kv *kv, size_t n, kq_topology_request *r, strbuf *msg) {
     const char *req = ann(kv, n, ANN_REQUIRED), *pref = ann(kv, n, ANN_PREFERRED),
                *unc = ann(kv, n, ANN_UNCONSTRAINED), *sl = ann(kv, n, ANN_SLICE_LEVEL),
                *ss = ann(kv, n, ANN_SLICE_SIZE);
     if (!req && !pref && !unc && !sl && !ss) return 0;
     /* the job webhooks' rules (pkg/controller/jobframework/validation.go ValidateTASPodSetRequest) */
-    if ((req != NULL) + (pref != NULL) + (unc != NULL) > 1)
-        return derr(c, where, "annotations: must not contain more than one topology annotation: [\"%s\", \"%s\", \"%s\"]",
-                    ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED);
+    if ((req != NULL) + (pref != NULL) + (unc != NULL) > 1) {
+        sb_printf(msg, "annotations: must not contain more than one topology annotation: [\"%s\", \"%s\", \"%s\"]",
+                  ANN_REQUIRED, ANN_PREFERRED, ANN_UNCONSTRAINED);
+        return -1;
+    }
     r->has = true;
-    r->where = where;
     r->required = req && *req ? intern(req) : NULL;
     r->preferred = pref && *pref ? intern(pref) : NULL;
     if (unc) {
-        if (strcmp(unc, "true") && strcmp(unc, "false"))
-            return derr(c, where, "annotations[%s]: must be 'true' or 'false', got '%s'", ANN_UNCONSTRAINED, unc);
+        if (strcmp(unc, "true") && strcmp(unc, "false")) {
+            sb_printf(msg, "annotations[%s]: must be 'true' or 'false', got '%s'", ANN_UNCONSTRAINED, unc);
+            return -1;
+        }
         r->unconstrained = !strcmp(unc, "true");
     }
     if (sl) r->slice_level = intern(sl);
     if (ss) {
         char *end = NULL;
         long v = strtol(ss, &end, 10);
-        if (!*ss || *end || v < 1 || v > INT32_MAX)
-            return derr(c, where, "annotations[%s]: must be a positive integer, got '%s'", ANN_SLICE_SIZE, ss);
+        if (!*ss || *end || v < 1 || v > INT32_MAX) {
+            sb_printf(msg, "annotations[%s]: must be a positive integer, got '%s'", ANN_SLICE_SIZE, ss);
+            return -1;
+        }
         r->slice_size = (int32_t)v;
     }
-    if (sl && !ss) return derr(c, where, "annotations[%s]: slice size is required if slice topology is requested", ANN_SLICE_SIZE);
-    if (ss && !sl) return derr(c, where, "annotations[%s]: slice topology is required if slice size is given", ANN_SLICE_LEVEL);
+    if (sl && !ss) {
+        sb_printf(msg, "annotations[%s]: slice size is required if slice topology is requested", ANN_SLICE_SIZE);
+        return -1;
+    }
+    if (ss && !sl) {
+        sb_printf(msg, "annotations[%s]: slice topology is required if slice size is given", ANN_SLICE_LEVEL);
+        return -1;
+    }
+    return 0;
+}
+
+/* The request from the annotations (jobframework/tas.go PodSetTopologyRequest). */
+static int from_annotations(dctx *c, const ynode *md, kq_topology_request *r) {
+    k8s_kv *kv = NULL;
+    size_t n = 0;
+    if (dkvmap(c, md, "annotations", &kv, &n)) return -1;
+    const ynode *where = ymap_get(md, "annotations");
+    strbuf msg = {0};
+    if (kq_tas_request_from_kv(kv, n, r, &msg)) {
+        int rc = derr(c, where, "%s", sb_str(&msg));
+        sb_free(&msg);
+        return rc;
+    }
+    if (r->has) r->where = where;
     return 0;
 }
 

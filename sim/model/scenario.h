@@ -139,6 +139,8 @@ typedef struct pod_group_spec {
     const char *namespace_;          /* NULL = "default" */
     k8s_kv *labels;
     size_t nlabels;
+    k8s_kv *annotations;             /* the pods' annotations (Kueue TAS: kueue.x-k8s.io/podset-*-topology) */
+    size_t nannotations;
     uint32_t compute_domain;         /* its channel claim's ComputeDomain: index + 1 into scenario.cds, 0 = none */
 } pod_group_spec;
 

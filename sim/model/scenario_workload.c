@@ -3,6 +3,7 @@
  * count, arrival process, duration distribution, requests, placement
  * constraints and GPU demand for each scheduling mode.
  */
+#include "model/kueue.h"
 #include "model/scenario.h"
 
 #include <math.h>
@@ -211,7 +212,7 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     static const char *const keys[] = {"name", "count", "arrival", "duration", "priority", "requests",
                                        "nodeSelector", "affinity", "tolerations", "gpu", "owner", "checkpoint",
                                        "terminationGracePeriodSeconds", "containers", "initContainers", "usage",
-                                       "preemptionPolicy", "disruptionBudget", "gang", "namespace", "labels", "restartPolicy", NULL};
+                                       "preemptionPolicy", "disruptionBudget", "gang", "namespace", "labels", "annotations", "restartPolicy", NULL};
     const ynode *v;
     memset(g, 0, sizeof *g);
     g->where = m;
@@ -259,6 +260,16 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     if ((v = ymap_get(m, "namespace")) && y_str(v, "namespace", &g->namespace_, err)) return -1;   /* issue 27 */
     if ((v = ymap_get(m, "labels")) && scenario_parse_string_map(v, "labels", a, &g->labels, &g->nlabels, err))
         return -1;
+    if ((v = ymap_get(m, "annotations"))) {   /* issue 28: Kueue TAS requests, checked as Kueue's webhook does */
+        kq_topology_request tr = {0};
+        strbuf msg = {0};
+        if (scenario_parse_string_map(v, "annotations", a, &g->annotations, &g->nannotations, err)) return -1;
+        if (kq_tas_request_from_kv(g->annotations, g->nannotations, &tr, &msg)) {
+            yerr(err, v, "pod group '%s': %s", g->name, sb_str(&msg));
+            sb_free(&msg);
+            return -1;
+        }
+    }
     return scenario_parse_group_dynamics(m, g, err);
 }
 

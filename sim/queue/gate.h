@@ -18,6 +18,8 @@
 #include "util/strbuf.h"
 #include "util/vec.h"
 
+struct scheduler;
+
 typedef void (*queue_metric_fn)(void *ud, const char *name, double value, const char *group);
 
 /* A pod the queue preempts: the engine evicts it (engine/sim_evict.h) with
@@ -27,11 +29,22 @@ typedef struct queue_victim {
     const char *reason;
 } queue_victim;
 
-/* What one admission cycle decided: pods admitted (to the scheduler now) and
- * pods to evict (Kueue's preemption). The engine empties both before a cycle. */
+/* An admitted pod the queue pins to nodes: Kueue's topology ungater adds
+ * `selector` (the assigned domain's level labels; owned by the gate, stable
+ * for the run) to the pod's nodeSelector before kube-scheduler sees it. */
+typedef struct queue_pin {
+    uint32_t pod;
+    const k8s_kv *selector;
+    size_t nselector;
+} queue_pin;
+
+/* What one admission cycle decided: pods admitted (to the scheduler now),
+ * pods to evict (Kueue's preemption) and admitted pods pinned to a topology
+ * domain (Kueue TAS). The engine empties them before a cycle. */
 typedef struct queue_cycle_out {
     VEC(uint32_t) admitted;
     VEC(queue_victim) evict;
+    VEC(queue_pin) pins;
 } queue_cycle_out;
 
 /* The ClusterQueues over time (tables queue_usage and queue_state,
@@ -86,6 +99,9 @@ typedef struct queue_gate {
     /* The run ended at `end`: per-queue metrics. */
     void (*summarize)(void *ctx, int64_t end, queue_metric_fn add, void *ud);
     void (*free)(void *ctx);
+    /* The scheduler's view of the nodes (read only: allocatable, requested,
+     * presence), given once before the run; NULL: the gate needs none. */
+    void (*cluster)(void *ctx, const struct scheduler *s);
 } queue_gate;
 
 /* The Kueue gate over a scenario's `queues:` (sc->queues); NULL when the

@@ -35,6 +35,7 @@
 #include "queue/gate.h"
 #include "queue/kq_fs_order.h"
 #include "queue/kq_objects.h"
+#include "queue/kq_tas_run.h"
 #include "queue/kq_ready.h"
 #include "util/intern.h"
 #include "util/rng.h"
@@ -51,6 +52,7 @@ typedef struct cls_info {
     int32_t gang_size;               /* a gang: its pods form one Workload (0 = one per pod) */
     bool inadmissible;               /* Kueue cannot admit it at all (why says so) */
     uint32_t gang_open;              /* gang Workload collecting its pods: index + 1, 0 = none */
+    kq_topology_request tas;         /* its pods' TAS annotations (kq_tas_run.h) */
     int64_t deactivated;             /* its pods held for a deactivated Workload (waitForPodsReady) */
 } cls_info;
 
@@ -143,6 +145,7 @@ typedef struct kq_gate {
     queue_samples samples;
     int64_t missing_lq_pods;
     int64_t now;                     /* the instant of the current cycle */
+    kq_tas_run *tas;                 /* Kueue TAS (kq_tas_run.h), NULL without a Topology */
     /* waitForPodsReady (kq_ready.h): wr->on or not used */
     const kq_wait_ready *wr;
     kq_timers timers;
@@ -261,6 +264,9 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     ci->spec.ntolerations = ps->ntolerations;
     ci->spec.has_affinity = ps->has_affinity;
     ci->spec.required_affinity = ps->required_affinity;
+    strbuf msg = {0};   /* checked when the scenario was read */
+    if (ps->nannotations) kq_tas_request_from_kv(ps->annotations, ps->nannotations, &ci->tas, &msg);
+    sb_free(&msg);
 }
 
 /* Kueue's queue order: higher priority first, then the earlier queue-order
@@ -420,8 +426,16 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
         }
 }
 
+/* TAS: any pod that ends frees node capacity: every tree tries again
+ * (Kueue requeues inadmissible Workloads on such changes). */
+static void tas_pod_ended(kq_gate *g, uint32_t pod) {
+    kq_tas_run_ended(g->tas, pod);
+    for (size_t q = 0; q < g->l.s.ncq; q++) mark_dirty(g, g->l.s.nodes[q]);
+}
+
 static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     kq_gate *g = ctx;
+    if (g->tas) tas_pod_ended(g, pod);
     if (pod >= g->pods.len) return;
     if (g->pods.data[pod].gw) {   /* a gang member: the Workload ends with its last pod */
         pod_rec *m = &g->pods.data[pod];
@@ -455,7 +469,8 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     const char *name = intern("main");
     int32_t one = p->gw ? (int32_t)g->gangs.data[p->gw - 1].members.len : 1;   /* pods in the pod set */
     const k8s_pod *spec = &ci->spec;
-    kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .npod_sets = 1};
+    const kq_topology_request *tr = ci->tas.has ? &ci->tas : NULL;
+    kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .ps_tas = &tr, .npod_sets = 1};
     pd.wl.name = name;
     pd.wl.priority = ci->priority;
     pd.wl.order_ms = p->order;
@@ -463,6 +478,7 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     pd.wl.cq = cq;
     pd.wl.seq = pod;
     kq_try_admit(&g->l.s, &pd, r);
+    if (g->tas) kq_tas_run_step(g->tas, pod, &pd, r);   /* Kueue TAS: the assignment from the live nodes */
 }
 
 /* The usage per (flavor, resource) of the flavors chosen in r for one pod
@@ -648,6 +664,7 @@ static void fair_order(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out 
 
 static void one_cycle(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out *out) {
     targeted->len = 0;
+    if (g->tas) kq_tas_run_cycle(g->tas);
     for (size_t i = 0; i < g->heads.len; i++) evaluate(g, g->heads.data[i].pod, &g->heads.data[i].r);
     memset(g->round_used, 0, g->l.s.nnodes * sizeof *g->round_used);
     if (g->l.s.fair_sharing) {
@@ -668,7 +685,7 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
     kq_node *cq = g->l.s.nodes[h->cq];
     cq_state *cs = &g->cqs[cq->index];
     bool *used = &g->round_used[root_of(cq)->index];
-    if (*used) {
+    if (*used || (g->tas && kq_tas_run_changed(g->tas))) {   /* TAS: the nodes are shared by every tree */
         kq_result_free(&h->r);
         evaluate(g, h->pod, &h->r);
     }
@@ -686,8 +703,12 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
         if (gwi) {   /* every pod of the gang goes to the scheduler */
             const gang_wl *gw = &g->gangs.data[gwi - 1];
             for (size_t m = 0; m < gw->members.len; m++) VEC_PUSH(out->admitted, gw->members.data[m]);
+            if (g->tas)
+                kq_tas_run_commit(g->tas, h->pod, gw->members.data, gw->members.len,
+                                  &g->cls[g->pods.data[h->pod].cls].spec, out);
         } else {
             VEC_PUSH(out->admitted, h->pod);
+            if (g->tas) kq_tas_run_commit(g->tas, h->pod, &h->pod, 1, &g->cls[g->pods.data[h->pod].cls].spec, out);
         }
         *used = true;
     } else if (h->r.mode == KQ_PREEMPT && h->r.nvictims) {
@@ -810,6 +831,7 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
 
 static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
     kq_gate *g = ctx;
+    if (g->tas) kq_tas_run_bound(g->tas, pod);
     if (pod < g->pods.len && g->pods.data[pod].gw) {   /* a gang: placed once all its pods are */
         pod_rec *m = &g->pods.data[pod];
         if (!m->holds || m->mbound) return;
@@ -969,6 +991,7 @@ static void gate_free(void *ctx) {
     VEC_FREE(g->samples.usage);
     VEC_FREE(g->samples.state);
     free(g->round_used);
+    kq_tas_run_free(g->tas);
     kq_timers_free(&g->timers);
     VEC_FREE(g->wakes);
     for (size_t i = 0; i < g->pods.len; i++) free(g->pods.data[i].wl);
@@ -982,6 +1005,11 @@ static void gate_free(void *ctx) {
     VEC_FREE(g->pods);
     kq_loaded_free(&g->l);
     free(g);
+}
+
+static void gate_cluster(void *ctx, const scheduler *s) {
+    kq_gate *g = ctx;
+    g->tas = kq_tas_run_new(g->sc->queues, s);
 }
 
 queue_gate *kq_gate_new(const scenario *sc) {
@@ -999,7 +1027,7 @@ queue_gate *kq_gate_new(const scenario *sc) {
     queue_gate *q = xcalloc(1, sizeof *q);
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
-                      .why = gate_why, .summarize = gate_summarize, .free = gate_free};
+                      .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster};
     if (g->wr->on) {   /* waitForPodsReady: timers (without it the engine never asks) */
         q->take_wake = gate_take_wake;
         q->busy = gate_busy;

@@ -66,18 +66,43 @@ static kq_tas_dom *dom_child(kq_tas_snapshot *s, kq_tas_dom *parent, int level, 
 
 /* tas_nodes_cache.go find + utiltas.NodeMatchesFlavor: Ready, schedulable,
  * the flavor's nodeLabels, every level's label. */
-static bool node_in_flavor(const k8s_node *n, const kq_flavor *f, const kq_topology *t) {
-    if (n->unschedulable || n->ready != 1) return false;
+static bool node_in_flavor_levels(const k8s_node *n, const kq_flavor *f, const char *const *levels, size_t nlevels,
+                                  bool live) {
+    if (n->unschedulable || (!live && n->ready != 1)) return false;
     for (size_t i = 0; i < f->nnode_labels; i++) {
         const char *v = label_of(n, f->node_labels[i].key);
         if (!v || strcmp(v, f->node_labels[i].value)) return false;
     }
-    for (size_t i = 0; i < t->nlevels; i++)
-        if (!label_of(n, t->levels[i])) return false;
+    for (size_t i = 0; i < nlevels; i++)
+        if (!label_of(n, levels[i])) return false;
     return true;
 }
 
-void kq_tas_build(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, const k8s_objects *nodes) {
+static void build(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, const k8s_objects *nodes, bool live);
+
+int kq_tas_leaf_of(const kq_tas_snapshot *s, const k8s_node *n) {
+    if (!node_in_flavor_levels(n, s->flavor, s->levels, s->nlevels, true)) return -1;
+    for (size_t li = 0; li < s->nleaves; li++) {
+        const kq_tas_dom *d = s->leaves[li];
+        bool same = true;
+        for (size_t l = 0; l < s->nlevels && same; l++) same = !strcmp(d->values[l], label_of(n, s->levels[l]));
+        if (same) return (int)li;
+    }
+    return -1;
+}
+
+void kq_tas_build_live(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, const k8s_node *nodes,
+                       size_t nnodes) {
+    k8s_objects o;
+    memset(&o, 0, sizeof o);
+    for (size_t i = 0; i < nnodes; i++)
+        if (node_in_flavor_levels(&nodes[i], f, t->levels, t->nlevels, true)) VEC_PUSH(o.nodes, (k8s_node *)&nodes[i]);
+    build(s, t, f, &o, true);
+    VEC_FREE(o.nodes);
+}
+
+/* The tree over `nodes`; `live`: a run's nodes (present and Ready as the run keeps them). */
+static void build(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, const k8s_objects *nodes, bool live) {
     memset(s, 0, sizeof *s);
     s->topology = t->meta.name;
     s->flavor = f;
@@ -88,13 +113,13 @@ void kq_tas_build(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, 
     /* pass 1: the resources of the flavor's nodes; pass 2: the tree */
     for (size_t i = 0; nodes && i < nodes->nodes.len; i++) {
         const k8s_node *n = nodes->nodes.data[i];
-        if (!node_in_flavor(n, f, t)) continue;
+        if (!node_in_flavor_levels(n, f, t->levels, t->nlevels, live)) continue;
         for (size_t r = 0; r < n->nallocatable; r++) res_index(s, n->allocatable[r].name, true);
     }
     const char **vals = xmalloc(t->nlevels * sizeof *vals);
     for (size_t i = 0; nodes && i < nodes->nodes.len; i++) {
         const k8s_node *n = nodes->nodes.data[i];
-        if (!node_in_flavor(n, f, t)) continue;
+        if (!node_in_flavor_levels(n, f, t->levels, t->nlevels, live)) continue;
         for (size_t l = 0; l < t->nlevels; l++) vals[l] = label_of(n, t->levels[l]);
         kq_tas_dom *d = NULL;
         for (size_t l = 0; l < t->nlevels; l++) d = dom_child(s, d, (int)l, vals);
@@ -113,6 +138,10 @@ void kq_tas_build(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, 
                 kq_resource_value(n->allocatable[r].name, &n->allocatable[r].value);
     }
     free(vals);
+}
+
+void kq_tas_build(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, const k8s_objects *nodes) {
+    build(s, t, f, nodes, false);
 }
 
 void kq_tas_free(kq_tas_snapshot *s) {

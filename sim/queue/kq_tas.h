@@ -57,6 +57,12 @@ typedef struct kq_tas_snapshot {
 /* The tree of `flavor` (topology `t`) over `nodes`. */
 void kq_tas_build(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, const k8s_objects *nodes);
 void kq_tas_free(kq_tas_snapshot *s);
+/* The same over a run's nodes (not copied; no Ready condition needed: the
+ * run's scheduler keeps their presence), and the leaf (index into s->leaves)
+ * node n is in, -1 when none. */
+void kq_tas_build_live(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, const k8s_node *nodes,
+                       size_t nnodes);
+int kq_tas_leaf_of(const kq_tas_snapshot *s, const k8s_node *n);
 
 typedef struct kq_tas_domain {
     const char **values;             /* levels[first_level..] values */

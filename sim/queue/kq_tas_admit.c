@@ -83,42 +83,68 @@ static const kq_flavor *tas_flavor_of(const kq_objects *o, const kq_result *r, s
     return NULL;
 }
 
+/* The snapshots of `drasim admit`: built from the snapshot's Nodes per pass. */
+typedef struct admit_snaps {
+    const kq_objects *o;
+    kq_tas_snapshot snaps[8];
+    const kq_flavor *fl[8];
+    size_t n;
+} admit_snaps;
+
+static kq_tas_snapshot *admit_snap(void *ctx, const kq_flavor *fl, bool empty) {
+    admit_snaps *a = ctx;
+    size_t k = 0;
+    while (k < a->n && a->fl[k] != fl) k++;
+    if (k < a->n) return &a->snaps[k];
+    if (a->n == 8) return NULL;   /* at most 8 pod sets (workload_types.go) */
+    flavor_snapshot(&a->snaps[a->n], a->o, fl, empty);
+    a->fl[a->n] = fl;
+    return &a->snaps[a->n++];
+}
+
 /* One pass over the pod sets; 0, or -1 with the failing pod set's reason. */
 static int assign_all(const kq_objects *o, const kq_pending *p, const kq_result *r, bool empty,
-                      kq_tas_assignment *out, strbuf *reason) {
+                      const kq_tas_source *src, kq_tas_assignment *out, strbuf *reason) {
     bool implied_cq = p->cq && cq_tas_only(o, p->cq->cq);
-    kq_tas_snapshot snaps[8];
-    const kq_flavor *snap_fl[8];
-    size_t nsnap = 0;
     int rc = 0;
     for (size_t ps = 0; ps < p->npod_sets && !rc; ps++) {
         const kq_topology_request *tr = p->ps_tas ? p->ps_tas[ps] : NULL;
         const kq_flavor *fl = tas_flavor_of(o, r, ps);
         if (!fl || p->ps_counts[ps] == 0 || (!tr && !implied_cq)) continue;
-        size_t k = 0;
-        while (k < nsnap && snap_fl[k] != fl) k++;
-        if (k == nsnap) {
-            if (nsnap == 8) break;   /* at most 8 pod sets (workload_types.go) */
-            flavor_snapshot(&snaps[nsnap], o, fl, empty);
-            snap_fl[nsnap++] = fl;
-        }
+        kq_tas_snapshot *snap = src->get(src->ctx, fl, empty);
+        if (!snap) break;
         strbuf why = {0};
-        if (kq_tas_find(&snaps[k], tr, !tr && implied_cq, p->ps_specs[ps], p->ps_counts[ps], &out[ps], &why)) {
+        if (kq_tas_find(snap, tr, !tr && implied_cq, p->ps_specs[ps], p->ps_counts[ps], &out[ps], &why)) {
             sb_printf(reason, "couldn't assign flavors to pod set %s: %s", p->ps_names[ps], sb_str(&why));
             rc = -1;
         }
         sb_free(&why);
     }
-    for (size_t k = 0; k < nsnap; k++) kq_tas_free(&snaps[k]);
+    return rc;
+}
+
+/* assign_all over the snapshots of `drasim admit` (freed after the pass). */
+static int assign_admit(const kq_objects *o, const kq_pending *p, const kq_result *r, bool empty,
+                        kq_tas_assignment *out, strbuf *reason, const kq_tas_source *src) {
+    if (src) return assign_all(o, p, r, empty, src, out, reason);
+    admit_snaps a = {.o = o};
+    kq_tas_source own = {admit_snap, &a};
+    int rc = assign_all(o, p, r, empty, &own, out, reason);
+    for (size_t k = 0; k < a.n; k++) kq_tas_free(&a.snaps[k]);
     return rc;
 }
 
 void kq_tas_admit(const kq_objects *o, const kq_pending *p, kq_result *r, kq_tas_assignment *out) {
+    kq_tas_admit_with(o, p, r, out, NULL);
+}
+
+void kq_tas_admit_with(const kq_objects *o, const kq_pending *p, kq_result *r, kq_tas_assignment *out,
+                       const kq_tas_source *src) {
     memset(out, 0, p->npod_sets * sizeof *out);
     if (!o->topologies.len || (!r->admitted && r->mode != KQ_PREEMPT)) return;
     strbuf reason = {0};
     if (r->admitted) {
-        if (!assign_all(o, p, r, false, out, &reason)) {
+        if (!assign_admit(o, p, r, false, out, &reason, src)) {
             sb_free(&reason);
             return;
         }
@@ -134,7 +160,7 @@ void kq_tas_admit(const kq_objects *o, const kq_pending *p, kq_result *r, kq_tas
     sb_clear(&reason);
     kq_tas_assignment tmp[8];
     memset(tmp, 0, sizeof tmp);
-    if (assign_all(o, p, r, true, p->npod_sets <= 8 ? tmp : out, &reason)) {
+    if (assign_admit(o, p, r, true, p->npod_sets <= 8 ? tmp : out, &reason, src)) {
         r->mode = KQ_NOFIT;
         sb_clear(&r->reason);
         sb_puts(&r->reason, sb_str(&reason));

@@ -14,4 +14,17 @@
  * reason. No effect when the snapshot has no Topology. */
 void kq_tas_admit(const kq_objects *o, const kq_pending *p, kq_result *r, kq_tas_assignment *out);
 
+/* Where the TAS step finds a flavor's snapshot: get(ctx, flavor, empty)
+ * returns it (not owned by the caller) with the nodes' capacity minus the
+ * usage it knows of, or none at all when `empty`; NULL: no room for it. */
+typedef struct kq_tas_source {
+    kq_tas_snapshot *(*get)(void *ctx, const kq_flavor *fl, bool empty);
+    void *ctx;
+} kq_tas_source;
+
+/* kq_tas_admit over the snapshots of `src` (a run's live nodes,
+ * queue/kq_tas_run.h); src NULL: the snapshot's Nodes and Workloads. */
+void kq_tas_admit_with(const kq_objects *o, const kq_pending *p, kq_result *r, kq_tas_assignment *out,
+                       const kq_tas_source *src);
+
 #endif

@@ -182,6 +182,7 @@ static int run_one(const run_batch *b, const gpu_catalog *cat, size_t i, size_t 
         run.progress_ud = &ps;
     }
     run.gate = kq_gate_new(&sc);   /* Kueue in front of the scheduler (queue/gate.h), NULL without queues */
+    if (run.gate && run.gate->cluster) run.gate->cluster(run.gate->ctx, &run.sched);   /* Kueue TAS reads the nodes */
     workload_attach(&run);
     if (sc.autoscaler && info) ca_attach(&run, info);   /* after the workload: its scans follow the arrivals of an instant */
     int ex = sim_execute(&run, b->interrupt);

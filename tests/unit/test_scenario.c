@@ -121,7 +121,7 @@ static void test_unknown_keys(void **state) {
     expect_error("    priority: 5", "    priorty: 5",
                  "s.yaml:20:5: unknown field 'priorty' in pod group (expected one of: name, count, arrival, "
                  "duration, priority, requests, nodeSelector, affinity, tolerations, gpu, owner, checkpoint, "
-                 "terminationGracePeriodSeconds, containers, initContainers, usage, preemptionPolicy, disruptionBudget, gang, namespace, labels, restartPolicy)");
+                 "terminationGracePeriodSeconds, containers, initContainers, usage, preemptionPolicy, disruptionBudget, gang, namespace, labels, annotations, restartPolicy)");
     expect_error("{lognormal: {median: 30m, sigma: 0.8}}", "{lognormal: {median: 30m, sigma: 0.8, mean: 1m}}",
                  "s.yaml:19:53: unknown field 'mean' in duration.lognormal (expected one of: median, sigma)");
 }

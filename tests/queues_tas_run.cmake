@@ -1,0 +1,45 @@
+# Kueue Topology-Aware Scheduling inside `drasim run` (issue 28; queue/kq_tas_run.h):
+# two racks of two 4-GPU hosts, small pods outside Kueue holding 2 GPUs of each
+# r1 host; every expectation derived by hand in the scenario's header.
+set(_ktr ${CMAKE_SOURCE_DIR}/tests/queues/run)
+set(_ktr_out ${CMAKE_CURRENT_BINARY_DIR}/queues-tas-run)
+file(MAKE_DIRECTORY ${_ktr_out})
+set(_ktr_nodes "SELECT group_concat(p.name || '@' || coalesce(n.name, '-') || '@' || coalesce(p.scheduled_ms, -1), ' ') FROM (SELECT * FROM pods ORDER BY pod_id) p LEFT JOIN nodes n ON n.run_id = p.run_id AND n.node_id = p.node_id")
+# required rack: the gang lands in r2, the only rack that holds it; the second
+# gang waits (the first one's assignment is charged) until the first ends
+drasim_cli_test(NAME queues/run/tas-required
+  COMMAND run ${_ktr}/tas-required.yaml -o ${_ktr_out}/required.db --force
+  SQL ${_ktr_out}/required.db "${_ktr_nodes}"
+      "^small-a-0@r1-0@0 small-b-0@r1-1@0 train-0@r2-0@1000 train-1@r2-0@1000 train-2@r2-1@1000 train2-0@r2-0@61000 train2-1@r2-0@61000 train2-2@r2-1@61000$"
+      ${_ktr_out}/required.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'train' AND metric IN ('queue_admitted', 'queue_wait_censored_max_s')"
+      "^queue_admitted=2[.]0 queue_wait_censored_max_s=59[.]0$"
+      ${_ktr_out}/required.db "SELECT printf('%.1f', value) FROM summary WHERE grp = '' AND metric = 'gang_domains_spanned_max'" "^1[.]0$")
+# the same without TAS: each gang spans both racks
+drasim_cli_test(NAME queues/run/tas-none-spreads
+  COMMAND run ${_ktr}/tas-none.yaml -o ${_ktr_out}/none.db --force
+  SQL ${_ktr_out}/none.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = '' AND metric IN ('gang_domains_spanned_mean', 'gang_domains_spanned_max')"
+      "^gang_domains_spanned_mean=2[.]0 gang_domains_spanned_max=2[.]0$")
+# preferred rack falls back to two racks; required 5 pods fit no rack: pending
+# with Kueue's TAS reason
+drasim_cli_test(NAME queues/run/tas-preferred-unfit
+  COMMAND run ${_ktr}/tas-preferred.yaml -o ${_ktr_out}/preferred.db --force
+  EXPECT [=[big: 5 pods: the topology cannot hold it even on empty nodes: couldn't assign flavors to pod set main: topology "default" allows to fit only 4 out of 5 pod\(s\)]=]
+  SQL ${_ktr_out}/preferred.db "${_ktr_nodes}"
+      "^small-a-0@r1-0@0 small-b-0@r1-1@0 big-0@-@-1 big-1@-@-1 big-2@-@-1 big-3@-@-1 big-4@-@-1 pref-0@r1-0@2000 pref-1@r2-0@2000 pref-2@r2-0@2000 pref-3@r2-1@2000 pref-4@r2-1@2000$")
+drasim_cli_test(NAME queues/run/bad-tas-annotations
+  COMMAND run ${_ktr}/bad-tas-annotations.yaml -o ${_ktr_out}/bad.db
+  EXIT 3 EXPECT [=[bad-tas-annotations.yaml:46:18: pod group 'pref': annotations: must not contain more than one topology annotation]=]
+  FILE_ABSENT ${_ktr_out}/bad.db)
+# implied TAS (a ClusterQueue whose every flavor has a topology): LeastFreeCapacity
+drasim_cli_test(NAME queues/run/tas-implied
+  COMMAND run ${_ktr}/tas-implied.yaml -o ${_ktr_out}/implied.db --force
+  SQL ${_ktr_out}/implied.db "${_ktr_nodes}"
+      "^small-a-0@r1-0@0 small-b-0@r1-1@0 train-0@r1-0@1000 train-1@r1-1@1000 train-2@r2-0@1000 train2-0@r2-0@2000 train2-1@r2-1@2000 train2-2@r2-1@2000$")
+# the NVL72 pathology with every pod behind Kueue TAS (docs/TOPOLOGY.md): small
+# pods packed by implied LeastFreeCapacity, every gang admitted at once into one
+# rack (Kubernetes 1.37: the workload cycle over a gang pinned to several hosts)
+drasim_cli_test(NAME queues/run/tas-nvl72-example
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/nvl72-racks-kueue-tas.yaml -o ${_ktr_out}/nvl72.db --force
+  SQL ${_ktr_out}/nvl72.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = '' AND metric IN ('gangs_started', 'gang_domains_spanned_max', 'topo_whole_free_domains_mean')"
+      "^gangs_started=12[.]00 topo_whole_free_domains_mean=7[.]96 gang_domains_spanned_max=1[.]00$"
+      ${_ktr_out}/nvl72.db "SELECT printf('%.1f', value) FROM summary WHERE grp = 'fleet' AND metric = 'queue_wait_censored_max_s'" "^0[.]0$")
