@@ -71,3 +71,18 @@ drasim_cli_test(NAME cost/bad-spot-rate-unit
   COMMAND run ${_co_src}/bad-spot-rate.yaml -o ${_co_out}/bad5.db
   EXIT 3 EXPECT "bad-spot-rate[.]yaml:13:45: spot[.]interruptions[.]rate: '0[.]5' has no unit"
   FILE_ABSENT ${_co_out}/bad5.db)
+
+# Chargeback per Kueue ClusterQueue (tests/cost/queue-hand.yaml): a queue is
+# charged its classes' GPU-time at the pools' rates; a pod in no queue is in
+# none; idle spread by the groups' rule; `check` reads it as {queue=NAME}.
+drasim_cli_test(NAME cost/queue-chargeback
+  COMMAND run ${_co_src}/queue-hand.yaml -o ${_co_out}/queue.db
+  SQL ${_co_out}/queue.db "${_co_m} metric LIKE 'queue_cost%' OR metric = 'queue_energy_kwh' OR (grp = '' AND metric IN ('cost_total', 'cost_allocated'))"
+      "^:cost_total=60[.]0000 :cost_allocated=18[.]7500 team-a:queue_cost=12[.]5000 team-a:queue_cost_per_useful_gpu_hour=1[.]2500 team-a:queue_energy_kwh=7[.]0000 team-b:queue_cost=5[.]0000 team-b:queue_cost_per_useful_gpu_hour=1[.]2500 team-b:queue_energy_kwh=2[.]8000$")
+drasim_cli_test(NAME cost/queue-chargeback-spread
+  COMMAND run ${_co_src}/queue-hand.yaml -o ${_co_out}/queue-spread.db --set "cluster.chargeback={idle: spread}"
+  SQL ${_co_out}/queue-spread.db "${_co_m} metric = 'queue_cost'" "^team-a:queue_cost=40[.]0000 team-b:queue_cost=16[.]0000$")
+file(WRITE ${_co_out}/queue-expect.yaml "apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- cost{queue=team-a} <= 12.5\n- queue_cost{queue=team-b} < 5\n")
+drasim_cli_test(NAME cost/queue-chargeback-check
+  COMMAND check ${_co_src}/queue-hand.yaml --expect ${_co_out}/queue-expect.yaml
+  EXIT 1 EXPECT "cost[{]queue=team-a[}] <= 12[.]5 +12[.]5 +<= 12[.]5 +pass" "queue_cost[{]queue=team-b[}] < 5 +5 +< 5 +FAIL")

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/plan_price.h"
 #include "cli/plan_vary.h"
 #include "model/yaml_tree.h"
 #include "report/plan.h"
@@ -23,7 +24,7 @@ static void usage(FILE *out) {
             "usage: drasim plan SCENARIO --expect SLO.yaml --vary POOL=MIN..MAX [--vary ...]\n"
             "                   [--vary POOL.FIELD=V1,V2,...]...\n"
             "                   [--cost POOL=PRICE_PER_HOUR]... [--seeds LIST] [--set KEY=VALUE]...\n"
-            "                   [--confidence C [--max-seeds N]]\n"
+            "                   [--confidence C [--max-seeds N]] [--minimize cost|energy]\n"
             "                   [-o PLAN.db] [--report DIR] [-j N] [--force] [--quiet]\n\n"
             "Find the smallest fleet (fewest nodes of the varied pools; with --cost the\n"
             "cheapest: sum of PRICE x nodes) whose runs meet every expectation of SLO.yaml\n"
@@ -50,6 +51,9 @@ static void usage(FILE *out) {
             "                       at level C, 0 < C < 1 (a sequential test, docs/CI.md); the first\n"
             "                       batch is the seeds (default 1..2), then doubling\n"
             "  --max-seeds N        the cap of seeds per probe with --confidence (default 32)\n"
+            "  --minimize cost|energy  answer with the passing fleet of least measured cost_total\n"
+            "                       (prices from the scenario, docs/COST.md) or energy_kwh, and print\n"
+            "                       the Pareto front of it against the first threshold's value\n"
             "  --set KEY=VALUE      scenario override, after the expect file's `set`\n"
             "  -o, --output FILE    results database: every probe's runs, `sweep` and `plan` tables\n"
             "  --report DIR         index.html and plots of each threshold's metric against fleet size\n"
@@ -255,8 +259,8 @@ static void print_probes(const plan_ctx *c, bool by_cost) {
     for (size_t d = 0; d < c->k; d++) printf("  %s", c->dims[d].pool);
     for (size_t j = 0; j < c->nchoices; j++) printf("  %s.%s", c->choices[j].pool, c->choices[j].field);
     bool ca = plan_autoscaled(c);
-    printf("  nodes%s%s%s  result  failing\n", by_cost ? "  cost" : "", ca ? "     ca_cost  node_hours" : "",
-           c->confidence ? "  runs" : "");
+    printf("  nodes%s%s%s%s  result  failing\n", by_cost ? "  cost" : "", ca ? "     ca_cost  node_hours" : "",
+           c->confidence ? "  runs" : "", c->objective ? (strcmp(c->objective, "cost_total") ? "  energy_kwh" : "  cost_total") : "");
     for (size_t i = 0; i < c->nprobes; i++) {
         const plan_probe *p = &c->probes[i];
         int64_t nodes = 0;
@@ -272,6 +276,7 @@ static void print_probes(const plan_ctx *c, bool by_cost) {
         if (by_cost) printf("  %.4g", p->cost);
         if (ca) print_measured(p);
         if (c->confidence) printf("  %4zu", p->nruns);
+        if (c->objective) printf("  %10.6g", p->objective);   /* --minimize: measured, mean over the seeds */
         /* pass? / FAIL?: undecided at the cap of seeds, the point estimate */
         const char *result = p->undecided ? (p->pass ? "pass?" : "FAIL?") : p->pass ? "pass" : "FAIL";
         if (p->undecided || p->failing || p->verify || p->nonmonotone)
@@ -303,6 +308,7 @@ int cmd_plan(int argc, char **argv) {
     size_t k = 0, ncosts = 0, ncli = 0;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN), max_seeds = 0;
     double confidence = 0;
+    const char *objective = NULL;   /* --minimize: cost_total or energy_kwh */
     uint64_t *more = NULL;
     int rc = EXIT_OK;
     strbuf err = {0};
@@ -335,6 +341,13 @@ int cmd_plan(int argc, char **argv) {
             confidence = strtod(argv[++i], &end);
             if (*end || end == argv[i] || !(confidence > 0 && confidence < 1)) {
                 sb_printf(&err, "--confidence %s: expected a level between 0 and 1 (exclusive), e.g. 0.95", argv[i]);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "--minimize") && i + 1 < argc) {
+            const char *m = argv[++i];
+            objective = !strcmp(m, "cost") ? "cost_total" : !strcmp(m, "energy") ? "energy_kwh" : NULL;
+            if (!objective) {
+                sb_printf(&err, "--minimize %s: expected cost or energy", m);
                 goto usage_error;
             }
         } else if (!strcmp(a, "--max-seeds") && i + 1 < argc) {
@@ -423,6 +436,9 @@ int cmd_plan(int argc, char **argv) {
     have_e = true;
     int pr = check_pools(scenario, dims, k, group_price, &err);
     if (!pr) pr = plan_vary_check(scenario, choices, nch, &err);
+    bool min_cost = objective && !strcmp(objective, "cost_total");
+    if (!pr && objective) pr = plan_scenario_prices(scenario, dims, k, priced, min_cost, choices, nch, &err);
+    for (size_t d = 0; d < k && !pr && min_cost; d++) priced[d] = by_cost = true;
     if (pr) {
         fprintf(stderr, "drasim plan: %s\n", sb_str(&err));
         rc = pr == -2 ? EXIT_BAD_INPUT : EXIT_ERROR;
@@ -507,10 +523,11 @@ int cmd_plan(int argc, char **argv) {
                    .sets = sets, .set_origins = origins, .nsets = e.nsets + ncli,
                    .seeds = more ? more : seeds ? seeds : e.seeds, .nseeds = more ? n0 : seeds ? nseeds : e.nseeds,
                    .expect = &e, .tmpdir = tmpdir, .interrupt = cli_catch_interrupts(), .confidence = confidence,
-                   .more_seeds = more, .max_seeds = cap, .looks = looks, .choices = choices, .nchoices = nch};
+                   .more_seeds = more, .max_seeds = cap, .looks = looks, .choices = choices, .nchoices = nch,
+                   .objective = objective, .batch = objective ? 4 : 0};
     if (confidence) c.probe = plan_probe_confident;
     int code = EXIT_ERROR;
-    if (plan_search_all(&c, &code, &err)) {
+    if (plan_search_all(&c, &code, &err) || (objective && plan_minimize_answer(&c, &err))) {
         fprintf(stderr, "drasim plan: %s\n", *c.interrupt ? "interrupted" : sb_str(&err));
         rc = code;
         goto done;
@@ -560,6 +577,14 @@ int cmd_plan(int argc, char **argv) {
             fprintf(stderr, " see the probes marked 'not monotone'\n");
         } else if (c.found) {
             printf("monotone one step above the answer on every axis\n");
+        }
+        if (objective) {   /* the measured objective at the answer, then the Pareto front */
+            const plan_probe *ap = plan_answer_probe(&c);
+            strbuf front = {0};
+            if (ap) printf("minimized %s: %.6g at the answer (mean over the seeds)\n", objective, ap->objective);
+            if (!quiet) plan_pareto_text(&c, by_cost, &front);
+            fputs(sb_str(&front), stdout);
+            sb_free(&front);
         }
         const plan_probe *at = plan_answer_probe(&c);
         if (at && plan_autoscaled(&c) && !isnan(at->ca_cost))

@@ -25,6 +25,8 @@ static const struct field {
     /* racks of a topology pool (docs/TOPOLOGY.md, model/topology_spec.h) */
     {"topology.racks", "racks", 1, 100000},
     {"topology.nodesPerRack", "nodesPerRack", 1, 10000},
+    /* the reserved nodes of a priced pool (docs/COST.md; --minimize cost), 0..1000000 as model/cost_spec.c */
+    {"price.reserved", "reserved", 0, 1000000},
 };
 
 bool plan_vary_is_choice(const char *text) {
@@ -52,13 +54,14 @@ int plan_vary_choice(const char *text, plan_choice *ch, strbuf *err) {
     const struct field *f = eq ? field_named(dot + 1, (size_t)(eq - dot - 1)) : NULL;
     if (!eq || dot == text) {
         sb_printf(err, "--vary %s: expected POOL.FIELD=V1,V2,... (FIELD: migLayout, gpuModel, "
-                       "devicePlugin.timeSlicing.replicas, devicePlugin.mps.replicas, topology.racks, topology.nodesPerRack)", text);
+                       "devicePlugin.timeSlicing.replicas, devicePlugin.mps.replicas, topology.racks, topology.nodesPerRack, "
+                       "price.reserved)", text);
         return -1;
     }
     if (!f) {
         sb_printf(err, "--vary %s: unknown field '%.*s' (expected gpu.migLayout, gpu.model, "
-                       "devicePlugin.timeSlicing.replicas, devicePlugin.mps.replicas, topology.racks or topology.nodesPerRack; "
-                       "short: migLayout, gpuModel, racks, nodesPerRack)",
+                       "devicePlugin.timeSlicing.replicas, devicePlugin.mps.replicas, topology.racks, topology.nodesPerRack "
+                       "or price.reserved; short: migLayout, gpuModel, racks, nodesPerRack, reserved)",
                   text, (int)(eq - dot - 1), dot + 1);
         return -1;
     }
@@ -204,6 +207,11 @@ static int check_one(const ynode *root, const char *scenario, const plan_choice 
     } else if (!strncmp(ch->field, "topology.", 9) && ymap_get(pool, "count")) {
         sb_printf(err, "--vary %s: node pool '%s' gives count, which must equal racks x nodesPerRack: leave it out "
                        "when the racks vary", ch->arg, ch->pool);
+    } else if (!strcmp(ch->field, "price.reserved")) {
+        const ynode *price = ymap_get(pool, "price");
+        rc = price && price->kind == YN_MAP && ymap_get(price, "reservedPrice") ? 0 : -1;
+        if (rc) sb_printf(err, "--vary %s: node pool '%s' has no price.reservedPrice (the price of a reserved node)",
+                          ch->arg, ch->pool);
     } else if (!gpu || gpu->kind != YN_MAP) {
         sb_printf(err, "--vary %s: node pool '%s' has no GPUs (no gpu: {model, count})", ch->arg, ch->pool);
     } else if (!strcmp(ch->field, "gpu.model")) {

@@ -7,6 +7,7 @@
 
 #include "engine/sim_usage.h"
 #include "model/cost_spec.h"
+#include "model/kueue.h"
 #include "model/scenario.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -208,6 +209,58 @@ static void add(sim_run *r, const char *group, const char *name, double v) {
     VEC_PUSH(r->summary, m);
 }
 
+/* The ClusterQueue of class k: its LocalQueue (label kueue.x-k8s.io/queue-name
+ * in its namespace, as Kueue resolves it: kq_gate.c) and that queue's
+ * clusterQueue; NULL when the class is not queued or the queue is missing. */
+static const char *class_cq(const sim_run *r, uint32_t k) {
+    const pod_group_spec *ps = sim_class_spec(r, k);
+    const char *label = intern(KQ_QUEUE_LABEL), *q = NULL;
+    for (size_t i = 0; ps && i < ps->nlabels; i++)
+        if (ps->labels[i].key == label) q = ps->labels[i].value;
+    const kq_local_queue *lq = q ? kq_find_lq(r->sc->queues, ps->namespace_ ? ps->namespace_ : intern("default"), q)
+                                 : NULL;
+    return lq ? lq->cluster_queue : NULL;
+}
+
+/* Per-queue chargeback (docs/COST.md "Per queue"): with Kueue queues, each
+ * ClusterQueue is charged the GPU-time of its classes at the pools' rates,
+ * as a group is (queue_cost, queue_cost_per_useful_gpu_hour, queue_energy_kwh;
+ * grp = the ClusterQueue, as the other queue_ metrics); idle capacity spread
+ * by the same rule. */
+static void queue_chargeback(sim_run *r, const sim_cost *c, const double *rate, double idle, double all,
+                             double pue) {
+    const kq_objects *o = r->sc->queues;
+    size_t nq = o->cqs.len, np = c->npools;
+    double *qc = xcalloc(nq + 1, sizeof *qc), *qu = xcalloc(nq + 1, sizeof *qu), *qk = xcalloc(nq + 1, sizeof *qk);
+    for (uint32_t k = 0; k < c->ncls && k < r->sched.nclasses; k++) {
+        const char *cq = class_cq(r, k);
+        size_t q = 0;
+        while (cq && q < nq && strcmp(o->cqs.data[q]->meta.name, cq)) q++;
+        if (!cq || q == nq) continue;
+        for (size_t p = 0; p < np; p++) {
+            double a = c->ca[k * np + p], u = c->cu[k * np + p];
+            qc[q] += a / MS_PER_H * rate[p];
+            qu[q] += u / MS_PER_H;
+            qk[q] += pue * (a * c->gidle[p] + u * (c->gmax[p] - c->gidle[p])) / 3.6e9;
+        }
+    }
+    /* spread: idle x the queue's share of every group's charge (cost_allocated), so that a
+     * queue's cost is the sum of its classes' costs as the groups get them */
+    bool spread = c->cl->charge_idle == CHARGE_IDLE_SPREAD && all > 0;
+    for (size_t q = 0; q < nq; q++) {
+        const char *name = o->cqs.data[q]->meta.name;
+        if (c->priced) {
+            double mine = qc[q] + (spread ? idle * qc[q] / all : 0);
+            add(r, name, "queue_cost", mine);
+            add(r, name, "queue_cost_per_useful_gpu_hour", qu[q] > 0 ? mine / qu[q] : NAN);
+        }
+        if (c->power) add(r, name, "queue_energy_kwh", qk[q]);
+    }
+    free(qc);
+    free(qu);
+    free(qk);
+}
+
 void sim_cost_summary(sim_run *r) {
     sim_cost *c = r->cost;
     if (!c) return;
@@ -305,6 +358,7 @@ void sim_cost_summary(sim_run *r) {
         }
         for (size_t g = 0; g < ng; g++) add(r, r->groups.data[g].name, "energy_kwh", gkwh[g]);
     }
+    if (r->sc->queues) queue_chargeback(r, c, rate, idle, charged, pue);
     free(rate);
     free(base_wms);
     free(charge);

@@ -85,6 +85,8 @@ typedef struct plan_probe {
     double ca_cost, ca_node_hours;  /* summary ca_cost / ca_node_hours, mean over seeds (NAN: none) */
     size_t *pick;        /* with choices: the index of each choice's value (NULL without) */
     double cost;         /* price x nodes with the prices of its choices (set after the search) */
+    double objective;    /* --minimize: the measured cost_total or energy_kwh, mean over seeds (NAN: none) */
+    bool candidate;      /* --minimize: a combination's answer or a passing probe above it (plan_minimize.c) */
 } plan_probe;
 
 typedef struct plan_ctx plan_ctx;
@@ -117,6 +119,10 @@ struct plan_ctx {
     const plan_choice *choices;
     size_t nchoices;
     size_t *best_pick;                /* the answer's choice of each (when found and nchoices) */
+    /* --minimize cost|energy (plan_minimize.c): the summary metric measured per probe, or NULL;
+     * batch: points per search step whatever `jobs` (0: jobs), so the probes do not depend on -j */
+    const char *objective;
+    int batch;
     volatile sig_atomic_t *interrupt;
     void *ud;                         /* plan_search's own use (the search over twins' totals) */
     /* results */
@@ -192,5 +198,19 @@ int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err);
 /* plan_html.c: DIR/index.html of the plots rp drew, the answer first. 0 or -1 with err. */
 struct report;
 int plan_html(const plan_ctx *c, const struct report *rp, bool by_cost, strbuf *err);
+
+/* plan_minimize.c: --minimize cost|energy. The answer is the candidate
+ * probe (each combination's answer of the search and the passing probes one
+ * step above it) with the least measured objective (ties: the earlier
+ * probe); sets c->best, best_pick, best_cost. 0, or -1 with err when no
+ * candidate has the metric (the scenario has no prices or no power). */
+int plan_minimize_answer(plan_ctx *c, strbuf *err);
+/* The Pareto front of the probes with runs: the measured objective against
+ * the first threshold's value (lower is better for <, <=, else higher); a
+ * probe is on it when no other probe is at least as good on both and better
+ * on one. Fills on_front[i]; returns how many. */
+size_t plan_pareto(const plan_ctx *c, bool *on_front);
+/* The front as text: one row per probe on it, the objective ascending. */
+void plan_pareto_text(const plan_ctx *c, bool by_cost, strbuf *out);
 
 #endif

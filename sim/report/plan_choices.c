@@ -28,6 +28,15 @@ void plan_choices_text(const plan_ctx *c, const size_t *pick, strbuf *out) {
     }
 }
 
+/* --minimize: mark a search's answer and the passing probes one step above
+ * it as candidates (plan_minimize.c); the same probes for every -j. */
+static void mark_candidates(plan_ctx *c) {
+    for (size_t i = 0; c->found && i < c->nprobes; i++) {
+        plan_probe *p = &c->probes[i];
+        p->candidate = (p->verify && p->pass) || !memcmp(p->x, c->best, c->k * sizeof *p->x);
+    }
+}
+
 /* Move the probes of a finished sub-search into c, each with its pick and cost. */
 static void adopt(plan_ctx *c, plan_ctx *sub, const size_t *pick) {
     c->probes = xrealloc(c->probes, (c->nprobes + sub->nprobes + 1) * sizeof *c->probes);
@@ -49,7 +58,7 @@ static int search_pick(plan_ctx *c, const size_t *pick, int *code, strbuf *err) 
     plan_dim *dims = xmalloc(c->k * sizeof *dims + 1);
     memcpy(dims, c->dims, c->k * sizeof *dims);
     const char **sets, **origins;
-    plan_sets_copy(c, c->nchoices, &sets, &origins);
+    plan_sets_copy(c, 2 * c->nchoices, &sets, &origins);
     for (size_t j = 0; j < c->nchoices; j++) {
         const plan_choice *ch = &c->choices[j];
         strbuf s = {0};
@@ -60,18 +69,36 @@ static int search_pick(plan_ctx *c, const size_t *pick, int *code, strbuf *err) 
         sb_free(&s);
         for (size_t d = 0; d < c->k && ch->prices; d++)
             if (!strcmp(dims[d].pool, ch->pool)) dims[d].price = ch->prices[pick[j]];
+        /* a reserved split R: the pool's count (or a group's max) is at least R (docs/COST.md) */
+        for (size_t d = 0; d < c->k && !strcmp(ch->field, "price.reserved"); d++) {
+            int64_t r = strtoll(ch->values[pick[j]], NULL, 10);
+            if (!strcmp(dims[d].pool, ch->pool) && dims[d].lo < r) dims[d].lo = r;
+        }
     }
+    /* --minimize cost: a model's price (MODEL:PRICE) is what the runs bill too */
+    size_t nsets = c->nsets + c->nchoices;
+    for (size_t j = 0; j < c->nchoices && c->objective && !strcmp(c->objective, "cost_total"); j++) {
+        if (!c->choices[j].prices) continue;
+        strbuf s = {0};
+        sb_printf(&s, "cluster.nodePools.%s.price.onDemand=%.17g", c->choices[j].pool, c->choices[j].prices[pick[j]]);
+        sets[nsets] = xstrdup(sb_str(&s));
+        origins[nsets++] = c->choices[j].origin;
+        sb_free(&s);
+    }
+    bool empty = false;   /* a reserved split above the range: no point of this combination */
+    for (size_t d = 0; d < c->k; d++) empty |= dims[d].lo > dims[d].hi;
     sub.dims = dims;
     sub.sets = sets;
     sub.set_origins = origins;
-    sub.nsets = c->nsets + c->nchoices;
+    sub.nsets = nsets;
     sub.nchoices = 0;
     sub.probes = NULL;
     sub.nprobes = 0;
     sub.best = NULL;
     sub.found = sub.nonmonotone = false;
-    int rc = plan_search(&sub, code, err);
-    if (!rc) rc = plan_verify(&sub, code, err);
+    int rc = empty ? 0 : plan_search(&sub, code, err);
+    if (!rc && !empty) rc = plan_verify(&sub, code, err);
+    if (!rc && c->objective) mark_candidates(&sub);
     double eps = 1e-9 * fmax(1.0, fabs(c->best_cost));
     if (!rc && sub.found && (!c->found || sub.best_cost < c->best_cost - eps)) {
         c->found = true;
@@ -82,7 +109,7 @@ static int search_pick(plan_ctx *c, const size_t *pick, int *code, strbuf *err) 
     c->nonmonotone |= sub.nonmonotone;
     adopt(c, &sub, pick);   /* on failure too: their temporary databases are c's to remove */
     free(sub.best);
-    for (size_t j = 0; j < c->nchoices; j++) free((char *)sets[c->nsets + j]);
+    for (size_t j = c->nsets; j < nsets; j++) free((char *)sets[j]);
     free(sets);
     free(origins);
     free(dims);
@@ -93,6 +120,7 @@ int plan_search_all(plan_ctx *c, int *code, strbuf *err) {
     if (!c->nchoices) {
         int rc = plan_search(c, code, err);
         if (!rc) rc = plan_verify(c, code, err);
+        if (!rc && c->objective) mark_candidates(c);
         for (size_t i = 0; i < c->nprobes; i++) c->probes[i].cost = plan_cost(c, c->probes[i].x);
         return rc;
     }

@@ -3,8 +3,8 @@
  * One child per point (at most ctx->jobs at once): it simulates every seed
  * of the batch into DIR/probe-N.db (the runner of run/check/sweep) and writes
  * its answer to a pipe:
- *   "P\t<ca_cost>\t<ca_node_hours>\t<runs>\n" (means over the seeds, nan when
- *   the scenario has no node group), per run "V\t<value of threshold 1>\t...\n"
+ *   "P\t<ca_cost>\t<ca_node_hours>\t<runs>\t<objective>\n" (means over the seeds,
+ *   nan when the scenario has no node group; the objective: --minimize's metric), per run "V\t<value of threshold 1>\t...\n"
  *   (expect_threshold_values, as `drasim check` reads them), per baseline check
  *   "B<pass>\t<name>\n"; "N\n" when the point has no node at all (a failing
  *   point); "E<exit code>\n<message>" when the run failed (a group the expect
@@ -105,7 +105,10 @@ static void child(plan_ctx *c, const int64_t *x, const char *db, int fd) {
         int ic = rdb_metric_index(&res, "ca_cost"), ih = rdb_metric_index(&res, "ca_node_hours");
         double cost = ic < 0 ? NAN : rdb_group_stats(&res, SIZE_MAX, ic).mean;
         double hours = ih < 0 ? NAN : rdb_group_stats(&res, SIZE_MAX, ih).mean;
-        sb_printf(&out, "P\t%.17g\t%.17g\t%zu\n", cost, hours, res.nruns);
+        /* --minimize: the objective metric (cost_total, energy_kwh), mean over the seeds */
+        int io = c->objective ? rdb_metric_index(&res, c->objective) : -1;
+        double objective = io < 0 ? NAN : rdb_group_stats(&res, SIZE_MAX, io).mean;
+        sb_printf(&out, "P\t%.17g\t%.17g\t%zu\t%.17g\n", cost, hours, res.nruns, objective);
         size_t nt = c->expect->nthresholds;
         double **v = xcalloc(nt ? nt : 1, sizeof *v);
         for (size_t t = 0; t < nt; t++) expect_threshold_values(&c->expect->thresholds[t], &res, &v[t]);
@@ -138,6 +141,7 @@ static int parse_answer(plan_ctx *c, const char *s, plan_probe *p, int *code, st
     }
     if (s[0] == 'N') {
         p->no_nodes = true;
+        p->objective = NAN;
         return 0;
     }
     if (s[0] != 'P') {
@@ -149,6 +153,10 @@ static int parse_answer(plan_ctx *c, const char *s, plan_probe *p, int *code, st
     char *end;
     double cost = strtod(s + 2, &end), hours = strtod(end + 1, &end);
     size_t runs = (size_t)strtoull(end + 1, &end, 10), nt = c->expect->nthresholds, before = p->nruns;
+    double objective = strtod(end + 1, &end);
+    if (!before || isnan(p->objective)) p->objective = objective;
+    else if (!isnan(objective))
+        p->objective = (p->objective * (double)before + objective * (double)runs) / (double)(before + runs);
     /* the measured cost: the mean over every run so far */
     if (!before || isnan(p->ca_cost)) p->ca_cost = cost, p->ca_node_hours = hours;
     else if (!isnan(cost)) {

@@ -27,6 +27,10 @@ bool plan_autoscaled(const plan_ctx *c) {
 
 const char *plan_dim_field(const plan_dim *d) { return d->autoscaled ? "autoscaling.max" : "count"; }
 
+/* Points per search step: c->batch when set (--minimize: the probes then do
+ * not depend on -j), else the probes that run at a time. */
+static int plan_width(const plan_ctx *c) { return c->batch > 0 ? c->batch : c->jobs; }
+
 /* What monotonicity says of x: 1 passes, 0 fails, -1 unknown. */
 static int infer(const plan_ctx *c, const int64_t *x) {
     for (size_t i = 0; i < c->nprobes; i++) {
@@ -83,7 +87,7 @@ static int bisect_dims(plan_ctx *c, int64_t *m, int *code, strbuf *err) {
         size_t active = 0;
         for (size_t d = 0; d < k; d++) active += lo[d] < hi[d];
         if (!active) break;
-        size_t per = (size_t)c->jobs > active ? (size_t)c->jobs / active : 1;
+        size_t per = (size_t)plan_width(c) > active ? (size_t)plan_width(c) / active : 1;
         int64_t **pts = xcalloc(active * per, sizeof *pts);
         size_t n = 0;
         for (size_t d = 0; d < k; d++) {
@@ -187,7 +191,7 @@ static int walk_frontier(plan_ctx *c, const int64_t *m, int *code, strbuf *err) 
     size_t k = c->k, l = k - 1;
     int64_t *next = point_dup(c, m);   /* the next combination (x[l] unused) */
     bool more = true;
-    size_t cap = (size_t)(c->jobs > 0 ? c->jobs : 1);
+    size_t cap = (size_t)(plan_width(c) > 0 ? plan_width(c) : 1);
     task *act = xcalloc(cap, sizeof *act);
     size_t nact = 0;
     int rc = 0;

@@ -14,6 +14,7 @@
 # tests/queues/run/borrowing.yaml: queue_usage, queue_state and the queue metrics;
 # tests/queues/run/pods-ready.yaml: the waitForPodsReady eviction metrics.
 # tests/cost/fleet-hand.yaml: cost_pools, power_samples, the cost and power metrics.
+# tests/cost/queue-hand.yaml: the queue_cost metrics (chargeback per ClusterQueue).
 #   tests/docs/check_schema.sh SRCDIR DRASIM WORKDIR
 src=$1 drasim=$2 work=$3
 doc=$src/docs/SCHEMA.md
@@ -45,9 +46,10 @@ run jobs.db run "$src/tests/traces/slurm.yaml" --set "workload.jobs[0].mode=as-r
 run queues.db run "$src/tests/queues/run/borrowing.yaml"                # Kueue in front of the scheduler (issue 27)
 run queues-ready.db run "$src/tests/queues/run/pods-ready.yaml"        # Kueue waitForPodsReady: queue_evicted_* metrics
 run cost.db run "$src/tests/cost/fleet-hand.yaml"                      # prices, power (issue 30)
+run cost-queue.db run "$src/tests/cost/queue-hand.yaml"                # chargeback per ClusterQueue (issue 30)
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
 run plan-ca.db plan "$src/tests/plan/autoscale.yaml" --expect "$src/tests/plan/autoscale-slo.yaml" --seeds 1 --vary cpu=1..4 -j 2
-dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db preempt-dra.db gang.db faults.db topo.db queues.db queues-ready.db cd.db cost.db jobs.db"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db preempt-dra.db gang.db faults.db topo.db queues.db queues-ready.db cd.db cost.db cost-queue.db jobs.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
 
