@@ -333,3 +333,16 @@ drasim_cli_test(NAME queues/run/bad-pods-ready
   COMMAND run ${_kq}/run/bad-pods-ready.yaml -o ${_kq_out}/bad-pods-ready.db
   EXIT 3 EXPECT [[bad-pods-ready.yaml:41:38: waitForPodsReady.requeuingStrategy.timestamp: supported values: "Creation", "Eviction"]]
   FILE_ABSENT ${_kq_out}/bad-pods-ready.db)
+
+# admission fair sharing (Configuration admissionFairSharing, ClusterQueue
+# admissionScope UsageBasedAdmissionFairSharing): pending Workloads ordered by
+# their LocalQueue's decayed usage; numbers derived by hand in run/afs.yaml
+drasim_cli_test(NAME queues/run/admission-fair-sharing
+  COMMAND run ${_kq}/run/afs.yaml -o ${_kq_out}/afs.db --force
+  SQL ${_kq_out}/afs.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY scheduled_ms, pod_id)"
+      "^a-0@0 b-0@60000 a-1@120000 b-1@180000 a-2@240000$"
+      ${_kq_out}/afs.db "SELECT printf('%.1f', value) FROM summary WHERE grp = 'shared' AND metric = 'queue_wait_censored_mean_s'" "^119[.]6$")
+drasim_cli_test(NAME queues/run/bad-afs
+  COMMAND run ${_kq}/run/bad-afs.yaml -o ${_kq_out}/bad-afs.db
+  EXIT 3 EXPECT [[bad-afs.yaml:[0-9]+:[0-9]+: .*admissionScope.admissionMode: supported values]]
+  FILE_ABSENT ${_kq_out}/bad-afs.db)

@@ -68,6 +68,7 @@ typedef struct kq_cluster_queue {
     bool preempt_try_next;           /* whenCanPreempt TryNextFlavor (the default) */
     kq_preference preference;
     double fair_weight;              /* fairSharing.weight, default 1 */
+    bool usage_based_afs;            /* admissionScope.admissionMode: UsageBasedAdmissionFairSharing */
     const ynode *where;
 } kq_cluster_queue;
 
@@ -196,8 +197,21 @@ typedef struct kq_wait_ready {
     int64_t backoff_base_s, backoff_max_s;   /* defaults 60, 3600; max 0 = no cap */
 } kq_wait_ready;
 
+/* admissionFairSharing (apis/config/v1beta2/configuration_types.go
+ * AdmissionFairSharing; feature AdmissionFairSharing, beta and on since
+ * v0.15): on when present. */
+typedef struct kq_afs_config {
+    bool on;
+    int64_t half_life_ms;              /* usageHalfLifeTime (0: usage reset at once) */
+    int64_t sampling_ms;               /* usageSamplingInterval, default 5 min */
+    const char **weight_names;         /* resourceWeights (arena); a resource not named weighs 1 */
+    double *weights;
+    size_t nweights;
+} kq_afs_config;
+
 typedef struct kq_config {
     kq_wait_ready wait_ready;
+    kq_afs_config afs;
     kq_dc_mapping *dc_mappings;        /* resources.deviceClassMappings (arena) */
     size_t ndc_mappings;
     bool fair_sharing;

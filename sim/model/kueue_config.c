@@ -188,6 +188,42 @@ static int decode_wait_ready(kq_wait_ready *w, const ynode *m, bool v1beta1, str
     return 0;
 }
 
+/* admissionFairSharing (configuration_types.go AdmissionFairSharing,
+ * defaults.go: usageSamplingInterval 5 min; on when present, as the feature
+ * gate AdmissionFairSharing is beta and on). Weights must not be negative. */
+static int decode_afs(kq_objects *o, const ynode *m, strbuf *err) {
+    kq_afs_config *a = &o->config.afs;
+    static const char *const keys[] = {"usageHalfLifeTime", "usageSamplingInterval", "resourceWeights", NULL};
+    if (y_expect(m, YN_MAP, "admissionFairSharing", err) || ymap_check_keys(m, keys, "admissionFairSharing", err)) return -1;
+    *a = (kq_afs_config){.on = true, .sampling_ms = 5 * 60 * 1000};
+    const ynode *v;
+    if ((v = ymap_get(m, "usageHalfLifeTime")) && !y_is_null(v) &&
+        scenario_parse_duration(v, "admissionFairSharing.usageHalfLifeTime", &a->half_life_ms, err))
+        return -1;
+    int64_t t = 0;
+    if ((v = ymap_get(m, "usageSamplingInterval")) && !y_is_null(v)) {
+        if (scenario_parse_duration(v, "admissionFairSharing.usageSamplingInterval", &t, err)) return -1;
+        if (t > 0) a->sampling_ms = t;   /* cmp.Or: 0 takes the default */
+    }
+    if (!(v = ymap_get(m, "resourceWeights")) || y_is_null(v)) return 0;
+    if (y_expect(v, YN_MAP, "admissionFairSharing.resourceWeights", err)) return -1;
+    a->weight_names = ARENA_NEW(&o->a, const char *, v->n ? v->n : 1);
+    a->weights = ARENA_NEW(&o->a, double, v->n ? v->n : 1);
+    for (size_t i = 0; i < v->n; i++) {
+        double w;
+        if (y_str(v->keys[i], "resourceWeights key", &a->weight_names[i], err) ||
+            y_double(v->vals[i], "admissionFairSharing.resourceWeights", &w, err))
+            return -1;
+        if (!(w >= 0)) {
+            yerr(err, v->vals[i], "admissionFairSharing.resourceWeights: must not be negative");
+            return -1;
+        }
+        a->weights[i] = w;
+    }
+    a->nweights = v->n;
+    return 0;
+}
+
 int kq_decode_configuration(kq_objects *o, const ynode *root, bool v1beta1, strbuf *err) {
     if (o->config.where) {
         yerr(err, root, "a second Kueue Configuration (the first at line %d)", o->config.where->line);
@@ -199,6 +235,8 @@ int kq_decode_configuration(kq_objects *o, const ynode *root, bool v1beta1, strb
     const ynode *res = ymap_get(root, "resources");
     if (res && !y_is_null(res) && decode_dc_mappings(o, res, err)) return -1;
     if (decode_wait_ready(&o->config.wait_ready, ymap_get(root, "waitForPodsReady"), v1beta1, err)) return -1;
+    const ynode *afs = ymap_get(root, "admissionFairSharing");
+    if (afs && !y_is_null(afs) && decode_afs(o, afs, err)) return -1;
     o->config.where = root;
     return 0;
 }

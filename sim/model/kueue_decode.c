@@ -275,6 +275,18 @@ static int decode_cluster_queue(kctx *k, const ynode *root) {
             return derr(c, ymap_get(spec, "queueingStrategy"), "queueingStrategy: unsupported value '%s' (expected "
                         "StrictFIFO or BestEffortFIFO)", qs);
         if (dpreemption(k, spec, cq) || dfungibility(k, spec, cq) || dweight(c, spec, &cq->fair_weight)) return -1;
+        const ynode *as = ymap_get(spec, "admissionScope");
+        if (as && !y_is_null(as)) {   /* clusterqueue_types.go AdmissionScope */
+            static const char *const ak[] = {"admissionMode", NULL};
+            if (y_expect(as, YN_MAP, "spec.admissionScope", c->err) ||
+                ymap_check_keys(as, ak, "spec.admissionScope", c->err))
+                return -1;
+            const ynode *mode = ymap_get(as, "admissionMode");
+            if (mode && y_scalar_eq(mode, "UsageBasedAdmissionFairSharing")) cq->usage_based_afs = true;
+            else if (mode && !y_is_null(mode) && !y_scalar_eq(mode, "NoAdmissionFairSharing"))
+                return derr(c, mode, "admissionScope.admissionMode: supported values: \"UsageBasedAdmissionFairSharing\", "
+                            "\"NoAdmissionFairSharing\"");
+        }
         dpop(c, m);
     }
     VEC_PUSH(k->o->cqs, cq);

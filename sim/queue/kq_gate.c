@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "queue/gate.h"
+#include "queue/kq_afs.h"
 #include "queue/kq_fs_order.h"
 #include "queue/kq_objects.h"
 #include "queue/kq_tas_run.h"
@@ -54,6 +55,7 @@ typedef struct cls_info {
     uint32_t gang_open;              /* gang Workload collecting its pods: index + 1, 0 = none */
     kq_topology_request tas;         /* its pods' TAS annotations (kq_tas_run.h) */
     int64_t deactivated;             /* its pods held for a deactivated Workload (waitForPodsReady) */
+    int32_t lqi;                     /* its LocalQueue's index in the objects (admission fair sharing); -1 none */
 } cls_info;
 
 /* A gang's Workload (Kueue's pod-group integration: one Workload whose pod
@@ -92,7 +94,7 @@ typedef struct pod_rec {
 } pod_rec;
 
 enum { BY_NONE, BY_TIMEOUT, BY_DEACTIVATION };
-enum { T_DEADLINE, T_REQUEUE };      /* kq_timer.what */
+enum { T_DEADLINE, T_REQUEUE, T_SAMPLE };   /* kq_timer.what (T_SAMPLE: admission fair sharing, id = LocalQueue) */
 /* pods.reason of the pods of an evicted Workload (workload_controller.go) */
 static const char TIMEOUT_TEXT[] = "Exceeded the PodsReady timeout (Kueue waitForPodsReady)";
 static const char DEACT_TEXT[] = "The workload is deactivated due to exceeding the maximum number of re-queuing retries (Kueue)";
@@ -153,6 +155,8 @@ typedef struct kq_gate {
     int64_t awaiting;                /* armed Workloads */
     bool blocked;                    /* blockAdmission: admission waits for them */
     rng jitter;                      /* base of the per-Workload jitter streams */
+    kq_afs afs;                      /* admission fair sharing (kq_afs.h) */
+    bool afs_on;                     /* some LocalQueue uses it */
 } kq_gate;
 
 static const kq_node *root_of(const kq_node *n) {
@@ -163,6 +167,28 @@ static const kq_node *root_of(const kq_node *n) {
 static void mark_dirty(kq_gate *g, const kq_node *cq) {
     g->dirty[root_of(cq)->index] = true;
     g->any_dirty = true;
+}
+
+static double natural(const char *resource, int64_t v);
+
+/* Admission fair sharing: Workload w of class `ci` admitted (sign +1: its
+ * LocalQueue's admitted usage grows, the entry penalty is settled, the next
+ * sample is due an interval later) or gone (-1). */
+static void afs_charge(kq_gate *g, const cls_info *ci, const kq_wl *w, int sign, int64_t t) {
+    if (ci->lqi < 0) return;
+    kq_afs *a = &g->afs;
+    kq_afs_lq *x = &a->lqs[ci->lqi];
+    double amt[64] = {0};
+    for (size_t i = 0; i < w->nusage; i++) {
+        const char *res = g->l.s.frs[w->usage[i].fr].resource;
+        int k = kq_afs_res(a, res);
+        if (k >= 0 && k < 64) amt[k] += natural(res, w->usage[i].amount);
+    }
+    for (size_t k = 0; k < a->nres && k < 64; k++) x->admitted[k] += sign * amt[k];
+    if (sign < 0) return;
+    kq_afs_admitted(a, (size_t)ci->lqi, amt, t);
+    kq_timers_push(&g->timers, t + a->cfg->sampling_ms, (uint32_t)ci->lqi, T_SAMPLE);
+    VEC_PUSH(g->wakes, t + a->cfg->sampling_ms);
 }
 
 /* Kueue's DRA integration (kueue ff69552e79 pkg/dra/claims.go
@@ -244,6 +270,9 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     ci->lq = q;
     const kq_local_queue *lq = kq_find_lq(g->sc->queues, ps->namespace_ ? ps->namespace_ : intern("default"), q);
     if (lq) ci->cq = kq_snapshot_cq(&g->l.s, lq->cluster_queue);
+    ci->lqi = -1;
+    for (size_t i = 0; lq && g->afs_on && i < g->sc->queues->lqs.len; i++)
+        if (g->sc->queues->lqs.data[i] == lq && g->afs.lqs[i].on) ci->lqi = (int32_t)i;
     ci->priority = ps->priority;
     ci->gang_size = ps->gang_min > 0 && c < g->sc->ngroups && ps->count > 0 ? (int32_t)ps->count : 0;
     size_t n = ps->nrequests + ps->ndp_resources;
@@ -455,6 +484,7 @@ static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
         VEC_PUSH(cs->unsched, t - p->admitted_at);
     }
     kq_unadmit_wl(&g->l.s, p->wl);
+    afs_charge(g, &g->cls[p->cls], p->wl, -1, t);
     mark_dirty(g, p->wl->cq);
     free(p->wl);
     p->wl = NULL;
@@ -523,6 +553,7 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     w->cq = cq;
     w->seq = pod;
     kq_admit_wl(&g->l.s, w);
+    afs_charge(g, ci, w, +1, t);
     p->wl = w;
     p->pending = false;
     p->bound = false;
@@ -610,6 +641,26 @@ static int head_cmp(const void *pa, const void *pb) {
     return (a->cq > b->cq) - (a->cq < b->cq);
 }
 
+/* cluster_queue.go queueOrderingFunc: the Workloads not yet tried in this
+ * instant by their LocalQueue's admission-fair-sharing usage (lower first),
+ * then Kueue's order; recomputed for every head, as Kueue rebuilds its heap. */
+static const kq_gate *g_afs;
+static double afs_usage_of(const kq_gate *g, uint32_t pod) {
+    int32_t l = g->cls[g->pods.data[pod].cls].lqi;
+    return l < 0 ? 0 : kq_afs_usage(&g->afs, (size_t)l);
+}
+static int afs_cmp(const void *pa, const void *pb) {
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    double ua = afs_usage_of(g_afs, a), ub = afs_usage_of(g_afs, b);
+    if (ua != ub) return ua < ub ? -1 : 1;
+    return before(g_afs, a, b) ? -1 : before(g_afs, b, a) ? 1 : 0;
+}
+static void afs_order(kq_gate *g, cq_state *cs) {
+    if (cs->pending.len - cs->cursor < 2) return;
+    g_afs = g;
+    qsort(cs->pending.data + cs->cursor, cs->pending.len - cs->cursor, sizeof *cs->pending.data, afs_cmp);
+}
+
 /* The heads of the ClusterQueues not settled in this instant. BestEffortFIFO
  * passes over Workloads found inadmissible in this instant (and their twins
  * of the same class); StrictFIFO settles at its first. */
@@ -619,6 +670,7 @@ static void collect_heads(kq_gate *g) {
     for (size_t q = 0; q < g->l.s.ncq; q++) {
         cq_state *cs = &g->cqs[q];
         if (cs->settled) continue;
+        if (g->afs_on && g->l.s.nodes[q]->cq->usage_based_afs) afs_order(g, cs);
         while (cs->cursor < cs->pending.len) {
             const pod_rec *p = &g->pods.data[cs->pending.data[cs->cursor]];
             if (p->pending && g->cls[p->cls].failed_cycle != g->cycle_no && p->not_before <= g->now) break;
@@ -786,6 +838,16 @@ static void fire_timers(kq_gate *g, int64_t t, queue_cycle_out *out) {
     while (kq_timers_pop_due(&g->timers, t, &x)) {
         if (x.what == T_REQUEUE) {
             mark_dirty(g, g->l.s.nodes[x.id]);
+            continue;
+        }
+        if (x.what == T_SAMPLE) {   /* reconcileConsumedUsage, an interval after the last update */
+            kq_afs_lq *l = &g->afs.lqs[x.id];
+            if (l->last_update + g->afs.cfg->sampling_ms != x.t) continue;   /* updated since */
+            kq_afs_sample(&g->afs, x.id, t);
+            kq_timers_push(&g->timers, t + g->afs.cfg->sampling_ms, x.id, T_SAMPLE);
+            VEC_PUSH(g->wakes, t + g->afs.cfg->sampling_ms);
+            const kq_node *cq = kq_snapshot_cq(&g->l.s, g->sc->queues->lqs.data[x.id]->cluster_queue);
+            if (cq) mark_dirty(g, cq);   /* the order of its pending Workloads changed */
             continue;
         }
         const pod_rec *p = &g->pods.data[x.id];
@@ -993,6 +1055,7 @@ static void gate_free(void *ctx) {
     free(g->round_used);
     kq_tas_run_free(g->tas);
     kq_timers_free(&g->timers);
+    kq_afs_free(&g->afs);
     VEC_FREE(g->wakes);
     for (size_t i = 0; i < g->pods.len; i++) free(g->pods.data[i].wl);
     for (size_t q = 0; q < g->l.s.ncq; q++) {
@@ -1019,6 +1082,13 @@ queue_gate *kq_gate_new(const scenario *sc) {
     kq_load_admitted(&g->l, sc->queues);
     g->wr = &sc->queues->config.wait_ready;
     rng_seed(&g->jitter, sc->seed);
+    kq_afs_init(&g->afs, sc->queues);
+    for (size_t l = 0; l < g->afs.nlq; l++)
+        if (g->afs.lqs[l].on) {   /* Kueue's LocalQueue reconciler: an entry at the start, sampled an interval later */
+            g->afs_on = true;
+            kq_timers_push(&g->timers, g->afs.cfg->sampling_ms, (uint32_t)l, T_SAMPLE);
+            VEC_PUSH(g->wakes, g->afs.cfg->sampling_ms);
+        }
     g->ncls = sc->ngroups;
     g->cls = xcalloc(g->ncls ? g->ncls : 1, sizeof *g->cls);
     g->cqs = xcalloc(g->l.s.ncq ? g->l.s.ncq : 1, sizeof *g->cqs);
@@ -1028,7 +1098,7 @@ queue_gate *kq_gate_new(const scenario *sc) {
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
                       .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster};
-    if (g->wr->on) {   /* waitForPodsReady: timers (without it the engine never asks) */
+    if (g->wr->on || g->afs_on) {   /* waitForPodsReady, admission fair sharing: timers (without them the engine never asks) */
         q->take_wake = gate_take_wake;
         q->busy = gate_busy;
     }
