@@ -52,3 +52,32 @@ drasim_cli_test(NAME alloc-budget/run-negative-budget
 drasim_cli_test(NAME alloc-budget/run-help-documents-budget
   COMMAND run --help
   EXPECT "--set scheduling.searchBudget=N: DRA allocator search steps per node" "default 1000000, 0 = no limit")
+
+# Issue 31: the short answer for one plain ExactCount request (alloc_search.c
+# quick_status) counts the search's steps exactly: 8 of 8 free GPUs take
+# 8 + 3 steps (budget 10: pending, 11: both pods run); 8 with 7 free fail
+# after 2^7 = 128 steps (budget 127: budget exhausted, 128: unsatisfiable).
+foreach(_b 10 11)
+  if(_b EQUAL 10)
+    set(_want "^Pending 0/1 nodes are available: 1 allocation search budget exhausted[.]\nPending ")
+  else()
+    set(_want "^Succeeded 513\nSucceeded 300513$")
+  endif()
+  drasim_cli_test(NAME alloc-budget/run-plain-8-of-8-budget-${_b}
+    COMMAND run ${_ab_dir}/plain-8gpu-steps.yaml --set scheduling.searchBudget=${_b} -o ${_ab_out}/plain8-${_b}.db -q
+    ENV DRASIM_DATADIR=${CMAKE_SOURCE_DIR}
+    SQL ${_ab_out}/plain8-${_b}.db "select state || ' ' || coalesce(scheduled_ms, reason) from pods order by pod_id" "${_want}"
+    TIMEOUT 30)
+endforeach()
+foreach(_b 127 128)
+  if(_b EQUAL 127)
+    set(_want "^Pending: 0/1 nodes are available: 1 allocation search budget exhausted[.]$")
+  else()
+    set(_want "^Pending: 0/1 nodes are available: 1 request g needs 8 devices on one node.+the largest free block on any node is 7[.]$")
+  endif()
+  drasim_cli_test(NAME alloc-budget/run-plain-8-of-7-budget-${_b}
+    COMMAND run ${_ab_dir}/plain-7-of-8-steps.yaml --set scheduling.searchBudget=${_b} -o ${_ab_out}/plain7-${_b}.db -q
+    ENV DRASIM_DATADIR=${CMAKE_SOURCE_DIR}
+    SQL ${_ab_out}/plain7-${_b}.db "select state || ': ' || reason from pods where name = 'eight-0'" "${_want}"
+    TIMEOUT 30)
+endforeach()

@@ -90,6 +90,10 @@ void allocator_commit(allocator *a, const k8s_allocation *al);
 /* The inverse of allocator_commit (alloc_release.c): a finished pod's claim
  * gives its devices, shares and consumed capacity back. */
 void allocator_release(allocator *a, const k8s_allocation *al);
+/* allocator_release of one plain device result by its uid (no admin access,
+ * no share, no consumed capacity): what allocator_release does for it,
+ * without looking the names up (sched/dra's records keep uids). */
+void allocator_release_uid(allocator *a, uint32_t uid);
 
 typedef enum {
     ALLOC_OK = 0,            /* out[i] holds claim i's allocation */

@@ -196,6 +196,12 @@ struct alloc_memo {
     const void *node;               /* node pointer -> its gathered pools and candidates (a copy) */
     bool has_node;
     gathered g;
+    /* a request's DeviceClass name and at most one selector -> its class and
+     * selector verdict cache (both fixed for the allocator's life) */
+    const char *req_class, *req_sel;
+    size_t req_nsel;
+    const k8s_device_class *req_cls;
+    uint8_t *req_combo;
 };
 
 typedef struct rdata {
@@ -323,6 +329,16 @@ int alloc_gather_pools(acall *c);
 /* Consumable-capacity fit of rd on the device; fills vals (device cap order)
  * with the amounts it would consume. */
 bool alloc_capacity_fits(acall *c, const rdata *rd, const adev *d, quantity *vals);
+/* alloc_capacity_fits(c, rd, d, NULL) with its common case (nothing asked,
+ * consumed or being consumed, no policy: it fits) decided here, without
+ * a call per candidate. */
+static inline bool alloc_capacity_fits_quick(acall *c, const rdata *rd, const adev *d) {
+    const allocator *A = c->A;
+    if (!rd->spec->ncapacity && !(A->uid_shared[d->uid] & 2) && !c->allocating.len &&
+        !(A->dev_flags[d - A->devs.data] & DEV_CAP_POLICY))
+        return true;
+    return alloc_capacity_fits(c, rd, d, NULL);
+}
 bool alloc_counters_take(acall *c, const cpool *p, const adev *d);
 void alloc_counters_release(acall *c, const cpool *p, const adev *d);
 bool alloc_uid_capacity_in_use(const acall *c, uint32_t uid);

@@ -43,3 +43,10 @@ void allocator_release(allocator *A, const k8s_allocation *al) {
             A->counters.data[ci]->avail_ready = false;
     }
 }
+
+void allocator_release_uid(allocator *A, uint32_t u) {
+    A->uid_allocated[u] = 0;
+    uint32_t ci;
+    if (A->counters.len && pmap_get(&A->counters_map, intern(A->uids.data[u].pool), NULL, NULL, &ci))
+        A->counters.data[ci]->avail_ready = false;
+}

@@ -247,6 +247,7 @@ void dra_free(dra_state *d) {
     arena_free(&d->scratch);
     sb_free(&d->err);
     dra_records_free(d);
+    free(d->facts);
     free(d);
 }
 
@@ -338,6 +339,13 @@ int64_t dra_allocation_mig_devices(const dra_state *d, const k8s_allocation *al)
         if (dev && device_is_mig(d->equiv, dev)) n++;
     }
     return n;
+}
+
+bool dra_uid_device_facts(const dra_state *d, uint32_t uid, double *equiv, bool *mig) {
+    const k8s_device *dev = allocator_uid_first_device(d->A, uid);
+    *equiv = dev ? device_equiv(d->equiv, dev) : 0;
+    *mig = dev && device_is_mig(d->equiv, dev);
+    return dev != NULL;
 }
 
 double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al) {

@@ -105,6 +105,8 @@ typedef struct dra_state {
     struct place_mig *mig;        /* dynamic-MIG fragmentation and placement (place_mig.h); NULL = none */
     dra_node_gpus *node_gpus;     /* per node: its GPUs in the scheduler's GPU view */
     struct dra_equiv_memo *equiv; /* dra_allocation_gpu_equiv's memo of shared attribute runs (dra.c) */
+    struct dra_uid_facts *facts;  /* per allocator uid (dra_uid.c), grown on demand */
+    size_t nfacts;
     allocator *explain_empty;     /* dra_explain.c: the inventory with no device in use; NULL until needed */
     uint64_t claims_created, claims_deleted, shared_allocated, shared_freed, allocate_calls, steps;
 } dra_state;

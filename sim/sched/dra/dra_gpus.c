@@ -133,6 +133,10 @@ static const dra_gpu_device *gpu_device(const dra_state *d, size_t node, const c
     return NULL;
 }
 
+const dra_gpu_device *dra_node_gpu_device(const dra_state *d, size_t node, const char *pool, const char *name) {
+    return gpu_device(d, node, pool, name);
+}
+
 int dra_node_gpu_count(const dra_state *d, size_t node) { return d->node_gpus ? d->node_gpus[node].n : 0; }
 
 void dra_allocation_gpu_milli(const dra_state *d, size_t node, const k8s_allocation *al, int16_t milli[GS_MAX_GPUS]) {

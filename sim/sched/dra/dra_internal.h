@@ -45,13 +45,34 @@ typedef struct dra_gpu_pick {
 /* allocator device filter (alloc.h) for a dra_gpu_pick context. */
 bool dra_gpu_filter(void *ctx, const alloc_device_id *id);
 
+/* The node's GPU-view entry for device (pool, name) (interned), or NULL. */
+const dra_gpu_device *dra_node_gpu_device(const dra_state *d, size_t node, const char *pool, const char *name);
+/* Device `uid`'s GPU-equivalents and MIG flag, as dra_allocation_gpu_equiv
+ * and dra_allocation_mig_devices count a whole device; false (0, false)
+ * when the snapshot has no such device. */
+bool dra_uid_device_facts(const dra_state *d, uint32_t uid, double *equiv, bool *mig);
+/* What Reserve and Unreserve read of a device for every plain result (no
+ * admin access, no share), looked up once per device (dra_uid.c). */
+typedef struct dra_uid_facts {
+    double equiv;                 /* GPU-equivalents of the whole device (0 when none) */
+    uint32_t node1;               /* 1 + the node gpu and milli were looked up for; 0 = not yet */
+    int16_t milli;                /* what it takes of its GPU in the view */
+    int8_t gpu;                   /* its GPU's index in the node's view, -1 = none */
+    bool present, mig;            /* the snapshot has it; it is a MIG device */
+} dra_uid_facts;
+const dra_uid_facts *dra_uid_facts_of(dra_state *d, uint32_t uid, size_t node);
+/* The uids of allocation al's results when every one is plain (no admin
+ * access, no share ID, no consumed capacity), at most `max`, and they name
+ * devices by the snapshot's own strings; else false. */
+bool dra_plain_uids(const dra_state *d, const k8s_allocation *al, uint32_t *uids, size_t max);
 /* GPUs an allocation takes (see dra.h). */
 double dra_allocation_gpu_equiv(const dra_state *d, const k8s_allocation *al);
 /* MIG devices (devices with attribute type = "mig") among its results, admin access not counted. */
 int64_t dra_allocation_mig_devices(const dra_state *d, const k8s_allocation *al);
 /* Append record r (its pod, claim, flags and GPU-equivalents) with the
- * device results of allocation al, kept compact (dra_records.c). */
-void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al);
+ * device results of allocation al, kept compact (dra_records.c); uids:
+ * its results' devices when the caller has them (dra_plain_uids), or NULL. */
+void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al, const uint32_t *uids);
 void dra_records_init(dra_state *d);
 void dra_records_free(dra_state *d);
 

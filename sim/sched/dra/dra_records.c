@@ -50,7 +50,7 @@ static bool is_rare(const k8s_device_result *r) {
            r->share_id || r->nconsumed;
 }
 
-void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al) {
+void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al, const uint32_t *uids) {
     while (d->pod_first.len <= r->pod) VEC_PUSH(d->pod_first, 0);
     uint32_t *first = &d->pod_first.data[r->pod];
     /* a pod reserved again (a gang rejected at Permit, engine/sim_gang.c): its records are the new ones */
@@ -61,7 +61,7 @@ void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al)
     for (size_t k = 0; k < al->nresults; k++) {
         const k8s_device_result *x = &al->results[k];
         dra_result c = {UINT32_MAX, 0};
-        bool found = allocator_result_uid(d->A, x, &c.uid);
+        bool found = uids ? (c.uid = uids[k], true) : allocator_result_uid(d->A, x, &c.uid);
         if (found && !is_rare(x)) {
             c.req = req_index(d, x->request);
         } else {   /* kept whole; its arrays outlive the call's arena (consumed is the call's own) */

@@ -184,6 +184,46 @@ static uint32_t view_gpus(scheduler *s, size_t node, const k8s_allocation *al, i
     return mask;
 }
 
+/* view_gpus for plain results by uid (dra_uid.c): the same milli, summed the same way. */
+static uint32_t view_gpus_uids(scheduler *s, size_t node, const uint32_t *uids, size_t n, int sign) {
+    int16_t milli[GS_MAX_GPUS] = {0};
+    for (size_t k = 0; k < n; k++) {
+        const dra_uid_facts *f = dra_uid_facts_of(s->dra, uids[k], node);
+        if (f->gpu < 0) continue;
+        int v = f->milli + milli[f->gpu];
+        milli[f->gpu] = (int16_t)(v > GS_MILLI ? GS_MILLI : v);
+    }
+    if (sign) gpu_view_add_gpus(&s->gv, node, milli, sign);
+    uint32_t mask = 0;
+    for (int g = 0; g < GS_MAX_GPUS; g++)
+        if (milli[g]) mask |= 1u << g;
+    return mask;
+}
+
+/* Reserve's accounting of allocation al on `node`: the view's GPUs (+1),
+ * GPU-equivalents and MIG devices; from the per-uid facts when its results
+ * are plain (uids: dra_plain_uids), else by name. */
+static uint32_t reserve_account(scheduler *s, size_t node, const k8s_allocation *al, dra_record *r,
+                                const uint32_t *uids) {
+    dra_state *d = s->dra;
+    if (!uids) {
+        r->gpu_equiv = dra_allocation_gpu_equiv(d, al);
+        r->mig_devices = (uint16_t)dra_allocation_mig_devices(d, al);
+        return view_gpus(s, node, al, +1);
+    }
+    double eq = 0;
+    int64_t mig = 0;
+    for (size_t k = 0; k < al->nresults; k++) {
+        const dra_uid_facts *f = dra_uid_facts_of(d, uids[k], node);
+        if (!f->present) continue;
+        eq += f->equiv;
+        mig += f->mig;
+    }
+    r->gpu_equiv = eq;
+    r->mig_devices = (uint16_t)mig;
+    return view_gpus_uids(s, node, uids, al->nresults, +1);
+}
+
 static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placement *p) {
     dra_state *d = s->dra;
     dra_class *c = class_of(s, pc);
@@ -204,10 +244,10 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
     for (size_t i = 0; i < n; i++) {
         allocator_commit(d->A, &c->out[i]);
         if (d->mig) place_mig_commit(d->mig, &c->out[i], s->now);
-        gpus |= view_gpus(s, node, &c->out[i], +1);
         dra_record r = {.pod = p->pod};
-        r.gpu_equiv = dra_allocation_gpu_equiv(d, &c->out[i]);
-        r.mig_devices = (uint16_t)dra_allocation_mig_devices(d, &c->out[i]);
+        uint32_t uids[64];
+        const uint32_t *plain = dra_plain_uids(d, &c->out[i], uids, 64) ? uids : NULL;
+        gpus |= reserve_account(s, node, &c->out[i], &r, plain);
         d->cur_gpu_equiv += r.gpu_equiv;
         d->cur_mig_devices += r.mig_devices;
         if (c->call_shared[i] < 0) {
@@ -225,7 +265,7 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
             d->shared_allocated++;
             if (i < 64) changed_shared[i] = true;
         }
-        dra_add_record(d, &r, &c->out[i]);
+        dra_add_record(d, &r, &c->out[i], plain);
     }
     /* shared claims allocated before: only reserved */
     for (size_t i = 0; i < c->nshared; i++) {
@@ -236,12 +276,32 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
         sh->users++;
         gpus |= view_gpus(s, node, &sh->al, 0);
         dra_record r = {.pod = p->pod, .claim = sh->name, .shared = true};
-        dra_add_record(d, &r, &sh->al);
+        dra_add_record(d, &r, &sh->al, NULL);
     }
     p->gpus = gpus;
     if (d->cur_gpu_equiv > d->peak_gpu_equiv) d->peak_gpu_equiv = d->cur_gpu_equiv;
     for (size_t i = 0; i < n && i < 64; i++)
         if (changed_shared[i]) refresh_users(s, &d->shared[c->call_shared[i]]);
+}
+
+/* Unreserve of a template claim whose results are all plain (kept as uid
+ * and request, dra_records.c): released by uid, the view's GPUs from the
+ * per-uid facts; false (nothing done) when a result is kept whole. */
+static bool unreserve_plain(scheduler *s, size_t node, const dra_record *r) {
+    dra_state *d = s->dra;
+    uint32_t uids[64];
+    if (r->nresults > 64) return false;
+    for (uint32_t k = 0; k < r->nresults; k++) {
+        const dra_result *x = &d->results.data[r->first + k];
+        if (x->req & DRA_RESULT_RARE) return false;
+        uids[k] = x->uid;
+    }
+    for (uint32_t k = 0; k < r->nresults; k++) allocator_release_uid(d->A, uids[k]);
+    view_gpus_uids(s, node, uids, r->nresults, -1);
+    d->cur_gpu_equiv -= r->gpu_equiv;
+    d->cur_mig_devices -= r->mig_devices;   /* counted at Reserve */
+    d->claims_deleted++;
+    return true;
 }
 
 static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const placement *p) {
@@ -252,6 +312,7 @@ static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const 
     for (size_t i = 0; i < n; i++) {
         if (r[i].deleted) continue;
         r[i].deleted = true;
+        if (!r[i].shared && !d->mig && unreserve_plain(s, node, &r[i])) continue;
         if (!r[i].shared) {
             const k8s_allocation *al = dra_record_allocation(d, &r[i]);
             allocator_release(d->A, al);
