@@ -43,15 +43,15 @@ drasim_cli_test(NAME docs/flags RAW
 drasim_cli_test(NAME docs/scenario-fields RAW
   COMMAND sh ${_docs_sh}/check_scenario_fields.sh ${CMAKE_SOURCE_DIR} $<TARGET_FILE:drasim> ${_docs_out}/fields
   EXPECT "all [0-9]+ keys the loader accepts are in docs/SCENARIOS.md; all [0-9]+ fields documented"
-  LABELS docs TIMEOUT 120)
+  LABELS docs TIMEOUT 300)
 drasim_cli_test(NAME docs/schema RAW
   COMMAND sh ${_docs_sh}/check_schema.sh ${CMAKE_SOURCE_DIR} $<TARGET_FILE:drasim> ${_docs_out}/schema
   EXPECT "docs/SCHEMA.md matches 30 table definitions and [0-9]+ metrics of 29 databases"
-  LABELS docs TIMEOUT 120)
+  LABELS docs TIMEOUT 300)
 drasim_cli_test(NAME docs/report-plots RAW   # a stand-in gnuplot: no rendering, no gnuplot needed
   COMMAND sh ${_docs_sh}/check_report_plots.sh ${CMAKE_SOURCE_DIR} $<TARGET_FILE:drasim> ${_docs_out}/plots
   EXPECT "the [0-9]+ plot files of docs/REPORTS.md are exactly those drasim report makes"
-  LABELS docs TIMEOUT 120)
+  LABELS docs TIMEOUT 300)
 
 # The scenarios that use the rare fields run, and their results are the documented ones:
 # runs.policy names RequestedToCapacityRatio and the DRA MIG policy (docs/SCHEMA.md), and
