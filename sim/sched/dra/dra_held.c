@@ -39,7 +39,7 @@ void dra_hold_record(dra_state *d, uint32_t pod, const k8s_resource_claim *claim
         r.gpu_equiv = dra_allocation_gpu_equiv(d, &claim->allocation);
         r.mig_devices = (uint16_t)dra_allocation_mig_devices(d, &claim->allocation);
     }
-    dra_add_record(d, &r, &claim->allocation);
+    dra_add_record(d, &r, &claim->allocation, NULL);   /* ids looked up by name */
 }
 
 void dra_hold_records_end(dra_state *d, uint32_t pod) {
