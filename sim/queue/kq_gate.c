@@ -665,6 +665,8 @@ static int afs_cmp(const void *pa, const void *pb) {
 static void afs_order(kq_gate *g, cq_state *cs) {
     if (cs->pending.len - cs->cursor < 2) return;
     g_afs = g;
+    /* an entry admitted in this instant may move past adm_hi: compact the whole list */
+    if (cs->adm_hi > cs->cursor) cs->adm_hi = cs->pending.len;
     qsort(cs->pending.data + cs->cursor, cs->pending.len - cs->cursor, sizeof *cs->pending.data, afs_cmp);
 }
 
