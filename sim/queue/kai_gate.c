@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/queue_waits.h"
 #include "queue/gate.h"
 #include "queue/kai.h"
 #include "queue/kai_snapshot.h"
@@ -414,31 +415,6 @@ static const char *gate_why(void *ctx, uint32_t cls) {
     return NULL;
 }
 
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile of sorted v (as kq_gate.c and sim_groups.c). */
-static double pct(const int64_t *v, size_t n, double p) {
-    size_t rank = (size_t)ceil(p * (double)n);
-    if (rank < 1) rank = 1;
-    return (double)v[rank - 1] / 1000.0;
-}
-
-static void add_waits(const char *prefix, int64_t *w, size_t n, queue_metric_fn add, void *ud, const char *grp) {
-    qsort(w, n, sizeof *w, cmp_i64);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) sum += (double)w[i];
-    static const char *const sfx[] = {"mean", "p50", "p90", "p99", "max"};
-    double v[5] = {sum / (double)n / 1000.0, pct(w, n, 0.5), pct(w, n, 0.9), pct(w, n, 0.99), (double)w[n - 1] / 1000.0};
-    for (int k = 0; k < 5; k++) {
-        char name[96];
-        snprintf(name, sizeof name, "%s_%s_s", prefix, sfx[k]);
-        add(ud, intern(name), v[k], grp);
-    }
-}
-
 /* Per leaf Queue, the same summary rows as Kueue's ClusterQueues (docs/QUEUES.md):
  * queue_admitted (allocated), queue_admitted_borrowing (its queue went above
  * its quota), waits, preemptions by KAI's action, unscheduled time. */
@@ -468,14 +444,14 @@ static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud
             const gjob *j = g->jobs.data[g->active.data[i]];
             if (j->j.queue == (int)qi && j->holding && !j->bound) w[k++] = end - j->admitted_at;
         }
-        if (k) add_waits("queue_unscheduled_censored", w, k, add, ud, grp);
+        if (k) queue_add_waits("queue_unscheduled_censored", w, k, add, ud, grp);
         k = qs->waits.len;
         memcpy(w, qs->waits.data, k * sizeof *w);
         for (size_t i = 0; i < g->active.len && k < nw; i++) {   /* time to allocation, censored */
             const gjob *j = g->jobs.data[g->active.data[i]];
             if (j->j.queue == (int)qi && j->pending) w[k++] = end - j->arrival;
         }
-        if (k) add_waits("queue_wait_censored", w, k, add, ud, grp);
+        if (k) queue_add_waits("queue_wait_censored", w, k, add, ud, grp);
         free(w);
     }
     if (g->missing_queue_pods) add(ud, "queue_missing_queue_pods", (double)g->missing_queue_pods, NULL);

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/queue_waits.h"
 #include "queue/gate.h"
 #include "queue/kq_afs.h"
 #include "queue/kq_fs_order.h"
@@ -980,32 +981,6 @@ static const char *gate_why(void *ctx, uint32_t cls) {
     return ci->deactivated ? ci->why : NULL;   /* held for a deactivated Workload */
 }
 
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile of sorted v (as sim_groups.c computes waits). */
-static double pct(const int64_t *v, size_t n, double p) {
-    size_t rank = (size_t)ceil(p * (double)n);
-    if (rank < 1) rank = 1;
-    return (double)v[rank - 1] / 1000.0;
-}
-
-/* Mean, p50, p90, p99 and max (s) of sorted waits w[0..n) as NAME_mean_s... */
-static void add_waits(const char *prefix, int64_t *w, size_t n, queue_metric_fn add, void *ud, const char *grp) {
-    qsort(w, n, sizeof *w, cmp_i64);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) sum += (double)w[i];
-    static const char *const sfx[] = {"mean", "p50", "p90", "p99", "max"};
-    double v[5] = {sum / (double)n / 1000.0, pct(w, n, 0.5), pct(w, n, 0.9), pct(w, n, 0.99), (double)w[n - 1] / 1000.0};
-    for (int k = 0; k < 5; k++) {
-        char name[96];
-        snprintf(name, sizeof name, "%s_%s_s", prefix, sfx[k]);
-        add(ud, intern(name), v[k], grp);
-    }
-}
-
 /* Time admitted but not yet placed by kube-scheduler, per Workload admitted:
  * to its bind, to its end when it went first, censored at the end of the run. */
 static void add_unscheduled(kq_gate *g, size_t q, int64_t end, queue_metric_fn add, void *ud) {
@@ -1019,7 +994,7 @@ static void add_unscheduled(kq_gate *g, size_t q, int64_t end, queue_metric_fn a
         const pod_rec *p = &g->pods.data[i];
         if (p->wl && !p->bound && p->cq == (int32_t)q) w[k++] = end - p->admitted_at;
     }
-    add_waits("queue_unscheduled_censored", w, k, add, ud, g->l.s.nodes[q]->name);
+    queue_add_waits("queue_unscheduled_censored", w, k, add, ud, g->l.s.nodes[q]->name);
     free(w);
 }
 
@@ -1053,7 +1028,7 @@ static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud
         int64_t *w = xmalloc(n * sizeof *w);
         memcpy(w, cs->waits.data, cs->waits.len * sizeof *w);
         for (size_t i = 0; i < cs->pending.len; i++) w[cs->waits.len + i] = end - g->pods.data[cs->pending.data[i]].arrival;
-        add_waits("queue_wait_censored", w, n, add, ud, grp);
+        queue_add_waits("queue_wait_censored", w, n, add, ud, grp);
         free(w);
     }
     if (g->missing_lq_pods) add(ud, "queue_missing_local_queue_pods", (double)g->missing_lq_pods, NULL);
