@@ -322,6 +322,7 @@ static int val_only_cmp(const void *x, const void *y) {
 }
 
 static void sort_doms(search *q, kq_tas_dom **d, size_t n) {
+    if (n < 2) return;   /* also: d is NULL when a level has no domain (qsort(NULL, 0) is undefined) */
     g_lfc = q->lfc;
     qsort(d, n, sizeof *d, dom_cmp);
 }
@@ -594,7 +595,7 @@ int kq_tas_find(kq_tas_snapshot *s, const kq_topology_request *r, bool implied, 
         cur = next;
     }
     /* buildAssignment: by level values; hostname only when the lowest level is the hostname */
-    qsort(cur.d, cur.n, sizeof *cur.d, val_only_cmp);
+    if (cur.n > 1) qsort(cur.d, cur.n, sizeof *cur.d, val_only_cmp);
     size_t first = s->lowest_is_node ? s->nlevels - 1 : 0;
     out->levels = s->levels + first;
     out->nlevels = s->nlevels - first;
