@@ -174,7 +174,10 @@ void kq_tas_run_commit(kq_tas_run *t, uint32_t lead, const uint32_t *pods, size_
             if (!strcmp(spec->requests[k].name, f->s.res[r])) amt[r] += kq_resource_value(f->s.res[r], &spec->requests[k].value);
     }
     size_t first = f->s.nlevels - pr->a.nlevels, j = 0;
-    for (size_t d = 0; d < pr->a.ndomains && j < n; d++) {   /* assignGatedPodsToDomainsGreedy */
+    /* Kueue's ungater, non-ranked path (topology_ungater.go assignGatedPodsToDomainsGreedy,
+     * ff69552e79): pods in order fill the domains in order. Its ranked path (pods with a
+     * completion index, assignGatedPodsByRanks) is not modelled: drasim pods carry no index. */
+    for (size_t d = 0; d < pr->a.ndomains && j < n; d++) {
         int li = leaf_of_domain(f, first, &pr->a.domains[d]);
         if (li < 0) continue;
         const k8s_kv *sel = selector(f, (size_t)li, first);
