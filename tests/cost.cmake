@@ -87,6 +87,21 @@ drasim_cli_test(NAME cost/queue-chargeback-check
   COMMAND check ${_co_src}/queue-hand.yaml --expect ${_co_out}/queue-expect.yaml
   EXIT 1 EXPECT "cost[{]queue=team-a[}] <= 12[.]5 +12[.]5 +<= 12[.]5 +pass" "queue_cost[{]queue=team-b[}] < 5 +5 +< 5 +FAIL")
 
+# Chargeback per KAI Queue (tests/cost/kai-queue-hand.yaml): a leaf Queue is
+# charged its classes' GPU-time (label kai.scheduler/queue), its parent Queue
+# the sum over its subtree; idle spread by the groups' rule; `check` reads it.
+drasim_cli_test(NAME cost/kai-queue-chargeback
+  COMMAND run ${_co_src}/kai-queue-hand.yaml -o ${_co_out}/kai-queue.db
+  SQL ${_co_out}/kai-queue.db "${_co_m} metric LIKE 'queue_cost%' OR metric = 'queue_energy_kwh' OR (grp = '' AND metric IN ('cost_total', 'cost_allocated'))"
+      "^:cost_total=60[.]0000 :cost_allocated=18[.]7500 org:queue_cost=17[.]5000 org:queue_cost_per_useful_gpu_hour=1[.]2500 org:queue_energy_kwh=9[.]8000 team-a:queue_cost=12[.]5000 team-a:queue_cost_per_useful_gpu_hour=1[.]2500 team-a:queue_energy_kwh=7[.]0000 team-b:queue_cost=5[.]0000 team-b:queue_cost_per_useful_gpu_hour=1[.]2500 team-b:queue_energy_kwh=2[.]8000$")
+drasim_cli_test(NAME cost/kai-queue-chargeback-spread
+  COMMAND run ${_co_src}/kai-queue-hand.yaml -o ${_co_out}/kai-queue-spread.db --set "cluster.chargeback={idle: spread}"
+  SQL ${_co_out}/kai-queue-spread.db "${_co_m} metric = 'queue_cost'" "^org:queue_cost=56[.]0000 team-a:queue_cost=40[.]0000 team-b:queue_cost=16[.]0000$")
+file(WRITE ${_co_out}/kai-queue-expect.yaml "apiVersion: drasim/v1\nkind: Expect\nthresholds:\n- cost{queue=org} <= 17.5\n- queue_cost{queue=team-b} < 5\n")
+drasim_cli_test(NAME cost/kai-queue-chargeback-check
+  COMMAND check ${_co_src}/kai-queue-hand.yaml --expect ${_co_out}/kai-queue-expect.yaml
+  EXIT 1 EXPECT "cost[{]queue=org[}] <= 17[.]5 +17[.]5 +<= 17[.]5 +pass" "queue_cost[{]queue=team-b[}] < 5 +5 +< 5 +FAIL")
+
 # A spot node group (tests/cost/spot-group-hand.yaml): a reclaimed node is
 # replaced by its group (autoscale/ca_run.c) at the notice's end, ready after
 # provisioningTime (10 min): the job's replacement starts at eviction + 2 min

@@ -7,6 +7,7 @@
 
 #include "engine/sim_usage.h"
 #include "model/cost_spec.h"
+#include "model/kai.h"
 #include "model/kueue.h"
 #include "model/scenario.h"
 #include "util/intern.h"
@@ -222,33 +223,62 @@ static const char *class_cq(const sim_run *r, uint32_t k) {
     return lq ? lq->cluster_queue : NULL;
 }
 
-/* Per-queue chargeback (docs/COST.md "Per queue"): with Kueue queues, each
- * ClusterQueue is charged the GPU-time of its classes at the pools' rates,
- * as a group is (queue_cost, queue_cost_per_useful_gpu_hour, queue_energy_kwh;
- * grp = the ClusterQueue, as the other queue_ metrics); idle capacity spread
- * by the same rule. */
+/* The KAI Queue of class k: its label kai.scheduler/queue names it directly
+ * (KAI's pod-grouper, CalcPodGroupQueue; queue/kai_gate.c resolves it the
+ * same way); -1 when the class has no label or the Queue is missing. */
+static int class_kai_queue(const sim_run *r, uint32_t k) {
+    const pod_group_spec *ps = sim_class_spec(r, k);
+    const kai_objects *o = r->sc->kai_queues;
+    for (size_t i = 0; ps && i < ps->nlabels; i++)
+        if (!strcmp(ps->labels[i].key, KAI_QUEUE_LABEL))
+            for (size_t q = 0; q < o->queues.len; q++)
+                if (!strcmp(o->queues.data[q]->meta.name, ps->labels[i].value)) return (int)q;
+    return -1;
+}
+
+/* The KAI Queue's parent (spec.parentQueue), -1 for a top Queue. */
+static int kai_parent(const kai_objects *o, int q) {
+    const char *p = o->queues.data[q]->parent;
+    for (size_t i = 0; p && i < o->queues.len; i++)
+        if (!strcmp(o->queues.data[i]->meta.name, p)) return (int)i;
+    return -1;
+}
+
+/* Per-queue chargeback (docs/COST.md "Per queue"): each Kueue ClusterQueue,
+ * or each KAI Queue, is charged the GPU-time of its classes at the pools'
+ * rates, as a group is (queue_cost, queue_cost_per_useful_gpu_hour,
+ * queue_energy_kwh; grp = the queue, as the other queue_ metrics); idle
+ * capacity spread by the same rule. A KAI parent Queue (a department) is
+ * charged what its leaf Queues are, summed over its subtree (the parent
+ * chain is acyclic: model/kai_decode's kai_objects_check). */
 static void queue_chargeback(sim_run *r, const sim_cost *c, const double *rate, double idle, double all,
                              double pue) {
     const kq_objects *o = r->sc->queues;
-    size_t nq = o->cqs.len, np = c->npools;
+    const kai_objects *ko = o ? NULL : r->sc->kai_queues;
+    size_t nq = o ? o->cqs.len : ko->queues.len, np = c->npools;
     double *qc = xcalloc(nq + 1, sizeof *qc), *qu = xcalloc(nq + 1, sizeof *qu), *qk = xcalloc(nq + 1, sizeof *qk);
     for (uint32_t k = 0; k < c->ncls && k < r->sched.nclasses; k++) {
-        const char *cq = class_cq(r, k);
-        size_t q = 0;
-        while (cq && q < nq && strcmp(o->cqs.data[q]->meta.name, cq)) q++;
-        if (!cq || q == nq) continue;
-        for (size_t p = 0; p < np; p++) {
-            double a = c->ca[k * np + p], u = c->cu[k * np + p];
-            qc[q] += a / MS_PER_H * rate[p];
-            qu[q] += u / MS_PER_H;
-            qk[q] += pue * (a * c->gidle[p] + u * (c->gmax[p] - c->gidle[p])) / 3.6e9;
+        int q = -1;
+        if (o) {
+            const char *cq = class_cq(r, k);
+            for (size_t i = 0; cq && i < nq && q < 0; i++)
+                if (!strcmp(o->cqs.data[i]->meta.name, cq)) q = (int)i;
+        } else {
+            q = class_kai_queue(r, k);
         }
+        for (; q >= 0; q = o ? -1 : kai_parent(ko, q))   /* Kueue: the ClusterQueue; KAI: the Queue and its parents */
+            for (size_t p = 0; p < np; p++) {
+                double a = c->ca[k * np + p], u = c->cu[k * np + p];
+                qc[q] += a / MS_PER_H * rate[p];
+                qu[q] += u / MS_PER_H;
+                qk[q] += pue * (a * c->gidle[p] + u * (c->gmax[p] - c->gidle[p])) / 3.6e9;
+            }
     }
     /* spread: idle x the queue's share of every group's charge (cost_allocated), so that a
      * queue's cost is the sum of its classes' costs as the groups get them */
     bool spread = c->cl->charge_idle == CHARGE_IDLE_SPREAD && all > 0;
     for (size_t q = 0; q < nq; q++) {
-        const char *name = o->cqs.data[q]->meta.name;
+        const char *name = o ? o->cqs.data[q]->meta.name : ko->queues.data[q]->meta.name;
         if (c->priced) {
             double mine = qc[q] + (spread ? idle * qc[q] / all : 0);
             add(r, name, "queue_cost", mine);
@@ -358,7 +388,7 @@ void sim_cost_summary(sim_run *r) {
         }
         for (size_t g = 0; g < ng; g++) add(r, r->groups.data[g].name, "energy_kwh", gkwh[g]);
     }
-    if (r->sc->queues) queue_chargeback(r, c, rate, idle, charged, pue);
+    if (r->sc->queues || r->sc->kai_queues) queue_chargeback(r, c, rate, idle, charged, pue);
     free(rate);
     free(base_wms);
     free(charge);

@@ -138,8 +138,11 @@ void rdb_group_summaries_free(rdb_gsum *gs, size_t n) {
     free(gs);
 }
 
+/* A queue of the results: one with admissions, or one only charged (a KAI
+ * parent Queue: docs/COST.md "Per queue"). */
 bool rdb_has_queue(const rdb *r, const char *cq) {
-    sqlite3_stmt *s = prep(r, "SELECT 1 FROM summary WHERE grp = ? AND metric = 'queue_admitted' LIMIT 1");
+    sqlite3_stmt *s = prep(r, "SELECT 1 FROM summary WHERE grp = ? AND metric IN ('queue_admitted', 'queue_cost',"
+                              " 'queue_energy_kwh') LIMIT 1");
     if (!s) return false;
     sqlite3_bind_text(s, 1, cq, -1, SQLITE_STATIC);
     bool found = sqlite3_step(s) == SQLITE_ROW;
@@ -148,7 +151,8 @@ bool rdb_has_queue(const rdb *r, const char *cq) {
 }
 
 void rdb_queue_names(const rdb *r, strbuf *out) {
-    sqlite3_stmt *s = prep(r, "SELECT grp FROM summary WHERE metric = 'queue_admitted' GROUP BY grp ORDER BY min(rowid)");
+    sqlite3_stmt *s = prep(r, "SELECT grp FROM summary WHERE metric IN ('queue_admitted', 'queue_cost', 'queue_energy_kwh')"
+                              " GROUP BY grp ORDER BY min(rowid)");
     if (!s) return;
     for (int k = 0; sqlite3_step(s) == SQLITE_ROW; k++)
         sb_printf(out, "%s%s", k ? ", " : "", (const char *)sqlite3_column_text(s, 0));
