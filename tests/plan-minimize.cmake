@@ -52,3 +52,36 @@ endforeach()
 drasim_cli_test(NAME plan/minimize-energy-without-power
   COMMAND plan ${_pm}/minimize-cost.yaml --expect ${_pm}/start-slo.yaml --vary od=1..3 --minimize energy -j 2
   EXIT 2 EXPECT "--minimize: the runs have no energy_kwh")
+
+# The Pareto front in the report (issue 30: "the report shows the Pareto front
+# of cost against the SLO metric"). tests/plan/minimize-cost.yaml by hand: the
+# front of cost_total against max(wait_censored_max_s) is two points: two spot
+# nodes alone (od=0 spot=2: 2 x 4 x 2 h = 16, the third job starts after 1 h:
+# 3600 s) and the answer (od=2 spot=1 with 2 reserved: 2 x 6 x 2 + 4 x 2 = 32,
+# no wait); every other probe costs more at the same or a worse wait (od=1
+# spot=0: 20 at 7200 s; 24 and 28 at 3600 s). plan_pareto has every probe.
+# --report DIR draws plan_pareto (the front as a staircase by SLO value, in
+# the data file's second block) and `drasim report PLAN.db` draws it again.
+drasim_cli_test(NAME plan/minimize-pareto-front-report
+  COMMAND ${_pm_cost} -j 2 -q -o ${_pm_out}/pareto.db --report ${_pm_out}/pareto-plan --force
+  SQL ${_pm_out}/pareto.db "SELECT group_concat(p.point || ':' || f.value || '@' || f.slo_value || ':' || p.answer, ' ') FROM plan_pareto f JOIN plan p USING (probe) WHERE f.front = 1"
+      "^od=0 spot=2 od[.]price[.]reserved=0:16[.]0@3600[.]0:0 od=2 spot=1 od[.]price[.]reserved=2:32[.]0@0[.]0:1$"
+      ${_pm_out}/pareto.db "SELECT (SELECT count(*) FROM plan_pareto) = (SELECT count(*) FROM plan) AND (SELECT count(DISTINCT objective || slo || slo_limit || lower_better) FROM plan_pareto) = 1 AND (SELECT objective || ' ' || slo FROM plan_pareto LIMIT 1) = 'cost_total max(wait_censored_max_s) <= 60'"
+      "^1$"
+  FILE_EXISTS ${_pm_out}/pareto-plan/plan_pareto.png ${_pm_out}/pareto-plan/plan_pareto.svg)
+drasim_cli_test(NAME plan/minimize-pareto-plot-data RAW
+  COMMAND sh -c "sed -n '/^# the Pareto front/,$p' \"$0/data/plan_pareto.dat\" | tr '\\n' '|' && grep -c 'plan_pareto[.]png' \"$0/index.html\""
+          ${_pm_out}/pareto-plan
+  DEPENDS plan/minimize-pareto-front-report
+  EXPECT "^# the Pareto front, by the SLO's value[|]0 32[|]3600 16[|][1-9]")
+drasim_cli_test(NAME plan/minimize-pareto-drasim-report
+  COMMAND report ${_pm_out}/pareto.db -o ${_pm_out}/pareto-report --force
+  DEPENDS plan/minimize-pareto-front-report
+  FILE_EXISTS ${_pm_out}/pareto-report/plan_pareto.png ${_pm_out}/pareto-report/data/plan_pareto.dat)
+# without --minimize, plan writes no plan_pareto table and draws no front
+drasim_cli_test(NAME plan/no-pareto-without-minimize
+  COMMAND plan ${_pm}/minimize-cost.yaml --expect ${_pm}/start-slo.yaml --vary od=0..3 --vary spot=0..2 -j 2 -q
+          -o ${_pm_out}/no-pareto.db --report ${_pm_out}/no-pareto --force
+  SQL ${_pm_out}/no-pareto.db "SELECT count(*) FROM sqlite_master WHERE name = 'plan_pareto'" "^0$"
+  FILE_EXISTS ${_pm_out}/no-pareto/plan_1.png
+  FILE_ABSENT ${_pm_out}/no-pareto/plan_pareto.png ${_pm_out}/no-pareto/data/plan_pareto.dat)

@@ -212,5 +212,18 @@ int plan_minimize_answer(plan_ctx *c, strbuf *err);
 size_t plan_pareto(const plan_ctx *c, bool *on_front);
 /* The front as text: one row per probe on it, the objective ascending. */
 void plan_pareto_text(const plan_ctx *c, bool by_cost, strbuf *out);
+/* Is the first threshold better when lower (<, <=)? Has the probe runs, an
+ * objective and a value of the first threshold (a point of the front's plot)? */
+bool plan_pareto_lower_better(const plan_ctx *c);
+bool plan_pareto_measured(const plan_ctx *c, const plan_probe *p);
+
+/* plan_pareto.c (--minimize only; nothing otherwise): the table plan_pareto
+ * of PLAN.db (every measured probe, its objective, SLO value and whether it
+ * is on the front; docs/SCHEMA.md), and the plot plan_pareto of --report DIR
+ * (reports/plan_pareto.gp; its data file DIR/data/plan_pareto.dat, the plot
+ * appended to rp's). 0 or -1 with err. */
+int plan_pareto_store(const plan_ctx *c, void *dst_db, strbuf *err);
+struct report;
+int plan_pareto_plot(const plan_ctx *c, const char *dir, struct report *rp, strbuf *err);
 
 #endif

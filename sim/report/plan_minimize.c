@@ -34,20 +34,19 @@ int plan_minimize_answer(plan_ctx *c, strbuf *err) {
     return 0;
 }
 
-/* Is the first threshold better when lower (<, <=)? */
-static bool lower_better(const plan_ctx *c) {
+bool plan_pareto_lower_better(const plan_ctx *c) {
     const expect_threshold *t = c->expect->nthresholds ? &c->expect->thresholds[0] : NULL;
     return !t || t->op == OP_LE || t->op == OP_LT;
 }
 
 /* Does p dominate q: at least as good on both, better on one? */
 static bool dominates(const plan_ctx *c, const plan_probe *p, const plan_probe *q) {
-    double a = lower_better(c) ? p->values[0] : -p->values[0], b = lower_better(c) ? q->values[0] : -q->values[0];
+    bool low = plan_pareto_lower_better(c);
+    double a = low ? p->values[0] : -p->values[0], b = low ? q->values[0] : -q->values[0];
     return p->objective <= q->objective && a <= b && (p->objective < q->objective || a < b);
 }
 
-/* A probe with runs, an objective and a value of the first threshold. */
-static bool measured(const plan_ctx *c, const plan_probe *p) {
+bool plan_pareto_measured(const plan_ctx *c, const plan_probe *p) {
     return p->nruns && !p->no_nodes && !isnan(p->objective) && c->expect->nthresholds && p->values &&
            !isnan(p->values[0]);
 }
@@ -56,11 +55,11 @@ size_t plan_pareto(const plan_ctx *c, bool *on_front) {
     size_t n = 0;
     for (size_t i = 0; i < c->nprobes; i++) {
         const plan_probe *p = &c->probes[i];
-        on_front[i] = measured(c, p);
+        on_front[i] = plan_pareto_measured(c, p);
         for (size_t j = 0; j < c->nprobes && on_front[i]; j++) {
             const plan_probe *q = &c->probes[j];
             /* of equal probes (the same objective and value), the earlier one stands for them */
-            if (j != i && measured(c, q) &&
+            if (j != i && plan_pareto_measured(c, q) &&
                 (dominates(c, q, p) ||
                  (j < i && q->objective == p->objective && q->values[0] == p->values[0])))
                 on_front[i] = false;
@@ -96,7 +95,7 @@ void plan_pareto_text(const plan_ctx *c, bool by_cost, strbuf *out) {
     sort_idx(idx, m, c);
     const char *slo = c->expect->nthresholds ? c->expect->thresholds[0].text : "?";
     sb_printf(out, "Pareto front: %s against %s (%s is better), %zu of %zu probes\n", c->objective, slo,
-              lower_better(c) ? "lower" : "higher", n, c->nprobes);
+              plan_pareto_lower_better(c) ? "lower" : "higher", n, c->nprobes);
     for (size_t r = 0; r < m; r++) {
         const plan_probe *p = &c->probes[idx[r]];
         sb_printf(out, "  probe %3zu  %s %-10.6g  %s %-10.6g  %-4s  ", idx[r] + 1, c->objective, p->objective,

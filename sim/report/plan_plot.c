@@ -182,6 +182,7 @@ int plan_plot(const plan_ctx *c, const char *dir, bool by_cost, strbuf *err) {
         VEC_PUSH(rp.plots, pl);
     }
     if (!rc && plan_autoscaled(c)) rc = cost_plot(c, dir, by_cost, &rp, err);
+    if (!rc) rc = plan_pareto_plot(c, dir, &rp, err);   /* --minimize only */
     if (!rc) {
         int d = report_draw(&rp, err);
         if (d == 1) fprintf(stderr, "drasim plan: %s: no plots drawn\n", rp.gnuplot_note);

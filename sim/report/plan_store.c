@@ -161,6 +161,7 @@ int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err)
             }
         next += (int64_t)runs;
     }
+    if (!rc) rc = plan_pareto_store(c, db, err);   /* --minimize only */
     sb_free(&q);
     sb_free(&pt);
     return rc;

@@ -55,6 +55,10 @@ int rp_user_plots(report *rp, strbuf *err);
  * usage, nominal quota and borrowed over time, and its Workloads over time. */
 int rp_queue_plots(report *rp, strbuf *err);
 
+/* plan_pareto.c: a `drasim plan --minimize` database (table plan_pareto):
+ * its Pareto front of the objective against the SLO, as plan --report draws it. */
+int rp_plan_pareto(report *rp, strbuf *err);
+
 /* report_mig.c: DRA mode, MIG devices allocated per profile over time. */
 int rp_mig_alloc(report *rp, strbuf *err);
 /* report_racks.c: runs with racks, GPUs in use per rack over time (a heat map). */

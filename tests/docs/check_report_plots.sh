@@ -5,7 +5,8 @@
 # (dynamic MIG: frag_mig metrics) and of a numeric sweep (metric vs the
 # swept count), of an autoscaled run (node groups) and of a run with faults
 # (tests/faults/all-keys.yaml) and of a Lua run that samples and records
-# (tests/lua/record.yaml: user_* plots). Every PNG made must match a documented
+# (tests/lua/record.yaml: user_* plots) and of a `plan --minimize` database
+# (tests/plan/minimize-cost.yaml: plan_pareto). Every PNG made must match a documented
 # `NAME.png/.svg` row (`<word>` = any name), come with its SVG, and every
 # documented row must be made by one of the reports. The plots are not
 # rendered: a stand-in gnuplot writes each file the script sets as output
@@ -41,6 +42,8 @@ step run "$src/tests/lua/record.yaml" -q -o lua.db
 step report lua.db -o lua
 step run "$src/tests/queues/run/borrowing.yaml" -q -o queues.db
 step report queues.db -o queues
+step plan "$src/tests/plan/minimize-cost.yaml" --expect "$src/tests/plan/start-slo.yaml" --vary od=0..1 --vary spot=0..2 --minimize cost -j 2 -q -o pareto.db
+step report pareto.db -o pareto
 
 # documented names as anchored regexes: `arrival_<column>.png/.svg` -> ^arrival_[a-z0-9_]+$
 awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.svg$/, "", n)
@@ -49,7 +52,7 @@ awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.s
 
 # one awk pass (a grep per plot and pattern took minutes under load)
 rc=0
-for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png ca/*.png faults/*.png lua/*.png queues/*.png; do
+for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png ca/*.png faults/*.png lua/*.png queues/*.png pareto/*.png; do
   [ -e "$png" ] || { echo "no plots were drawn in $(dirname "$png")/ (gnuplot.log: $(cat "$(dirname "$png")/gnuplot.log"))"; rc=1; continue; }
   [ -s "${png%.png}.svg" ] || { echo "$png has no SVG"; rc=1; }
   echo "$png"

@@ -16,6 +16,7 @@
 # tests/queues/kai/run/{reclaim,capacity}.yaml: KAI's, queue_fair_share.
 # tests/cost/fleet-hand.yaml: cost_pools, power_samples, the cost and power metrics.
 # tests/cost/queue-hand.yaml: the queue_cost metrics (chargeback per ClusterQueue).
+# tests/plan/minimize-cost.yaml with --minimize cost: plan_pareto.
 #   tests/docs/check_schema.sh SRCDIR DRASIM WORKDIR
 src=$1 drasim=$2 work=$3
 doc=$src/docs/SCHEMA.md
@@ -53,6 +54,7 @@ run cost.db run "$src/tests/cost/fleet-hand.yaml"                      # prices,
 run cost-queue.db run "$src/tests/cost/queue-hand.yaml"                # chargeback per ClusterQueue (issue 30)
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
 run plan-ca.db plan "$src/tests/plan/autoscale.yaml" --expect "$src/tests/plan/autoscale-slo.yaml" --seeds 1 --vary cpu=1..4 -j 2
+run plan-min.db plan "$src/tests/plan/minimize-cost.yaml" --expect "$src/tests/plan/start-slo.yaml" --vary od=0..1 --vary spot=0..2 --minimize cost -j 2
 dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db preempt-dra.db gang.db faults.db topo.db queues.db queues-ready.db cd.db cost.db cost-queue.db jobs.db kai.db kai-missing.db philly.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
@@ -85,6 +87,8 @@ for db in $dbs; do
     echo "$t $(sqlite3 "$db" "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('$t') ORDER BY cid)")"
   done
 done > actual_tables
+# a plan --minimize: only its plan_pareto table (issue 30: the Pareto front)
+echo "plan_pareto $(sqlite3 plan-min.db "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('plan_pareto') ORDER BY cid)")" >> actual_tables
 # a plan over a node group: only its `plan` table (its runs' autoscaler tables are not this check's)
 echo "plan $(sqlite3 plan-ca.db "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('plan') ORDER BY cid)")" >> actual_tables
 sort -u -o actual_tables actual_tables
