@@ -89,7 +89,7 @@ typedef struct kai_topology {        /* kai.scheduler/v1alpha1 Topology (model/k
 
 typedef struct kai_objects {
     arena a;
-    VEC(yfile *) files;
+    yfile_list files;
     VEC(kai_queue *) queues;
     VEC(kai_pod_group *) groups;
     VEC(kai_pod *) pods;
