@@ -59,4 +59,4 @@ drasim_cli_test(NAME queues/run/tas-dra-claims
   COMMAND run ${_ktr}/tas-dra.yaml -o ${_ktr_out}/dra.db --force
   SQL ${_ktr_out}/dra.db "${_ktr_nodes}" "^small-0@r1-0@0 train-0@r1-0@100000$"
       ${_ktr_out}/dra.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'train' AND metric IN ('queue_admitted', 'queue_wait_censored_max_s', 'queue_unscheduled_censored_max_s')"
-      "^queue_admitted=1[.]0 queue_wait_censored_max_s=0[.]0 queue_unscheduled_censored_max_s=99[.]0$")
+      "^queue_admitted=1[.]0 queue_unscheduled_censored_max_s=99[.]0 queue_wait_censored_max_s=0[.]0$")
