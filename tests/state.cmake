@@ -129,3 +129,13 @@ drasim_cli_test(NAME state/roundtrip-bad-node RAW WORKDIR ${_st}
   EXIT 3 EXPECT "today-at-1h[.]yaml:37:3: Pod team-a/eval-0: spec[.]nodeName: node 'node-1' is not in the inventory"
   FILE_ABSENT ${_sto}/rt-node/tomorrow.db)
 drasim_cli_test(NAME state/state-needs-at COMMAND state ${_st}/today.yaml EXIT 2 EXPECT "--at TIME is required")
+
+# A dump's running pods are charged to their Kueue ClusterQueue (gate->running, queue/kq_gate.c):
+# team-a's running pod uses its 2-GPU quota until 1h, so the new team-a pod waits until then though
+# dp-1 has a GPU free (run-queued.yaml); the ClusterQueue's usage at time 0 is the dump pod's
+drasim_cli_test(NAME state/running-charged-to-cluster-queue
+  COMMAND run ${_st}/run-queued.yaml -q -o ${_sto}/queued.db --force
+  SQL ${_sto}/queued.db "SELECT name || '@' || scheduled_ms || '-' || completion_ms FROM pods ORDER BY pod_id"
+      "^team-a/train@0-3600000\nteam-b/other@0-3600000\nnew-0@3600000-5400000$"
+      ${_sto}/queued.db "SELECT group_concat(resource || '=' || usage, ' ') FROM (SELECT * FROM queue_usage WHERE t_ms = 0 ORDER BY resource)"
+      "^cpu=2[.]0 memory=4294967296[.]0 nvidia[.]com/gpu=2[.]0$")
