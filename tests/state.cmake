@@ -139,3 +139,12 @@ drasim_cli_test(NAME state/running-charged-to-cluster-queue
       "^team-a/train@0-3600000\nteam-b/other@0-3600000\nnew-0@3600000-5400000$"
       ${_sto}/queued.db "SELECT group_concat(resource || '=' || usage, ' ') FROM (SELECT * FROM queue_usage WHERE t_ms = 0 ORDER BY resource)"
       "^cpu=2[.]0 memory=4294967296[.]0 nvidia[.]com/gpu=2[.]0$")
+
+# A dump taken in an autoscaled run reloads (run-autoscaled.yaml): its running pod's node gpu-2, beyond
+# the group's count, is brought up ready at 0 (it was refused before: "does not fit on node 'gpu-2'")
+drasim_cli_test(NAME state/autoscaled-node-brought-up
+  COMMAND run ${_st}/run-autoscaled.yaml -q -o ${_sto}/autoscaled.db --force
+  SQL ${_sto}/autoscaled.db "SELECT p.name || '@' || p.scheduled_ms || '-' || p.completion_ms || ' ' || n.name FROM pods p JOIN nodes n USING (run_id, node_id) ORDER BY pod_id"
+      "^default/train@0-3600000 gpu-2\nnew-0@0-1800000 gpu-0$"
+      ${_sto}/autoscaled.db "SELECT time_ms || ' ' || event || ' ' || node || ' ' || reason FROM autoscaler_events ORDER BY rowid LIMIT 1"
+      "^0 node-ready gpu-2 in the recorded cluster [(]cluster[.]state[)]$")
