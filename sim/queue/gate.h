@@ -117,6 +117,10 @@ typedef struct queue_gate {
      * the gate does not charge running pods. */
     bool (*running)(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *g, const k8s_kv *node_labels,
                     size_t nnode_labels, int64_t t);
+    /* Every gang the queue holds (complete, not admitted yet): fn(ud, its
+     * pods' class, its pods), for the rack measures' smallest waiting gang
+     * (engine/sim_topology.c); NULL: the gate holds no gangs. */
+    void (*held_gangs)(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_t pods), void *ud);
 } queue_gate;
 
 /* The Kueue gate over a scenario's `queues:` (sc->queues); NULL when the
