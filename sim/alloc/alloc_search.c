@@ -519,7 +519,7 @@ static void call_free(acall *c) {
  * and a success is traceless (alloc_results_traceless). Returns false,
  * having changed nothing, when the call is not of that kind or the step
  * limit would decide: the full call then gives the answer. */
-static bool quick_status(acall *c, k8s_allocation *out, alloc_status *st) {
+static bool quick_scan(acall *c, uint32_t *picks, int *nusable, int *nneed) {
     allocator *A = c->A;
     if (c->nclaims != 1 || c->saw_invalid || A->dev_filter || !c->node) return false;
     const k8s_claim_spec *s = &c->claims[0]->spec;
@@ -549,18 +549,50 @@ static bool quick_status(acall *c, k8s_allocation *out, alloc_status *st) {
         if (A->f.device_taints && (f & DEV_TAINTS)) return false;
         for (int i = 0; i < u; i++)
             if (seen[i] == uid) return false;
+        if (picks) picks[u] = k;
         seen[u++] = uid;
     }
     uint64_t steps = u >= need ? (uint64_t)need + 3 : (uint64_t)1 << u;
     if (A->step_limit && steps > A->step_limit) return false;
-    c->steps = steps;
+    *nusable = u;
+    *nneed = need;
+    return true;
+}
+
+/* quick_status: the answer from quick_scan when the caller wants no results. */
+static bool quick_status(acall *c, k8s_allocation *out, alloc_status *st) {
+    int u, need;
+    if (!quick_scan(c, NULL, &u, &need)) return false;
+    c->steps = u >= need ? (uint64_t)need + 3 : (uint64_t)1 << u;
     if (u < need) {
         *st = ALLOC_UNSATISFIABLE;
         return true;
     }
-    A->built.len = 0;
+    c->A->built.len = 0;
     memset(out, 0, sizeof *out);
     *st = ALLOC_OK;
+    return true;
+}
+
+/* The search's own picks for a call of quick_scan's kind that succeeds
+ * (issue 31: Reserve's call, which wants the results): the first N usable
+ * candidates in order, taken as allocate_device takes them (no constraint,
+ * counter, share or capacity to record), and its N + 3 steps. Run after
+ * precheck (the request's data); false, having changed nothing, when the
+ * call is not of that kind or fails: the search then runs. */
+static bool quick_pick(acall *c) {
+    uint32_t picks[ALLOC_RESULTS_MAX];
+    int u, need;
+    if (!quick_scan(c, picks, &u, &need) || u < need || c->cc[0].ncons || c->cc[0].nreqs != 1 ||
+        c->cc[0].reqs[0].has_subs)
+        return false;
+    const rdata *rd = &c->cc[0].reqs[0].subs[0];
+    if (rd->num_devices != need || rd->combo != c->A->memo->req_combo) return false;
+    for (int i = 0; i < need; i++)
+        VEC_PUSH(c->results, ((taken){.cand = picks[i], .claim = 0, .rd = rd, .marked = true,
+                                      .cap_first = (uint32_t)c->capvals.len}));
+    c->claim_first[1] = c->results.len;
+    c->steps = (uint64_t)need + 3;
     return true;
 }
 
@@ -586,7 +618,7 @@ alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource
     }
     if (!result_arena && quick_status(&c, out, &st)) goto done;
     if (precheck(&c)) goto done;
-    int r = allocate_one(&c, 0, 0, 0, 0, false, 0);
+    int r = result_arena && quick_pick(&c) ? R_OK : allocate_one(&c, 0, 0, 0, 0, false, 0);
     if (r == R_ERR) {
         if (c.timed_out) st = ALLOC_TIMEOUT;
         goto done;

@@ -12,6 +12,7 @@
 
 #include "store/output_path.h"
 #include "store/store_dra.h"
+#include "store/store_rows.h"
 #include "store/store_autoscaler.h"
 #include "store/store_faults.h"
 #include "store/store_labels.h"
@@ -210,69 +211,91 @@ static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
     }
 }
 
-enum { POD_COLS = 14, POD_BATCH = 64 };
+enum { POD_COLS = 14 };
 
-/* Bind pod i's columns at parameter offset `base`; name/dev hold its texts. */
-static void bind_pod(sqlite3_stmt *s, int base, int64_t id, const sim_run *run, size_t i, strbuf *name, strbuf *dev) {
-    const sim_pod *p = &run->pods.data[i];
-    const pod_group_spec *g = sim_class_spec(run, p->group);
-    sb_clear(name);
-    sb_puts(name, p->name ? p->name : g->name);   /* pods of a workload source carry their own name */
-    if (!p->name) {
-        sb_putc(name, '-');
-        put_uint(name, p->ordinal);
+/* Cursor over the pods for store_rows_insert: pod i, its name and devices texts. */
+typedef struct pod_cursor {
+    const sim_run *run;
+    int64_t id;
+    size_t i;                           /* the current pod + 1 (0 before the first) */
+    volatile sig_atomic_t *interrupt;
+    bool interrupted;
+    strbuf name, dev;
+} pod_cursor;
+
+static bool next_pod(void *ctx) {
+    pod_cursor *c = ctx;
+    if (c->i >= c->run->pods.len) return false;
+    if (c->interrupt && *c->interrupt) {
+        c->interrupted = true;
+        return false;
     }
-    sqlite3_bind_int64(s, base + 1, id);
-    sqlite3_bind_int64(s, base + 2, (int64_t)i);
-    bind_text(s, base + 3, sb_str(name));
-    sqlite3_bind_int64(s, base + 4, p->group);
-    sqlite3_bind_int64(s, base + 5, g->priority);
-    sqlite3_bind_int64(s, base + 6, p->arrival);
-    bind_opt_int(s, base + 7, p->start);
-    bind_opt_int(s, base + 8, p->end);
-    sqlite3_bind_int64(s, base + 9, p->duration);
-    bind_opt_int(s, base + 10, p->start >= 0 ? p->start - p->arrival : -1);
-    bind_opt_int(s, base + 11, p->node);
-    sb_clear(dev);
-    if (p->node >= 0) devices_text(run, p, dev);
-    bind_text(s, base + 12, dev->len ? sb_str(dev) : NULL);
-    bind_text(s, base + 13, state_name(p->state));
-    bind_text(s, base + 14, p->state == POD_PENDING   ? run->class_reason[p->group]
-                            : p->state == POD_DELETED || p->state == POD_TERMINATING || p->state == POD_FAILED
-                                ? sim_delete_reason(run, (uint32_t)i)
-                                                      : NULL);
+    c->i++;
+    return true;
 }
 
-/* Pods go in POD_BATCH rows per INSERT (far fewer statement steps for 1M pods). */
-static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_atomic_t *interrupt) {
-    strbuf sql = {0};
-    sb_puts(&sql, "INSERT INTO pods VALUES");
-    for (int k = 0; k < POD_BATCH; k++) sb_puts(&sql, k ? ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    sqlite3_stmt *batch = prep(st, sb_str(&sql));
-    sqlite3_stmt *one = prep(st, "INSERT INTO pods VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    sb_free(&sql);
-    int rc = batch && one ? 0 : -1;
-    strbuf name[POD_BATCH] = {{0}}, dev[POD_BATCH] = {{0}};
-    size_t i = 0, n = run->pods.len;
-    while (i < n && !rc) {
-        if (interrupt && *interrupt) { rc = -2; break; }
-        if (n - i >= POD_BATCH) {
-            for (int k = 0; k < POD_BATCH; k++) bind_pod(batch, k * POD_COLS, id, run, i + (size_t)k, &name[k], &dev[k]);
-            rc = step(batch);
-            i += POD_BATCH;
-        } else {
-            bind_pod(one, 0, id, run, i, &name[0], &dev[0]);
-            rc = step(one);
-            i++;
+static void result_opt_int(sqlite3_context *out, int64_t v) {
+    if (v >= 0) sqlite3_result_int64(out, v);
+    else sqlite3_result_null(out);
+}
+
+static void result_text(sqlite3_context *out, const char *v) {
+    if (v) sqlite3_result_text(out, v, -1, SQLITE_STATIC);
+    else sqlite3_result_null(out);
+}
+
+/* Column `col` of the current pod (texts built in the cursor's buffers, read once each). */
+static void pod_column(void *ctx, sqlite3_context *out, int col) {
+    pod_cursor *c = ctx;
+    const sim_run *run = c->run;
+    size_t i = c->i - 1;
+    const sim_pod *p = &run->pods.data[i];
+    switch (col) {
+    case 0: sqlite3_result_int64(out, c->id); break;
+    case 1: sqlite3_result_int64(out, (int64_t)i); break;
+    case 2: {
+        const pod_group_spec *g = sim_class_spec(run, p->group);
+        sb_clear(&c->name);
+        sb_puts(&c->name, p->name ? p->name : g->name);   /* pods of a workload source carry their own name */
+        if (!p->name) {
+            sb_putc(&c->name, '-');
+            put_uint(&c->name, p->ordinal);
         }
+        sqlite3_result_text(out, sb_str(&c->name), (int)c->name.len, SQLITE_STATIC);
+        break;
     }
-    for (int k = 0; k < POD_BATCH; k++) {
-        sb_free(&name[k]);
-        sb_free(&dev[k]);
+    case 3: sqlite3_result_int64(out, p->group); break;
+    case 4: sqlite3_result_int64(out, sim_class_spec(run, p->group)->priority); break;
+    case 5: sqlite3_result_int64(out, p->arrival); break;
+    case 6: result_opt_int(out, p->start); break;
+    case 7: result_opt_int(out, p->end); break;
+    case 8: sqlite3_result_int64(out, p->duration); break;
+    case 9: result_opt_int(out, p->start >= 0 ? p->start - p->arrival : -1); break;
+    case 10: result_opt_int(out, p->node); break;
+    case 11:
+        sb_clear(&c->dev);
+        if (p->node >= 0) devices_text(run, p, &c->dev);
+        if (c->dev.len) sqlite3_result_text(out, sb_str(&c->dev), (int)c->dev.len, SQLITE_STATIC);
+        else sqlite3_result_null(out);
+        break;
+    case 12: result_text(out, state_name(p->state)); break;
+    default:
+        result_text(out, p->state == POD_PENDING ? run->class_reason[p->group]
+                         : p->state == POD_DELETED || p->state == POD_TERMINATING || p->state == POD_FAILED
+                             ? sim_delete_reason(run, (uint32_t)i)
+                             : NULL);
+        break;
     }
-    sqlite3_finalize(batch);
-    sqlite3_finalize(one);
-    return rc;
+}
+
+/* Every pod in one INSERT ... SELECT (store_rows.h); -2 when interrupted. */
+static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_atomic_t *interrupt) {
+    pod_cursor cur = {.run = run, .id = id, .interrupt = interrupt};
+    store_rows rows = {.ncols = POD_COLS, .ctx = &cur, .next = next_pod, .column = pod_column};
+    int rc = store_rows_insert(st->db, "pods", &rows);
+    sb_free(&cur.name);
+    sb_free(&cur.dev);
+    return cur.interrupted ? -2 : rc;
 }
 
 /* The placement-quality columns of one sample from `col` on (docs/SCHEMA.md,

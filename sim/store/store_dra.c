@@ -10,6 +10,7 @@
 
 #include "sched/dra/dra.h"
 #include "store/store_dra.h"
+#include "store/store_rows.h"
 #include "util/strbuf.h"
 
 static const char *const claims_sql =
@@ -29,22 +30,27 @@ static const char *consumed_text(const k8s_device_result *r, strbuf *b) {
     return sb_str(b);
 }
 
-enum { CLAIM_COLS = 9, CLAIM_BATCH = 64 };
+enum { CLAIM_COLS = 9 };
 
 /* Cursor over every (record, device result) pair in record order. */
 typedef struct claim_cursor {
     const dra_state *d;
+    int64_t run_id;
     size_t rec, res;
     const k8s_allocation *al;     /* record rec's allocation, NULL until read */
+    const dra_record *r;          /* the current row's record and result */
+    const k8s_device_result *x;
+    strbuf consumed;
 } claim_cursor;
 
-static bool next_row(claim_cursor *c, const dra_record **r, const k8s_device_result **x) {
+static bool next_row(void *ctx) {
+    claim_cursor *c = ctx;
     while (c->rec < c->d->records.len) {
         const dra_record *rec = &c->d->records.data[c->rec];
         if (c->res < rec->nresults) {
             if (!c->res) c->al = dra_record_allocation(c->d, rec);
-            *r = rec;
-            *x = &c->al->results[c->res++];
+            c->r = rec;
+            c->x = &c->al->results[c->res++];
             return true;
         }
         c->rec++;
@@ -53,65 +59,36 @@ static bool next_row(claim_cursor *c, const dra_record **r, const k8s_device_res
     return false;
 }
 
-/* Bind one row's columns at parameter offset `base`. */
-static void bind_row(sqlite3_stmt *s, int base, int64_t run_id, const dra_record *r, const k8s_device_result *x,
-                     strbuf *b) {
-    sqlite3_bind_int64(s, base + 1, run_id);
-    sqlite3_bind_int64(s, base + 2, r->pod);
-    sqlite3_bind_text(s, base + 3, r->claim, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, base + 4, x->request, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, base + 5, x->driver, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, base + 6, x->pool, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, base + 7, x->device, -1, SQLITE_STATIC);
-    if (x->share_id) sqlite3_bind_text(s, base + 8, x->share_id, -1, SQLITE_STATIC);
-    else sqlite3_bind_null(s, base + 8);
-    const char *c = consumed_text(x, b);
-    if (c) sqlite3_bind_text(s, base + 9, c, -1, SQLITE_TRANSIENT);
-    else sqlite3_bind_null(s, base + 9);
+static void text_or_null(sqlite3_context *out, const char *v, void (*keep)(void *)) {
+    if (v) sqlite3_result_text(out, v, -1, keep);
+    else sqlite3_result_null(out);
 }
 
-static int step_reset(sqlite3_stmt *s) {
-    int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
-    sqlite3_reset(s);
-    return rc;
+/* Column `col` of the current row (the interned names outlive the statement). */
+static void row_column(void *ctx, sqlite3_context *out, int col) {
+    claim_cursor *c = ctx;
+    const k8s_device_result *x = c->x;
+    switch (col) {
+    case 0: sqlite3_result_int64(out, c->run_id); break;
+    case 1: sqlite3_result_int64(out, c->r->pod); break;
+    case 2: text_or_null(out, c->r->claim, SQLITE_STATIC); break;
+    case 3: text_or_null(out, x->request, SQLITE_STATIC); break;
+    case 4: text_or_null(out, x->driver, SQLITE_STATIC); break;
+    case 5: text_or_null(out, x->pool, SQLITE_STATIC); break;
+    case 6: text_or_null(out, x->device, SQLITE_STATIC); break;
+    case 7: text_or_null(out, x->share_id, SQLITE_STATIC); break;
+    default: text_or_null(out, consumed_text(x, &c->consumed), SQLITE_TRANSIENT); break;
+    }
 }
 
-/* Rows go in CLAIM_BATCH rows per INSERT (as the pods: far fewer statement
- * steps for millions of rows), the rest one by one; same rows, same order. */
+/* Every row in one INSERT ... SELECT over the records (store_rows.h);
+ * same rows in the same order as one INSERT per row. */
 int store_write_claims(sqlite3 *db, int64_t run_id, const sim_run *run) {
     if (sqlite3_exec(db, claims_sql, NULL, NULL, NULL) != SQLITE_OK) return -1;
     if (!run->dra) return 0;
-    const dra_state *d = run->dra;
-    size_t total = 0;
-    for (size_t i = 0; i < d->records.len; i++) total += d->records.data[i].nresults;
-    strbuf sql = {0};
-    sb_puts(&sql, "INSERT INTO claim_allocations VALUES");
-    for (int k = 0; k < CLAIM_BATCH; k++) sb_puts(&sql, k ? ",(?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?)");
-    sqlite3_stmt *batch = NULL, *one = NULL;
-    int rc = sqlite3_prepare_v2(db, sb_str(&sql), -1, &batch, NULL) == SQLITE_OK &&
-                     sqlite3_prepare_v2(db, "INSERT INTO claim_allocations VALUES(?,?,?,?,?,?,?,?,?)", -1, &one, NULL) ==
-                         SQLITE_OK
-                 ? 0
-                 : -1;
-    sb_free(&sql);
-    strbuf b = {0};
-    claim_cursor cur = {.d = d};
-    const dra_record *r;
-    const k8s_device_result *x;
-    for (size_t done = 0; done < total && !rc;) {
-        if (total - done >= CLAIM_BATCH) {
-            for (int k = 0; k < CLAIM_BATCH && next_row(&cur, &r, &x); k++) bind_row(batch, k * CLAIM_COLS, run_id, r, x, &b);
-            rc = step_reset(batch);
-            done += CLAIM_BATCH;
-        } else {
-            if (!next_row(&cur, &r, &x)) break;
-            bind_row(one, 0, run_id, r, x, &b);
-            rc = step_reset(one);
-            done++;
-        }
-    }
-    sqlite3_finalize(batch);
-    sqlite3_finalize(one);
-    sb_free(&b);
+    claim_cursor cur = {.d = run->dra, .run_id = run_id};
+    store_rows rows = {.ncols = CLAIM_COLS, .ctx = &cur, .next = next_row, .column = row_column};
+    int rc = store_rows_insert(db, "claim_allocations", &rows);
+    sb_free(&cur.consumed);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "store/store.h"
+#include "store/store_rows.h"
 #include "workload/attach.h"
 #include "util/intern.h"
 
@@ -258,11 +259,58 @@ static void test_quality_samples(void **state) {
     test_free(t);
 }
 
+/* store_rows_insert: the rows a cursor hands out land in order, with their
+ * types (integer, text, NULL) as bound parameters would give them, after
+ * rows already in the table; an unknown table is an error. */
+typedef struct three_rows {
+    int at;
+} three_rows;
+
+static bool three_next(void *ctx) { return ++((three_rows *)ctx)->at <= 3; }
+
+static void three_column(void *ctx, sqlite3_context *out, int col) {
+    int at = ((three_rows *)ctx)->at;
+    static const char *const names[] = {"a", "bb", "ccc"};
+    if (col == 0) sqlite3_result_int64(out, 10 * at);
+    else if (at == 2) sqlite3_result_null(out);
+    else sqlite3_result_text(out, names[at - 1], -1, SQLITE_STATIC);
+}
+
+static void test_rows_insert(void **state) {
+    (void)state;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE t(n INTEGER NOT NULL, s TEXT); INSERT INTO t VALUES(1,'x');", NULL,
+                                  NULL, NULL),
+                     SQLITE_OK);
+    three_rows cur = {0};
+    store_rows rows = {.ncols = 2, .ctx = &cur, .next = three_next, .column = three_column};
+    assert_int_equal(store_rows_insert(db, "t", &rows), 0);
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT rowid, n, typeof(s), coalesce(s,'-') FROM t ORDER BY rowid", -1, &s,
+                                        NULL),
+                     SQLITE_OK);
+    static const char *const want[] = {"1 1 text x", "2 10 text a", "3 20 null -", "4 30 text ccc"};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+        char got[64];
+        snprintf(got, sizeof got, "%lld %lld %s %s", (long long)sqlite3_column_int64(s, 0),
+                 (long long)sqlite3_column_int64(s, 1), sqlite3_column_text(s, 2), sqlite3_column_text(s, 3));
+        assert_string_equal(got, want[i]);
+    }
+    assert_int_equal(sqlite3_step(s), SQLITE_DONE);
+    sqlite3_finalize(s);
+    cur.at = 0;
+    assert_int_equal(store_rows_insert(db, "no_such_table", &rows), -1);
+    sqlite3_close(db);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiny_run_tables),
         cmocka_unit_test(test_abort_keeps_old_file),
         cmocka_unit_test(test_quality_samples),
+        cmocka_unit_test(test_rows_insert),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     intern_reset();
