@@ -310,8 +310,32 @@ drasim_cli_test(NAME queues/run/dra-mappings
       "^a-0@0 a-1@0 a-2@60000$")
 drasim_cli_test(NAME queues/run/bad-dra-sources
   COMMAND run ${_kq}/run/bad-dra-sources.yaml -o ${_kq_out}/bad-dra.db
-  EXIT 3 EXPECT [[bad-dra-sources.yaml:[0-9]+:[0-9]+: deviceClassMappings: sources [(]counter/capacity quota of partitionable devices[)] is not modelled]]
+  EXIT 3 EXPECT [=[bad-dra-sources.yaml:[0-9]+:[0-9]+: deviceClassMappings: sources[[]0[]].capacity: capacity sources require KueueDRAIntegrationConsumableCapacity to be enabled]=]
   FILE_ABSENT ${_kq_out}/bad-dra.db)
+drasim_cli_test(NAME queues/run/bad-dra-counter-selector
+  COMMAND run ${_kq}/run/bad-dra-sources.yaml -o ${_kq_out}/bad-dra-selector.db
+          --set "queues.objects[0].resources.deviceClassMappings[0].sources=[{counter: {name: memory, driver: gpu.nvidia.com}}]"
+  EXIT 3 EXPECT [=[sources:1:[0-9]+: deviceClassMappings: sources[[][]][.]counter[.]deviceSelector[.]cel[.]expression: Required value]=]
+  FILE_ABSENT ${_kq_out}/bad-dra-selector.db)
+
+# Kueue's counter quota for partitionable devices (MIG; pkg/dra/counters.go):
+# a dynamic-MIG request is charged the `memory` counter its profile's devices
+# consume; numbers derived by hand in run/mig-counters.yaml. The control
+# (sources removed: one unit per device) admits s-1 at once.
+drasim_cli_test(NAME queues/run/mig-counters
+  COMMAND run ${_kq}/run/mig-counters.yaml -o ${_kq_out}/mig-counters.db --force
+  EXPECT "n: 1 pod: spec[.]podSets[[]0[]][.]template[.]spec[.]resourceClaims[[]0[]][.]devices[.]requests[[]0[]][.]exactly[.]selectors: Internal error: ResourceClaimTemplate mig: insufficient matching devices for CEL selector in DeviceClass mig[.]nvidia[.]com: 0 device[(]s[)] match in the cluster but 1 requested"
+  SQL ${_kq_out}/mig-counters.db "SELECT group_concat(metric || '=' || printf('%.3f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
+      "^queue_admitted=3.000 queue_wait_censored_mean_s=20.000 queue_wait_censored_max_s=60.000$"
+      ${_kq_out}/mig-counters.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM (SELECT * FROM pods WHERE name NOT LIKE 'n-%' ORDER BY pod_id)"
+      "^b-0@0 s-0@0 s-1@60000$"
+      ${_kq_out}/mig-counters.db "SELECT group_concat(t_ms || ':' || CAST(usage AS INTEGER), ' ') FROM (SELECT * FROM queue_usage WHERE resource = 'gpu.memory' AND t_ms <= 120000 ORDER BY t_ms)"
+      "^0:52881784832 60000:52881784832 120000:42412802048$")
+drasim_cli_test(NAME queues/run/mig-counters-per-device
+  COMMAND run ${_kq}/run/mig-counters.yaml -o ${_kq_out}/mig-counters-none.db --force
+          --set "queues.objects[0].resources.deviceClassMappings[0].sources=[]"
+  SQL ${_kq_out}/mig-counters-none.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM (SELECT * FROM pods WHERE name NOT LIKE 'n-%' ORDER BY pod_id)"
+      "^b-0@0 s-0@0 s-1@0$")
 
 # waitForPodsReady (Kueue Configuration): a gang the quota admits but the node
 # never holds is evicted at its PodsReady timeout (PodsReadyTimeout), requeued
