@@ -106,6 +106,10 @@ typedef struct kq_local_queue {
     const char *cluster_queue;
     const ynode *cq_where;
     double fair_weight;
+    /* status.fairSharing.admissionFairSharingStatus.consumedResources: the
+     * decayed usage admission fair sharing orders by (`drasim admit`) */
+    k8s_resource_amount *consumed;
+    size_t nconsumed;
 } kq_local_queue;
 
 typedef struct kq_priority_class {   /* WorkloadPriorityClass */
@@ -172,6 +176,7 @@ typedef struct kq_workload {
     const char *created;             /* metadata.creationTimestamp (RFC 3339) */
     const char *reserved_at;         /* QuotaReserved condition's lastTransitionTime */
     bool evicted;                    /* condition Evicted True */
+    bool pods_ready;                 /* condition PodsReady True (waitForPodsReady) */
     const ynode *where;
 } kq_workload;
 

@@ -14,7 +14,7 @@
  *       deviceClassNames: [mig.nvidia.com]
  *       sources: [{counter: {name: memory, driver: gpu.nvidia.com,
  *                  deviceSelector: {cel: {expression: "device.driver == 'gpu.nvidia.com'"}}}}]
- *   featureGates: {KueueDRAIntegrationPartitionableDevices: true}   # only these two gates are read
+ *   featureGates: {KueueDRAIntegrationPartitionableDevices: true}   # read: these, ConsumableCapacity, AdmissionFairSharing
  *   waitForPodsReady:                  # v1beta2: on even when absent (30 min)
  *     timeout: 10m
  *     blockAdmission: false
@@ -78,19 +78,23 @@ const char *kq_dc_resource(const kq_config *c, const char *device_class) {
 
 /* Feature gates of the Configuration's `featureGates` map that change what
  * drasim models (pkg/features/kube_features.go at ff69552e79: counter
- * sources beta and on since v0.19, capacity sources alpha and off). */
+ * sources beta and on since v0.19, capacity sources alpha and off;
+ * AdmissionFairSharing beta and on since v0.15). */
 typedef struct dra_gates {
     bool partitionable, consumable;
+    bool afs;                          /* AdmissionFairSharing: beta and on since v0.15 */
 } dra_gates;
 
 static int decode_gates(const ynode *root, dra_gates *g, strbuf *err) {
-    *g = (dra_gates){.partitionable = true, .consumable = false};
+    *g = (dra_gates){.partitionable = true, .consumable = false, .afs = true};
     const ynode *m = ymap_get(root, "featureGates");
     if (!m || y_is_null(m)) return 0;
     if (y_expect(m, YN_MAP, "featureGates", err)) return -1;
     const ynode *v;
     if ((v = ymap_get(m, "KueueDRAIntegrationPartitionableDevices")) &&
         y_bool(v, "featureGates.KueueDRAIntegrationPartitionableDevices", &g->partitionable, err))
+        return -1;
+    if ((v = ymap_get(m, "AdmissionFairSharing")) && y_bool(v, "featureGates.AdmissionFairSharing", &g->afs, err))
         return -1;
     if ((v = ymap_get(m, "KueueDRAIntegrationConsumableCapacity")) &&
         y_bool(v, "featureGates.KueueDRAIntegrationConsumableCapacity", &g->consumable, err))
@@ -360,6 +364,7 @@ int kq_decode_configuration(kq_objects *o, const ynode *root, bool v1beta1, strb
     if (decode_wait_ready(&o->config.wait_ready, ymap_get(root, "waitForPodsReady"), v1beta1, err)) return -1;
     const ynode *afs = ymap_get(root, "admissionFairSharing");
     if (afs && !y_is_null(afs) && decode_afs(o, afs, err)) return -1;
+    if (!gates.afs) o->config.afs.on = false;   /* admissionfairsharing.Enabled: config and feature gate */
     o->config.where = root;
     return 0;
 }
