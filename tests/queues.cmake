@@ -310,8 +310,32 @@ drasim_cli_test(NAME queues/run/dra-mappings
       "^a-0@0 a-1@0 a-2@60000$")
 drasim_cli_test(NAME queues/run/bad-dra-sources
   COMMAND run ${_kq}/run/bad-dra-sources.yaml -o ${_kq_out}/bad-dra.db
-  EXIT 3 EXPECT [[bad-dra-sources.yaml:[0-9]+:[0-9]+: deviceClassMappings: sources [(]counter/capacity quota of partitionable devices[)] is not modelled]]
+  EXIT 3 EXPECT [=[bad-dra-sources.yaml:[0-9]+:[0-9]+: deviceClassMappings: sources[[]0[]].capacity: capacity sources require KueueDRAIntegrationConsumableCapacity to be enabled]=]
   FILE_ABSENT ${_kq_out}/bad-dra.db)
+drasim_cli_test(NAME queues/run/bad-dra-counter-selector
+  COMMAND run ${_kq}/run/bad-dra-sources.yaml -o ${_kq_out}/bad-dra-selector.db
+          --set "queues.objects[0].resources.deviceClassMappings[0].sources=[{counter: {name: memory, driver: gpu.nvidia.com}}]"
+  EXIT 3 EXPECT [=[sources:1:[0-9]+: deviceClassMappings: sources[[][]][.]counter[.]deviceSelector[.]cel[.]expression: Required value]=]
+  FILE_ABSENT ${_kq_out}/bad-dra-selector.db)
+
+# Kueue's counter quota for partitionable devices (MIG; pkg/dra/counters.go):
+# a dynamic-MIG request is charged the `memory` counter its profile's devices
+# consume; numbers derived by hand in run/mig-counters.yaml. The control
+# (sources removed: one unit per device) admits s-1 at once.
+drasim_cli_test(NAME queues/run/mig-counters
+  COMMAND run ${_kq}/run/mig-counters.yaml -o ${_kq_out}/mig-counters.db --force
+  EXPECT "n: 1 pod: spec[.]podSets[[]0[]][.]template[.]spec[.]resourceClaims[[]0[]][.]devices[.]requests[[]0[]][.]exactly[.]selectors: Internal error: ResourceClaimTemplate mig: insufficient matching devices for CEL selector in DeviceClass mig[.]nvidia[.]com: 0 device[(]s[)] match in the cluster but 1 requested"
+  SQL ${_kq_out}/mig-counters.db "SELECT group_concat(metric || '=' || printf('%.3f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
+      "^queue_admitted=3.000 queue_wait_censored_mean_s=20.000 queue_wait_censored_max_s=60.000$"
+      ${_kq_out}/mig-counters.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM (SELECT * FROM pods WHERE name NOT LIKE 'n-%' ORDER BY pod_id)"
+      "^b-0@0 s-0@0 s-1@60000$"
+      ${_kq_out}/mig-counters.db "SELECT group_concat(t_ms || ':' || CAST(usage AS INTEGER), ' ') FROM (SELECT * FROM queue_usage WHERE resource = 'gpu.memory' AND t_ms <= 120000 ORDER BY t_ms)"
+      "^0:52881784832 60000:52881784832 120000:42412802048$")
+drasim_cli_test(NAME queues/run/mig-counters-per-device
+  COMMAND run ${_kq}/run/mig-counters.yaml -o ${_kq_out}/mig-counters-none.db --force
+          --set "queues.objects[0].resources.deviceClassMappings[0].sources=[]"
+  SQL ${_kq_out}/mig-counters-none.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM (SELECT * FROM pods WHERE name NOT LIKE 'n-%' ORDER BY pod_id)"
+      "^b-0@0 s-0@0 s-1@0$")
 
 # waitForPodsReady (Kueue Configuration): a gang the quota admits but the node
 # never holds is evicted at its PodsReady timeout (PodsReadyTimeout), requeued
@@ -346,3 +370,48 @@ drasim_cli_test(NAME queues/run/bad-afs
   COMMAND run ${_kq}/run/bad-afs.yaml -o ${_kq_out}/bad-afs.db
   EXIT 3 EXPECT [[bad-afs.yaml:[0-9]+:[0-9]+: .*admissionScope.admissionMode: supported values]]
   FILE_ABSENT ${_kq_out}/bad-afs.db)
+
+# ---- pkg/scheduler/scheduler_afs_test.go TestScheduleForAFS (admission fair sharing) ----
+# One snapshot per upstream case and asked Workload (tests/queues/afs/, written by
+# gen_afs.py): the LocalQueues' consumedResources order the ClusterQueue's pending
+# Workloads (queue/kq_ahead.c, kq_afs.c); the ones ahead that fit are admitted first
+# and their LocalQueue gets the entry penalty. Expected: the upstream wantWorkloads
+# (QuotaReserved True = admitted; else its QuotaReserved False message).
+function(kq_afs_case file admitted reason)
+  if(admitted)
+    drasim_cli_test(NAME queues/afs/${file} COMMAND admit ${_kq}/afs/${file}.yaml EXPECT "\"admitted\": true")
+  elseif(reason STREQUAL "")
+    drasim_cli_test(NAME queues/afs/${file} COMMAND admit ${_kq}/afs/${file}.yaml EXIT 1 EXPECT "\"admitted\": false")
+  else()
+    drasim_cli_test(NAME queues/afs/${file} COMMAND admit ${_kq}/afs/${file}.yaml EXIT 1
+      EXPECT "\"admitted\": false" "\"reason\": \"${reason}\"")
+  endif()
+endfunction()
+set(_afs8 "couldn't assign flavors to pod set one: insufficient unused quota for cpu in flavor default, 8 more needed")
+set(_afs4 "couldn't assign flavors to pod set one: insufficient unused quota for cpu in flavor default, 4 more needed")
+kq_afs_case(less-active-localqueue--wl-b1 TRUE "")        # "admits workload from less active localqueue"
+kq_afs_case(less-active-localqueue--wl-a1 FALSE "${_afs8}")
+kq_afs_case(zero-weight-localqueue--wl-a1 TRUE "")        # "does not prioritize a zero-weight localqueue"
+kq_afs_case(zero-weight-localqueue--wl-z1 FALSE "${_afs8}")
+kq_afs_case(without-afs--wl-a1 TRUE "")                   # "without AFS: classic admission decision ignores queue usage"
+kq_afs_case(without-afs--wl-b1 FALSE "${_afs8}")
+kq_afs_case(one-from-each-localqueue--wl-a1 TRUE "")      # "admits one workload from each localqueue when quota is limited"
+kq_afs_case(one-from-each-localqueue--wl-b1 TRUE "")
+kq_afs_case(one-from-each-localqueue--wl-a2 FALSE "${_afs4}")
+kq_afs_case(one-from-each-localqueue--wl-b2 FALSE "")     # upstream: not admitted (set aside without a message)
+kq_afs_case(equal-usage--wl-a1 TRUE "")                   # "schedules normally when queues have equal usage"
+kq_afs_case(equal-usage--wl-b1 TRUE "")
+kq_afs_case(equal-usage--wl-c1 TRUE "")
+kq_afs_case(uninitialized-cache--wl-b1 TRUE "")           # "admits workload from lq-b with uninitialized cache"
+kq_afs_case(uninitialized-cache--wl-a1 FALSE "${_afs8}")
+
+# drasim admit with pending Workloads ahead (queue/kq_ahead.c) and
+# waitForPodsReady.blockAdmission; derived by hand in tests/queues/admit/
+drasim_cli_test(NAME queues/admit/strict-fifo COMMAND admit ${_kq}/admit/strict-fifo.yaml EXIT 1
+  EXPECT "\"admitted\": false" "queued behind Workload big, which does not fit")
+drasim_cli_test(NAME queues/admit/best-effort-fifo COMMAND admit ${_kq}/admit/best-effort-fifo.yaml
+  EXPECT "\"admitted\": true")
+drasim_cli_test(NAME queues/admit/pods-ready-block COMMAND admit ${_kq}/admit/pods-ready-block.yaml EXIT 1
+  EXPECT "\"admitted\": false" "\"reason\": \"waiting for all admitted workloads to be in PodsReady condition\"")
+drasim_cli_test(NAME queues/admit/pods-ready-ok COMMAND admit ${_kq}/admit/pods-ready-ok.yaml
+  EXPECT "\"admitted\": true")

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "model/kai.h"
 #include "model/kueue.h"
+#include "queue/kq_ahead.h"
 #include "queue/kq_objects.h"
 #include "queue/kq_tas_admit.h"
 #include "report/escape.h"
@@ -106,7 +107,7 @@ static void print_topology(strbuf *b, const kq_pending *p, const kq_tas_assignme
 }
 
 static void print_result(const kq_pending *p, const kq_result *r, const char *reason, const kq_tas_assignment *ta,
-                         bool tas) {
+                         bool tas, const kq_ahead *ah) {
     strbuf b = {0};
     sb_printf(&b, "{\"admitted\": %s, \"flavors\": {", r->admitted ? "true" : "false");
     for (size_t ps = 0; ps < p->npod_sets; ps++) {
@@ -138,6 +139,14 @@ static void print_result(const kq_pending *p, const kq_result *r, const char *re
         json_quote(&b, r->victims[i].reason);
     }
     sb_puts(&b, "]");
+    if (ah && ah->admitted) {   /* pending Workloads Kueue admits first (queue/kq_ahead.h) */
+        sb_puts(&b, ", \"admittedAhead\": [");
+        for (size_t i = 0; i < ah->admitted; i++) {
+            if (i) sb_puts(&b, ", ");
+            json_quote(&b, ah->wls[i]->name);
+        }
+        sb_puts(&b, "]");
+    }
     if (tas) print_topology(&b, p, ta);
     sb_puts(&b, ", \"reason\": ");
     json_quote(&b, reason);
@@ -146,6 +155,14 @@ static void print_result(const kq_pending *p, const kq_result *r, const char *re
     sb_puts(&b, "}\n");
     fputs(sb_str(&b), stdout);
     sb_free(&b);
+}
+
+/* cache.go podsReadyForAllAdmittedWorkloads: every admitted Workload of the
+ * snapshot (status.admission) has the condition PodsReady True. */
+static bool all_pods_ready(const kq_objects *o) {
+    for (size_t i = 0; i < o->workloads.len; i++)
+        if (o->workloads.data[i]->admitted_cq && !o->workloads.data[i]->pods_ready) return false;
+    return true;
 }
 
 int cmd_admit(int argc, char **argv) {
@@ -220,20 +237,37 @@ int cmd_admit(int argc, char **argv) {
         kq_pending p;
         kq_result r = {0};
         strbuf why = {0};
+        kq_ahead ah = {0};
         if (kq_pending_from(&l, &o, w, &p, &why)) {
             sb_puts(&r.why, sb_str(&why));
-            print_result(&p, &r, sb_str(&why), NULL, o.topologies.len > 0);
+            print_result(&p, &r, sb_str(&why), NULL, o.topologies.len > 0, NULL);
+            rc = EXIT_NEGATIVE;
+        } else if (kq_admit_ahead(&l, &o, w, &p, &ah), ah.blocker) {
+            /* StrictFIFO: a head ahead of it does not fit and stays the head */
+            sb_printf(&r.why, "ClusterQueue %s (StrictFIFO): queued behind Workload %s, which does not fit", p.cq->name,
+                      ah.blocker);
+            print_result(&p, &r, sb_str(&r.why), NULL, o.topologies.len > 0, &ah);
             rc = EXIT_NEGATIVE;
         } else {
             kq_try_admit(&l.s, &p, &r);
             kq_tas_assignment *ta = xcalloc(p.npod_sets ? p.npod_sets : 1, sizeof *ta);
             kq_tas_admit(&o, &p, &r, ta);
             if (r.nvictims > 1) qsort(r.victims, r.nvictims, sizeof *r.victims, vic_cmp);
-            print_result(&p, &r, r.admitted ? "" : sb_str(&r.reason), ta, o.topologies.len > 0);
+            const char *reason = r.admitted ? "" : sb_str(&r.reason);
+            if (r.admitted && o.config.wait_ready.on && o.config.wait_ready.block_admission &&
+                (!all_pods_ready(&o) || ah.admitted)) {   /* one admitted ahead is not PodsReady either */
+                /* scheduler.go waitForPodsReadyIfNeeded: it fits, but Kueue waits to admit it */
+                r.admitted = false;
+                reason = "waiting for all admitted workloads to be in PodsReady condition";
+                sb_puts(&r.why, "waitForPodsReady.blockAdmission: an admitted Workload is not PodsReady yet; "
+                                "Kueue admits this one (quota permitting) once all are");
+            }
+            print_result(&p, &r, reason, ta, o.topologies.len > 0, &ah);
             for (size_t i = 0; i < p.npod_sets; i++) kq_tas_assignment_free(&ta[i]);
             free(ta);
             rc = r.admitted ? EXIT_OK : EXIT_NEGATIVE;
         }
+        kq_ahead_free(&ah);
         sb_free(&why);
         kq_result_free(&r);
         kq_pending_free(&p);

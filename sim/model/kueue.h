@@ -107,6 +107,10 @@ typedef struct kq_local_queue {
     const char *cluster_queue;
     const ynode *cq_where;
     double fair_weight;
+    /* status.fairSharing.admissionFairSharingStatus.consumedResources: the
+     * decayed usage admission fair sharing orders by (`drasim admit`) */
+    k8s_resource_amount *consumed;
+    size_t nconsumed;
 } kq_local_queue;
 
 typedef struct kq_priority_class {   /* WorkloadPriorityClass */
@@ -173,6 +177,7 @@ typedef struct kq_workload {
     const char *created;             /* metadata.creationTimestamp (RFC 3339) */
     const char *reserved_at;         /* QuotaReserved condition's lastTransitionTime */
     bool evicted;                    /* condition Evicted True */
+    bool pods_ready;                 /* condition PodsReady True (waitForPodsReady) */
     const ynode *where;
 } kq_workload;
 
@@ -181,8 +186,20 @@ typedef struct kq_workload {
  * v1beta1 by `enable: true`; preemptionStrategies default to both. */
 typedef enum { KQ_FS_LE_FINAL = 1, KQ_FS_LT_INITIAL = 2 } kq_fs_strategy;
 
+/* A counter source of a deviceClassMappings entry (apis/config/v1beta2
+ * DeviceClassCounterSource; feature KueueDRAIntegrationPartitionableDevices,
+ * beta and on since v0.19): the claim is charged the counter `name` that
+ * matching devices of `driver` consume, under the mapping's resource. */
+typedef struct kq_dc_counter {
+    const char *name, *driver;
+    const char *selector;              /* deviceSelector.cel.expression */
+    const ynode *where;
+} kq_dc_counter;
+
 typedef struct kq_dc_mapping {     /* resources.deviceClassMappings: a DeviceClass -> a quota resource */
     const char *device_class, *resource;
+    const kq_dc_counter *counters;     /* the mapping's counter sources (arena); none: counted per device */
+    size_t ncounters;
 } kq_dc_mapping;
 
 /* waitForPodsReady (kueue ff69552e79 apis/config/v1beta2/configuration_types.go,

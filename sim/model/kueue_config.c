@@ -10,6 +10,11 @@
  *   resources:
  *     deviceClassMappings:             # DRA claims charged against quota
  *     - {name: example.com/gpu, deviceClassNames: [gpu.nvidia.com]}
+ *     - name: gpu.memory               # counter quota of partitionable devices (MIG)
+ *       deviceClassNames: [mig.nvidia.com]
+ *       sources: [{counter: {name: memory, driver: gpu.nvidia.com,
+ *                  deviceSelector: {cel: {expression: "device.driver == 'gpu.nvidia.com'"}}}}]
+ *   featureGates: {KueueDRAIntegrationPartitionableDevices: true}   # read: these, ConsumableCapacity, AdmissionFairSharing
  *   waitForPodsReady:                  # v1beta2: on even when absent (30 min)
  *     timeout: 10m
  *     blockAdmission: false
@@ -27,6 +32,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cel/cel.h"
+#include "model/k8s_decode_internal.h"
 #include "model/kueue.h"
 #include "model/scenario.h"
 #include "util/intern.h"
@@ -69,11 +76,117 @@ const char *kq_dc_resource(const kq_config *c, const char *device_class) {
     return NULL;
 }
 
-/* resources.deviceClassMappings (pkg/config/validation.go: names set, a
- * DeviceClass in one mapping only). `sources` (counter and capacity quota of
- * partitionable devices, KueueDRAIntegrationPartitionableDevices) is refused:
- * drasim does not model it yet. */
-static int decode_dc_mappings(kq_objects *o, const ynode *res, strbuf *err) {
+/* Feature gates of the Configuration's `featureGates` map that change what
+ * drasim models (pkg/features/kube_features.go at ff69552e79: counter
+ * sources beta and on since v0.19, capacity sources alpha and off;
+ * AdmissionFairSharing beta and on since v0.15). */
+typedef struct dra_gates {
+    bool partitionable, consumable;
+    bool afs;                          /* AdmissionFairSharing: beta and on since v0.15 */
+} dra_gates;
+
+static int decode_gates(const ynode *root, dra_gates *g, strbuf *err) {
+    *g = (dra_gates){.partitionable = true, .consumable = false, .afs = true};
+    const ynode *m = ymap_get(root, "featureGates");
+    if (!m || y_is_null(m)) return 0;
+    if (y_expect(m, YN_MAP, "featureGates", err)) return -1;
+    const ynode *v;
+    if ((v = ymap_get(m, "KueueDRAIntegrationPartitionableDevices")) &&
+        y_bool(v, "featureGates.KueueDRAIntegrationPartitionableDevices", &g->partitionable, err))
+        return -1;
+    if ((v = ymap_get(m, "AdmissionFairSharing")) && y_bool(v, "featureGates.AdmissionFairSharing", &g->afs, err))
+        return -1;
+    if ((v = ymap_get(m, "KueueDRAIntegrationConsumableCapacity")) &&
+        y_bool(v, "featureGates.KueueDRAIntegrationConsumableCapacity", &g->consumable, err))
+        return -1;
+    return 0;
+}
+
+/* One counter source (validation.go validateDeviceClassMappings,
+ * validateDeviceClassSource): name a DNS label, driver a DNS subdomain of at
+ * most 63 characters, deviceSelector.cel.expression set and compiling. */
+static int decode_counter(const ynode *c, kq_dc_counter *out, strbuf *err) {
+    static const char *const keys[] = {"name", "driver", "deviceSelector", NULL};
+    if (y_expect(c, YN_MAP, "sources[].counter", err) || ymap_check_keys(c, keys, "sources[].counter", err)) return -1;
+    const ynode *v;
+    *out = (kq_dc_counter){.where = c};
+    if (ymap_need(c, "name", "sources[].counter", &v, err) || y_str(v, "counter.name", &out->name, err)) return -1;
+    if (!k8s_is_dns_label(out->name)) {
+        yerr(err, v, "deviceClassMappings: sources[].counter.name: Invalid value: \"%s\": must be a DNS label", out->name);
+        return -1;
+    }
+    if (ymap_need(c, "driver", "sources[].counter", &v, err) || y_str(v, "counter.driver", &out->driver, err)) return -1;
+    if (strlen(out->driver) > 63 || !k8s_is_dns_subdomain(out->driver)) {
+        yerr(err, v, "deviceClassMappings: sources[].counter.driver: Invalid value: \"%s\": must be a DNS subdomain "
+                     "of at most 63 characters", out->driver);
+        return -1;
+    }
+    const ynode *sel = ymap_get(c, "deviceSelector"), *cel = sel ? ymap_get(sel, "cel") : NULL,
+                *e = cel && cel->kind == YN_MAP ? ymap_get(cel, "expression") : NULL;
+    if (!e || e->kind != YN_SCALAR || !e->len) {
+        yerr(err, sel ? sel : c, "deviceClassMappings: sources[].counter.deviceSelector.cel.expression: Required value");
+        return -1;
+    }
+    cel_options o = {.device_env = true};
+    strbuf why = {0};
+    cel_program *p = cel_compile(e->str, e->len, &o, &why);
+    if (!p) {
+        yerr(err, e, "deviceClassMappings: sources[].counter.deviceSelector.cel.expression: CEL compilation failed: %s",
+             why.len ? sb_str(&why) : "?");
+        sb_free(&why);
+        return -1;
+    }
+    cel_program_free(p);
+    sb_free(&why);
+    out->selector = intern_n(e->str, e->len);
+    return 0;
+}
+
+/* A mapping's `sources`: counter sources kept, capacity sources refused
+ * (Kueue refuses them unless KueueDRAIntegrationConsumableCapacity is on;
+ * drasim does not model them when it is). */
+static int decode_sources(kq_objects *o, const ynode *src, const dra_gates *g, kq_dc_counter **out, size_t *n,
+                          strbuf *err) {
+    *out = NULL;
+    *n = 0;
+    if (!src || y_is_null(src)) return 0;
+    if (y_expect(src, YN_SEQ, "deviceClassMappings sources", err)) return -1;
+    *out = ARENA_NEW(&o->a, kq_dc_counter, src->n ? src->n : 1);
+    for (size_t i = 0; i < src->n; i++) {
+        static const char *const keys[] = {"counter", "capacity", NULL};
+        const ynode *e = src->vals[i];
+        if (y_expect(e, YN_MAP, "sources entry", err) || ymap_check_keys(e, keys, "sources entry", err)) return -1;
+        const ynode *c = ymap_get(e, "counter"), *cap = ymap_get(e, "capacity");
+        if (c && y_is_null(c)) c = NULL;
+        if (cap && y_is_null(cap)) cap = NULL;
+        if (!c == !cap) {
+            yerr(err, e, "deviceClassMappings: sources[%zu]: exactly one source type must be set per entry", i);
+            return -1;
+        }
+        if (cap) {
+            if (!g->consumable)
+                yerr(err, cap, "deviceClassMappings: sources[%zu].capacity: capacity sources require "
+                               "KueueDRAIntegrationConsumableCapacity to be enabled", i);
+            else
+                yerr(err, cap, "deviceClassMappings: sources[%zu].capacity: capacity quota (consumable capacity, "
+                               "KueueDRAIntegrationConsumableCapacity, alpha) is not modelled by drasim", i);
+            return -1;
+        }
+        if (!g->partitionable) {
+            yerr(err, c, "deviceClassMappings: sources[%zu].counter: counter sources require "
+                         "KueueDRAIntegrationPartitionableDevices to be enabled", i);
+            return -1;
+        }
+        if (decode_counter(c, &(*out)[(*n)++], err)) return -1;
+    }
+    return 0;
+}
+
+/* resources.deviceClassMappings (pkg/config/validation.go
+ * validateDeviceClassMappings: names set, a DeviceClass in one mapping
+ * unless every mapping of it has a counter source of its own counter name;
+ * pkg/dra/mapper.go PopulateFromConfiguration). */
+static int decode_dc_mappings(kq_objects *o, const ynode *res, const dra_gates *g, strbuf *err) {
     static const char *const rkeys[] = {"deviceClassMappings", "transformations", "excludeResourcePrefixes", NULL};
     if (y_expect(res, YN_MAP, "resources", err) || ymap_check_keys(res, rkeys, "resources", err)) return -1;
     const ynode *m = ymap_get(res, "deviceClassMappings");
@@ -87,12 +200,6 @@ static int decode_dc_mappings(kq_objects *o, const ynode *res, strbuf *err) {
             ymap_need(e, "deviceClassNames", "deviceClassMappings entry", &dc, err) ||
             y_expect(dc, YN_SEQ, "deviceClassNames", err))
             return -1;
-        const ynode *src = ymap_get(e, "sources");
-        if (src && !y_is_null(src)) {
-            yerr(err, src, "deviceClassMappings: sources (counter/capacity quota of partitionable devices) is not modelled "
-                           "by drasim yet; map the DeviceClass to a resource counted per device");
-            return -1;
-        }
         total += dc->n;
     }
     o->config.dc_mappings = ARENA_NEW(&o->a, kq_dc_mapping, total ? total : 1);
@@ -102,14 +209,32 @@ static int decode_dc_mappings(kq_objects *o, const ynode *res, strbuf *err) {
         if (ymap_need(e, "name", "deviceClassMappings entry", &nm, err) || y_str(nm, "deviceClassMappings name", &res, err))
             return -1;
         if (!*res) { yerr(err, nm, "deviceClassMappings name: must not be empty"); return -1; }
+        kq_dc_counter *ctr;
+        size_t nctr;
+        if (decode_sources(o, ymap_get(e, "sources"), g, &ctr, &nctr, err)) return -1;
+        const char *cname = nctr ? ctr[0].name : NULL;   /* counterNameForMapping: the first source's */
         for (size_t k = 0; k < dc->n; k++) {
             const char *cls;
             if (y_str(dc->vals[k], "deviceClassNames entry", &cls, err)) return -1;
-            if (kq_dc_resource(&o->config, cls)) {
-                yerr(err, dc->vals[k], "deviceClassMappings: DeviceClass '%s' is mapped twice", cls);
-                return -1;
+            for (size_t j = 0; j < o->config.ndc_mappings; j++) {
+                const kq_dc_mapping *x = &o->config.dc_mappings[j];
+                if (strcmp(x->device_class, cls)) continue;
+                if (!strcmp(x->resource, res)) {
+                    yerr(err, dc->vals[k], "deviceClassMappings: DeviceClass '%s' is mapped twice", cls);
+                    return -1;
+                }
+                if (!cname || !x->ncounters) {
+                    yerr(err, dc->vals[k], "deviceClassMappings: DeviceClass '%s': device class already mapped to resource %s",
+                         cls, x->resource);
+                    return -1;
+                }
+                if (!strcmp(x->counters[0].name, cname)) {
+                    yerr(err, dc->vals[k], "deviceClassMappings: DeviceClass '%s': device class already has a counter "
+                                           "source for counter \"%s\"", cls, cname);
+                    return -1;
+                }
             }
-            o->config.dc_mappings[o->config.ndc_mappings++] = (kq_dc_mapping){cls, res};
+            o->config.dc_mappings[o->config.ndc_mappings++] = (kq_dc_mapping){cls, res, ctr, nctr};
         }
     }
     return 0;
@@ -232,11 +357,14 @@ int kq_decode_configuration(kq_objects *o, const ynode *root, bool v1beta1, strb
     o->config.where = root;
     const ynode *fs = ymap_get(root, "fairSharing");
     if (fs && !y_is_null(fs) && kq_decode_fair_sharing(&o->config, fs, !v1beta1, err)) return -1;
+    dra_gates gates;
+    if (decode_gates(root, &gates, err)) return -1;
     const ynode *res = ymap_get(root, "resources");
-    if (res && !y_is_null(res) && decode_dc_mappings(o, res, err)) return -1;
+    if (res && !y_is_null(res) && decode_dc_mappings(o, res, &gates, err)) return -1;
     if (decode_wait_ready(&o->config.wait_ready, ymap_get(root, "waitForPodsReady"), v1beta1, err)) return -1;
     const ynode *afs = ymap_get(root, "admissionFairSharing");
     if (afs && !y_is_null(afs) && decode_afs(o, afs, err)) return -1;
+    if (!gates.afs) o->config.afs.on = false;   /* admissionfairsharing.Enabled: config and feature gate */
     o->config.where = root;
     return 0;
 }

@@ -375,6 +375,33 @@ static int decode_local_queue(kctx *k, const ynode *root) {
     lq->cq_where = ymap_get(spec, "clusterQueue");
     if (dweight(c, spec, &lq->fair_weight)) return -1;
     dpop(c, m);
+    /* status.fairSharing.admissionFairSharingStatus.consumedResources
+     * (localqueue_types.go LocalQueueAdmissionFairSharingStatus) */
+    const ynode *st, *fs, *afs, *cr;
+    if (dmap(c, root, "status", 100, &st)) return -1;
+    m = dpush(c, "status");
+    if (st && dmap(c, st, "fairSharing", 10, &fs)) return -1;
+    if (st && fs) {
+        size_t m2 = dpush(c, ".fairSharing");
+        if (dmap(c, fs, "admissionFairSharingStatus", 10, &afs)) return -1;
+        if (afs) {
+            size_t m3 = dpush(c, ".admissionFairSharingStatus");
+            if (dmap(c, afs, "consumedResources", 64, &cr)) return -1;
+            if (cr) {
+                lq->consumed = ARENA_NEW(c->a, k8s_resource_amount, cr->n ? cr->n : 1);
+                lq->nconsumed = cr->n;
+                for (size_t j = 0; j < cr->n; j++) {
+                    if (y_str(cr->keys[j], dwhat(c), &lq->consumed[j].name, c->err)) return -1;
+                    size_t m4 = dpush(c, ".consumedResources.%s", lq->consumed[j].name);
+                    if (dqty_node(c, cr->vals[j], &lq->consumed[j].value)) return -1;
+                    dpop(c, m4);
+                }
+            }
+            dpop(c, m3);
+        }
+        dpop(c, m2);
+    }
+    dpop(c, m);
     VEC_PUSH(k->o->lqs, lq);
     return 0;
 }
@@ -498,6 +525,7 @@ static int dconditions(kctx *k, const ynode *st, kq_workload *w) {
         bool on = !strcmp(status, "True");
         if (on && !strcmp(type, "QuotaReserved")) w->reserved_at = at;
         if (on && !strcmp(type, "Evicted")) w->evicted = true;
+        if (on && !strcmp(type, "PodsReady")) w->pods_ready = true;
         dpop(c, m);
     }
     return 0;

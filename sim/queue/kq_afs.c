@@ -66,19 +66,26 @@ void kq_afs_free(kq_afs *a) {
 }
 
 /* CalculateDecayedConsumed: old * (1 - alpha) + admitted * alpha, alpha of
- * the time since the last update; halfLife 0 resets the history. */
+ * the time since the last update (0 with halfLife 0: the history is kept). */
 static void decay(kq_afs *a, kq_afs_lq *x, int64_t now) {
     double elapsed = now > x->last_update ? (double)(now - x->last_update) : 0;
-    if (a->cfg->half_life_ms == 0) {
-        memset(x->consumed, 0, a->nres * sizeof *x->consumed);
-    } else {
-        double alpha = kq_afs_alpha(elapsed, (double)a->cfg->half_life_ms);
-        for (size_t i = 0; i < a->nres; i++) x->consumed[i] = x->consumed[i] * (1 - alpha) + x->admitted[i] * alpha;
-    }
+    double alpha = kq_afs_alpha(elapsed, (double)a->cfg->half_life_ms);
+    for (size_t i = 0; i < a->nres; i++) x->consumed[i] = x->consumed[i] * (1 - alpha) + x->admitted[i] * alpha;
     if (now > x->last_update) x->last_update = now;
 }
 
-void kq_afs_sample(kq_afs *a, size_t lq, int64_t now) { decay(a, &a->lqs[lq], now); }
+/* reconcileConsumedUsage: halfLife 0 resets the history at each sample;
+ * an admission in between keeps it (updateAfsConsumedUsage decays with
+ * alpha 0 and folds a zero penalty). */
+void kq_afs_sample(kq_afs *a, size_t lq, int64_t now) {
+    kq_afs_lq *x = &a->lqs[lq];
+    if (a->cfg->half_life_ms == 0) {
+        memset(x->consumed, 0, a->nres * sizeof *x->consumed);
+        if (now > x->last_update) x->last_update = now;
+        return;
+    }
+    decay(a, x, now);
+}
 
 void kq_afs_admitted(kq_afs *a, size_t lq, const double *amt, int64_t now) {
     kq_afs_lq *x = &a->lqs[lq];

@@ -370,6 +370,7 @@ void kq_try_admit(kq_snapshot *s, const kq_pending *p, kq_result *r) {
     strbuf reasons = {0};
     a.reasons = &reasons;
     gmode rep = {PM_FIT, 0};
+    strbuf msg = {0};   /* Assignment.Message(): every pod set that does not fit, "; "-joined */
     for (size_t ps = 0; ps < p->npod_sets; ps++) {
         sb_clear(&reasons);
         gmode m = assign_pod_set(&a, ps);
@@ -378,6 +379,9 @@ void kq_try_admit(kq_snapshot *s, const kq_pending *p, kq_result *r) {
             rep = m;
             break;
         }
+        if (m.pm != PM_FIT && reasons.len)
+            sb_printf(&msg, "%scouldn't assign flavors to pod set %s: %s", msg.len ? "; " : "", p->ps_names[ps],
+                      sb_str(&reasons));
         if (preferred(rep, m, p->cq->cq->preference)) rep = m;
     }
     sb_free(&reasons);
@@ -397,11 +401,11 @@ void kq_try_admit(kq_snapshot *s, const kq_pending *p, kq_result *r) {
             if (r->choices[i].mode == KQ_PREEMPT) need[nneed++] = kq_fr_index(s, r->choices[i].flavor, r->choices[i].resource);
         r->nvictims = kq_preempt_targets(s, &p->wl, p->cq, need, nneed, a.assumed, a.nassumed, &r->victims);
         for (size_t i = 0; i < r->nchoices; i++) r->borrowing |= r->choices[i].borrow > 0;
-        if (r->nvictims)
-            sb_printf(&r->reason, "Pending the preemption of %zu workload(s)", r->nvictims);
-        else
-            sb_printf(&r->reason, "couldn't assign flavors: insufficient unused quota and no workloads to preempt");
+        /* scheduler.go recordAssignment (the assignment's message), markPreemptionOutcome */
+        sb_puts(&r->reason, msg.len ? sb_str(&msg) : "couldn't assign flavors: insufficient unused quota");
+        if (r->nvictims) sb_printf(&r->reason, ". Pending the preemption of %zu workload(s)", r->nvictims);
         free(need);
     }
+    sb_free(&msg);
     free(a.assumed);
 }

@@ -35,6 +35,8 @@
 #include "queue/queue_waits.h"
 #include "queue/gate.h"
 #include "queue/kq_afs.h"
+#include "queue/kq_dra.h"
+#include "sched/dra/dra.h"
 #include "queue/kq_fs_order.h"
 #include "queue/kq_objects.h"
 #include "queue/kq_tas_run.h"
@@ -138,6 +140,7 @@ typedef VEC(kq_wl *) wl_vec;
 typedef struct kq_gate {
     const scenario *sc;
     kq_loaded l;
+    kq_dra_cluster dra;              /* the run's ResourceSlices and DeviceClasses (DRA mode) */
     cls_info *cls;
     size_t ncls;
     VEC(pod_rec) pods;               /* by pod id (ids not managed stay zero) */
@@ -197,73 +200,6 @@ static void afs_charge(kq_gate *g, const cls_info *ci, const kq_wl *w, int sign,
     VEC_PUSH(g->wakes, t + a->cfg->sampling_ms);
 }
 
-/* Kueue's DRA integration (kueue ff69552e79 pkg/dra/claims.go
- * GetResourceRequestsForResourceClaimTemplates, countDevicesPerClass): the
- * devices a pod's ResourceClaimTemplates request, per DeviceClass (ExactCount:
- * count; adminAccess: none), charged as the resource its deviceClassMappings
- * entry names. FirstAvailable, allocationMode All and an unmapped DeviceClass
- * make the Workload inadmissible (*why, returns 0). Shared claims
- * (resourceClaimName) are not charged, as upstream. Appends to *rq (k used). */
-static size_t dra_charge(kq_gate *g, const pod_group_spec *ps, k8s_resource_amount **rq, size_t k, char **why) {
-    const kq_config *cfg = &g->sc->queues->config;
-    size_t n = 0, cap = 0;
-    k8s_resource_amount *add = NULL;
-    strbuf b = {0};
-    for (size_t i = 0; i < ps->ndra_claims && !b.len; i++) {
-        const dra_pod_claim *c = &ps->dra_claims[i];
-        if (c->shared || c->template_name) continue;
-        for (size_t r = 0; r < c->spec.nrequests && !b.len; r++) {
-            const k8s_device_request *q = &c->spec.requests[r];
-            if (q->nfirst_available || !q->has_exactly) {
-                sb_printf(&b, "ResourceClaimTemplate %s: devices.requests[%zu]: FirstAvailable device selection is not supported", c->name, r);
-                break;
-            }
-            const k8s_device_request_spec *x = &q->exactly;
-            if (x->has_admin_access && x->admin_access) continue;
-            if (x->mode != ALLOC_MODE_EXACT_COUNT) {
-                sb_printf(&b, "ResourceClaimTemplate %s: devices.requests[%zu].exactly.allocationMode: AllocationMode 'All' is not supported", c->name, r);
-                break;
-            }
-            if (!x->device_class_name || !*x->device_class_name) continue;
-            const char *res = kq_dc_resource(cfg, x->device_class_name);
-            if (!res) {
-                sb_printf(&b, "DeviceClass %s is not mapped in DRA configuration for podset main", x->device_class_name);
-                break;
-            }
-            res = intern(res);
-            size_t j = 0;
-            while (j < n && add[j].name != res) j++;
-            if (j == n) {
-                if (n == cap) add = xrealloc(add, (cap = cap ? cap * 2 : 4) * sizeof *add);
-                add[n++] = (k8s_resource_amount){res, quantity_from_int64(0, QF_DECIMAL_SI)};
-            }
-            quantity one = quantity_from_int64(x->count, QF_DECIMAL_SI), sum;
-            if (quantity_add(&add[j].value, &one, &sum) == 0) add[j].value = sum;
-        }
-    }
-    if (b.len) {
-        *why = xstrdup(sb_str(&b));
-        sb_free(&b);
-        free(add);
-        return 0;
-    }
-    /* a mapped resource the pod also requests directly adds up */
-    size_t added = 0;
-    *rq = xrealloc(*rq, (k + n + 1) * sizeof **rq);
-    for (size_t j = 0; j < n; j++) {
-        size_t e = 0;
-        while (e < k + added && (*rq)[e].name != add[j].name) e++;
-        if (e < k + added) {
-            quantity sum;
-            if (quantity_add(&(*rq)[e].value, &add[j].value, &sum) == 0) (*rq)[e].value = sum;
-        } else {
-            (*rq)[k + added++] = add[j];
-        }
-    }
-    free(add);
-    return added;
-}
-
 /* The class's Kueue view: LocalQueue from label and namespace, requests. */
 static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     cls_info *ci = &g->cls[c];
@@ -288,7 +224,7 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     for (size_t i = 0; ps->has_dp && i < ps->ndp_resources; i++) rq[k++] = ps->dp_resources[i];
     size_t own = k;   /* the pod spec's own requests come first, the DRA charge after */
     if (g->sc->queues->config.ndc_mappings && ps->ndra_claims) {
-        size_t extra = dra_charge(g, ps, &rq, k, &ci->why);
+        size_t extra = kq_dra_charge(&g->sc->queues->config, &g->dra, ps, &rq, k, &ci->why);   /* queue/kq_dra.c */
         if (!extra && ci->why) ci->inadmissible = true;
         k += extra;
     }
@@ -1163,6 +1099,13 @@ static void gate_held_gangs(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_
 static void gate_cluster(void *ctx, const scheduler *s) {
     kq_gate *g = ctx;
     g->tas = kq_tas_run_new(g->sc->queues, s);
+    if (s->dra) {   /* the ResourceSlices and DeviceClasses Kueue's DRA integration reads */
+        const dra_state *d = s->dra;
+        g->dra = (kq_dra_cluster){(const k8s_resource_slice *const *)d->slices, d->nslices,
+                                  (const k8s_device_class *const *)d->classes, d->nclasses,
+                                  {.consumable_capacity = d->features.consumable_capacity,
+                                   .list_attributes = d->features.list_type_attributes, .device_env = true}};
+    }
 }
 
 queue_gate *kq_gate_new(const scenario *sc) {
