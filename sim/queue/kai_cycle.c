@@ -149,7 +149,10 @@ static bool place_n(kai_state *s, kai_job *j, kai_job *const *vic, size_t nv, bo
         for (size_t a = 0; a < nv; a++)
             for (int r = 0; r < KAI_NRES; r++) fr[r] += vic[a]->alloc[r];
         if (placed) *placed = 0;
-        return fits(fr, j->req);
+        if (!fits(fr, j->req)) return false;
+        /* a topology constraint: a domain that holds the job too (victims'
+         * nodes are not known here: a domain must hold it without them) */
+        return !j->topo || !s->topo_place || s->topo_place(s->topo_ctx, j, commit);
     }
     kai_node *fr = xmalloc((s->nnodes ? s->nnodes : 1) * sizeof *fr);
     memcpy(fr, s->nodes, s->nnodes * sizeof *fr);
@@ -166,6 +169,8 @@ static bool place_n(kai_state *s, kai_job *j, kai_job *const *vic, size_t nv, bo
         for (int r = 0; r < KAI_NRES; r++) fr[at[p]].free[r] -= req[r];
     }
     if (placed) *placed = p;
+    /* a topology constraint (queue/kai_topology.h): a domain that holds the job too */
+    if (ok && j->topo && s->topo_place) ok = s->topo_place(s->topo_ctx, j, commit);
     if (ok && commit) {
         j->slots = xrealloc(j->slots, (j->nslots + j->npods + 1) * sizeof *j->slots);
         for (p = 0; p < j->npods; p++) {
@@ -380,7 +385,7 @@ typedef struct failed_set {
 static bool same_job(const kai_job *a, const kai_job *b) {
     if (a->pod_one && (a->npods != b->npods || !b->pod_one || memcmp(a->pod_one, b->pod_one, KAI_NRES * sizeof *a->pod_one)))
         return false;
-    return a->queue == b->queue && a->priority == b->priority && a->preemptible == b->preemptible &&
+    return a->queue == b->queue && a->priority == b->priority && a->preemptible == b->preemptible && a->topo == b->topo &&
            memcmp(a->req, b->req, sizeof a->req) == 0;
 }
 
