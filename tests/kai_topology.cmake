@@ -45,3 +45,12 @@ drasim_cli_test(NAME queues/kai/topology/nvl72-example-all
   SQL ${_kt_out}/nvl72-all.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = '' AND metric IN ('gangs_started', 'topo_whole_free_domains_mean', 'gang_domains_spanned_max')"
       "^gangs_started=12[.]00 topo_whole_free_domains_mean=7[.]79 gang_domains_spanned_max=1[.]00$"
       ${_kt_out}/nvl72-all.db "SELECT printf('%.2f', value) FROM summary WHERE grp = 'fleet' AND metric = 'queue_wait_censored_max_s'" "^0[.]00$")
+# GPUs stranded while a gang waits in KAI's queue (engine/sim_topology.c,
+# queue_gate.held_gangs): required.yaml sampled every 10 s. train2 (6 GPUs)
+# waits from 2 s to 61 s; meanwhile r1 has 4 free GPUs and r2 2, both broken
+# and below 6: 6 GPUs stranded at the samples 10 s .. 60 s (6 x 10 s) = 360
+# GPU-seconds = 0.10 GPU-hours (0 before the fix: the scheduler sees no gang)
+drasim_cli_test(NAME queues/kai/topology/stranded-held
+  COMMAND run ${_kt}/required.yaml --set output.sampleInterval=10s -o ${_kt_out}/stranded.db --force
+  SQL ${_kt_out}/stranded.db "SELECT printf('%.2f', value) FROM summary WHERE grp = '' AND metric = 'topo_stranded_gpu_hours'" "^0[.]10$"
+      ${_kt_out}/stranded.db "SELECT group_concat(stranded_gpus, ' ') FROM (SELECT * FROM topology_samples ORDER BY t_ms) WHERE t_ms <= 70000" "^0 6 6 6 6 6 6 0$")

@@ -591,6 +591,15 @@ static void gate_free(void *ctx) {
     free(g);
 }
 
+/* PodGroups of gangs pending in KAI's queues (queue_gate.held_gangs). */
+static void gate_held_gangs(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_t pods), void *ud) {
+    kai_gate *g = ctx;
+    for (size_t i = 0; i < g->active.len; i++) {
+        const gjob *j = g->jobs.data[g->active.data[i]];
+        if (j->pending && g->cls[j->cls].gang_size) fn(ud, j->cls, (int32_t)j->pods.len);
+    }
+}
+
 /* The scheduler's nodes, read in each cycle (live_view). */
 static void gate_cluster(void *ctx, const scheduler *s) {
     kai_gate *g = ctx;
@@ -620,6 +629,7 @@ queue_gate *kai_gate_new(const scenario *sc) {
     queue_gate *q = xcalloc(1, sizeof *q);
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
-                      .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster};
+                      .why = gate_why, .summarize = gate_summarize, .free = gate_free,
+                      .cluster = gate_cluster, .held_gangs = gate_held_gangs};
     return q;
 }
