@@ -55,8 +55,7 @@ drasim_cli_test(NAME examples/three-teams-kueue
 # allocation over time (queue_fair_share).
 drasim_cli_test(NAME examples/three-teams-kai
   COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/three-teams-kai.yaml -o ${CMAKE_CURRENT_BINARY_DIR}/examples-three-teams-kai.db --force
-  EXPECT "team-a +29 +15 +4 +901[.]3 +10966[.]3 +4 +9"
-         "team-b +43 +11 +0 +112[.]3 +4448[.]6 +7 +6"
-         "team-c +80 +15 +0 +0[.]0 +2582[.]2 +8 +4"
-         "a-train: 4 pods: team-a quota has reached the allowable limit of GPUs[.] Limit is 40 GPUs"
+  EXPECT "team-a +30 +13 +0 +2007[.]1 +8657[.]9 +1 +0"
+         "team-b +38 +14 +0 +0[.]0 +3733[.]6 +2 +1"
+         "team-c +72 +23 +0 +0[.]0 +387[.]1 +0 +2"
   TIMEOUT 60)

@@ -133,6 +133,24 @@ drasim_cli_test(NAME queues/kai/run/capacity
       ${_kai_out}/capacity.db "${_kai_sum} 'team-n'"
       "^queue_admitted=3[.]00 queue_admitted_borrowing=1[.]00 queue_pending_at_end=1[.]00 queue_preemptions_Reclaim=0[.]00 queue_preempted=0[.]00 queue_wait_censored_mean_s=12[.]50 queue_wait_censored_max_s=50[.]00$"
       ${_kai_out}/capacity.db "SELECT value FROM summary WHERE metric = 'queue_missing_queue_pods'" "^1[.]0$")
+# allocation node by node: a pod the cluster's free sum fits but no node does
+# stays pending; a gang whose pods fit one per node is allocated (node-fit.yaml)
+drasim_cli_test(NAME queues/kai/run/node-fit
+  COMMAND run ${_kai}/run/node-fit.yaml -o ${_kai_out}/node-fit.db --force
+  SQL ${_kai_out}/node-fit.db "${_kai_sum} 'team-a'"
+      "^queue_admitted=3[.]00 queue_admitted_borrowing=0[.]00 queue_pending_at_end=1[.]00 queue_preemptions_Reclaim=0[.]00 queue_preempted=0[.]00 queue_wait_censored_mean_s=12[.]25 queue_wait_censored_max_s=49[.]00$"
+      ${_kai_out}/node-fit.db "SELECT group_concat(name || '@' || coalesce(scheduled_ms, '-'), ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^x-0@0 x-1@0 g-0@- h-0@2000 h-1@2000$")
+drasim_cli_test(NAME queues/kai/run/node-fit-why
+  COMMAND run ${_kai}/run/node-fit.yaml --set stop.time=1500ms -o ${_kai_out}/node-fit-why.db --force
+  EXPECT "g: 1 pod: queue team-a: Resources were not found for pod default/g: no node has 2 GPUs free [(]2 GPUs free in the cluster[)]")
+# the cluster total is the live nodes': a node the autoscaler adds counts (autoscaled.yaml)
+drasim_cli_test(NAME queues/kai/run/autoscaled
+  COMMAND run ${_kai}/run/autoscaled.yaml -o ${_kai_out}/autoscaled.db --force
+  SQL ${_kai_out}/autoscaled.db "SELECT group_concat((t_ms / 1000) || ':' || fair_share || '/' || allocated || '/' || requested, ' ') FROM queue_fair_share WHERE resource = 'gpu' AND t_ms IN (30000, 40000, 100000)"
+      "^30:8[.]0/8[.]0/12[.]0 40:12[.]0/12[.]0/12[.]0 100:12[.]0/12[.]0/12[.]0$"
+      ${_kai_out}/autoscaled.db "SELECT group_concat(name || '@' || coalesce(scheduled_ms, '-'), ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^a-0@0 a-1@0 a-2@0 a-3@0 a-4@0 a-5@0 a-6@0 a-7@0 a-8@40000 a-9@40000 a-10@40000 a-11@40000 x-0@-$")
 drasim_cli_test(NAME queues/kai/run/bad-parent
   COMMAND run ${_kai}/run/bad-parent.yaml -o ${_kai_out}/bad-parent.db
   EXIT 3 EXPECT [[bad-parent.yaml:27:20: Queue team-a: spec.parentQueue: Queue research does not exist]]

@@ -36,3 +36,29 @@ foreach(_case
             -o ${_pq_out}/${_name}.db
     EXIT 2 EXPECT "${_msg}" FILE_ABSENT ${_pq_out}/${_name}.db)
 endforeach()
+# KAI (queues: {manager: kai}): a Queue's gpu quota (deserved), by hand in
+# tests/plan/quota/kai-two-teams.yaml (two-teams.yaml in KAI form)
+drasim_cli_test(NAME plan/quota-kai-smallest-that-passes
+  COMMAND plan ${_pq}/kai-two-teams.yaml --expect ${_pq}/slo.yaml --vary g=1..1
+          --vary queues.team-a.gpu=2,4,6,8 -j 2 -o ${_pq_out}/kai-plan.db --force
+  EXPECT "answer: g=1 queues.team-a.gpu=4 [(]1 node[)] after 4 probes"
+         "  1  1 +2 +1  FAIL    max[(]wait_censored_max_s{queue=team-a}[)] <= 3600"
+         "  3  1 +6 +1  FAIL    max[(]wait_censored_max_s{group=b}[)] <= 60"
+  SQL ${_pq_out}/kai-plan.db "SELECT group_concat(s.value || ':' || m.value, ' ') FROM sweep s JOIN summary m USING(run_id) WHERE s.param = 'queues.objects[0].spec.resources.gpu.quota' AND m.grp = 'team-a' AND m.metric = 'queue_wait_censored_max_s'" "^2:10800.0 4:3600.0 6:3600.0 8:0.0$"
+      ${_pq_out}/kai-plan.db "SELECT group_concat(s.value || ':' || m.value, ' ') FROM sweep s JOIN summary m USING(run_id) WHERE s.param LIKE 'queues.%' AND m.grp = 'b' AND m.metric = 'wait_censored_max_s'" "^2:0.0 4:0.0 6:3540.0 8:3540.0$")
+foreach(_case
+    "kai-no-queue|kai-two-teams|queues.team-z.gpu=1,2|has no Queue 'team-z' among queues.objects [(]its Queues: team-a, team-b[)]"
+    "kai-not-number|kai-two-teams|queues.team-a.gpu.limit=x|'x' is not a KAI limit"
+    "kai-negative-weight|kai-two-teams|queues.team-a.gpu.overQuotaWeight=-1|'-1' is not a KAI overQuotaWeight"
+    "kai-kueue-key|kai-two-teams|queues.team-a.h100.nvidia.com/gpu=2|queues are KAI's: expected queues.QUEUE.gpu"
+    "kai-key-on-kueue|two-teams|queues.team-a.gpu=2|names a KAI Queue's quota")
+  string(REPLACE "|" ";" _p "${_case}")
+  list(GET _p 0 _name)
+  list(GET _p 1 _sc)
+  list(GET _p 2 _vary)
+  list(GET _p 3 _msg)
+  drasim_cli_test(NAME plan/quota-refused-${_name}
+    COMMAND plan ${_pq}/${_sc}.yaml --expect ${_pq}/slo.yaml --vary g=1..1 --vary ${_vary}
+            -o ${_pq_out}/${_name}.db
+    EXIT 2 EXPECT "${_msg}" FILE_ABSENT ${_pq_out}/${_name}.db)
+endforeach()

@@ -7,7 +7,12 @@
  * values ascending and the answer is the smallest quota that passes.
  * The key may end in .nominalQuota (the default), .borrowingLimit or
  * .lendingLimit. The ClusterQueue must be among the scenario's
- * queues.objects: the probes set it there by index. */
+ * queues.objects: the probes set it there by index.
+ * KAI-Scheduler (queues: {manager: kai}): queues.QUEUE.RESOURCE[.FIELD],
+ * RESOURCE gpu|cpu|memory and FIELD quota (the default: deserved), limit or
+ * overQuotaWeight of the Queue's spec.resources (scheduling.run.ai/v2
+ * Queue, KAI v0.13.0 pkg/apis/scheduling/v2/queue_types.go); values are
+ * KAI's plain numbers in the Queue's units, -1 = unlimited. */
 #include "cli/plan_vary_quota.h"
 
 #include <stdlib.h>
@@ -21,6 +26,31 @@
 #define MAX_QUOTA_VALUES 100
 
 static const char *const quota_fields[] = {"nominalQuota", "borrowingLimit", "lendingLimit"};
+static const char *const kai_resources[] = {"gpu", "cpu", "memory"};
+static const char *const kai_fields[] = {"quota", "limit", "overQuotaWeight"};
+
+static const char *one_of(const char *const *names, size_t n, const char *s, size_t len) {
+    for (size_t i = 0; i < n; i++)
+        if (strlen(names[i]) == len && !strncmp(names[i], s, len)) return names[i];
+    return NULL;
+}
+
+/* KAI's form "queues.QUEUE.RESOURCE[.FIELD]=..." (RESOURCE one of
+ * kai_resources, FIELD one of kai_fields, default quota): 0 with its parts,
+ * -1 when the key is not of that form (then it is Kueue's). */
+static int split_kai(const char *text, const char **q, size_t *nq, const char **res, const char **field) {
+    const char *eq = strchr(text, '=');
+    const char *k = text + 7, *end = eq ? eq : text + strlen(text);
+    const char *d1 = memchr(k, '.', (size_t)(end - k));
+    if (!d1 || d1 == k) return -1;
+    const char *r = d1 + 1, *d2 = memchr(r, '.', (size_t)(end - r));
+    *res = one_of(kai_resources, 3, r, (size_t)((d2 ? d2 : end) - r));
+    if (!*res) return -1;
+    *field = d2 ? one_of(kai_fields, 3, d2 + 1, (size_t)(end - d2 - 1)) : kai_fields[0];
+    if (!*field) return -1;
+    *q = k, *nq = (size_t)(d1 - k);
+    return 0;
+}
 
 bool plan_vary_is_quota(const char *text) {
     return !strncmp(text, "queues.", 7);
@@ -97,9 +127,14 @@ int plan_vary_quota(const char *text, plan_choice *ch, strbuf *err) {
     sb_printf(&o, "--vary %s", text);
     ch->origin = intern(sb_str(&o));
     sb_free(&o);
-    if (!eq || split_key(text, &cq, &ncq, &flavor, &nflavor, &res, &nres, &field)) {
+    const char *kq0, *kres0, *kfield0;
+    size_t nkq0;
+    if (eq && !split_kai(text, &kq0, &nkq0, &kres0, &kfield0)) {   /* KAI: FLAVOR.RESOURCE reads QUEUE.RESOURCE */
+        cq = kq0, ncq = nkq0, flavor = kq0 + nkq0 + 1;
+    } else if (!eq || split_key(text, &cq, &ncq, &flavor, &nflavor, &res, &nres, &field)) {
         sb_printf(err, "--vary %s: expected queues.CLUSTERQUEUE.FLAVOR.RESOURCE[.nominalQuota|.borrowingLimit|"
-                       ".lendingLimit]=V1,V2,... or =LO..HI[/STEP], e.g. queues.team-a.h100.nvidia.com/gpu=16..40/8",
+                       ".lendingLimit]=V1,V2,... or =LO..HI[/STEP], e.g. queues.team-a.h100.nvidia.com/gpu=16..40/8; "
+                       "for KAI, queues.QUEUE.gpu|cpu|memory[.quota|.limit|.overQuotaWeight]=...",
                   text);
         return -1;
     }
@@ -115,7 +150,10 @@ int plan_vary_quota(const char *text, plan_choice *ch, strbuf *err) {
     }
     int r = parse_range(ch, text, s, err);
     if (r <= 0) return r;
-    for (;;) {   /* V1,V2,...: Kubernetes quantities */
+    const char *kq, *kres, *kfield;
+    size_t nkq;
+    bool kai = split_kai(text, &kq, &nkq, &kres, &kfield) == 0;
+    for (;;) {   /* V1,V2,...: Kubernetes quantities (KAI: plain numbers) */
         const char *comma = strchr(s, ','), *end = comma ? comma : s + strlen(s);
         quantity q;
         const char *why = NULL;
@@ -123,7 +161,15 @@ int plan_vary_quota(const char *text, plan_choice *ch, strbuf *err) {
             sb_printf(err, "--vary %s: an empty value in the list", text);
             return -1;
         }
-        if (quantity_parse(s, (size_t)(end - s), &q, &why) || quantity_sign(&q) < 0) {
+        if (kai) {   /* KAI: float64 fields, >= 0 or -1 (unlimited; queue_webhook.go) */
+            char *e;
+            double v = strtod(s, &e);
+            if (e != end || (v < 0 && v != -1) || (v == -1 && kfield == kai_fields[2])) {
+                sb_printf(err, "--vary %s: '%.*s' is not a KAI %s (a number >= 0%s)", text, (int)(end - s), s, kfield,
+                          kfield == kai_fields[2] ? "" : ", or -1 for unlimited");
+                return -1;
+            }
+        } else if (quantity_parse(s, (size_t)(end - s), &q, &why) || quantity_sign(&q) < 0) {
             sb_printf(err, "--vary %s: '%.*s' is not a quota (a quantity >= 0, e.g. 32, 500m, 2Ti)", text,
                       (int)(end - s), s);
             return -1;
@@ -163,12 +209,53 @@ static void names_of(const ynode *seq, const char *kind, strbuf *out) {
     if (!k) sb_puts(out, "none");
 }
 
+/* A KAI Queue's spec.resources.RESOURCE.FIELD among queues.objects. */
+static int kai_check(const ynode *q, const ynode *objs, const char *scenario, plan_choice *ch, strbuf *err) {
+    const char *kq, *res, *field;
+    size_t nkq;
+    split_kai(ch->arg, &kq, &nkq, &res, &field);
+    strbuf list = {0};
+    long i = find_named(objs, "Queue", kq, nkq);
+    if (i < 0) {
+        names_of(objs, "Queue", &list);
+        sb_printf(err, "--vary %s: %s has no Queue '%.*s' among queues.objects (its Queues: %s%s)", ch->arg, scenario,
+                  (int)nkq, kq, sb_str(&list),
+                  q && ymap_get(q, "files") ? "; quotas in queues.files cannot be varied: move the Queue into "
+                                              "queues.objects" : "");
+        sb_free(&list);
+        return -1;
+    }
+    const ynode *rs = ymap_get(ymap_get(objs->vals[i], "spec"), "resources");
+    if (!rs || rs->kind != YN_MAP || !ymap_get(rs, res)) {
+        sb_printf(err, "--vary %s: Queue '%.*s' has no spec.resources.%s", ch->arg, (int)nkq, kq, res);
+        return -1;
+    }
+    strbuf k = {0};
+    sb_printf(&k, "queues.objects[%ld].spec.resources.%s.%s", i, res, field);
+    ch->set_key = intern(sb_str(&k));
+    sb_free(&k);
+    return 0;
+}
+
 int plan_vary_quota_check(const ynode *root, const char *scenario, plan_choice *ch, strbuf *err) {
     const char *cq, *flavor, *res, *field;
     size_t ncq, nflavor, nres;
-    split_key(ch->arg, &cq, &ncq, &flavor, &nflavor, &res, &nres, &field);
     const ynode *q = root && root->kind == YN_MAP ? ymap_get(root, "queues") : NULL;
     const ynode *objs = q && q->kind == YN_MAP ? ymap_get(q, "objects") : NULL;
+    const char *manager = scalar(q, "manager");
+    bool kai = manager && !strcmp(manager, "kai");
+    if (!split_kai(ch->arg, &cq, &ncq, &res, &field)) {
+        if (kai) return kai_check(q, objs, scenario, ch, err);
+        sb_printf(err, "--vary %s: names a KAI Queue's quota (queues.QUEUE.gpu|cpu|memory[.FIELD]) but %s's queues "
+                       "are not KAI's (queues.manager: kai)", ch->arg, scenario);
+        return -1;
+    }
+    if (kai) {
+        sb_printf(err, "--vary %s: %s's queues are KAI's: expected queues.QUEUE.gpu|cpu|memory[.quota|.limit|"
+                       ".overQuotaWeight]", ch->arg, scenario);
+        return -1;
+    }
+    split_key(ch->arg, &cq, &ncq, &flavor, &nflavor, &res, &nres, &field);
     strbuf list = {0};
     long i = find_named(objs, "ClusterQueue", cq, ncq);
     if (i < 0) {

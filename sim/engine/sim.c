@@ -538,7 +538,7 @@ void sim_pod_start(sim_run *r, uint32_t id, sim_time t) {
     r->running++;
     if (p->source < r->nsources && r->sources[p->source].started) VEC_PUSH(r->started, id);
     if (r->on_bind) r->on_bind(r, r->on_bind_ctx, id, t);
-    if (r->gate) r->gate->bound(r->gate->ctx, id, t);   /* admitted and now placed */
+    if (r->gate) r->gate->bound(r->gate->ctx, id, r->pods.data[id].node, t);   /* admitted and now placed */
     if (r->cost) sim_cost_pod_start(r, id, t);
     sim_time run_at = r->cd ? t + sim_cd_pod_start(r, id, t) : t;   /* ContainerCreating until its IMEX daemon runs */
     if (r->usage) {

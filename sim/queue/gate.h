@@ -90,8 +90,8 @@ typedef struct queue_gate {
     void (*ended)(void *ctx, uint32_t pod, int64_t t);
     /* The admission cycles at t: pods admitted now and pods to preempt. */
     void (*cycle)(void *ctx, int64_t t, queue_cycle_out *out);
-    /* An admitted pod was bound to a node at t. */
-    void (*bound)(void *ctx, uint32_t pod, int64_t t);
+    /* An admitted pod was bound to node `node` (the scheduler's index) at t. */
+    void (*bound)(void *ctx, uint32_t pod, int32_t node, int64_t t);
     /* Take a sample of every ClusterQueue at t. */
     void (*sample)(void *ctx, int64_t t);
     /* The samples taken so far. */

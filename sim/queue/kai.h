@@ -50,7 +50,8 @@ typedef struct kai_job {             /* a PodGroup */
     uint64_t seq;                    /* input order, the uid tie-break */
     double req[KAI_NRES];            /* pending pods, total */
     double alloc[KAI_NRES];          /* allocated pods, total */
-    double (*pod_req)[KAI_NRES];     /* per pending pod (node fit; NULL in runs) */
+    double (*pod_req)[KAI_NRES];     /* per pending pod (node fit, admit; NULL in runs) */
+    const double *pod_one;           /* runs: every pending pod's request (node fit; NULL: aggregate) */
     size_t npods;                    /* pending pods */
     struct kai_slot *slots;          /* allocated pods on nodes (admit) */
     size_t nslots;
@@ -71,7 +72,7 @@ typedef struct kai_slot {           /* an allocated pod on node `node` */
     double v[KAI_NRES];
 } kai_slot;
 
-typedef struct kai_node {            /* what is free on one node (admit), or the cluster (runs) */
+typedef struct kai_node {            /* what is free on one node (admit: the snapshot's; runs: the scheduler's live node) */
     const char *name;
     double free[KAI_NRES];
 } kai_node;
@@ -124,6 +125,10 @@ double kai_divide(kai_state *s, const int *idx, size_t n, int r, double total);
  * consolidation skipped). Jobs allocated get allocated_now (their request
  * moves to alloc); victims are listed in s->victims (job->evicted). */
 void kai_cycle(kai_state *s);
+
+/* The node KAI's allocate would put a pod requesting `req` on among
+ * nodes[0..n) (those it fits, binpack order); -1 when it fits none. */
+int kai_pick_node(const kai_node *nodes, size_t nnodes, const double *req);
 
 /* Why `j` was not allocated in the last cycle (KAI's reason in its words
  * where KAI has one). */

@@ -9,8 +9,10 @@
  *   capacity       plugins/proportion/capacity_policy/{max_allowed_check,quota_check}.go
  *   reclaim        actions/reclaim/reclaim.go, plugins/proportion/reclaimable/
  *   preempt        actions/preempt/preempt.go (same queue, lower priority, preemptible)
- * drasim checks capacity in aggregate (the snapshot's or the cluster's free
- * gpu/cpu/memory); placement on nodes is drasim's scheduler's job. Victims
+ * Allocation is node by node (place_n: each pod on a node it fits, KAI's
+ * binpack order), over the snapshot's nodes (admit) or the scheduler's live
+ * nodes (runs, queue/kai_gate.c); the final binding in a run is drasim's
+ * scheduler's. Victims
  * are taken one job at a time in KAI's victim order until the job fits and the
  * scenario is valid (KAI's JobsSolver also tries per-pod scenarios).
  */
@@ -102,6 +104,12 @@ static void free_now(const kai_state *s, double *out) {
         memcpy(out, s->free_agg, sizeof s->free_agg);
         return;
     }
+    if (s->nodes) {   /* what the nodes have free (pods KAI does not schedule included) */
+        memset(out, 0, KAI_NRES * sizeof *out);
+        for (size_t n = 0; n < s->nnodes; n++)
+            for (int r = 0; r < KAI_NRES; r++) out[r] += s->nodes[n].free[r];
+        return;
+    }
     for (int r = 0; r < KAI_NRES; r++) out[r] = s->total[r];
     for (size_t i = 0; i < s->njobs; i++)
         for (int r = 0; r < KAI_NRES; r++) out[r] -= s->jobs[i]->alloc[r];
@@ -113,46 +121,72 @@ static bool fits(const double *free_, const double *req) {
     return true;
 }
 
-/* Node fit (admit, s->nodes): j's pending pods first-fit on the nodes' free
- * resources, with the victims' pods given back. With `commit` the pods are
- * placed (slots recorded, nodes charged). Without nodes: the aggregate. */
-static bool place(kai_state *s, kai_job *j, kai_job *const *vic, size_t nv, bool commit) {
-    if (!s->nodes || !j->pod_req) {
+static const double *pod_at(const kai_job *j, size_t p) { return j->pod_req ? j->pod_req[p] : j->pod_one; }
+
+/* The node for a pod among those it fits, in KAI's node order (the default
+ * binpack strategy, plugins/nodeplacement/pack.go getScoreOfCurrentNode: the
+ * higher score to the node with less non-allocated of the pod's resource
+ * type, GPUs for a GPU pod, else CPU); ties to the lower index. -1: none. */
+int kai_pick_node(const kai_node *nodes, size_t nnodes, const double *req) {
+    int r = req[KAI_GPU] > 0 ? KAI_GPU : KAI_CPU, best = -1;
+    for (size_t n = 0; n < nnodes; n++)
+        if (fits(nodes[n].free, req) && (best < 0 || nodes[n].free[r] < nodes[best].free[r])) best = (int)n;
+    return best;
+}
+
+/* Node fit (s->nodes: the snapshot's nodes in admit, the scheduler's live
+ * nodes in runs): j's pending pods one by one on the nodes' free resources
+ * (common/allocate.go allocateTask: predicates, then the node order), with
+ * the victims' pods given back (pipelined onto the resources they release).
+ * A job fits only when every pod finds a node: the sum of the free
+ * resources is not enough. With `commit` the pods are placed (slots
+ * recorded, nodes charged). *placed (may be NULL): the pods that found a
+ * node before the first that did not. Without nodes: the aggregate. */
+static bool place_n(kai_state *s, kai_job *j, kai_job *const *vic, size_t nv, bool commit, size_t *placed) {
+    if (!s->nodes || (!j->pod_req && !j->pod_one)) {
         double fr[KAI_NRES];
         free_now(s, fr);
         for (size_t a = 0; a < nv; a++)
             for (int r = 0; r < KAI_NRES; r++) fr[r] += vic[a]->alloc[r];
+        if (placed) *placed = 0;
         if (!fits(fr, j->req)) return false;
         /* a topology constraint: a domain that holds the job too (victims'
          * nodes are not known here: a domain must hold it without them) */
         return !j->topo || !s->topo_place || s->topo_place(s->topo_ctx, j, commit);
     }
-    double (*fr)[KAI_NRES] = xmalloc(s->nnodes * sizeof *fr);
-    for (size_t n = 0; n < s->nnodes; n++) memcpy(fr[n], s->nodes[n].free, sizeof fr[n]);
+    kai_node *fr = xmalloc((s->nnodes ? s->nnodes : 1) * sizeof *fr);
+    memcpy(fr, s->nodes, s->nnodes * sizeof *fr);
     for (size_t a = 0; a < nv; a++)
         for (size_t k = 0; k < vic[a]->nslots; k++)
-            for (int r = 0; r < KAI_NRES; r++) fr[vic[a]->slots[k].node][r] += vic[a]->slots[k].v[r];
+            for (int r = 0; r < KAI_NRES; r++) fr[vic[a]->slots[k].node].free[r] += vic[a]->slots[k].v[r];
     int *at = xmalloc((j->npods ? j->npods : 1) * sizeof *at);
     bool ok = true;
-    for (size_t p = 0; p < j->npods && ok; p++) {
-        at[p] = -1;
-        for (size_t n = 0; n < s->nnodes && at[p] < 0; n++)
-            if (fits(fr[n], j->pod_req[p])) at[p] = (int)n;
+    size_t p = 0;
+    for (; p < j->npods; p++) {
+        const double *req = pod_at(j, p);
+        at[p] = kai_pick_node(fr, s->nnodes, req);
         if (at[p] < 0) { ok = false; break; }
-        for (int r = 0; r < KAI_NRES; r++) fr[at[p]][r] -= j->pod_req[p][r];
+        for (int r = 0; r < KAI_NRES; r++) fr[at[p]].free[r] -= req[r];
     }
+    if (placed) *placed = p;
+    /* a topology constraint (queue/kai_topology.h): a domain that holds the job too */
+    if (ok && j->topo && s->topo_place) ok = s->topo_place(s->topo_ctx, j, commit);
     if (ok && commit) {
-        j->slots = xrealloc(j->slots, (j->nslots + j->npods) * sizeof *j->slots);
-        for (size_t p = 0; p < j->npods; p++) {
+        j->slots = xrealloc(j->slots, (j->nslots + j->npods + 1) * sizeof *j->slots);
+        for (p = 0; p < j->npods; p++) {
             kai_slot *sl = &j->slots[j->nslots++];
             sl->node = at[p];
-            memcpy(sl->v, j->pod_req[p], sizeof sl->v);
-            for (int r = 0; r < KAI_NRES; r++) s->nodes[at[p]].free[r] -= j->pod_req[p][r];
+            memcpy(sl->v, pod_at(j, p), sizeof sl->v);
+            for (int r = 0; r < KAI_NRES; r++) s->nodes[at[p]].free[r] -= sl->v[r];
         }
     }
     free(at);
     free(fr);
     return ok;
+}
+
+static bool place(kai_state *s, kai_job *j, kai_job *const *vic, size_t nv, bool commit) {
+    return place_n(s, j, vic, nv, commit, NULL);
 }
 
 static void charge(kai_state *s, kai_job *j, const double *v, int sign) {
@@ -339,29 +373,35 @@ static void do_allocate(kai_state *s, kai_job *j, int action) {
 }
 
 /* Jobs that failed since the state last changed, by what their outcome
- * depends on: queue, request, priority, preemptibility. Without nodes (runs:
- * the aggregate fit) a job equal to a failed one fails too until an action
- * changes the state, so it is passed over without trying (this keeps a cycle
- * over thousands of pending jobs linear). With nodes (admit) pods differ. */
+ * depends on: queue, request, priority, preemptibility (and with nodes the
+ * pods' count and request). A job equal to a failed one fails too until an
+ * action changes the state, so it is passed over without trying (this keeps
+ * a cycle over thousands of pending jobs linear). */
 typedef struct failed_set {
     const kai_job **v;
     size_t n, cap;
 } failed_set;
 
 static bool same_job(const kai_job *a, const kai_job *b) {
+    if (a->pod_one && (a->npods != b->npods || !b->pod_one || memcmp(a->pod_one, b->pod_one, KAI_NRES * sizeof *a->pod_one)))
+        return false;
     return a->queue == b->queue && a->priority == b->priority && a->preemptible == b->preemptible && a->topo == b->topo &&
            memcmp(a->req, b->req, sizeof a->req) == 0;
 }
 
+/* Nodes with per-pod requests that differ (admit): no memo. Uniform pods
+ * (runs): equal count and pod request fail alike on the same nodes. */
+static bool memo_ok(const kai_state *s, const kai_job *j) { return !s->nodes || j->pod_one; }
+
 static bool known_failed(const kai_state *s, const failed_set *f, const kai_job *j) {
-    if (s->nodes) return false;
+    if (!memo_ok(s, j)) return false;
     for (size_t i = 0; i < f->n; i++)
         if (same_job(f->v[i], j)) return true;
     return false;
 }
 
 static void note_failed(const kai_state *s, failed_set *f, const kai_job *j) {
-    if (s->nodes) return;
+    if (!memo_ok(s, j)) return;
     if (f->n == f->cap) f->v = xrealloc(f->v, (f->cap = f->cap ? 2 * f->cap : 8) * sizeof *f->v);
     f->v[f->n++] = j;
 }
@@ -664,6 +704,24 @@ void kai_why(const kai_state *s, const kai_job *j, strbuf *out) {
     free_now(s, fr);
     for (r = 0; r < KAI_NRES; r++)
         if (j->req[r] > fr[r] + 1e-9) break;
+    size_t placed = 0;
+    if (r == KAI_NRES && s->nodes && (j->pod_req || j->pod_one) &&
+        !place_n((kai_state *)s, (kai_job *)j, NULL, 0, false, &placed)) {   /* no commit: s is not changed */
+        /* the sum fits, the nodes do not (common/allocate.go handleFailedTaskAllocation) */
+        const double *one = pod_at(j, placed);
+        int k = one[KAI_GPU] > 0 ? KAI_GPU : one[KAI_CPU] > 0 ? KAI_CPU : KAI_MEM;
+        if (j->npods > 1)
+            sb_printf(out, "queue %s: Resources were found for %zu pods while %zu are required for gang scheduling: ", q->name,
+                      placed, j->npods);
+        else
+            sb_printf(out, "queue %s: Resources were not found for pod %s/%s: ", q->name, j->ns ? j->ns : "", j->name ? j->name : "");
+        sb_puts(out, "no node has ");
+        amount(out, k, one[k]);
+        sb_puts(out, " free (");
+        amount(out, k, fr[k] > 0 ? fr[k] : 0);
+        sb_puts(out, " free in the cluster)");
+        return;
+    }
     if (r == KAI_NRES) {
         sb_printf(out, "queue %s: waiting behind other jobs in KAI's order", q->name);
         return;

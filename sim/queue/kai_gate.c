@@ -22,9 +22,11 @@
  *   (pkg/common/podgroup/preemptible.go).
  * - Each instant where an arrival or a release changed something, one KAI
  *   cycle (kai_cycle.c) runs over every PodGroup: the fair share is
- *   recomputed (kai_share.c), then allocate, reclaim, preempt. The cluster
- *   total is the scenario's node pools (proportion.go setTotalResources). A
- *   job allocated, or pipelined onto its victims' resources by reclaim or
+ *   recomputed (kai_share.c), then allocate, reclaim, preempt. KAI's view of
+ *   the cluster is the scheduler's live nodes (live_view): the total for the
+ *   fair share (proportion.go setTotalResources) and each node's free
+ *   resources for allocation node by node (kai_cycle.c place_n). A job
+ *   allocated, or pipelined onto its victims' resources by reclaim or
  *   preempt, goes to the scheduler at once: KAI binds pipelined pods when the
  *   victims have left, and the victims hold their resources until then, so
  *   nothing else is allocated onto them. Victims are evicted whole through
@@ -42,6 +44,7 @@
 #include "queue/kai.h"
 #include "queue/kai_snapshot.h"
 #include "queue/kai_topology.h"
+#include "sched/sched.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -96,9 +99,15 @@ typedef struct kai_gate {
     int64_t now;
     int64_t missing_queue_pods;
     queue_samples samples;
-    const struct scheduler *sched;   /* the scheduler's nodes (gate_cluster) */
+    const scheduler *sched;          /* the live nodes (gate_cluster); NULL: the pools' totals, aggregate fit */
+    kai_node *nodes;                 /* per scheduler node: free now (live_view) */
+    int res_cpu, res_mem;            /* the scheduler's resource indices */
+    uint64_t presence;               /* a hash of the nodes present at the last cycle */
+    VEC(int32_t) pod_node;           /* per pod id: the node it is bound on; NODE_* */
     kai_topo *topo;                  /* topology-aware placement, made for the first constrained pod */
 } kai_gate;
+
+enum { NODE_UNBOUND = -1, NODE_GONE = -2 };
 
 /* kai_state.topo_place: the domain of a job with a topology constraint. */
 static bool topo_place(void *ctx, kai_job *kj, bool commit) {
@@ -225,6 +234,7 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
         return true;
     }
     while (g->pod_job.len <= pod) VEC_PUSH(g->pod_job, 0);
+    while (g->pod_node.len <= pod) VEC_PUSH(g->pod_node, NODE_UNBOUND);
     uint32_t ji;
     if (ci->gang_size && ci->gang_open) {
         ji = ci->gang_open - 1;
@@ -265,6 +275,8 @@ static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     kai_gate *g = ctx;
     if (g->topo) kai_topo_ended(g->topo, pod);
     gjob *j = job_of(g, pod);
+    if (j) g->pod_node.data[pod] = NODE_GONE;
+    else if (g->sched) g->dirty = true;   /* a pod KAI does not schedule freed its node's resources */
     if (!j || !j->holding || --j->live > 0) return;
     j->holding = false;
     q_stats *qs = &g->qs[j->j.queue];
@@ -276,10 +288,11 @@ static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     g->dirty = true;
 }
 
-static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
+static void gate_bound(void *ctx, uint32_t pod, int32_t node, int64_t t) {
     kai_gate *g = ctx;
     if (g->topo) kai_topo_bound(g->topo, pod);
     gjob *j = job_of(g, pod);
+    if (j) g->pod_node.data[pod] = node;
     if (!j || !j->holding || j->bound || ++j->nbound < (int32_t)j->pods.len) return;
     j->bound = true;
     q_stats *qs = &g->qs[j->j.queue];
@@ -287,9 +300,56 @@ static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
     VEC_PUSH(qs->unsched, t - j->admitted_at);
 }
 
+/* KAI's view of the cluster now, from the scheduler's present nodes (so the
+ * nodes an autoscaler added and a recorded inventory count, absent ones do
+ * not): the total (proportion.go setTotalResources: the session's nodes'
+ * allocatable) and each node's free resources (node_info Idle): allocatable
+ * minus what the bound pods request (every pod, KAI's or not; GPUs from the
+ * scheduler's per-GPU view, both modes). */
+static void live_view(kai_gate *g) {
+    const scheduler *s = g->sched;
+    memset(g->s.total, 0, sizeof g->s.total);
+    for (size_t n = 0; n < s->nnodes; n++) {
+        kai_node *kn = &g->nodes[n];
+        memset(kn->free, 0, sizeof kn->free);
+        if (!sched_node_present(s, n)) continue;
+        const int64_t *al = s->alloc + n * s->nres, *us = s->used + n * s->nres;
+        const gs_node *gn = &s->gv.nodes[n];
+        g->s.total[KAI_CPU] += (double)al[g->res_cpu];
+        g->s.total[KAI_MEM] += (double)al[g->res_mem];
+        g->s.total[KAI_GPU] += gn->ngpu;
+        kn->free[KAI_CPU] = (double)(al[g->res_cpu] - us[g->res_cpu]);
+        kn->free[KAI_MEM] = (double)(al[g->res_mem] - us[g->res_mem]);
+        kn->free[KAI_GPU] = (double)gs_free_total(gn) / 1000.0;
+    }
+}
+
+/* A holding job's pods on the nodes (its slots, given back when it is a
+ * victim): a bound pod where it is; a pod allocated but not bound yet where
+ * KAI's allocate would put it (its resources taken from that node; a pod no
+ * node fits, waiting for its victims to leave, holds none). */
+static void holding_slots(kai_gate *g, gjob *j) {
+    const double *one = g->cls[j->cls].req;
+    j->j.nslots = 0;
+    j->j.slots = xrealloc(j->j.slots, (j->pods.len + 1) * sizeof *j->j.slots);
+    for (size_t k = 0; k < j->pods.len; k++) {
+        int32_t nd = g->pod_node.data[j->pods.data[k]];
+        if (nd == NODE_UNBOUND) {
+            nd = kai_pick_node(g->nodes, g->sched->nnodes, one);
+            if (nd < 0) continue;
+            for (int r = 0; r < KAI_NRES; r++) g->nodes[nd].free[r] -= one[r];
+        }
+        if (nd < 0) continue;
+        kai_slot *sl = &j->j.slots[j->j.nslots++];
+        sl->node = nd;
+        memcpy(sl->v, one, sizeof sl->v);
+    }
+}
+
 /* The cycle's state: every pending job (from its not_before on) and every
  * job holding resources (victims included until their pods are gone). */
 static void build_state(kai_gate *g, bool all_pending) {
+    if (g->sched) live_view(g);
     size_t keep = 0;
     g->s.njobs = 0;
     if (g->s.cap_jobs < g->active.len) {
@@ -311,6 +371,10 @@ static void build_state(kai_gate *g, bool all_pending) {
             j->j.alloc[r] = j->holding ? one[r] * n : 0;
         }
         j->j.running = j->holding;
+        j->j.pod_one = g->sched ? one : NULL;
+        j->j.npods = j->pending ? j->pods.len : 0;
+        if (g->sched && j->holding) holding_slots(g, j);
+        else j->j.nslots = 0;
         g->s.jobs[g->s.njobs++] = &j->j;
     }
     g->active.len = keep;
@@ -337,9 +401,22 @@ static void allocated(kai_gate *g, gjob *j, int64_t t, queue_cycle_out *out) {
     }
 }
 
+/* A hash of which nodes are present (the autoscaler's node groups): a node
+ * added or removed starts a KAI cycle (a new session sees the new nodes). */
+static uint64_t presence_hash(const scheduler *s) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t w = 0; s->absent && w < s->nwords; w++) h = (h ^ s->absent[w]) * 1099511628211ull;
+    return h;
+}
+
 static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     kai_gate *g = ctx;
     g->now = t;
+    if (g->sched && g->sched->absent) {
+        uint64_t h = presence_hash(g->sched);
+        if (h != g->presence) g->dirty = true;
+        g->presence = h;
+    }
     if (!g->dirty) return;
     g->dirty = false;
     build_state(g, false);
@@ -492,11 +569,14 @@ static void gate_free(void *ctx) {
     free(g->cls);
     for (size_t i = 0; i < g->jobs.len; i++) {
         VEC_FREE(g->jobs.data[i]->pods);
+        free(g->jobs.data[i]->j.slots);
         free(g->jobs.data[i]);
     }
     VEC_FREE(g->jobs);
     VEC_FREE(g->active);
     VEC_FREE(g->pod_job);
+    VEC_FREE(g->pod_node);
+    free(g->nodes);
     for (size_t q = 0; q < g->s.nq; q++) {
         VEC_FREE(g->qs[q].waits);
         VEC_FREE(g->qs[q].unsched);
@@ -505,6 +585,7 @@ static void gate_free(void *ctx) {
     VEC_FREE(g->samples.usage);
     VEC_FREE(g->samples.state);
     VEC_FREE(g->samples.share);
+    g->s.nodes = NULL;   /* g->nodes, freed above */
     kai_state_free(&g->s);
     kai_topo_free(g->topo);
     free(g);
@@ -519,9 +600,15 @@ static void gate_held_gangs(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_
     }
 }
 
-static void gate_cluster(void *ctx, const struct scheduler *s) {
+/* The scheduler's nodes, read in each cycle (live_view). */
+static void gate_cluster(void *ctx, const scheduler *s) {
     kai_gate *g = ctx;
     g->sched = s;
+    g->nodes = xcalloc(s->nnodes ? s->nnodes : 1, sizeof *g->nodes);
+    g->res_cpu = sched_res_index(s, "cpu");
+    g->res_mem = sched_res_index(s, "memory");
+    g->s.nodes = g->nodes;
+    g->s.nnodes = s->nnodes;
     if (g->topo) kai_topo_cluster(g->topo, s);
 }
 
@@ -530,7 +617,7 @@ queue_gate *kai_gate_new(const scenario *sc) {
     kai_gate *g = xcalloc(1, sizeof *g);
     g->sc = sc;
     kai_state_init(&g->s, sc->kai_queues);
-    for (size_t i = 0; i < sc->cluster.npools; i++) {   /* proportion.go setTotalResources: the nodes' allocatable */
+    for (size_t i = 0; i < sc->cluster.npools; i++) {   /* until gate_cluster: the pools at the start */
         const node_pool_spec *p = &sc->cluster.pools[i];
         g->s.total[KAI_GPU] += (double)p->count * (p->gpu_model ? p->gpus : 0);
         g->s.total[KAI_CPU] += (double)p->count * (double)p->cpu_milli;

@@ -856,7 +856,8 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     }
 }
 
-static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
+static void gate_bound(void *ctx, uint32_t pod, int32_t node, int64_t t) {
+    (void)node;
     kq_gate *g = ctx;
     if (g->tas) kq_tas_run_bound(g->tas, pod);
     if (pod < g->pods.len && g->pods.data[pod].gw) {   /* a gang: placed once all its pods are */
