@@ -11,12 +11,12 @@
 
 int store_write_pod_labels(sqlite3 *db, int64_t run_id, const sim_run *run) {
     if (!run->labels || !run->labels->npods) return 0;
-    /* The index on (key, value) is made after the first run's rows (one sort instead of an
-     * insertion in the middle of the index per row: most rows share a few keys and values);
-     * later runs' rows go into both (CREATE INDEX IF NOT EXISTS). The tables' contents are the same either way. */
+    /* The index is made before the rows: made after them it would sort every row in memory (peak RSS
+     * grows with the rows) for ~1/3 less CPU. */
     if (sqlite3_exec(db,
                      "CREATE TABLE IF NOT EXISTS pod_labels(run_id INTEGER NOT NULL, pod_id INTEGER NOT NULL,"
-                     " key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, pod_id, key)) WITHOUT ROWID;",
+                     " key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, pod_id, key)) WITHOUT ROWID;"
+                     "CREATE INDEX IF NOT EXISTS pod_labels_key ON pod_labels(key, value);",
                      NULL, NULL, NULL) != SQLITE_OK)
         return -1;
     sqlite3_stmt *s;
@@ -35,8 +35,5 @@ int store_write_pod_labels(sqlite3 *db, int64_t run_id, const sim_run *run) {
         }
     }
     sqlite3_finalize(s);
-    if (!rc && sqlite3_exec(db, "CREATE INDEX IF NOT EXISTS pod_labels_key ON pod_labels(key, value);", NULL, NULL,
-                            NULL) != SQLITE_OK)
-        rc = -1;
     return rc;
 }
