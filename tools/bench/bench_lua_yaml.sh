@@ -41,7 +41,7 @@ gen() {   # gen MODE VARIANT > FILE
         printf "  - {name: g%d, count: %d, arrival: {poisson: {ratePerHour: %.6f}}, duration: {exponential: {mean: 1h}}, requests: {cpu: \"4\"}, gpu: %s}\n", g, n / 4, r / 4, gpu }'
     done
   else
-    printf "  lua: {script: gen.lua, args: {pods: %d, rate: %s, mode: %s, labels: %d}, instructionLimit: 10000000000, memoryLimit: 4Gi}\n" \
+    printf "  lua: {script: gen.lua, args: {pods: %d, rate: %s, mode: %s, labels: %d}, instructionLimit: 10000000000, memoryLimit: 4Gi, timeLimit: 1h}\n" \
       "$PODS" "$rate" "$mode" "$([ "$variant" = lua+labels ] && echo 1 || echo 0)"
   fi
 }
