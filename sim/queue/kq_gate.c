@@ -1066,6 +1066,16 @@ static void gate_free(void *ctx) {
     free(g);
 }
 
+/* Gang Workloads pending in a ClusterQueue (queue_gate.held_gangs). */
+static void gate_held_gangs(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_t pods), void *ud) {
+    kq_gate *g = ctx;
+    for (size_t q = 0; q < g->l.s.ncq; q++)
+        for (size_t i = 0; i < g->cqs[q].pending.len; i++) {
+            const pod_rec *p = &g->pods.data[g->cqs[q].pending.data[i]];
+            if (p->pending && p->gw) fn(ud, p->cls, (int32_t)g->gangs.data[p->gw - 1].members.len);
+        }
+}
+
 static void gate_cluster(void *ctx, const scheduler *s) {
     kq_gate *g = ctx;
     g->tas = kq_tas_run_new(g->sc->queues, s);
@@ -1099,7 +1109,8 @@ queue_gate *kq_gate_new(const scenario *sc) {
     queue_gate *q = xcalloc(1, sizeof *q);
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
-                      .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster};
+                      .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster,
+                      .held_gangs = gate_held_gangs};
     if (g->wr->on || g->afs_on) {   /* waitForPodsReady, admission fair sharing: timers (without them the engine never asks) */
         q->take_wake = gate_take_wake;
         q->busy = gate_busy;
