@@ -129,3 +129,22 @@ drasim_cli_test(NAME state/roundtrip-bad-node RAW WORKDIR ${_st}
   EXIT 3 EXPECT "today-at-1h[.]yaml:37:3: Pod team-a/eval-0: spec[.]nodeName: node 'node-1' is not in the inventory"
   FILE_ABSENT ${_sto}/rt-node/tomorrow.db)
 drasim_cli_test(NAME state/state-needs-at COMMAND state ${_st}/today.yaml EXIT 2 EXPECT "--at TIME is required")
+
+# A dump's running pods are charged to their Kueue ClusterQueue (gate->running, queue/kq_gate.c):
+# team-a's running pod uses its 2-GPU quota until 1h, so the new team-a pod waits until then though
+# dp-1 has a GPU free (run-queued.yaml); the ClusterQueue's usage at time 0 is the dump pod's
+drasim_cli_test(NAME state/running-charged-to-cluster-queue
+  COMMAND run ${_st}/run-queued.yaml -q -o ${_sto}/queued.db --force
+  SQL ${_sto}/queued.db "SELECT name || '@' || scheduled_ms || '-' || completion_ms FROM pods ORDER BY pod_id"
+      "^team-a/train@0-3600000\nteam-b/other@0-3600000\nnew-0@3600000-5400000$"
+      ${_sto}/queued.db "SELECT group_concat(resource || '=' || usage, ' ') FROM (SELECT * FROM queue_usage WHERE t_ms = 0 ORDER BY resource)"
+      "^cpu=2[.]0 memory=4294967296[.]0 nvidia[.]com/gpu=2[.]0$")
+
+# A dump taken in an autoscaled run reloads (run-autoscaled.yaml): its running pod's node gpu-2, beyond
+# the group's count, is brought up ready at 0 (it was refused before: "does not fit on node 'gpu-2'")
+drasim_cli_test(NAME state/autoscaled-node-brought-up
+  COMMAND run ${_st}/run-autoscaled.yaml -q -o ${_sto}/autoscaled.db --force
+  SQL ${_sto}/autoscaled.db "SELECT p.name || '@' || p.scheduled_ms || '-' || p.completion_ms || ' ' || n.name FROM pods p JOIN nodes n USING (run_id, node_id) ORDER BY pod_id"
+      "^default/train@0-3600000 gpu-2\nnew-0@0-1800000 gpu-0$"
+      ${_sto}/autoscaled.db "SELECT time_ms || ' ' || event || ' ' || node || ' ' || reason FROM autoscaler_events ORDER BY rowid LIMIT 1"
+      "^0 node-ready gpu-2 in the recorded cluster [(]cluster[.]state[)]$")

@@ -219,3 +219,45 @@ foreach(_case "time;philly-bad-time.json:3:30: start_time '2017-10-07 01:1x:09':
     EXPECT "${_re}"
     FILE_ABSENT ${_tr_out}/philly-bad-${_n}.db)
 endforeach()
+
+# Fleets (cluster.fleet, data/traces/fleets/, docs/TRACES.md "Fleets"): each trace's published cluster in
+# one line; node and GPU totals against the published figures: Helios Earth 1,144 GPUs (the README's
+# cluster_gpu_number row of 2020-09-01) = 143 x 8; PAI's pai_machine_spec 1,897 machines (1,814 with GPUs),
+# 6,742 GPUs; v2026's node_info_df.csv 4,278 nodes, 10,412 GPUs; Philly 352 x 8 (HeliosArtifact
+# philly_vc.csv, 11 VCs); Acme Seren 286 x 8 and Kalos 302 x 8 (NSDI '24 Table 1: 4,704 A100s together)
+foreach(_case "helios-earth;143|1144|143" "pai-v2020;1897|6742|1814" "alibaba-spot-v2026;4278|10412|4278"
+              "philly;352|2816|352" "acme-seren;286|2288|286" "acme-kalos;302|2416|302")
+  list(GET _case 0 _f)
+  list(GET _case 1 _want)
+  string(REPLACE "|" "[|]" _want "${_want}")
+  set(_d ${_tr_out}/fleet-${_f}.db)
+  drasim_cli_test(NAME traces/fleet-${_f}
+    COMMAND run ${_tr}/fleet.yaml -o ${_d} --set "cluster.fleet=${_f}"
+    SQL ${_d} "SELECT count(*), sum(gpus), sum(gpus > 0) FROM nodes" "^${_want}$")
+endforeach()
+# the trace's GPU types stay on the nodes (PAI: per gpu_type; the catalogue's stand-ins carry the devices)
+set(_d ${_tr_out}/fleet-pai-types.db)
+drasim_cli_test(NAME traces/fleet-pai-v2020-gpu-types
+  COMMAND run ${_tr}/fleet.yaml -o ${_d} --set "cluster.fleet=pai-v2020"
+  SQL ${_d} "SELECT group_concat(pool || '=' || n || 'x' || g, ' ') FROM (SELECT pool, count(*) n, max(gpus) g FROM nodes GROUP BY pool ORDER BY pool)"
+      "^cpu=83x0 misc=280x8 p100=798x2 t4=497x2 v100-384=45x8 v100-512=59x8 v100m32=135x8$")
+drasim_cli_test(NAME traces/fleet-unknown
+  COMMAND run ${_tr}/fleet.yaml -o ${_tr_out}/fleet-bad.db --set "cluster.fleet=helios-mars"
+  EXIT 3
+  EXPECT "--set cluster[.]fleet:1:[0-9]+: fleet: unknown fleet 'helios-mars' [(]no data/traces/fleets/helios-mars[.]yaml; shipped: acme-kalos"
+  FILE_ABSENT ${_tr_out}/fleet-bad.db)
+drasim_cli_test(NAME traces/fleet-and-node-pools
+  COMMAND run ${_tr}/helios.yaml -o ${_tr_out}/fleet-both.db --set "cluster.fleet=helios-earth"
+  EXIT 3
+  EXPECT "--set cluster[.]fleet:1:[0-9]+: cluster: give one of nodePools, inventory or fleet"
+  FILE_ABSENT ${_tr_out}/fleet-both.db)
+
+# Helios VCs as Kueue ClusterQueues (data/traces/helios/earth-vc-queues.yaml, localQueue: tenant) on the
+# Earth fleet: vcgkz's quota is 8 GPUs, so its second 8-GPU job (+10 s) waits for the first to end
+# (0 + 100 s): wait 90 s, though the fleet has room; vcVP5's job (+20 s) starts at once
+set(_d ${_tr_out}/helios-vc.db)
+drasim_cli_test(NAME traces/helios-vc-quota-waits
+  COMMAND run ${_tr}/helios-vc.yaml -o ${_d}
+  EXPECT "vcgkz +2 +0 +0 +0[.]0 +90[.]0"
+  SQL ${_d} "SELECT group_concat(name || ':' || arrival_ms || ':' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^9000001:0:0 9000002:10000:100000 9000003:20000:20000$")

@@ -258,6 +258,20 @@ static void spot_replace(sim_run *r, size_t node, sim_time t) {
     ca_provision(ca, node, t);
 }
 
+/* A dump's running pod (cluster.state) is on group node `node`: the recorded
+ * cluster had it up, so it is ready at once (an autoscaled group's nodes
+ * beyond its `count` start absent otherwise; docs/STATE.md). The scans then
+ * treat it as any ready node (it may be scaled down when unneeded). */
+static bool node_recorded(sim_run *r, size_t node, sim_time t) {
+    ca_run *ca = r->ca;
+    if (!ca || node >= r->nnodes || ca->node_group[node] < 0) return false;
+    if (ca->state[node] == CA_READY) return true;
+    ca_set_state(ca, node, CA_READY, t);
+    ca_event_add(ca, t, (uint32_t)ca->node_group[node], CAE_NODE_READY, 1, (int32_t)node,
+                 "in the recorded cluster (cluster.state)");
+    return true;
+}
+
 static void ca_free(void *ctx) {
     ca_run *ca = ctx;
     for (size_t n = 0; ca->pods && n < ca->r->nnodes; n++) VEC_FREE(ca->pods[n]);
@@ -278,6 +292,7 @@ static void ca_free(void *ctx) {
         ca->r->ca = NULL;
         ca->r->pod_node = NULL;
         ca->r->spot_replace = NULL;
+        ca->r->node_recorded = NULL;
     }
     free(ca);
 }
@@ -347,6 +362,7 @@ void ca_attach(sim_run *r, const inv_node *info) {
     r->ca = ca;
     r->pod_node = pod_node;
     r->spot_replace = spot_replace;
+    r->node_recorded = node_recorded;
 }
 
 /* The largest number of group nodes at once (not absent), from the series:

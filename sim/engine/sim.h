@@ -178,6 +178,10 @@ struct sim_run {
     /* a spot node of a node group was reclaimed at t: its cloud node group replaces it
      * (autoscale/ca_run.c, set by ca_attach); NULL = no autoscaler */
     void (*spot_replace)(struct sim_run *r, size_t node, sim_time t);
+    /* a recorded cluster's running pod (cluster.state) is on `node` at t: its node group
+     * brings it up, ready, at once (autoscale/ca_run.c); false = not a node group's node;
+     * NULL = no autoscaler */
+    bool (*node_recorded)(struct sim_run *r, size_t node, sim_time t);
     VEC(struct sim_eviction) evictions;       /* engine/sim_evict.h, in order */
     VEC(uint64_t) *extra_units;               /* per scenario group: units of pods beyond its count (replacements) */
     struct sim_usage *usage;                  /* usage and contention model (engine/sim_usage.h), NULL = off */

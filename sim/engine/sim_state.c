@@ -1,10 +1,12 @@
 /* sim_state.c -- pods that run already when the run starts (cluster.state,
  * docs/STATE.md): bound where the recorded cluster had them. */
 #include "engine/sim.h"
+#include "queue/gate.h"
 
 int64_t sim_place_running(sim_run *r, int src, uint32_t c, const char *name, sim_time duration, size_t node,
                           sim_time t, void (*bound)(sim_run *r, void *ctx, uint32_t pod), void *ctx) {
-    /* admitted and placed long ago: the queue layer and the gangs never see it */
+    /* admitted and placed long ago: the queue layer and the gangs do not see it arrive; a
+     * queue charges its usage (gate->running) */
     struct queue_gate *gate = r->gate;
     struct sim_gangs *gangs = r->gangs;
     r->gate = NULL;
@@ -17,6 +19,9 @@ int64_t sim_place_running(sim_run *r, int src, uint32_t c, const char *name, sim
         sim_pod_bound(r, c, id, &pl);
         if (bound) bound(r, ctx, id);   /* what it holds besides its class's demand, before anyone counts it */
         sim_pod_start(r, id, t);
+        if (gate && gate->running)   /* admitted long ago: its quota is in use (Kueue's cache counts it) */
+            gate->running(gate->ctx, id, c, sim_class_spec(r, c), r->nodes[node].meta.labels,
+                          r->nodes[node].meta.nlabels, t);
     } else {
         sched_remove(&r->sched, c, id);
         r->pods.data[id].state = POD_DELETED;

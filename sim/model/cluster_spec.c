@@ -26,6 +26,7 @@
 
 #include "model/autoscaler_spec.h"
 #include "model/cluster.h"
+#include "model/trace_fleet.h"
 #include "model/dra_driver.h"
 #include "model/scenario.h"
 #include "model/cost_spec.h"
@@ -339,7 +340,7 @@ static int parse_inventory(arena *a, const ynode *inv, cluster_spec *out, strbuf
 
 int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf *err) {
     static const char *const keys[] = {"nodePools", "inventory", "kubernetesVersion", "draDriver", "state", "power",
-                                       "chargeback", NULL};
+                                       "chargeback", "fleet", NULL};
     memset(out, 0, sizeof *out);
     out->publish.driver = DRA_DRIVER_NEWEST;
     out->publish.k8s_minor = 36;
@@ -357,6 +358,12 @@ int cluster_spec_parse(const ynode *cluster, arena *a, cluster_spec *out, strbuf
     const ynode *pw = ymap_get(cluster, "power"), *cb = ymap_get(cluster, "chargeback");   /* issue 30 */
     if ((pw && cluster_power_parse(pw, a, out, err)) || (cb && cluster_chargeback_parse(cb, out, err))) return -1;
     const ynode *pools = ymap_get(cluster, "nodePools"), *inv = ymap_get(cluster, "inventory");
+    const ynode *fleet = ymap_get(cluster, "fleet");   /* issue 29: a trace's published cluster */
+    if (fleet && (pools || inv)) {
+        yerr(err, fleet, "cluster: give one of nodePools, inventory or fleet");
+        return -1;
+    }
+    if (fleet && !(pools = trace_fleet_pools(fleet, a, err))) return -1;
     if (pools && inv) {
         yerr(err, inv, "cluster: give either nodePools or inventory, not both");
         return -1;

@@ -95,7 +95,7 @@ static int scan(jobs_spec *j, strbuf *err) {
 
 static int parse_one(const ynode *m, jobs_spec *j, strbuf *err) {
     static const char *const keys[] = {"file", "format", "mode", "columns", "separator", "gpuUnit", "memoryUnit",
-                                       "memoryPer", "skip", "gpuTypeLabel", "name", "jobTable", NULL};
+                                       "memoryPer", "skip", "gpuTypeLabel", "name", "jobTable", "localQueue", NULL};
     const ynode *v;
     const char *s;
     if (y_expect(m, YN_MAP, "workload.jobs[]", err) || ymap_check_keys(m, keys, "workload.jobs[]", err)) return -1;
@@ -180,6 +180,15 @@ static int parse_one(const ynode *m, jobs_spec *j, strbuf *err) {
     }
     if ((v = ymap_get(m, "skip")) && parse_skip(v, &j->cfg, err)) return -1;
     if ((v = ymap_get(m, "gpuTypeLabel")) && y_str(v, "workload.jobs.gpuTypeLabel", &j->gpu_type_label, err)) return -1;
+    if ((v = ymap_get(m, "localQueue"))) {   /* Kueue: the pods' LocalQueue, in the tenant's namespace */
+        if (y_str(v, "workload.jobs.localQueue", &s, err)) return -1;
+        if (!*s) {
+            yerr(err, v, "workload.jobs.localQueue: expected tenant or a LocalQueue name");
+            return -1;
+        }
+        if (!strcmp(s, "tenant")) j->queue_per_tenant = true;
+        else j->local_queue = s;
+    }
     if ((!j->cfg.cols[JC_SUBMIT] && !j->cfg.join_path) || !j->cfg.cols[JC_GPUS]) {
         yerr(err, m, "workload.jobs[]: the columns need at least submit and gpus");
         return -1;

@@ -20,6 +20,8 @@ typedef struct jobs_spec {
     jobs_mode mode;
     const char *name;                /* the entry's name (default: the preset or "jobs") */
     const char *gpu_type_label;      /* node label the GPU type must match (nodeSelector), NULL = not enforced */
+    bool queue_per_tenant;           /* localQueue: tenant -- label kueue.x-k8s.io/queue-name = the job's tenant */
+    const char *local_queue;         /* localQueue: NAME -- every job to the LocalQueue NAME (NULL: none) */
     int64_t origin_ms;               /* epoch ms at simulated time 0: the earliest kept submit time */
     int64_t jobs, rows;              /* jobs kept, data rows read */
     int64_t skipped[JS_N];

@@ -1075,6 +1075,81 @@ static void gate_free(void *ctx) {
     free(g);
 }
 
+/* A dump's running pod (cluster.state) is an admitted Workload already:
+ * charge its requests to its ClusterQueue at t, bound, so the queue starts
+ * with the usage the recorded cluster had (Kueue's cache counts the usage of
+ * every admitted Workload: pkg/cache/scheduler/cache.go addOrUpdateWorkload,
+ * kueue ff69552e79). The dump has Pods, not Workloads, so the flavor per
+ * resource is the first of the covering resource group whose ResourceFlavor
+ * nodeLabels the pod's node carries (an admitted pod is pinned to its
+ * flavor's nodeLabels), else the group's first; resources no group covers
+ * are not charged. Returns false when the pod's class is not Kueue's or its
+ * LocalQueue does not exist (the pod is not charged). */
+static bool node_has(const k8s_kv *labels, size_t n, const k8s_kv *want) {
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(labels[i].key, want->key)) return !strcmp(labels[i].value, want->value);
+    return false;
+}
+static bool gate_running(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *ps, const k8s_kv *node_labels,
+                         size_t nnode_labels, int64_t t) {
+    kq_gate *g = ctx;
+    if (cls >= g->ncls) {
+        g->cls = xrealloc(g->cls, (cls + 1) * sizeof *g->cls);
+        memset(g->cls + g->ncls, 0, (cls + 1 - g->ncls) * sizeof *g->cls);
+        g->ncls = cls + 1;
+    }
+    if (!g->cls[cls].resolved) resolve(g, cls, ps);
+    cls_info *ci = &g->cls[cls];
+    if (!ci->managed || !ci->cq) return false;
+    while (g->pods.len <= pod) {
+        pod_rec z = {0};
+        z.cq = -1;
+        VEC_PUSH(g->pods, z);
+    }
+    const kq_cluster_queue *cq = ci->cq->cq;
+    const k8s_pod *spec = &ci->spec;
+    kq_wl *w = xcalloc(1, sizeof *w + (spec->nrequests + 1) * sizeof(kq_usage));
+    w->usage = (kq_usage *)(w + 1);
+    for (size_t k = 0; k < spec->nrequests; k++)
+        for (size_t gi = 0; gi < cq->ngroups; gi++) {
+            const kq_resource_group *rg = &cq->groups[gi];
+            bool covers = false;
+            for (size_t c = 0; c < rg->ncovered; c++) covers |= rg->covered[c] == spec->requests[k].name;
+            if (!covers || !rg->nflavors) continue;
+            const char *flavor = rg->flavors[0].flavor;
+            for (size_t f = 0; f < rg->nflavors; f++) {
+                const kq_flavor *fl = kq_find_flavor(g->sc->queues, rg->flavors[f].flavor);
+                bool match = fl != NULL;
+                for (size_t l = 0; fl && l < fl->nnode_labels; l++)
+                    match &= node_has(node_labels, nnode_labels, &fl->node_labels[l]);
+                if (match) {
+                    flavor = rg->flavors[f].flavor;
+                    break;
+                }
+            }
+            w->usage[w->nusage++] = (kq_usage){kq_fr_index(&g->l.s, flavor, spec->requests[k].name),
+                                               kq_resource_value(spec->requests[k].name, &spec->requests[k].value)};
+            break;
+        }
+    pod_rec *p = &g->pods.data[pod];
+    p->arrival = p->order = p->created = p->admitted_at = t;
+    p->cls = cls;
+    p->cq = (int32_t)ci->cq->index;
+    p->wid = pod;
+    p->bound = true;
+    w->name = intern("pod");
+    w->priority = ci->priority;
+    w->order_ms = w->reserved_ms = t;
+    w->cq = ci->cq;
+    w->seq = pod;
+    kq_admit_wl(&g->l.s, w);
+    afs_charge(g, ci, w, +1, t);
+    p->wl = w;
+    g->cqs[ci->cq->index].holding++;
+    mark_dirty(g, ci->cq);
+    return true;
+}
+
 /* Gang Workloads pending in a ClusterQueue (queue_gate.held_gangs). */
 static void gate_held_gangs(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_t pods), void *ud) {
     kq_gate *g = ctx;
@@ -1119,7 +1194,7 @@ queue_gate *kq_gate_new(const scenario *sc) {
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
                       .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster,
-                      .held_gangs = gate_held_gangs};
+                      .running = gate_running, .held_gangs = gate_held_gangs};
     if (g->wr->on || g->afs_on) {   /* waitForPodsReady, admission fair sharing: timers (without them the engine never asks) */
         q->take_wake = gate_take_wake;
         q->busy = gate_busy;

@@ -194,6 +194,8 @@ static pod_group_spec *make_spec(sim_run *r, jobs_source *js, const char *tenant
     yb_add(a, m, "namespace", yb_str(a, tenant));
     ynode *labels = yb_map(a);
     yb_add(a, labels, "drasim.io/tenant", yb_str(a, tenant));
+    const char *lq = js->spec->queue_per_tenant ? tenant : js->spec->local_queue;
+    if (lq) yb_add(a, labels, "kueue.x-k8s.io/queue-name", yb_str(a, lq));   /* Kueue's LocalQueue (localQueue:) */
     yb_add(a, m, "labels", labels);
     ynode *req = yb_map(a);
     if (cpu_milli > 0) {

@@ -220,6 +220,10 @@ static int place_running(sim_run *r, state_source *ss, const k8s_objects *o, con
         int64_t node = node_index(ix, r->nnodes, p->node_name);
         if (node < 0)
             return fail_at(r, &p->meta, "Pod", "spec.nodeName: node '%s' is not in the inventory%s", p->node_name, "");
+        /* an autoscaled group's node beyond its count starts absent: the recorded cluster had it up */
+        if (!sched_node_present(&r->sched, (size_t)node) &&
+            !(r->node_recorded && r->node_recorded(r, (size_t)node, 0)))
+            return fail_at(r, &p->meta, "Pod", "spec.nodeName: node '%s' is not up at time 0%s", p->node_name, "");
         sim_time left;
         const cluster_state *st = r->sc->state;
         if (pod_time(r, ss, p, STATE_ANNOTATION_REMAINING, st->has_remaining, &st->remaining, "remaining", &left))
