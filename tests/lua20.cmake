@@ -14,6 +14,15 @@ drasim_cli_test(NAME lua20/labels
   EXPECT "4 pods arrived, 4 scheduled"
   SQL ${_l20}/labels.db "SELECT group_concat(p.name || ':' || l.key || '=' || l.value, ' ') FROM (SELECT * FROM pod_labels ORDER BY pod_id, key) l JOIN pods p USING (run_id, pod_id)"
       "^a:app=chat a:example[.]com/tier=gold b:app=chat b:example[.]com/tier=gold c:app=batch c:empty=$")
+# Pods sharing one label set (issue 31: label sets interned): changing the submitted
+# table afterwards or the table drasim.pod(name).labels returns changes no pod (the
+# script asserts it); the rows per pod, and a selection by label over them.
+drasim_cli_test(NAME lua20/labels-shared
+  COMMAND run ${_dp} --set workload.lua.script=labels_shared.lua -o ${_l20}/labels-shared.db --force
+  EXPECT "5 pods arrived, 5 scheduled"
+  SQL ${_l20}/labels-shared.db "SELECT group_concat(p.name || ':' || l.key || '=' || l.value, ' ') FROM (SELECT * FROM pod_labels ORDER BY pod_id, key) l JOIN pods p USING (run_id, pod_id)"
+      "^a:app=chat a:example[.]com/tier=gold b:app=chat b:example[.]com/tier=gold c:app=chat c:example[.]com/tier=gold d:app=batch d:example[.]com/tier=gold d:extra=x e:app=chat e:example[.]com/tier=gold$"
+      ${_l20}/labels-shared.db "SELECT group_concat(p.name, ',') FROM (SELECT * FROM pods ORDER BY pod_id) p JOIN pod_labels l USING (run_id, pod_id) WHERE l.key = 'app' AND l.value = 'chat'" "^a,b,c,e$")
 # runs without labels have no pod_labels table (their databases are unchanged)
 drasim_cli_test(NAME lua20/no-labels-no-table
   COMMAND run ${CMAKE_SOURCE_DIR}/tests/lua/record.yaml -o ${_l20}/record.db --force

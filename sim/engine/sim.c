@@ -16,6 +16,7 @@
 #include "engine/sim_topology.h"
 #include "engine/sim_cd.h"
 #include "engine/sim_pin.h"
+#include "engine/sim_labels.h"
 #include "sched/policies/policy_topology_pack.h"
 #include "engine/sim_preempt.h"
 #include "sched/dra/dra_openb.h"
@@ -252,7 +253,7 @@ void sim_free(sim_run *r) {
     VEC_FREE(r->sample_gpu);
     VEC_FREE(r->summary);
     VEC_FREE(r->user_samples);
-    VEC_FREE(r->pod_labels);
+    sim_labels_free(r);
     VEC_FREE(r->groups);
     VEC_FREE(r->curve);
     memset(r, 0, sizeof *r);

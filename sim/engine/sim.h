@@ -62,12 +62,6 @@ typedef struct sim_user_sample {
     double value;
 } sim_user_sample;
 
-/* A label of a pod (a Lua generator's `labels`): table pod_labels. */
-typedef struct sim_pod_label {
-    uint32_t pod;
-    const char *key, *value;                  /* interned */
-} sim_pod_label;
-
 /* A group of pods: the pod classes with one name (a scenario pod group, a
  * Lua `group`, a trace's shape class); counts at the end of the run. */
 typedef struct sim_group {
@@ -161,7 +155,7 @@ struct sim_run {
     double dra_area;                          /* integral of the GPUs DRA allocations take */
     VEC(sim_metric) summary;
     VEC(sim_user_sample) user_samples;        /* drasim.sample, in call order */
-    VEC(sim_pod_label) pod_labels;            /* labels of pods, in arrival order (key order per pod) */
+    struct sim_labels *labels;                /* labels of pods, as shared sets (engine/sim_labels.h); NULL = none */
     VEC(sim_group) groups;                    /* filled with the summary (sim_groups.c) */
     sim_progress_fn progress;                 /* optional, set after sim_init */
     void *progress_ud;

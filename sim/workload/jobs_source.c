@@ -27,6 +27,7 @@
 
 #include "engine/sim.h"
 #include "engine/sim_gang.h"
+#include "engine/sim_labels.h"
 #include "model/scenario_jobs.h"
 #include "util/intern.h"
 #include "util/vec.h"
@@ -324,6 +325,11 @@ static void submit_pods(sim_run *r, jobs_source *js, uint32_t jid, uint32_t c, i
                         const char *tenant, const char *const *labels, int run, int64_t duration, sim_time now) {
     uint32_t gang = 0;
     char name[300];
+    k8s_kv kv[JOB_MAX_LABELS];   /* the job's labels: one shared set for its pods */
+    size_t nkv = 0;
+    for (size_t l = 0; l < js->spec->cfg.nlabels; l++)
+        if (labels[l]) kv[nkv++] = (k8s_kv){intern(js->spec->cfg.label_keys[l]), labels[l]};
+    uint32_t set = nkv ? sim_label_set_id(r, kv, nkv) : 0;
     if (n > 1) gang = sim_gang_new(r, tenant, (int32_t)n, (int32_t)n, 0);
     for (int64_t i = 0; i < n; i++) {
         const char *pn = id;
@@ -338,11 +344,7 @@ static void submit_pods(sim_run *r, jobs_source *js, uint32_t jid, uint32_t c, i
         uint32_t pod = sim_arrive(r, js->id, c, pn, duration, now);
         while (js->pod_job.len <= pod) VEC_PUSH(js->pod_job, 0);
         js->pod_job.data[pod] = jid;
-        for (size_t l = 0; l < js->spec->cfg.nlabels; l++)
-            if (labels[l]) {
-                sim_pod_label lb = {pod, intern(js->spec->cfg.label_keys[l]), labels[l]};
-                VEC_PUSH(r->pod_labels, lb);
-            }
+        sim_pod_set_labels(r, pod, set);
     }
 }
 

@@ -412,10 +412,8 @@ static int api_pod(lua_State *L) {
     set_time(L, "arrival", p->arrival);
     set_time(L, "start", p->start);
     set_time(L, "finish", p->end);
-    if (id < w->pod_labels.len && w->pod_labels.data[id]) {
-        luaw_push_labels(L, w, w->pod_labels.data[id]);
-        lua_setfield(L, -2, "labels");
-    }
+    luaw_push_labels(L, w, id);
+    lua_setfield(L, -2, "labels");   /* nil: no field */
     if (p->node >= 0) {   /* {resource = {unit, ...}} of the device units it took */
         const pod_class *c = &w->run->sched.classes[p->group];
         const uint64_t *u = sim_pod_units(w->run, p);

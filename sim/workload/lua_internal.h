@@ -36,7 +36,7 @@ typedef struct luaw_arrival {
     uint32_t cls;              /* LUAW_CANCELLED: deleted before it arrived */
     bool due_now;              /* submitted for the instant it was submitted at (counted in `due`) */
     uint32_t next_free;
-    uint32_t labels;           /* label set (index + 1), 0 = none */
+    uint32_t labels;           /* the run's label set id (engine/sim_labels.h), 0 = none */
     uint32_t k;                /* the script's submission number (index into luaw.podref) */
     const char *name;
     sim_time duration;
@@ -63,11 +63,6 @@ typedef struct luaw_after_pass_cb {   /* drasim.after_schedule */
     int fn_ref;
     rng rng;
 } luaw_after_pass_cb;
-
-typedef struct luaw_labelset {   /* labels of pods, interned (lua_labels.c) */
-    const k8s_kv *kv;          /* sorted by key */
-    size_t n;
-} luaw_labelset;
 
 typedef struct luaw_fork_slot {   /* lua_streams.c */
     uint64_t key;              /* 0 = empty */
@@ -129,9 +124,7 @@ typedef struct luaw {
     int records_ref;           /* registry table: "metric\0group" -> index in records + 1 */
     int delete_hook_ref;       /* the process layer's function drasim.delete calls (0 = none) */
     VEC(luaw_after_pass_cb) after_pass;   /* drasim.after_schedule callbacks due after this instant's pass */
-    VEC(luaw_labelset) labelsets;
-    int labelsets_ref;         /* registry table: canonical labels text -> index in labelsets + 1 */
-    VEC(uint32_t) pod_labels;  /* per pod id of the run: its label set (index + 1), 0 = none; grown on demand */
+    luaw_shapes labelsets;     /* canonical labels text -> the run's label set id (lua_labels.c) */
     luaw_forks forks;          /* callbacks set per (stream state, prototype) at this instant (lua_streams.c) */
 } luaw;
 
@@ -199,9 +192,9 @@ int luaw_gang_submit(lua_State *L);
 /* ---- lua_shapes.c ---- */
 uint64_t luaw_shape_hash(const char *s, size_t n);
 /* The class of shape key s, or UINT32_MAX. */
-uint32_t luaw_shape_find(const luaw *w, uint64_t h, const char *s, size_t n);
-void luaw_shape_add(luaw *w, uint64_t h, const char *s, size_t n, uint32_t cls);
-void luaw_shapes_free(luaw *w);
+uint32_t luaw_shape_find(const luaw_shapes *t, uint64_t h, const char *s, size_t n);
+void luaw_shape_add(luaw_shapes *t, uint64_t h, const char *s, size_t n, uint32_t cls);
+void luaw_shapes_free(luaw_shapes *t);
 
 /* ---- lua_names.c ---- */
 /* The submission number of pod name s (n bytes), or UINT32_MAX. */
@@ -211,12 +204,10 @@ void luaw_name_add(luaw *w, const char *s, uint32_t k);
 void luaw_names_free(luaw *w);
 
 /* ---- lua_labels.c ---- */
-/* The pod table's `labels` (table at idx) as a label set: index + 1, 0 = none. */
+/* The pod table's `labels` (table at idx) as the run's label set id (engine/sim_labels.h), 0 = none. */
 uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn);
-/* Pod `pod` of the run arrived with label set `set`: rows of run->pod_labels. */
-void luaw_labels_arrived(luaw *w, uint32_t set, uint32_t pod);
-/* Push label set `set` (> 0) as a table {key = value}. */
-void luaw_push_labels(lua_State *L, const luaw *w, uint32_t set);
+/* Push the labels of pod `pod` of the run as a new table {key = value} (nil if it has none). */
+void luaw_push_labels(lua_State *L, const luaw *w, uint32_t pod);
 
 /* ---- lua_process.c ---- */
 /* Add drasim.process/sleep/wait/any/all (the global drasim must exist). */

@@ -241,6 +241,7 @@ static void drop_zero(k8s_resource_amount *r, size_t *n) {
 typedef struct key_ref {
     const char *s;
     size_t n;
+    int v;   /* stack index of the key's value (key_value's maps) */
 } key_ref;
 
 static int cmp_key_ref(const void *a, const void *b) {
@@ -249,16 +250,17 @@ static int cmp_key_ref(const void *a, const void *b) {
     return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
-/* Append the decimal text of v (sb_printf's "%lld", without printf: shape keys are built per pod). */
+/* Append the decimal text of v (sb_printf's "%lld", without printf: shape keys are built per pod),
+ * after `tag` (0: none) and before `end`, in one append. */
 static void put_int(strbuf *b, char tag, long long v, char end) {
-    char tmp[24];
-    int n = 0;
+    char tmp[28];
+    int n = (int)sizeof tmp;
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do tmp[n++] = (char)('0' + u % 10); while ((u /= 10) && n < 22);
-    if (v < 0) tmp[n++] = '-';
-    if (tag) sb_putc(b, tag);
-    while (n) sb_putc(b, tmp[--n]);
-    sb_putc(b, end);
+    tmp[--n] = end;
+    do tmp[--n] = (char)('0' + u % 10); while ((u /= 10) && n > 3);
+    if (v < 0) tmp[--n] = '-';
+    if (tag) tmp[--n] = tag;
+    sb_append(b, tmp + n, sizeof tmp - (size_t)n);
 }
 
 static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
@@ -286,15 +288,23 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
     key_ref keys[MAX_KEYS];
     size_t n = 0, len = lua_rawlen(L, idx);
     bool strkeys = true, intkeys = true;
+    int base = lua_gettop(L);
     lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) == LUA_TSTRING) {
-            if (n < MAX_KEYS) keys[n].s = lua_tolstring(L, -1, &keys[n].n);   /* kept alive by the table */
+    while (lua_next(L, idx)) {   /* stack: base, [key value] per kept entry, key value */
+        if (lua_type(L, -2) == LUA_TSTRING) {
+            if (n < MAX_KEYS) keys[n].s = lua_tolstring(L, -2, &keys[n].n);   /* kept alive by the table */
         } else strkeys = false;
-        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || (size_t)lua_tointeger(L, -1) > len) intkeys = false;
+        if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 || (size_t)lua_tointeger(L, -2) > len) intkeys = false;
+        if (strkeys && n < MAX_KEYS) {   /* a map's value stays on the stack: read after the sort, no lookup */
+            keys[n].v = lua_gettop(L);
+            luaL_checkstack(L, 2, "nested too deeply");
+            lua_pushvalue(L, -2);        /* the key again, for lua_next */
+        } else {
+            lua_pop(L, 1);
+        }
         n++;
     }
+    if (!strkeys) lua_settop(L, base);
     if (n > 0 && intkeys && n == len) {
         sb_putc(b, '[');
         for (size_t i = 1; i <= len; i++) {
@@ -317,12 +327,10 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
     for (size_t i = 0; i < n; i++) {
         put_int(b, 0, (long long)keys[i].n, ':');
         sb_append(b, keys[i].s, keys[i].n);
-        lua_pushlstring(L, keys[i].s, keys[i].n);
-        lua_rawget(L, idx);
-        key_value(L, -1, b, depth + 1, what);
-        lua_pop(L, 1);
+        key_value(L, keys[i].v, b, depth + 1, what);
     }
     sb_putc(b, '}');
+    lua_settop(L, base);
 }
 
 /* The shape key of the pod table at idx: group + demand fields in a fixed order. */
@@ -333,6 +341,10 @@ static void shape_key(lua_State *L, const luaw *w, int idx, const char *group, s
     put_int(b, 0, (long long)strlen(group), ':');
     sb_puts(b, group);
     for (int i = 0; fields[i] >= 0; i++) {
+        if (!(w->present & (1u << fields[i]))) {   /* absent: key_value's nil, without a Lua call */
+            sb_putc(b, '-');
+            continue;
+        }
         pod_field(L, w, idx, fields[i]);
         key_value(L, -1, b, 1, POD_FIELDS[fields[i]]);
         lua_pop(L, 1);
@@ -380,7 +392,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     }
     shape_key(L, w, idx, group, &w->buf);
     uint64_t h = luaw_shape_hash(sb_str(&w->buf), w->buf.len);
-    uint32_t known = luaw_shape_find(w, h, sb_str(&w->buf), w->buf.len);
+    uint32_t known = luaw_shape_find(&w->shapes, h, sb_str(&w->buf), w->buf.len);
     if (known != UINT32_MAX) {   /* a known shape: no Lua string, no table lookup */
         lua_pop(L, 1);
         return known;
@@ -427,7 +439,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         luaL_error(L, "%s: %s", fn, *why ? why : "the scheduler refused the pod's class");
     }
     shape_key(L, w, idx, group, &w->buf);   /* w->buf held parser errors meanwhile */
-    luaw_shape_add(w, h, sb_str(&w->buf), w->buf.len, (uint32_t)c);
+    luaw_shape_add(&w->shapes, h, sb_str(&w->buf), w->buf.len, (uint32_t)c);
     lua_pop(L, 1);
     luaw_index_class(L, w, (uint32_t)c);
     return (uint32_t)c;

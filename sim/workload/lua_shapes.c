@@ -3,6 +3,7 @@
  * text -> scheduler class, in a C hash table (FNV-1a, open addressing), so a
  * pod of a known shape costs one hash of its key and no Lua string or table
  * lookup. Keys live in one growing buffer; at most LUAW_MAX_CLASSES shapes.
+ * lua_labels.c keeps its label sets in a table of the same kind.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,7 @@ uint64_t luaw_shape_hash(const char *s, size_t n) {
     return h ? h : 1;   /* 0 marks an empty slot */
 }
 
-uint32_t luaw_shape_find(const luaw *w, uint64_t h, const char *s, size_t n) {
-    const luaw_shapes *t = &w->shapes;
+uint32_t luaw_shape_find(const luaw_shapes *t, uint64_t h, const char *s, size_t n) {
     if (!t->cap) return UINT32_MAX;
     for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
         const luaw_shape *e = &t->slot[i];
@@ -32,8 +32,7 @@ static void put(luaw_shapes *t, luaw_shape e) {
     t->slot[i] = e;
 }
 
-void luaw_shape_add(luaw *w, uint64_t h, const char *s, size_t n, uint32_t cls) {
-    luaw_shapes *t = &w->shapes;
+void luaw_shape_add(luaw_shapes *t, uint64_t h, const char *s, size_t n, uint32_t cls) {
     if (2 * (t->n + 1) > t->cap) {   /* keep it at most half full */
         luaw_shapes g = {.cap = t->cap ? 2 * t->cap : 64, .n = t->n, .keys = t->keys};
         g.slot = xcalloc(g.cap, sizeof *g.slot);
@@ -48,8 +47,8 @@ void luaw_shape_add(luaw *w, uint64_t h, const char *s, size_t n, uint32_t cls) 
     t->n++;
 }
 
-void luaw_shapes_free(luaw *w) {
-    free(w->shapes.slot);
-    sb_free(&w->shapes.keys);
-    memset(&w->shapes, 0, sizeof w->shapes);
+void luaw_shapes_free(luaw_shapes *t) {
+    free(t->slot);
+    sb_free(&t->keys);
+    memset(t, 0, sizeof *t);
 }

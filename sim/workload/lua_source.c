@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/sim.h"
+#include "engine/sim_labels.h"
 #include "util/input_files.h"
 #include "workload/lua_internal.h"
 #include "workload/lua_source.h"
@@ -70,7 +71,6 @@ static int source_start(sim_run *r, void *ctx) {
     new_ref_table(w, &w->start_ref);
     new_ref_table(w, &w->start_all_ref);
     new_ref_table(w, &w->records_ref);
-    new_ref_table(w, &w->labelsets_ref);
     lua_pushcfunction(L, open_api);
     if (luaw_call(w, 0, 0, "lua: setting up the drasim API", &r->error)) return -1;
     if (luaw_load_file(w, spec->path)) {
@@ -154,11 +154,7 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     if (a.cls == LUAW_CANCELLED) return 0;   /* deleted before it arrived */
     if (a.due_now) w->due.data[a.cls]--;
     uint32_t id = sim_arrive(r, w->source_id, a.cls, a.name, a.duration, t);
-    if (a.labels) {   /* pod_labels rows, and drasim.pod(name).labels */
-        luaw_labels_arrived(w, a.labels, id);
-        while (w->pod_labels.len <= id) VEC_PUSH(w->pod_labels, 0);
-        w->pod_labels.data[id] = a.labels;
-    }
+    if (a.labels) sim_pod_set_labels(r, id, a.labels);   /* pod_labels rows, and drasim.pod(name).labels */
     w->podref.data[a.k] = id;
     return 0;
 }
@@ -275,13 +271,12 @@ static void source_free(void *ctx) {
     VEC_FREE(w->arrivals);
     VEC_FREE(w->due);
     VEC_FREE(w->records);
-    VEC_FREE(w->labelsets);
     VEC_FREE(w->podref);
-    luaw_shapes_free(w);
+    luaw_shapes_free(&w->shapes);
+    luaw_shapes_free(&w->labelsets);
     luaw_names_free(w);
     luaw_forks_free(w);
     VEC_FREE(w->after_pass);
-    VEC_FREE(w->pod_labels);
     free(w);
 }
 

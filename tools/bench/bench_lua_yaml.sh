@@ -1,0 +1,69 @@
+#!/bin/sh
+# bench_lua_yaml.sh -- a Lua generator against the same pods from YAML
+# (issue 31: Lua within 1.3x of YAML in both modes; 1M labelled pods < 20 %
+# over unlabelled). NODES nodes x 8 H100, PODS pods in four groups of 1/2/4/8
+# GPUs (PODS/4 each), Poisson arrivals at ~80 % offered GPU load, exponential
+# run times of mean 1 h, seed 5, in device-plugin and DRA mode:
+#   yaml        the scenario's podGroups;
+#   lua         tools/bench/bench_lua_yaml.lua submitting the same pods (same
+#               groups, counts, rates and distributions) with at= times;
+#   lua+labels  the same script with two labels per pod (table pod_labels).
+#
+#   tools/bench/bench_lua_yaml.sh [NODES [PODS [REPEAT [MODES]]]]   default 1000 100000 3 "dp dra"
+#
+# Prints the CPU time (user + sys of `drasim run -q -o DB`, SQLite results
+# included) and peak RSS of each run, their medians, and the ratios to yaml.
+# BUILD=dir picks the build.
+set -eu
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+NODES=${1:-1000} PODS=${2:-100000} REPEAT=${3:-3} MODES=${4:-dp dra}
+src=$PWD
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp tools/bench/bench_lua_yaml.lua "$tmp/gen.lua"
+# total arrival rate per hour: 80 % of the GPUs busy with pods of 3.75 GPUs for 1 h on average
+rate=$(awk -v n="$NODES" 'BEGIN { printf "%.6f", 0.8 * n * 8 / 3.75 }')
+# stop: the arrivals' span (+20 %) and 12 h (a Lua workload needs stop.time)
+stop=$(awk -v p="$PODS" -v r="$rate" 'BEGIN { printf "%d", (1.2 * p / r + 12) * 3600 }')
+gen() {   # gen MODE VARIANT > FILE
+  mode=$1 variant=$2
+  printf "apiVersion: drasim/v1\nkind: Scenario\nmetadata: {name: bench-lua-yaml}\nseed: 5\nstop: {time: %ss}\n" "$stop"
+  printf "cluster:\n  nodePools:\n  - {name: g, count: %d, cpu: \"192\", memory: 2Ti, gpu: {model: H100-80GB, count: 8}}\n" "$NODES"
+  printf "scheduling: {mode: %s}\nworkload:\n" "$([ "$mode" = dp ] && echo device-plugin || echo dra)"
+  if [ "$variant" = yaml ]; then
+    printf "  podGroups:\n"
+    for g in 1 2 4 8; do
+      if [ "$mode" = dp ]; then gpu="{devicePlugin: {nvidia.com/gpu: $g}}"
+      else gpu="{dra: {claims: [{name: gpu, spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, count: $g}}]}}}]}}"
+      fi
+      awk -v g="$g" -v n="$PODS" -v r="$rate" -v gpu="$gpu" 'BEGIN {
+        printf "  - {name: g%d, count: %d, arrival: {poisson: {ratePerHour: %.6f}}, duration: {exponential: {mean: 1h}}, requests: {cpu: \"4\"}, gpu: %s}\n", g, n / 4, r / 4, gpu }'
+    done
+  else
+    printf "  lua: {script: gen.lua, args: {pods: %d, rate: %s, mode: %s, labels: %d}, instructionLimit: 10000000000, memoryLimit: 4Gi, timeLimit: 1h}\n" \
+      "$PODS" "$rate" "$mode" "$([ "$variant" = lua+labels ] && echo 1 || echo 0)"
+  fi
+}
+cpu() {   # cpu FILE: "CPU-seconds RSS-MB" of one run (its results database included)
+  rm -f "$tmp/r.db"
+  /usr/bin/time -o "$tmp/time" -f "%U %S %M" "$src/$BUILD/drasim" run "$1" -q -o "$tmp/r.db" > "$tmp/out" 2>&1 ||
+    { cat "$tmp/out" >&2; exit 1; }
+  awk '{ printf "%.2f %.0f", $1 + $2, $3 / 1024 }' "$tmp/time"
+}
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+for mode in $MODES; do
+  for v in yaml lua lua+labels; do gen "$mode" "$v" > "$tmp/$mode-$v.yaml"; done
+  t_yaml="" t_lua="" t_lab="" m_yaml="" m_lua="" m_lab=""
+  for i in $(seq "$REPEAT"); do   # interleaved: all three see the same neighbours
+    set -- $(cd "$tmp" && cpu "$tmp/$mode-yaml.yaml"); t_yaml="$t_yaml $1"; m_yaml="$m_yaml $2"
+    set -- $(cd "$tmp" && cpu "$tmp/$mode-lua.yaml"); t_lua="$t_lua $1"; m_lua="$m_lua $2"
+    set -- $(cd "$tmp" && cpu "$tmp/$mode-lua+labels.yaml"); t_lab="$t_lab $1"; m_lab="$m_lab $2"
+  done
+  ty=$(median $t_yaml) tl=$(median $t_lua) tb=$(median $t_lab)
+  my=$(median $m_yaml) ml=$(median $m_lua) mb=$(median $m_lab)
+  echo "bench_lua_yaml $mode: $NODES nodes, $PODS pods; CPU s yaml:$t_yaml lua:$t_lua lua+labels:$t_lab"
+  awk -v m="$mode" -v ty="$ty" -v tl="$tl" -v tb="$tb" -v my="$my" -v ml="$ml" -v mb="$mb" -v load="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+    printf "bench_lua_yaml %s medians: yaml %.2f s %d MB | lua %.2f s %d MB (%.2fx CPU, %.2fx RSS; goal <= 1.3x) | lua+labels %.2f s %d MB (%+.0f %% CPU, %+.0f %% RSS over lua; goal < 20 %%); load %s\n",
+      m, ty, my, tl, ml, tl / ty, ml / my, tb, mb, 100 * (tb / tl - 1), 100 * (mb / ml - 1), load }'
+done
