@@ -32,6 +32,18 @@ drasim_cli_test(NAME cost/mig-device
   SQL ${_co_out}/mig.db "${_co_m} metric IN ('cost', 'energy_kwh', 'cost_total', 'cost_idle')"
       "^:cost_total=14[.]0000 :cost_idle=8[.]0000 :energy_kwh=3[.]4080 m:cost=6[.]0000 m:energy_kwh=1[.]4400$")
 # a run without prices or power has none of it
+# drasim report draws the facility's power over time against the envelope:
+# the fleet above steps 15.9 kW (first hour) -> 8.7 kW -> 6.9 kW at 2 h, and
+# the envelope 12 kW is handed to the plot as a line.
+drasim_cli_test(NAME cost/power-plot
+  COMMAND report ${_co_out}/fleet.db -o ${_co_out}/power-report --force
+  DEPENDS cost/fleet-by-hand
+  FILE_EXISTS ${_co_out}/power-report/power.png ${_co_out}/power-report/power.svg)
+drasim_cli_test(NAME cost/power-plot-data RAW
+  COMMAND sh -c "grep -E '^[012][.]000000 ' \"$0/data/power.dat\" | cut -d' ' -f1,2 | tr '\\n' '|' && grep -c '^envelope_kw = 12$' \"$0/plots.gp\" && grep -c 'power[.]png' \"$0/index.html\""
+          ${_co_out}/power-report
+  DEPENDS cost/power-plot
+  EXPECT "^0[.]000000 15[.]9[|]1[.]000000 8[.]7[|]2[.]000000 6[.]9[|]1\n[1-9]")
 drasim_cli_test(NAME cost/off-without-prices
   COMMAND run ${CMAKE_SOURCE_DIR}/tests/sharing/ts-hand.yaml -o ${_co_out}/off.db
   SQL ${_co_out}/off.db "SELECT count(*) FROM summary WHERE metric LIKE 'cost%' OR metric LIKE 'energy%' OR metric LIKE 'power%'" "^0$"

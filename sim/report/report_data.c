@@ -1165,6 +1165,7 @@ static int collect_all(report *rp, strbuf *err) {
     if (!rc) rc = rp_rack_heatmap(rp, err);
     if (!rc && (rdb_table_has_rows(r, "queue_usage") || rdb_table_has_rows(r, "queue_state")))
         rc = rp_queue_plots(rp, err);
+    if (!rc && rdb_table_has_rows(r, "power_samples")) rc = rp_power(rp, err);
     if (!rc && rdb_table_has_rows(r, "plan_pareto") && rdb_has_table(r, "plan")) rc = rp_plan_pareto(rp, err);
     return rc;
 }

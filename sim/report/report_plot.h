@@ -59,6 +59,10 @@ int rp_queue_plots(report *rp, strbuf *err);
  * its Pareto front of the objective against the SLO, as plan --report draws it. */
 int rp_plan_pareto(report *rp, strbuf *err);
 
+/* report_power.c: runs with `cluster.power`, the facility's power over time
+ * against the site's envelope. */
+int rp_power(report *rp, strbuf *err);
+
 /* report_mig.c: DRA mode, MIG devices allocated per profile over time. */
 int rp_mig_alloc(report *rp, strbuf *err);
 /* report_racks.c: runs with racks, GPUs in use per rack over time (a heat map). */

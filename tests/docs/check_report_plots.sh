@@ -6,7 +6,8 @@
 # swept count), of an autoscaled run (node groups) and of a run with faults
 # (tests/faults/all-keys.yaml) and of a Lua run that samples and records
 # (tests/lua/record.yaml: user_* plots) and of a `plan --minimize` database
-# (tests/plan/minimize-cost.yaml: plan_pareto). Every PNG made must match a documented
+# (tests/plan/minimize-cost.yaml: plan_pareto) and of a run with power
+# (tests/cost/fleet-hand.yaml: power over time). Every PNG made must match a documented
 # `NAME.png/.svg` row (`<word>` = any name), come with its SVG, and every
 # documented row must be made by one of the reports. The plots are not
 # rendered: a stand-in gnuplot writes each file the script sets as output
@@ -44,6 +45,8 @@ step run "$src/tests/queues/run/borrowing.yaml" -q -o queues.db
 step report queues.db -o queues
 step plan "$src/tests/plan/minimize-cost.yaml" --expect "$src/tests/plan/start-slo.yaml" --vary od=0..1 --vary spot=0..2 --minimize cost -j 2 -q -o pareto.db
 step report pareto.db -o pareto
+step run "$src/tests/cost/fleet-hand.yaml" -q -o cost.db
+step report cost.db -o cost
 
 # documented names as anchored regexes: `arrival_<column>.png/.svg` -> ^arrival_[a-z0-9_]+$
 awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.svg$/, "", n)
@@ -52,7 +55,7 @@ awk '/^\| `[^`]+\.png\/\.svg` \|/ { split($0, c, "`"); n = c[2]; sub(/\.png\/\.s
 
 # one awk pass (a grep per plot and pattern took minutes under load)
 rc=0
-for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png ca/*.png faults/*.png lua/*.png queues/*.png pareto/*.png; do
+for png in one/*.png openb/*.png dra/*.png count/*.png usage/*.png ca/*.png faults/*.png lua/*.png queues/*.png pareto/*.png cost/*.png; do
   [ -e "$png" ] || { echo "no plots were drawn in $(dirname "$png")/ (gnuplot.log: $(cat "$(dirname "$png")/gnuplot.log"))"; rc=1; continue; }
   [ -s "${png%.png}.svg" ] || { echo "$png has no SVG"; rc=1; }
   echo "$png"
