@@ -46,6 +46,8 @@ struct kq_node {
     const kq_cluster_queue *cq;                           /* is_cq */
     const kq_cohort *cohort;                              /* !is_cq */
     size_t index;                                         /* in kq_snapshot.nodes */
+    struct kq_wl **adm;                                   /* is_cq: its admitted workloads, in admission order */
+    size_t nadm, cap_adm;
 };
 
 typedef struct kq_fr {

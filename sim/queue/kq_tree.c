@@ -173,6 +173,7 @@ void kq_snapshot_free(kq_snapshot *s) {
         free(n->present);
         free(n->subtree);
         free(n->usage);
+        free(n->adm);
         free(n);
     }
     free(s->nodes);
@@ -261,14 +262,26 @@ void kq_admit_wl(kq_snapshot *s, kq_wl *w) {
         s->admitted = xrealloc(s->admitted, s->cap_admitted * sizeof *s->admitted);
     }
     s->admitted[s->nadmitted++] = w;
+    kq_node *cq = w->cq;   /* its ClusterQueue's own list (kq_preempt's candidates) */
+    if (cq->nadm == cq->cap_adm) {
+        cq->cap_adm = cq->cap_adm ? cq->cap_adm * 2 : 8;
+        cq->adm = xrealloc(cq->adm, cq->cap_adm * sizeof *cq->adm);
+    }
+    cq->adm[cq->nadm++] = w;
+}
+
+/* Remove w from list l of n entries, keeping the order; true when found. */
+static bool list_remove(kq_wl **l, size_t *n, const kq_wl *w) {
+    for (size_t i = *n; i-- > 0;)   /* from the end: the ones admitted last leave soonest in a run */
+        if (l[i] == w) {
+            memmove(l + i, l + i + 1, (*n - i - 1) * sizeof *l);
+            (*n)--;
+            return true;
+        }
+    return false;
 }
 
 void kq_unadmit_wl(kq_snapshot *s, kq_wl *w) {
     kq_wl_usage(w, false);
-    for (size_t i = 0; i < s->nadmitted; i++)
-        if (s->admitted[i] == w) {
-            memmove(s->admitted + i, s->admitted + i + 1, (s->nadmitted - i - 1) * sizeof *s->admitted);
-            s->nadmitted--;
-            return;
-        }
+    if (list_remove(s->admitted, &s->nadmitted, w)) list_remove(w->cq->adm, &w->cq->nadm, w);
 }
