@@ -18,11 +18,7 @@
 void k8s_objects_init(k8s_objects *o) { memset(o, 0, sizeof *o); }
 
 void k8s_objects_free(k8s_objects *o) {
-    for (size_t i = 0; i < o->files.len; i++) {
-        yfile_free(o->files.data[i]);
-        free(o->files.data[i]);
-    }
-    VEC_FREE(o->files);
+    yfile_list_free(&o->files);
     VEC_FREE(o->all);
     VEC_FREE(o->classes);
     VEC_FREE(o->slices);
@@ -102,16 +98,6 @@ static const kind_entry kinds[] = {
 
 static int decode_object(k8s_objects *o, const ynode *root, strbuf *err, int depth);
 
-/* A List wrapper: every item is an object (nested Lists are refused). */
-static int decode_list(k8s_objects *o, const ynode *root, strbuf *err, int depth) {
-    const ynode *items = ymap_get(root, "items");
-    if (y_is_null(items)) return 0;
-    if (y_expect(items, YN_SEQ, "List items", err)) return -1;
-    for (size_t i = 0; i < items->n; i++)
-        if (decode_object(o, items->vals[i], err, depth + 1)) return -1;
-    return 0;
-}
-
 /* A KAI-Scheduler snapshot: snapshot.json, the one file in the ZIP the
  * scheduler's snapshot plugin serves at /get-snapshot ({config,
  * schedulerParams, rawObjects: {pods, nodes, queues, podGroups, ...,
@@ -145,60 +131,49 @@ static int decode_kai_snapshot(k8s_objects *o, const ynode *raw, strbuf *err) {
     return 0;
 }
 
-static int decode_object(k8s_objects *o, const ynode *root, strbuf *err, int depth) {
-    if (y_expect(root, YN_MAP, "Kubernetes object", err)) return -1;
-    const ynode *kn = ymap_get(root, "kind"), *av = ymap_get(root, "apiVersion");
-    const char *kind = NULL, *api = NULL;
-    const ynode *raw = kn ? NULL : ymap_get(root, "rawObjects");
-    if (raw && depth == 0) return decode_kai_snapshot(o, raw, err);
-    if (!kn) { yerr(err, root, "object without 'kind'"); return -1; }
-    if (y_str(kn, "kind", &kind, err)) return -1;
-    if (av && y_str(av, "apiVersion", &api, err)) return -1;
-    size_t kl = strlen(kind);
-    if (kl >= 4 && strcmp(kind + kl - 4, "List") == 0 && ymap_get(root, "items")) {
-        if (depth > 0) { yerr(err, kn, "nested %s inside a List is not supported", kind); return -1; }
-        return decode_list(o, root, err, depth);
-    }
+/* One object (not a List) whose header the walker read: dispatch by kind. */
+static int decode_one(void *ctx, const ynode *root, const k8s_header *h, strbuf *err) {
+    k8s_objects *o = ctx;
+    const char *kind = h->kind, *api = h->api;
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         if (strcmp(kind, kinds[i].kind) != 0) continue;
         if (!api) { yerr(err, root, "%s without 'apiVersion'", kind); return -1; }
         bool beta = !strcmp(kinds[i].api_version, "resource.k8s.io/v1") &&
                     (!strcmp(api, "resource.k8s.io/v1beta1") || !strcmp(api, "resource.k8s.io/v1beta2"));
         if (strcmp(api, kinds[i].api_version) != 0 && !beta) {
-            yerr(err, av, "%s: unsupported apiVersion '%s' (expected %s%s)", kind, api, kinds[i].api_version,
-                 !strcmp(kinds[i].api_version, "resource.k8s.io/v1") ? ", v1beta2 or v1beta1" : "");
+            yerr(err, h->api_node, "%s: unsupported apiVersion '%s' (expected %s%s)", kind, api,
+                 kinds[i].api_version, !strcmp(kinds[i].api_version, "resource.k8s.io/v1") ? ", v1beta2 or v1beta1" : "");
             return -1;
         }
         if (beta) root = k8s_convert_to_v1(&o->a, root, api, kind);
         dctx c = {.o = o, .a = &o->a, .err = err, .kind = kinds[i].kind, .name = ""};
         return kinds[i].decode(&c, root);
     }
-    yerr(err, kn, "unsupported kind '%s' (expected DeviceClass, ResourceSlice, ResourceClaim, "
-                  "ResourceClaimTemplate, Node, Pod or a List of them)", kind);
+    yerr(err, h->kind_node, "unsupported kind '%s' (expected DeviceClass, ResourceSlice, ResourceClaim, "
+                            "ResourceClaimTemplate, Node, Pod or a List of them)", kind);
     return -1;
+}
+
+/* A document: a KAI snapshot (a map with rawObjects and no kind), an object
+ * or a List of objects. */
+static int decode_object(k8s_objects *o, const ynode *root, strbuf *err, int depth) {
+    if (depth == 0 && root->kind == YN_MAP && !ymap_get(root, "kind")) {
+        const ynode *raw = ymap_get(root, "rawObjects");
+        if (raw) return decode_kai_snapshot(o, raw, err);
+    }
+    return k8s_walk_object(root, depth, decode_one, o, err);
 }
 
 int k8s_decode_node(k8s_objects *o, const ynode *root, strbuf *err) { return decode_object(o, root, err, 0); }
 
-static int decode_yfile(k8s_objects *o, yfile *f, strbuf *err) {
-    VEC_PUSH(o->files, f);
-    for (size_t i = 0; i < f->ndocs; i++) {
-        if (y_is_null(f->docs[i])) continue;
-        if (decode_object(o, f->docs[i], err, 0)) return -1;
-    }
-    return 0;
-}
+static int decode_doc(void *o, const ynode *doc, strbuf *err) { return decode_object(o, doc, err, 0); }
 
 int k8s_decode_file(k8s_objects *o, const char *path, strbuf *err) {
-    yfile *f = xcalloc(1, sizeof *f);
-    if (yfile_load(path, f, err)) { free(f); return -1; }
-    return decode_yfile(o, f, err);
+    return k8s_walk_load(&o->files, path, NULL, NULL, 0, decode_doc, o, err);
 }
 
 int k8s_decode_mem(k8s_objects *o, const char *name, const char *data, size_t len, strbuf *err) {
-    yfile *f = xcalloc(1, sizeof *f);
-    if (yfile_load_mem(name, data, len, f, err)) { free(f); return -1; }
-    return decode_yfile(o, f, err);
+    return k8s_walk_load(&o->files, NULL, name, data, len, decode_doc, o, err);
 }
 
 /* ---- context and field readers ------------------------------------------------- */

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "model/k8s.h"
+#include "model/k8s_stream.h"
 #include "model/yaml_tree.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -37,7 +38,7 @@ typedef struct k8s_object_ref {
  * point into the loaded YAML files, which are kept until k8s_objects_free. */
 typedef struct k8s_objects {
     arena a;
-    VEC(yfile *) files;
+    yfile_list files;
     VEC(k8s_object_ref) all;    /* input order */
     VEC(k8s_device_class *) classes;
     VEC(k8s_resource_slice *) slices;

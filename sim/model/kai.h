@@ -82,7 +82,7 @@ typedef struct kai_priority_class {
 
 typedef struct kai_objects {
     arena a;
-    VEC(yfile *) files;
+    yfile_list files;
     VEC(kai_queue *) queues;
     VEC(kai_pod_group *) groups;
     VEC(kai_pod *) pods;

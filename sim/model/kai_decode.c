@@ -19,11 +19,7 @@ void kai_objects_init(kai_objects *o) {
 }
 
 void kai_objects_free(kai_objects *o) {
-    for (size_t i = 0; i < o->files.len; i++) {
-        yfile_free(o->files.data[i]);
-        free(o->files.data[i]);
-    }
-    VEC_FREE(o->files);
+    yfile_list_free(&o->files);
     VEC_FREE(o->queues);
     VEC_FREE(o->groups);
     VEC_FREE(o->pods);
@@ -204,24 +200,20 @@ static int decode_priority_class(dctx *c, kai_objects *o, const ynode *root) {
     return 0;
 }
 
-static int decode_object(kai_objects *o, const ynode *root, bool skip_other, bool queues_only, strbuf *err,
-                         int depth) {
-    if (y_expect(root, YN_MAP, "Kubernetes object", err)) return -1;
-    const ynode *kn = ymap_get(root, "kind"), *av = ymap_get(root, "apiVersion");
-    const char *kind = NULL, *api = NULL;
-    if (!kn) { yerr(err, root, "object without 'kind'"); return -1; }
-    if (y_str(kn, "kind", &kind, err)) return -1;
-    if (av && y_str(av, "apiVersion", &api, err)) return -1;
-    size_t kl = strlen(kind);
-    if (kl >= 4 && strcmp(kind + kl - 4, "List") == 0 && ymap_get(root, "items")) {
-        if (depth > 0) { yerr(err, kn, "nested %s inside a List is not supported", kind); return -1; }
-        const ynode *items = ymap_get(root, "items");
-        if (y_is_null(items)) return 0;
-        if (y_expect(items, YN_SEQ, "List items", err)) return -1;
-        for (size_t i = 0; i < items->n; i++)
-            if (decode_object(o, items->vals[i], skip_other, queues_only, err, depth + 1)) return -1;
-        return 0;
-    }
+/* How a walk decodes: into O, skipping kinds that are not KAI's or core's when
+ * SKIP_OTHER, and only Queues and PriorityClasses when QUEUES_ONLY. */
+typedef struct kai_walk {
+    kai_objects *o;
+    bool skip_other, queues_only;
+} kai_walk;
+
+/* One object (not a List) whose header the walker read: dispatch by kind. */
+static int decode_object(void *ctx, const ynode *root, const k8s_header *h, strbuf *err) {
+    const kai_walk *w = ctx;
+    kai_objects *o = w->o;
+    bool skip_other = w->skip_other, queues_only = w->queues_only;
+    const ynode *kn = h->kind_node, *av = h->api_node;
+    const char *kind = h->kind, *api = h->api;
     static const struct {
         const char *kind, *api;
         int (*decode)(dctx *, kai_objects *, const ynode *);
@@ -257,28 +249,20 @@ static int decode_object(kai_objects *o, const ynode *root, bool skip_other, boo
 }
 
 int kai_decode_node(kai_objects *o, const ynode *root, bool skip_other, bool queues_only, strbuf *err) {
-    return decode_object(o, root, skip_other, queues_only, err, 0);
+    kai_walk w = {o, skip_other, queues_only};
+    return k8s_walk_object(root, 0, decode_object, &w, err);
 }
 
-static int decode_yfile(kai_objects *o, yfile *f, bool skip_other, bool queues_only, strbuf *err) {
-    VEC_PUSH(o->files, f);
-    for (size_t i = 0; i < f->ndocs; i++) {
-        if (y_is_null(f->docs[i])) continue;
-        if (decode_object(o, f->docs[i], skip_other, queues_only, err, 0)) return -1;
-    }
-    return 0;
-}
+static int decode_doc(void *w, const ynode *doc, strbuf *err) { return k8s_walk_object(doc, 0, decode_object, w, err); }
 
 int kai_decode_file(kai_objects *o, const char *path, bool skip_other, bool queues_only, strbuf *err) {
-    yfile *f = xcalloc(1, sizeof *f);
-    if (yfile_load(path, f, err)) { free(f); return -1; }
-    return decode_yfile(o, f, skip_other, queues_only, err);
+    kai_walk w = {o, skip_other, queues_only};
+    return k8s_walk_load(&o->files, path, NULL, NULL, 0, decode_doc, &w, err);
 }
 
 int kai_decode_mem(kai_objects *o, const char *name, const char *data, size_t len, bool skip_other, strbuf *err) {
-    yfile *f = xcalloc(1, sizeof *f);
-    if (yfile_load_mem(name, data, len, f, err)) { free(f); return -1; }
-    return decode_yfile(o, f, skip_other, false, err);
+    kai_walk w = {o, skip_other, false};
+    return k8s_walk_load(&o->files, NULL, name, data, len, decode_doc, &w, err);
 }
 
 /* ---- lookups and cross-object checks ---------------------------------------- */

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "model/k8s.h"
+#include "model/k8s_stream.h"
 #include "model/yaml_tree.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
@@ -224,7 +225,7 @@ typedef struct kq_config {
 typedef struct kq_objects {
     kq_config config;
     arena a;
-    VEC(yfile *) files;
+    yfile_list files;
     VEC(kq_flavor *) flavors;
     VEC(kq_cluster_queue *) cqs;
     VEC(kq_cohort *) cohorts;

@@ -18,11 +18,7 @@
 void kq_objects_init(kq_objects *o) { memset(o, 0, sizeof *o); }
 
 void kq_objects_free(kq_objects *o) {
-    for (size_t i = 0; i < o->files.len; i++) {
-        yfile_free(o->files.data[i]);
-        free(o->files.data[i]);
-    }
-    VEC_FREE(o->files);
+    yfile_list_free(&o->files);
     VEC_FREE(o->flavors);
     VEC_FREE(o->cqs);
     VEC_FREE(o->cohorts);
@@ -571,23 +567,18 @@ static const kq_kind kinds[] = {
     {"WorkloadPriorityClass", decode_priority_class}, {"Workload", decode_workload},
 };
 
-static int decode_object(kq_objects *o, const ynode *root, bool skip_other, strbuf *err, int depth) {
-    if (y_expect(root, YN_MAP, "Kubernetes object", err)) return -1;
-    const ynode *kn = ymap_get(root, "kind"), *av = ymap_get(root, "apiVersion");
-    const char *kind = NULL, *api = NULL;
-    if (!kn) { yerr(err, root, "object without 'kind'"); return -1; }
-    if (y_str(kn, "kind", &kind, err)) return -1;
-    if (av && y_str(av, "apiVersion", &api, err)) return -1;
-    size_t kl = strlen(kind);
-    if (kl >= 4 && strcmp(kind + kl - 4, "List") == 0 && ymap_get(root, "items")) {
-        if (depth > 0) { yerr(err, kn, "nested %s inside a List is not supported", kind); return -1; }
-        const ynode *items = ymap_get(root, "items");
-        if (y_is_null(items)) return 0;
-        if (y_expect(items, YN_SEQ, "List items", err)) return -1;
-        for (size_t i = 0; i < items->n; i++)
-            if (decode_object(o, items->vals[i], skip_other, err, depth + 1)) return -1;
-        return 0;
-    }
+/* How a walk decodes: into O, skipping kinds that are not Kueue's when SKIP_OTHER. */
+typedef struct kq_walk {
+    kq_objects *o;
+    bool skip_other;
+} kq_walk;
+
+/* One object (not a List) whose header the walker read: dispatch by kind. */
+static int decode_object(void *ctx, const ynode *root, const k8s_header *h, strbuf *err) {
+    kq_objects *o = ((kq_walk *)ctx)->o;
+    bool skip_other = ((kq_walk *)ctx)->skip_other;
+    const ynode *kn = h->kind_node, *av = h->api_node;
+    const char *kind = h->kind, *api = h->api;
     if (!strcmp(kind, "Configuration") && api && !strncmp(api, "config.kueue.x-k8s.io/", 22)) {
         bool b1 = !strcmp(api + 22, "v1beta1");
         if (!b1 && strcmp(api + 22, "v1beta2")) {
@@ -617,26 +608,18 @@ static int decode_object(kq_objects *o, const ynode *root, bool skip_other, strb
 }
 
 int kq_decode_node(kq_objects *o, const ynode *root, bool skip_other, strbuf *err) {
-    return decode_object(o, root, skip_other, err, 0);
+    kq_walk w = {o, skip_other};
+    return k8s_walk_object(root, 0, decode_object, &w, err);
 }
 
-static int decode_yfile(kq_objects *o, yfile *f, bool skip_other, strbuf *err) {
-    VEC_PUSH(o->files, f);
-    for (size_t i = 0; i < f->ndocs; i++) {
-        if (y_is_null(f->docs[i])) continue;
-        if (decode_object(o, f->docs[i], skip_other, err, 0)) return -1;
-    }
-    return 0;
-}
+static int decode_doc(void *w, const ynode *doc, strbuf *err) { return k8s_walk_object(doc, 0, decode_object, w, err); }
 
 int kq_decode_file(kq_objects *o, const char *path, bool skip_other, strbuf *err) {
-    yfile *f = xcalloc(1, sizeof *f);
-    if (yfile_load(path, f, err)) { free(f); return -1; }
-    return decode_yfile(o, f, skip_other, err);
+    kq_walk w = {o, skip_other};
+    return k8s_walk_load(&o->files, path, NULL, NULL, 0, decode_doc, &w, err);
 }
 
 int kq_decode_mem(kq_objects *o, const char *name, const char *data, size_t len, bool skip_other, strbuf *err) {
-    yfile *f = xcalloc(1, sizeof *f);
-    if (yfile_load_mem(name, data, len, f, err)) { free(f); return -1; }
-    return decode_yfile(o, f, skip_other, err);
+    kq_walk w = {o, skip_other};
+    return k8s_walk_load(&o->files, NULL, name, data, len, decode_doc, &w, err);
 }
