@@ -85,6 +85,7 @@ static variant classify(const pctx *c, const kq_wl *w, bool hier_adv) {
 static void from_cq(const pctx *c, const kq_node *cq, const kq_node *lca, bool hier_adv, cand_vec *out) {
     for (size_t i = 0; i < cq->nadm; i++) {
         kq_wl *w = cq->adm[i];
+        if (!w) continue;   /* a hole: gone */
         variant v = classify(c, w, hier_adv);
         if (v == V_NEVER) continue;
         cand e = {w, lca, v};
