@@ -172,8 +172,8 @@ drasim_cli_test(NAME plan/report-answer-first RAW
 # plan over racks (sim/cli/plan_vary.c topology.racks; derivation in tests/plan/racks.yaml)
 drasim_cli_test(NAME plan/topology-racks
   COMMAND plan ${_plan}/racks.yaml --expect ${_plan}/start-slo.yaml -j 2 --vary cpu=1..1 --vary gb.topology.racks=1,2,3,4
-  EXPECT "    2    1                  2      1  FAIL" "    4    1                  4      1  pass"
-         "answer: cpu=1 gb[.]topology[.]racks=3 [(]1 node[)]")
+  EXPECT "    2    1                  2      5  FAIL" "    4    1                  4      9  pass"
+         "answer: cpu=1 gb[.]topology[.]racks=3 [(]7 nodes[)]")
 drasim_cli_test(NAME plan/topology-racks-no-topology
   COMMAND plan ${_plan}/racks.yaml --expect ${_plan}/start-slo.yaml --vary cpu=1..1 --vary cpu.topology.racks=1,2
   EXIT 2

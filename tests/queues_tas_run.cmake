@@ -43,3 +43,20 @@ drasim_cli_test(NAME queues/run/tas-nvl72-example
   SQL ${_ktr_out}/nvl72.db "SELECT group_concat(metric || '=' || printf('%.2f', value), ' ') FROM summary WHERE grp = '' AND metric IN ('gangs_started', 'gang_domains_spanned_max', 'topo_whole_free_domains_mean')"
       "^gangs_started=12[.]00 topo_whole_free_domains_mean=7[.]96 gang_domains_spanned_max=1[.]00$"
       ${_ktr_out}/nvl72.db "SELECT printf('%.1f', value) FROM summary WHERE grp = 'fleet' AND metric = 'queue_wait_censored_max_s'" "^0[.]0$")
+# GPUs stranded while a gang waits in Kueue's queue (queue_gate.held_gangs):
+# tas-required.yaml sampled every 10 s; train2 (6 GPUs) is held from 2 s to
+# 61 s while r1 has 4 and r2 2 free GPUs: 6 stranded at 10 .. 60 s = 0.10
+# GPU-hours (0 before: only gangs in the scheduler counted)
+drasim_cli_test(NAME queues/run/tas-stranded-held
+  COMMAND run ${_ktr}/tas-required.yaml --set output.sampleInterval=10s -o ${_ktr_out}/stranded.db --force
+  SQL ${_ktr_out}/stranded.db "SELECT printf('%.2f', value) FROM summary WHERE grp = '' AND metric = 'topo_stranded_gpu_hours'" "^0[.]10$")
+# DRA claims with TAS (Kueue ff69552e79 counts a TAS pod set by its pod spec
+# only, tas_flavorassigner.go NewRequestsFromPodSpec): the Workload is admitted
+# and pinned to r1 (BestFit on CPUs) although r1's GPUs are taken; its pod
+# waits in the scheduler until they are free (before the fix drasim put the
+# DRA-mapped quota resource into TAS's request and never admitted it)
+drasim_cli_test(NAME queues/run/tas-dra-claims
+  COMMAND run ${_ktr}/tas-dra.yaml -o ${_ktr_out}/dra.db --force
+  SQL ${_ktr_out}/dra.db "${_ktr_nodes}" "^small-0@r1-0@0 train-0@r1-0@100000$"
+      ${_ktr_out}/dra.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'train' AND metric IN ('queue_admitted', 'queue_wait_censored_max_s', 'queue_unscheduled_censored_max_s')"
+      "^queue_admitted=1[.]0 queue_unscheduled_censored_max_s=99[.]0 queue_wait_censored_max_s=0[.]0$")

@@ -263,12 +263,9 @@ static void print_probes(const plan_ctx *c, bool by_cost) {
            c->confidence ? "  runs" : "", c->objective ? (strcmp(c->objective, "cost_total") ? "  energy_kwh" : "  cost_total") : "");
     for (size_t i = 0; i < c->nprobes; i++) {
         const plan_probe *p = &c->probes[i];
-        int64_t nodes = 0;
+        int64_t nodes = plan_nodes(c, p->x, p->pick);
         printf("%5zu", i + 1);
-        for (size_t d = 0; d < c->k; d++) {
-            printf("  %*lld", (int)strlen(c->dims[d].pool), (long long)p->x[d]);
-            nodes += p->x[d];
-        }
+        for (size_t d = 0; d < c->k; d++) printf("  %*lld", (int)strlen(c->dims[d].pool), (long long)p->x[d]);
         for (size_t j = 0; j < c->nchoices; j++)
             printf("  %*s", (int)(strlen(c->choices[j].pool) + 1 + strlen(c->choices[j].field)),
                    c->choices[j].values[p->pick[j]]);

@@ -262,6 +262,11 @@ int plan_vary_check(const char *scenario, plan_choice *ch, size_t n, strbuf *err
             rc = plan_vary_quota_check(root, scenario, &ch[j], err);
         else if (!rc)
             rc = check_one(root, scenario, &ch[j], ch, n, &cat, err);
+        if (!rc && !strncmp(ch[j].field, "topology.", 9)) {   /* the other factor of the pool's nodes */
+            const ynode *topo = ymap_get(find_pool(root, ch[j].pool), "topology");
+            const char *o = scalar_of(topo, strcmp(ch[j].field, "topology.racks") ? "racks" : "nodesPerRack");
+            ch[j].topo_other = o ? atoll(o) : 0;
+        }
     }
     catalog_free(&cat);
     yfile_free(&f);

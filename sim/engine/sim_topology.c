@@ -6,6 +6,7 @@
 
 #include "engine/sim_gang.h"
 #include "model/topology_spec.h"
+#include "queue/gate.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -42,11 +43,27 @@ void sim_topo_free(sim_run *r) {
     r->topo = NULL;
 }
 
+typedef struct held_need {
+    const sim_run *r;
+    int64_t need;
+} held_need;
+
+static void held_gang(void *ud, uint32_t cls, int32_t pods) {
+    held_need *h = ud;
+    if (cls >= h->r->sched.nclasses) return;
+    int64_t gpus = (int64_t)pods * h->r->sched.classes[cls].shape.ngpu;
+    if (gpus > 0 && (!h->need || gpus < h->need)) h->need = gpus;
+}
+
 void sim_topo_take_sample(sim_run *r, sim_time t) {
     sim_topo *T = r->topo;
     const topo_domains *d = &T->d;
     const gpu_view *v = &r->sched.gv;
-    int64_t need = sim_gang_waiting_gpus(r);   /* the smallest waiting gang's GPUs, 0 = none waits */
+    /* the smallest waiting gang's GPUs, 0 = none waits: in the scheduler, or
+     * held by Kueue or KAI (their gangs wait in the queue for a domain) */
+    held_need h = {r, sim_gang_waiting_gpus(r)};
+    if (r->gate && r->gate->held_gangs) r->gate->held_gangs(r->gate->ctx, held_gang, &h);
+    int64_t need = h.need;
     sim_topo_sample s = {.t = t};
     for (size_t k = 0; k < d->ndomains; k++) {
         int64_t free_gpus = 0;

@@ -80,6 +80,13 @@ typedef struct kai_priority_class {
     int32_t value;
 } kai_priority_class;
 
+typedef struct kai_topology {        /* kai.scheduler/v1alpha1 Topology (model/kai_decode_topology.c) */
+    k8s_meta meta;
+    const char **levels;             /* spec.levels[].nodeLabel, top level first */
+    size_t nlevels;
+    const ynode *where;
+} kai_topology;
+
 typedef struct kai_objects {
     arena a;
     yfile_list files;
@@ -87,6 +94,7 @@ typedef struct kai_objects {
     VEC(kai_pod_group *) groups;
     VEC(kai_pod *) pods;
     VEC(kai_priority_class *) classes;
+    VEC(kai_topology *) topologies;  /* topology-aware placement (queue/kai_topology.h) */
     k8s_objects k;                   /* Nodes, ResourceClaims, templates, slices */
 } kai_objects;
 
@@ -111,6 +119,13 @@ int kai_decode_mem(kai_objects *o, const char *name, const char *data, size_t le
  * non-leaf Queue. FILE:LINE:COL errors. (A PodGroup naming a missing Queue is
  * not an error: KAI keeps it pending, cluster_info.go validatePodgroupQueue.) */
 int kai_objects_check(const kai_objects *o, strbuf *err);
+
+/* One Topology document (FILE:LINE:COL errors): 1..16 unique levels,
+ * kubernetes.io/hostname only as the lowest (KAI v0.13.0
+ * pkg/apis/kai/v1alpha1/topology_types.go validation rules). */
+struct dctx;
+int kai_decode_topology(struct dctx *c, kai_objects *o, const ynode *root);
+const kai_topology *kai_find_topology(const kai_objects *o, const char *name);
 
 const kai_queue *kai_find_queue(const kai_objects *o, const char *name);
 const kai_pod_group *kai_find_group(const kai_objects *o, const char *ns, const char *name);

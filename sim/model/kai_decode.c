@@ -23,6 +23,7 @@ void kai_objects_free(kai_objects *o) {
     VEC_FREE(o->queues);
     VEC_FREE(o->groups);
     VEC_FREE(o->pods);
+    VEC_FREE(o->topologies);
     VEC_FREE(o->classes);
     k8s_objects_free(&o->k);
     arena_free(&o->a);
@@ -223,6 +224,7 @@ static int decode_object(void *ctx, const ynode *root, const k8s_header *h, strb
         {"PodGroup", "scheduling.run.ai/v2alpha2", decode_pod_group, false},
         {"PriorityClass", "scheduling.k8s.io/v1", decode_priority_class, true},
         {"Pod", "v1", decode_pod, false},
+        {"Topology", "kai.scheduler/v1alpha1", kai_decode_topology, true},
     };
     for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
         if (strcmp(kind, own[i].kind) != 0) continue;
@@ -240,7 +242,7 @@ static int decode_object(void *ctx, const ynode *root, const k8s_header *h, strb
     for (size_t i = 0; !queues_only && core[i]; i++)
         if (!strcmp(kind, core[i])) return k8s_decode_node(&o->k, root, err);
     if (skip_other) return 0;
-    yerr(err, kn, queues_only ? "unsupported kind '%s' in queues (expected KAI's Queue or a PriorityClass; "
+    yerr(err, kn, queues_only ? "unsupported kind '%s' in queues (expected KAI's Queue, Topology or a PriorityClass; "
                                 "workloads come from workload.podGroups with label kai.scheduler/queue)"
                               : "unsupported kind '%s' (expected Queue, PodGroup, PriorityClass, Pod, Node, "
                                 "ResourceClaim, ResourceClaimTemplate, ResourceSlice or a List of them)",

@@ -111,6 +111,10 @@ typedef struct queue_gate {
     /* The scheduler's view of the nodes (read only: allocatable, requested,
      * presence), given once before the run; NULL: the gate needs none. */
     void (*cluster)(void *ctx, const struct scheduler *s);
+    /* Every gang the queue holds (complete, not admitted yet): fn(ud, its
+     * pods' class, its pods), for the rack measures' smallest waiting gang
+     * (engine/sim_topology.c); NULL: the gate holds no gangs. */
+    void (*held_gangs)(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_t pods), void *ud);
 } queue_gate;
 
 /* The Kueue gate over a scenario's `queues:` (sc->queues); NULL when the

@@ -60,6 +60,7 @@ typedef struct kai_job {             /* a PodGroup */
     int action;                      /* KAI_ACT_* that placed it */
     bool over_quota;                 /* its queue went above its quota (deserved) when it was placed */
     size_t idx;                      /* its index in kai_state.jobs during a cycle */
+    const void *topo;                /* its topology constraint (queue/kai_topology.h); NULL = none */
     void *ud;                        /* the engine's handle */
 } kai_job;
 
@@ -89,6 +90,10 @@ typedef struct kai_state {
     size_t njobs, cap_jobs;
     kai_node *nodes;                 /* NULL: no physical fit check */
     size_t nnodes;
+    /* A job with a topology constraint also needs a domain: topo_place(ctx,
+     * j, commit) after the aggregate fit (queue/kai_topology.h); NULL = none. */
+    bool (*topo_place)(void *ctx, kai_job *j, bool commit);
+    void *topo_ctx;
     double saturation_multiplier;    /* relcaimerSaturationMultiplier, 1 */
     /* cycle scratch (kai_cycle.c): jobs per leaf Queue in job order with the
      * cursors of the current action / solve, the aggregate free resources */

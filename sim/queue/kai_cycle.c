@@ -122,7 +122,10 @@ static bool place(kai_state *s, kai_job *j, kai_job *const *vic, size_t nv, bool
         free_now(s, fr);
         for (size_t a = 0; a < nv; a++)
             for (int r = 0; r < KAI_NRES; r++) fr[r] += vic[a]->alloc[r];
-        return fits(fr, j->req);
+        if (!fits(fr, j->req)) return false;
+        /* a topology constraint: a domain that holds the job too (victims'
+         * nodes are not known here: a domain must hold it without them) */
+        return !j->topo || !s->topo_place || s->topo_place(s->topo_ctx, j, commit);
     }
     double (*fr)[KAI_NRES] = xmalloc(s->nnodes * sizeof *fr);
     for (size_t n = 0; n < s->nnodes; n++) memcpy(fr[n], s->nodes[n].free, sizeof fr[n]);
@@ -346,7 +349,7 @@ typedef struct failed_set {
 } failed_set;
 
 static bool same_job(const kai_job *a, const kai_job *b) {
-    return a->queue == b->queue && a->priority == b->priority && a->preemptible == b->preemptible &&
+    return a->queue == b->queue && a->priority == b->priority && a->preemptible == b->preemptible && a->topo == b->topo &&
            memcmp(a->req, b->req, sizeof a->req) == 0;
 }
 

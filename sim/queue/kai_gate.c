@@ -41,6 +41,7 @@
 #include "queue/gate.h"
 #include "queue/kai.h"
 #include "queue/kai_snapshot.h"
+#include "queue/kai_topology.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
 
@@ -58,6 +59,7 @@ typedef struct cls_info {
     uint32_t gang_open;              /* job collecting its pods: index + 1 */
     const char *name, *ns;
     char *why;                       /* why its last pending job was not allocated */
+    const kai_topo_constraint *topo; /* its pods' topology constraint (kai_topology.h), NULL = none */
 } cls_info;
 
 typedef struct gjob {
@@ -94,7 +96,16 @@ typedef struct kai_gate {
     int64_t now;
     int64_t missing_queue_pods;
     queue_samples samples;
+    const struct scheduler *sched;   /* the scheduler's nodes (gate_cluster) */
+    kai_topo *topo;                  /* topology-aware placement, made for the first constrained pod */
 } kai_gate;
+
+/* kai_state.topo_place: the domain of a job with a topology constraint. */
+static bool topo_place(void *ctx, kai_job *kj, bool commit) {
+    kai_gate *g = ctx;
+    const gjob *j = (const gjob *)kj;   /* kai_job is gjob's first member */
+    return kai_topo_place(g->topo, kj, g->cls[j->cls].req, j->pods.len, commit);
+}
 
 static const char *label(const pod_group_spec *ps, const char *key) {
     for (size_t i = 0; i < ps->nlabels; i++)
@@ -153,6 +164,15 @@ static void resolve(kai_gate *g, uint32_t c, const pod_group_spec *ps) {
     else ci->preemptible = ci->priority < 100;
     ci->gang_size = ps->gang_min > 0 && c < g->sc->ngroups && ps->count > 0 ? (int32_t)ps->count : 0;
     pod_request(g->sc, ps, ci->req);
+    bool constrained = false;
+    for (size_t i = 0; i < ps->nannotations; i++) constrained |= !strcmp(ps->annotations[i].key, KAI_TOPOLOGY_ANN);
+    if (!g->topo && constrained) {
+        g->topo = kai_topo_new(g->sc->kai_queues);
+        if (g->sched) kai_topo_cluster(g->topo, g->sched);
+        g->s.topo_place = topo_place;
+        g->s.topo_ctx = g;
+    }
+    if (g->topo) ci->topo = kai_topo_constraint_of(g->topo, ps->annotations, ps->nannotations);
 }
 
 static gjob *new_job(kai_gate *g, uint32_t cls) {
@@ -166,6 +186,7 @@ static gjob *new_job(kai_gate *g, uint32_t cls) {
     j->j.queue_name = ci->queue_name;
     j->j.priority = ci->priority;
     j->j.preemptible = ci->preemptible;
+    j->j.topo = ci->topo;
     VEC_PUSH(g->jobs, j);
     return j;
 }
@@ -242,6 +263,7 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
 
 static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     kai_gate *g = ctx;
+    if (g->topo) kai_topo_ended(g->topo, pod);
     gjob *j = job_of(g, pod);
     if (!j || !j->holding || --j->live > 0) return;
     j->holding = false;
@@ -256,6 +278,7 @@ static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
 
 static void gate_bound(void *ctx, uint32_t pod, int64_t t) {
     kai_gate *g = ctx;
+    if (g->topo) kai_topo_bound(g->topo, pod);
     gjob *j = job_of(g, pod);
     if (!j || !j->holding || j->bound || ++j->nbound < (int32_t)j->pods.len) return;
     j->bound = true;
@@ -308,6 +331,10 @@ static void allocated(kai_gate *g, gjob *j, int64_t t, queue_cycle_out *out) {
     if (j->j.over_quota) qs->over_quota++;
     VEC_PUSH(qs->waits, t - j->arrival);
     for (size_t k = 0; k < j->pods.len; k++) VEC_PUSH(out->admitted, j->pods.data[k]);
+    if (j->j.topo) {   /* KAI binds the pods to the nodes it chose in the domain (kai_topology.h) */
+        if (j->j.pipelined) kai_topo_place(g->topo, &j->j, g->cls[j->cls].req, j->pods.len, true);
+        kai_topo_pins(g->topo, &j->j, j->pods.data, j->pods.len, out);
+    }
 }
 
 static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
@@ -327,7 +354,9 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
         }
         cls_info *ci = &g->cls[j->cls];
         strbuf b = {0};
-        kai_why(&g->s, &j->j, &b);
+        if (!j->j.topo || kai_over_limit(&g->s, &j->j, NULL) >= 0 || kai_np_over_quota(&g->s, &j->j, NULL) >= 0 ||
+            !kai_topo_why(g->topo, &j->j, &b))
+            kai_why(&g->s, &j->j, &b);
         free(ci->why);
         ci->why = xstrdup(sb_str(&b));
         sb_free(&b);
@@ -477,7 +506,23 @@ static void gate_free(void *ctx) {
     VEC_FREE(g->samples.state);
     VEC_FREE(g->samples.share);
     kai_state_free(&g->s);
+    kai_topo_free(g->topo);
     free(g);
+}
+
+/* PodGroups of gangs pending in KAI's queues (queue_gate.held_gangs). */
+static void gate_held_gangs(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_t pods), void *ud) {
+    kai_gate *g = ctx;
+    for (size_t i = 0; i < g->active.len; i++) {
+        const gjob *j = g->jobs.data[g->active.data[i]];
+        if (j->pending && g->cls[j->cls].gang_size) fn(ud, j->cls, (int32_t)j->pods.len);
+    }
+}
+
+static void gate_cluster(void *ctx, const struct scheduler *s) {
+    kai_gate *g = ctx;
+    g->sched = s;
+    if (g->topo) kai_topo_cluster(g->topo, s);
 }
 
 queue_gate *kai_gate_new(const scenario *sc) {
@@ -497,6 +542,7 @@ queue_gate *kai_gate_new(const scenario *sc) {
     queue_gate *q = xcalloc(1, sizeof *q);
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
-                      .why = gate_why, .summarize = gate_summarize, .free = gate_free};
+                      .why = gate_why, .summarize = gate_summarize, .free = gate_free,
+                      .cluster = gate_cluster, .held_gangs = gate_held_gangs};
     return q;
 }

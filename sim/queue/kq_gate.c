@@ -55,6 +55,7 @@ typedef struct cls_info {
     bool inadmissible;               /* Kueue cannot admit it at all (why says so) */
     uint32_t gang_open;              /* gang Workload collecting its pods: index + 1, 0 = none */
     kq_topology_request tas;         /* its pods' TAS annotations (kq_tas_run.h) */
+    k8s_pod tas_spec;                /* spec without the DRA charge: what TAS counts (kq_tas_run.h) */
     int64_t deactivated;             /* its pods held for a deactivated Workload (waitForPodsReady) */
     int32_t lqi;                     /* its LocalQueue's index in the objects (admission fair sharing); -1 none */
 } cls_info;
@@ -285,6 +286,7 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     size_t k = 0;
     for (size_t i = 0; i < ps->nrequests; i++) rq[k++] = ps->requests[i];
     for (size_t i = 0; ps->has_dp && i < ps->ndp_resources; i++) rq[k++] = ps->dp_resources[i];
+    size_t own = k;   /* the pod spec's own requests come first, the DRA charge after */
     if (g->sc->queues->config.ndc_mappings && ps->ndra_claims) {
         size_t extra = dra_charge(g, ps, &rq, k, &ci->why);
         if (!extra && ci->why) ci->inadmissible = true;
@@ -292,6 +294,8 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     }
     ci->spec.requests = rq;
     ci->spec.nrequests = k;
+    ci->tas_spec = ci->spec;
+    ci->tas_spec.nrequests = own;
     ci->spec.node_selector = ps->node_selector;
     ci->spec.nnode_selector = ps->nnode_selector;
     ci->spec.tolerations = ps->tolerations;
@@ -516,7 +520,12 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     pd.wl.cq = cq;
     pd.wl.seq = pod;
     kq_try_admit(&g->l.s, &pd, r);
-    if (g->tas) kq_tas_run_step(g->tas, pod, &pd, r);   /* Kueue TAS: the assignment from the live nodes */
+    if (g->tas) {   /* Kueue TAS: the assignment from the live nodes, by the pod spec only (kq_tas_run.h) */
+        const k8s_pod *ts = &ci->tas_spec;
+        kq_pending tp = pd;
+        tp.ps_specs = &ts;
+        kq_tas_run_step(g->tas, pod, &tp, r);
+    }
 }
 
 /* The usage per (flavor, resource) of the flavors chosen in r for one pod
@@ -772,10 +781,10 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
             for (size_t m = 0; m < gw->members.len; m++) VEC_PUSH(out->admitted, gw->members.data[m]);
             if (g->tas)
                 kq_tas_run_commit(g->tas, h->pod, gw->members.data, gw->members.len,
-                                  &g->cls[g->pods.data[h->pod].cls].spec, out);
+                                  &g->cls[g->pods.data[h->pod].cls].tas_spec, out);
         } else {
             VEC_PUSH(out->admitted, h->pod);
-            if (g->tas) kq_tas_run_commit(g->tas, h->pod, &h->pod, 1, &g->cls[g->pods.data[h->pod].cls].spec, out);
+            if (g->tas) kq_tas_run_commit(g->tas, h->pod, &h->pod, 1, &g->cls[g->pods.data[h->pod].cls].tas_spec, out);
         }
         *used = true;
     } else if (h->r.mode == KQ_PREEMPT && h->r.nvictims) {
@@ -1069,6 +1078,16 @@ static void gate_free(void *ctx) {
     free(g);
 }
 
+/* Gang Workloads pending in a ClusterQueue (queue_gate.held_gangs). */
+static void gate_held_gangs(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_t pods), void *ud) {
+    kq_gate *g = ctx;
+    for (size_t q = 0; q < g->l.s.ncq; q++)
+        for (size_t i = 0; i < g->cqs[q].pending.len; i++) {
+            const pod_rec *p = &g->pods.data[g->cqs[q].pending.data[i]];
+            if (p->pending && p->gw) fn(ud, p->cls, (int32_t)g->gangs.data[p->gw - 1].members.len);
+        }
+}
+
 static void gate_cluster(void *ctx, const scheduler *s) {
     kq_gate *g = ctx;
     g->tas = kq_tas_run_new(g->sc->queues, s);
@@ -1102,7 +1121,8 @@ queue_gate *kq_gate_new(const scenario *sc) {
     queue_gate *q = xcalloc(1, sizeof *q);
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
-                      .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster};
+                      .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster,
+                      .held_gangs = gate_held_gangs};
     if (g->wr->on || g->afs_on) {   /* waitForPodsReady, admission fair sharing: timers (without them the engine never asks) */
         q->take_wake = gate_take_wake;
         q->busy = gate_busy;

@@ -17,8 +17,12 @@
  *    assignGatedPodsToDomainsGreedy, podsToUngateInfo): the Workload's pods
  *    in order fill the assignment's domains in order; each gets the
  *    domain's values of the assignment's levels as nodeSelector.
- * Not modelled: node replacement, TAS for DRA devices (claims are not
- * counted), a node's readiness (the run's presence is used instead).
+ *  - DRA claims: a pod is counted by its pod spec's requests only, not the
+ *    devices its claims take nor the quota resource deviceClassMappings
+ *    charge them as (tas_flavorassigner.go "Use PodSpec directly for TAS
+ *    placement", resources.NewRequestsFromPodSpec; kueue#10548 is open).
+ * Not modelled: node replacement, a node's readiness (the run's presence is
+ * used instead).
  */
 #ifndef DRASIM_QUEUE_KQ_TAS_RUN_H
 #define DRASIM_QUEUE_KQ_TAS_RUN_H

@@ -63,6 +63,8 @@ typedef struct plan_choice {
     const char **values;     /* n values, in the order given */
     double *prices;          /* per value a price per node and hour (gpu.model MODEL:PRICE), or NULL */
     size_t n;
+    int64_t topo_other;      /* topology.racks: the pool's nodesPerRack; topology.nodesPerRack: its racks
+                              * (the nodes of a probe, plan_nodes); 0 otherwise */
 } plan_choice;
 
 /* One probed point and what its runs gave. */
@@ -163,6 +165,9 @@ void plan_choices_text(const plan_ctx *c, const size_t *pick, strbuf *out);
 void plan_point_text(const plan_ctx *c, const int64_t *x, const size_t *pick, double cost, bool by_cost,
                      strbuf *out);
 void plan_nonmonotone_text(const plan_ctx *c, strbuf *out);
+/* The nodes of a probe: its counts, plus racks x nodesPerRack of each
+ * topology pool whose racks or nodesPerRack it varies. */
+int64_t plan_nodes(const plan_ctx *c, const int64_t *x, const size_t *pick);
 const plan_probe *plan_answer_probe(const plan_ctx *c);
 
 /* plan_eval.c: a probe's pass, values and first failing check from the runs

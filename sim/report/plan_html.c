@@ -102,12 +102,9 @@ static void probe_table(const plan_ctx *c, bool by_cost, strbuf *b) {
     const plan_probe *at = plan_answer_probe(c);
     for (size_t i = 0; i < c->nprobes; i++) {
         const plan_probe *p = &c->probes[i];
-        int64_t nodes = 0;
+        int64_t nodes = plan_nodes(c, p->x, p->pick);
         sb_printf(b, "<tr%s><td class=\"num\">%zu</td>", p == at ? " class=\"answer\"" : "", i + 1);
-        for (size_t d = 0; d < c->k; d++) {
-            sb_printf(b, "<td class=\"num\">%lld</td>", (long long)p->x[d]);
-            nodes += p->x[d];
-        }
+        for (size_t d = 0; d < c->k; d++) sb_printf(b, "<td class=\"num\">%lld</td>", (long long)p->x[d]);
         for (size_t j = 0; j < c->nchoices; j++) {
             sb_puts(b, "<td>");
             html_escape(b, c->choices[j].values[p->pick[j]]);

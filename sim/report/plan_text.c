@@ -2,15 +2,32 @@
  * output (cli/cmd_plan.c) and its report page (plan_html.c). */
 #include "report/plan.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+int64_t plan_nodes(const plan_ctx *c, const int64_t *x, const size_t *pick) {
+    int64_t nodes = 0;
+    for (size_t d = 0; d < c->k; d++) nodes += x[d];
+    for (size_t j = 0; pick && j < c->nchoices; j++) {
+        const plan_choice *ch = &c->choices[j];
+        bool racks = !strcmp(ch->field, "topology.racks");
+        if (!racks && strcmp(ch->field, "topology.nodesPerRack")) continue;
+        int64_t v = atoll(ch->values[pick[j]]), other = ch->topo_other;
+        for (size_t i = 0; i < c->nchoices; i++)   /* both varied: counted once, at the racks */
+            if (i != j && !strcmp(c->choices[i].pool, ch->pool) &&
+                !strcmp(c->choices[i].field, racks ? "topology.nodesPerRack" : "topology.racks")) {
+                if (!racks) v = 0;
+                else other = atoll(c->choices[i].values[pick[i]]);
+            }
+        nodes += v * other;
+    }
+    return nodes;
+}
 
 void plan_point_text(const plan_ctx *c, const int64_t *x, const size_t *pick, double cost, bool by_cost,
                      strbuf *out) {
-    int64_t nodes = 0;
-    for (size_t d = 0; d < c->k; d++) {
-        sb_printf(out, "%s%s=%lld", d ? " " : "", c->dims[d].pool, (long long)x[d]);
-        nodes += x[d];
-    }
+    int64_t nodes = plan_nodes(c, x, pick);
+    for (size_t d = 0; d < c->k; d++) sb_printf(out, "%s%s=%lld", d ? " " : "", c->dims[d].pool, (long long)x[d]);
     if (c->nchoices) sb_putc(out, ' ');
     plan_choices_text(c, pick, out);
     sb_printf(out, " (%lld node%s", (long long)nodes, nodes == 1 ? "" : "s");
