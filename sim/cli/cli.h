@@ -54,6 +54,8 @@ int cmd_sweep(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_admit(int argc, char **argv);
+/* `drasim kueue-perf`: Kueue's performance generator configs replayed (cmd_kueue_perf.c). */
+int cmd_kueue_perf(int argc, char **argv);
 /* `drasim admit` over a KAI-Scheduler snapshot (cmd_admit_kai.c). */
 int cmd_admit_kai(const char **snaps, size_t nsnaps, const char *wfile, bool shares);
 

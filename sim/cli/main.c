@@ -24,6 +24,7 @@ static const command commands[] = {
     {"plan", cmd_plan, "find the smallest or cheapest fleet meeting an expect file"},
     {"merge", cmd_merge, "merge results databases (the shards of a sweep) into one"},
     {"admit", cmd_admit, "would Kueue admit this Workload now, and why not (--shares: DRS per queue)"},
+    {"kueue-perf", cmd_kueue_perf, "replay a Kueue performance generator config (usage, time to admission per class)"},
 };
 
 static void usage(FILE *out) {

@@ -230,7 +230,7 @@ size_t kq_fair_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const uint3
     size_t n = 0;
     for (size_t i = 0; i < s->nadmitted; i++) {
         kq_wl *w = s->admitted[i];
-        if (!kq_wl_uses(w, need, nneed)) continue;
+        if (!w || !kq_wl_uses(w, need, nneed)) continue;   /* NULL: a hole, gone */
         if (w->cq == cq) {
             if (q->within_cluster_queue != KQ_NEVER && kq_satisfies_policy(in, w, q->within_cluster_queue)) cands[n++] = w;
             continue;

@@ -526,16 +526,19 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
 }
 
 /* The class's why-pending line: drasim's queue-level line (else Kueue's
- * message), and for a head waiting for its victims, how many. */
-static void remember_why(kq_gate *g, uint32_t pod, const kq_result *r) {
+ * message), and for a head waiting for its victims, how many. Called for
+ * every head that does not fit in every cycle, so it takes the result's
+ * buffer instead of copying it (r->why or r->reason is left empty). */
+static void remember_why(kq_gate *g, uint32_t pod, kq_result *r) {
     cls_info *ci = &g->cls[g->pods.data[pod].cls];
-    free(ci->why);
-    strbuf b = {0};
-    sb_puts(&b, r->why.len ? sb_str(&r->why) : sb_str(&r->reason));
+    strbuf *src = r->why.len ? &r->why : &r->reason;
+    strbuf b = *src;
+    *src = (strbuf){0};
+    if (!b.s) sb_puts(&b, "");
     if (r->mode == KQ_PREEMPT && r->nvictims)
         sb_printf(&b, "; waiting for %zu preempted Workload(s) to end", r->nvictims);
-    ci->why = xstrdup(sb_str(&b));
-    sb_free(&b);
+    free(ci->why);
+    ci->why = b.s;
     ci->failed_cycle = g->cycle_no;
 }
 

@@ -81,10 +81,11 @@ static variant classify(const pctx *c, const kq_wl *w, bool hier_adv) {
     return V_RECLAIM_WHILE_BORROW;
 }
 
+/* The candidates among cq's admitted workloads (its own list, admission order). */
 static void from_cq(const pctx *c, const kq_node *cq, const kq_node *lca, bool hier_adv, cand_vec *out) {
-    for (size_t i = 0; i < c->s->nadmitted; i++) {
-        kq_wl *w = c->s->admitted[i];
-        if (w->cq != cq) continue;
+    for (size_t i = 0; i < cq->nadm; i++) {
+        kq_wl *w = cq->adm[i];
+        if (!w) continue;   /* a hole: gone */
         variant v = classify(c, w, hier_adv);
         if (v == V_NEVER) continue;
         cand e = {w, lca, v};

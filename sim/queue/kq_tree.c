@@ -173,6 +173,7 @@ void kq_snapshot_free(kq_snapshot *s) {
         free(n->present);
         free(n->subtree);
         free(n->usage);
+        free(n->adm);
         free(n);
     }
     free(s->nodes);
@@ -254,21 +255,45 @@ void kq_wl_usage(kq_wl *w, bool add) {
     }
 }
 
-void kq_admit_wl(kq_snapshot *s, kq_wl *w) {
-    kq_wl_usage(w, true);
-    if (s->nadmitted == s->cap_admitted) {
-        s->cap_admitted = s->cap_admitted ? s->cap_admitted * 2 : 64;
-        s->admitted = xrealloc(s->admitted, s->cap_admitted * sizeof *s->admitted);
+/* Append w to list l (n entries, cap *cap); returns its index. */
+static size_t list_add(kq_wl ***l, size_t *n, size_t *cap, kq_wl *w) {
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        *l = xrealloc(*l, *cap * sizeof **l);
     }
-    s->admitted[s->nadmitted++] = w;
+    (*l)[*n] = w;
+    return (*n)++;
 }
 
+/* Drop the NULL holes of list l, keeping the order; each entry's index is
+ * stored again (its cq_slot for a ClusterQueue's list, else its slot). */
+static void list_compact(kq_wl **l, size_t *n, size_t *holes, bool cq_list) {
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (l[i]) {
+            if (cq_list) l[i]->cq_slot = k;
+            else l[i]->slot = k;
+            l[k++] = l[i];
+        }
+    *n = k;
+    *holes = 0;
+}
+
+void kq_admit_wl(kq_snapshot *s, kq_wl *w) {
+    kq_wl_usage(w, true);
+    w->slot = list_add(&s->admitted, &s->nadmitted, &s->cap_admitted, w);
+    kq_node *cq = w->cq;   /* its ClusterQueue's own list (kq_preempt's candidates) */
+    w->cq_slot = list_add(&cq->adm, &cq->nadm, &cq->cap_adm, w);
+}
+
+/* Removal leaves a hole (O(1); a run removes every Workload it admitted),
+ * the list is compacted once half of it is holes. */
 void kq_unadmit_wl(kq_snapshot *s, kq_wl *w) {
     kq_wl_usage(w, false);
-    for (size_t i = 0; i < s->nadmitted; i++)
-        if (s->admitted[i] == w) {
-            memmove(s->admitted + i, s->admitted + i + 1, (s->nadmitted - i - 1) * sizeof *s->admitted);
-            s->nadmitted--;
-            return;
-        }
+    if (w->slot >= s->nadmitted || s->admitted[w->slot] != w) return;
+    s->admitted[w->slot] = NULL;
+    if (++s->holes_admitted * 2 > s->nadmitted) list_compact(s->admitted, &s->nadmitted, &s->holes_admitted, false);
+    kq_node *cq = w->cq;
+    cq->adm[w->cq_slot] = NULL;
+    if (++cq->holes_adm * 2 > cq->nadm) list_compact(cq->adm, &cq->nadm, &cq->holes_adm, true);
 }
