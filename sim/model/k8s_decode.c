@@ -423,6 +423,30 @@ bool k8s_is_resource_qualified_name(const char *s) {
     return k8s_is_dns_subdomain(buf);
 }
 
+int dtopology_levels(dctx *c, const ynode *root, const char ***levels, size_t *n, dlevel_check check) {
+    const ynode *spec, *seq;
+    if (dmap(c, root, "spec", 1000, &spec)) return -1;
+    if (!spec) return derr(c, root, "spec: required field is missing");
+    size_t m = dpush(c, "spec");
+    static const char *const allowed[] = {"levels", NULL};
+    if (dkeys(c, spec, allowed)) return -1;
+    if (dseq(c, spec, "levels", 16, &seq)) return -1;   /* topology_types.go: MinItems=1, MaxItems=16 */
+    if (!seq || seq->n == 0) return derr(c, spec, "levels: required field is missing or empty");
+    *levels = ARENA_NEW(c->a, const char *, seq->n);
+    *n = seq->n;
+    for (size_t i = 0; i < seq->n; i++) {
+        size_t m2 = dpush(c, ".levels[%zu]", i);
+        const ynode *e = seq->vals[i];
+        static const char *const lk[] = {"nodeLabel", NULL};
+        if (y_expect(e, YN_MAP, dwhat(c), c->err) || dkeys(c, e, lk)) return -1;
+        if (dstr(c, e, "nodeLabel", true, &(*levels)[i])) return -1;
+        if (check(c, ymap_get(e, "nodeLabel"), *levels, i, seq->n)) return -1;
+        dpop(c, m2);
+    }
+    dpop(c, m);
+    return 0;
+}
+
 int dcheck_name(dctx *c, const ynode *n, const char *s, bool (*ok)(const char *), const char *rule) {
     if (ok(s)) return 0;
     return derr(c, n, "invalid name '%s': must be %s", s, rule);

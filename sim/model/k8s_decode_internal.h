@@ -57,6 +57,12 @@ bool k8s_is_request_name(const char *s);
 /* QualifiedName of the resource API: [domain/]id, id a C identifier <= 32,
  * domain a DNS subdomain <= 63. */
 bool k8s_is_resource_qualified_name(const char *s);
+/* A Topology's spec.levels[].nodeLabel, top level first, 1..16 levels: the
+ * shape Kueue's (apis/kueue/v1beta2/topology_types.go) and KAI's
+ * (pkg/apis/kai/v1alpha1/topology_types.go) Topology share. CHECK vets level
+ * i (LABEL its node, for errors) against the levels read before it. */
+typedef int (*dlevel_check)(dctx *c, const ynode *label, const char *const *levels, size_t i, size_t n);
+int dtopology_levels(dctx *c, const ynode *root, const char ***levels, size_t *n, dlevel_check check);
 int dcheck_name(dctx *c, const ynode *n, const char *s, bool (*ok)(const char *), const char *rule);
 
 /* Shared sub-decoders. */

@@ -12,37 +12,23 @@
 #include "model/k8s_decode_internal.h"
 #include "model/kai.h"
 
+/* KAI's rules for a level: not empty, unique, kubernetes.io/hostname only lowest. */
+static int kai_level_ok(dctx *c, const ynode *label, const char *const *levels, size_t i, size_t n) {
+    if (!levels[i][0]) return derr(c, label, "nodeLabel: must not be empty");
+    for (size_t j = 0; j < i; j++)
+        if (!strcmp(levels[j], levels[i]))
+            return derr(c, label, "nodeLabel: must be unique ('%s' twice)", levels[i]);
+    if (!strcmp(levels[i], "kubernetes.io/hostname") && i + 1 < n)
+        return derr(c, label, "nodeLabel: the kubernetes.io/hostname label can only be used at the lowest level of topology");
+    return 0;
+}
+
 int kai_decode_topology(dctx *c, kai_objects *o, const ynode *root) {
     kai_topology *t = ARENA_NEW(c->a, kai_topology, 1);
     memset(t, 0, sizeof *t);
     t->where = root;
     if (dmeta(c, root, &t->meta, true)) return -1;
-    const ynode *spec, *seq;
-    if (dmap(c, root, "spec", 1000, &spec)) return -1;
-    if (!spec) return derr(c, root, "spec: required field is missing");
-    size_t m = dpush(c, "spec");
-    static const char *const allowed[] = {"levels", NULL};
-    if (dkeys(c, spec, allowed)) return -1;
-    if (dseq(c, spec, "levels", 16, &seq)) return -1;
-    if (!seq || seq->n == 0) return derr(c, spec, "levels: required field is missing or empty");
-    t->levels = ARENA_NEW(c->a, const char *, seq->n);
-    t->nlevels = seq->n;
-    for (size_t i = 0; i < seq->n; i++) {
-        size_t m2 = dpush(c, ".levels[%zu]", i);
-        const ynode *e = seq->vals[i];
-        static const char *const lk[] = {"nodeLabel", NULL};
-        if (y_expect(e, YN_MAP, dwhat(c), c->err) || dkeys(c, e, lk)) return -1;
-        if (dstr(c, e, "nodeLabel", true, &t->levels[i])) return -1;
-        if (!t->levels[i][0]) return derr(c, ymap_get(e, "nodeLabel"), "nodeLabel: must not be empty");
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(t->levels[j], t->levels[i]))
-                return derr(c, ymap_get(e, "nodeLabel"), "nodeLabel: must be unique ('%s' twice)", t->levels[i]);
-        if (!strcmp(t->levels[i], "kubernetes.io/hostname") && i + 1 < seq->n)
-            return derr(c, ymap_get(e, "nodeLabel"),
-                        "nodeLabel: the kubernetes.io/hostname label can only be used at the lowest level of topology");
-        dpop(c, m2);
-    }
-    dpop(c, m);
+    if (dtopology_levels(c, root, &t->levels, &t->nlevels, kai_level_ok)) return -1;
     for (size_t i = 0; i < o->topologies.len; i++)
         if (!strcmp(o->topologies.data[i]->meta.name, t->meta.name))
             return derr(c, root, "Topology '%s' is declared twice", t->meta.name);

@@ -26,32 +26,19 @@
 #define ANN_SLICE_LEVEL "kueue.x-k8s.io/podset-slice-required-topology"
 #define ANN_SLICE_SIZE "kueue.x-k8s.io/podset-slice-size"
 
+/* Kueue's rule for a level: unique (dstr interns, so equal names share a pointer). */
+static int kq_level_ok(dctx *c, const ynode *label, const char *const *levels, size_t i, size_t n) {
+    (void)n;
+    for (size_t j = 0; j < i; j++)
+        if (levels[j] == levels[i]) return derr(c, label, "nodeLabel: duplicate level '%s'", levels[i]);
+    return 0;
+}
+
 int kq_decode_topology(dctx *c, kq_objects *o, const ynode *root) {
     kq_topology *t = ARENA_NEW(c->a, kq_topology, 1);
     t->where = root;
     if (dmeta(c, root, &t->meta, true)) return -1;
-    const ynode *spec, *seq;
-    if (dmap(c, root, "spec", 1000, &spec)) return -1;
-    if (!spec) return derr(c, root, "spec: required field is missing");
-    size_t m = dpush(c, "spec");
-    static const char *const allowed[] = {"levels", NULL};
-    if (dkeys(c, spec, allowed)) return -1;
-    if (dseq(c, spec, "levels", 16, &seq)) return -1;   /* topology_types.go: MinItems=1, MaxItems=16 */
-    if (!seq || seq->n == 0) return derr(c, spec, "levels: required field is missing or empty");
-    t->levels = ARENA_NEW(c->a, const char *, seq->n);
-    t->nlevels = seq->n;
-    for (size_t i = 0; i < seq->n; i++) {
-        size_t m2 = dpush(c, ".levels[%zu]", i);
-        const ynode *e = seq->vals[i];
-        static const char *const lk[] = {"nodeLabel", NULL};
-        if (y_expect(e, YN_MAP, dwhat(c), c->err) || dkeys(c, e, lk)) return -1;
-        if (dstr(c, e, "nodeLabel", true, &t->levels[i])) return -1;
-        for (size_t j = 0; j < i; j++)
-            if (t->levels[j] == t->levels[i])
-                return derr(c, ymap_get(e, "nodeLabel"), "nodeLabel: duplicate level '%s'", t->levels[i]);
-        dpop(c, m2);
-    }
-    dpop(c, m);
+    if (dtopology_levels(c, root, &t->levels, &t->nlevels, kq_level_ok)) return -1;
     VEC_PUSH(o->topologies, t);
     return 0;
 }
