@@ -60,3 +60,15 @@ drasim_cli_test(NAME queues/run/tas-dra-claims
   SQL ${_ktr_out}/dra.db "${_ktr_nodes}" "^small-0@r1-0@0 train-0@r1-0@100000$"
       ${_ktr_out}/dra.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'train' AND metric IN ('queue_admitted', 'queue_wait_censored_max_s', 'queue_unscheduled_censored_max_s')"
       "^queue_admitted=1[.]0 queue_unscheduled_censored_max_s=99[.]0 queue_wait_censored_max_s=0[.]0$")
+# TAS-aware preemption (kueue ff69552e79 preemption.go workloadFits with
+# FindTopologyAssignmentsForWorkload): the rack gang preempts y and z (rack r2),
+# not the lowest-priority x (fillBackWorkloads), and starts in r2 once they
+# are gone; x and w keep their hosts (TAS honours each pod's own nodeSelector)
+drasim_cli_test(NAME queues/run/tas-preempt
+  COMMAND run ${_ktr}/tas-preempt.yaml -o ${_ktr_out}/preempt.db --force
+  SQL ${_ktr_out}/preempt.db "${_ktr_nodes}"
+      "^x-0@r1-0@0 y-0@r2-0@0 z-0@r2-1@0 w-0@r1-1@0 gang-0@r2-0@15000 gang-1@r2-1@15000$"
+      ${_ktr_out}/preempt.db "SELECT group_concat(name || '=' || state, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^x-0=Running y-0=Deleted z-0=Deleted w-0=Running gang-0=Succeeded gang-1=Succeeded$"
+      ${_ktr_out}/preempt.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'train' AND metric IN ('queue_preemptions_InClusterQueue', 'queue_preempted', 'queue_wait_censored_max_s')"
+      "^queue_preemptions_InClusterQueue=2[.]0 queue_preempted=2[.]0 queue_wait_censored_max_s=5[.]0$")

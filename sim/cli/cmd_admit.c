@@ -251,7 +251,7 @@ int cmd_admit(int argc, char **argv) {
         } else {
             kq_try_admit(&l.s, &p, &r);
             kq_tas_assignment *ta = xcalloc(p.npod_sets ? p.npod_sets : 1, sizeof *ta);
-            kq_tas_admit(&o, &p, &r, ta);
+            kq_tas_admit(&l.s, &p, &r, ta);
             if (r.nvictims > 1) qsort(r.victims, r.nvictims, sizeof *r.victims, vic_cmp);
             const char *reason = r.admitted ? "" : sb_str(&r.reason);
             if (r.admitted && o.config.wait_ready.on && o.config.wait_ready.block_admission &&

@@ -76,8 +76,19 @@ typedef struct kq_wl {
     size_t slot, cq_slot;            /* admitted: its index in kq_snapshot.admitted and in cq->adm */
 } kq_wl;
 
+/* Kueue's TAS check inside preemption (kq_tas_admit.c; preemption.go
+ * workloadFits: FindTopologyAssignmentsForWorkload on the snapshot with the
+ * candidates' TAS usage removed). Set only while the targets of a TAS
+ * Workload are chosen; NULL otherwise. */
+typedef struct kq_tas_hook {
+    bool (*fits)(void *ctx);                             /* the preemptor's TAS requests fit now */
+    void (*wl_usage)(void *ctx, const struct kq_wl *w, bool add);   /* a candidate's TAS usage leaves or returns */
+    void *ctx;
+} kq_tas_hook;
+
 typedef struct kq_snapshot {
     const kq_objects *o;
+    const kq_tas_hook *tas_hook;     /* TAS-aware preemption in progress (kq_tas_admit.c), else NULL */
     kq_fr *frs;
     size_t nfr, cap_fr;
     kq_node **nodes;                 /* ClusterQueues (in input order), then cohorts */
@@ -107,6 +118,11 @@ void kq_admit_wl(kq_snapshot *s, kq_wl *w);      /* adds w's usage and lists it 
 void kq_unadmit_wl(kq_snapshot *s, kq_wl *w);    /* removes both */
 /* Add or remove only the usage (preemption simulation). */
 void kq_wl_usage(kq_wl *w, bool add);
+/* The same for a preemption candidate: its quota usage and, during a TAS
+ * Workload's preemption (s->tas_hook), its TAS usage. */
+void kq_victim_usage(const kq_snapshot *s, kq_wl *w, bool add);
+/* workloadFits' TAS part: true without a TAS preemption in progress. */
+bool kq_tas_hook_fits(const kq_snapshot *s);
 
 int64_t kq_local_quota(const kq_node *n, uint32_t fr);
 int64_t kq_local_available(const kq_node *n, uint32_t fr);
@@ -148,6 +164,9 @@ typedef struct kq_result {
     kq_victim *victims;
     size_t nvictims;
     strbuf reason;                   /* Kueue's message when not admitted */
+    size_t reason_base;              /* Preempt: reason's length before ". Pending the preemption of N workload(s)" */
+    kq_usage *usage;                 /* the assignment's total usage (TotalRequestsFor; owned) */
+    size_t nusage;
     strbuf why;                      /* drasim's queue-level why-pending line */
 } kq_result;
 

@@ -81,11 +81,30 @@ static int lowest_subtree_fit(const kq_node *c, uint32_t fr, int64_t val, bool *
     return node_height(root);
 }
 
+/* An amount as Kueue prints it (pkg/resources/resource_formatter.go
+ * ResourceQuantity + resource.Quantity String, ff69552e79): cpu in cores or
+ * millicores, memory, ephemeral-storage and hugepages-* in BinarySI (5Gi;
+ * below 1024 or not a multiple of 1024: the plain number), the rest in
+ * DecimalSI (2k). */
 static void fmt_amount(char *buf, size_t n, const char *res, int64_t v) {
-    if (v == KQ_UNLIMITED) snprintf(buf, n, "unlimited");
-    else if (!strcmp(res, "cpu") && v % 1000) snprintf(buf, n, "%" PRId64 "m", v);
-    else if (!strcmp(res, "cpu")) snprintf(buf, n, "%" PRId64, v / 1000);
-    else snprintf(buf, n, "%" PRId64, v);
+    static const char *const bin[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    static const char *const dec[] = {"", "k", "M", "G", "T", "P", "E"};
+    if (v == KQ_UNLIMITED) {
+        snprintf(buf, n, "unlimited");
+        return;
+    }
+    bool cpu = !strcmp(res, "cpu");
+    if (cpu && v % 1000) {
+        snprintf(buf, n, "%" PRId64 "m", v);
+        return;
+    }
+    if (cpu) v /= 1000;
+    bool binary = !strcmp(res, "memory") || !strcmp(res, "ephemeral-storage") || !strncmp(res, "hugepages-", 10);
+    int64_t base = binary ? 1024 : 1000;
+    size_t e = 0;
+    if (v != 0 && (!binary || v >= 1024 || v <= -1024))
+        while (e < 6 && v % base == 0) v /= base, e++;
+    snprintf(buf, n, "%" PRId64 "%s", v, binary ? bin[e] : dec[e]);
 }
 
 typedef struct actx {
@@ -358,6 +377,7 @@ static gmode assign_pod_set(actx *a, size_t ps) {
 
 void kq_result_free(kq_result *r) {
     free(r->choices);
+    free(r->usage);
     free(r->victims);
     sb_free(&r->reason);
     sb_free(&r->why);
@@ -403,9 +423,11 @@ void kq_try_admit(kq_snapshot *s, const kq_pending *p, kq_result *r) {
         for (size_t i = 0; i < r->nchoices; i++) r->borrowing |= r->choices[i].borrow > 0;
         /* scheduler.go recordAssignment (the assignment's message), markPreemptionOutcome */
         sb_puts(&r->reason, msg.len ? sb_str(&msg) : "couldn't assign flavors: insufficient unused quota");
+        r->reason_base = r->reason.len;
         if (r->nvictims) sb_printf(&r->reason, ". Pending the preemption of %zu workload(s)", r->nvictims);
         free(need);
     }
     sb_free(&msg);
-    free(a.assumed);
+    r->usage = a.assumed;   /* TotalRequestsFor: TAS-aware preemption uses it again (kq_tas_admit.c) */
+    r->nusage = a.nassumed;
 }

@@ -139,7 +139,7 @@ static void preemptor_usage(fctx *f, bool add) {
 static bool fits_now(const fctx *f) {
     for (size_t i = 0; i < f->nusage; i++)
         if (f->usage[i].amount > kq_available(f->cq, f->usage[i].fr)) return false;
-    return true;
+    return kq_tas_hook_fits(f->s);   /* workloadFits' TAS part (kq_tas_admit.c) */
 }
 
 /* workloadFitsForFairSharing: the preemptor's usage is simulated while the shares are computed. */
@@ -151,7 +151,7 @@ static bool fits_fs(fctx *f) {
 }
 
 static void take(fctx *f, kq_wl *w, const char *reason) {
-    kq_wl_usage(w, false);
+    kq_victim_usage(f->s, w, false);
     f->t[f->nt++] = (kq_victim){w, reason};
 }
 
@@ -271,12 +271,12 @@ size_t kq_fair_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const uint3
 
     if (ok) {   /* fillBackWorkloads (borrowing allowed) */
         for (size_t i = f.nt >= 2 ? f.nt - 1 : 0; i-- > 0;) {
-            kq_wl_usage(f.t[i].wl, true);
+            kq_victim_usage(s, f.t[i].wl, true);
             if (fits_now(&f)) f.t[i] = f.t[--f.nt];
-            else kq_wl_usage(f.t[i].wl, false);
+            else kq_victim_usage(s, f.t[i].wl, false);
         }
     }
-    for (size_t i = 0; i < f.nt; i++) kq_wl_usage(f.t[i].wl, true);   /* restoreSnapshot */
+    for (size_t i = 0; i < f.nt; i++) kq_victim_usage(s, f.t[i].wl, true);   /* restoreSnapshot */
     size_t res = 0;
     if (ok && f.nt) {
         *out = f.t;

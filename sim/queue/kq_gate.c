@@ -230,14 +230,14 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     }
     ci->spec.requests = rq;
     ci->spec.nrequests = k;
-    ci->tas_spec = ci->spec;
-    ci->tas_spec.nrequests = own;
     ci->spec.node_selector = ps->node_selector;
     ci->spec.nnode_selector = ps->nnode_selector;
     ci->spec.tolerations = ps->tolerations;
     ci->spec.ntolerations = ps->ntolerations;
     ci->spec.has_affinity = ps->has_affinity;
     ci->spec.required_affinity = ps->required_affinity;
+    ci->tas_spec = ci->spec;   /* with the selector, tolerations and affinity TAS filters nodes by */
+    ci->tas_spec.nrequests = own;
     strbuf msg = {0};   /* checked when the scenario was read */
     if (ps->nannotations) kq_tas_request_from_kv(ps->annotations, ps->nannotations, &ci->tas, &msg);
     sb_free(&msg);
@@ -460,7 +460,7 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
         const k8s_pod *ts = &ci->tas_spec;
         kq_pending tp = pd;
         tp.ps_specs = &ts;
-        kq_tas_run_step(g->tas, pod, &tp, r);
+        kq_tas_run_step(g->tas, &g->l.s, pod, &tp, r);
     }
 }
 

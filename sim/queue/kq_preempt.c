@@ -7,6 +7,8 @@
  * CandidatesOrdering, taken greedily until the workload fits and minimised
  * by the reverse pass (preemption.go classicalPreemptions, fillBackWorkloads,
  * workloadFits; classical/candidate_generator.go candidateIsValid).
+ * For a TAS Workload workloadFits also asks whether its TopologyAssignment
+ * fits with the candidates' TAS usage removed (s->tas_hook, kq_tas_admit.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,13 @@ bool kq_wl_uses(const kq_wl *w, const uint32_t *frs, size_t nfrs) {
             if (w->usage[i].fr == frs[j]) return true;
     return false;
 }
+
+void kq_victim_usage(const kq_snapshot *s, kq_wl *w, bool add) {
+    kq_wl_usage(w, add);
+    if (s->tas_hook) s->tas_hook->wl_usage(s->tas_hook->ctx, w, add);
+}
+
+bool kq_tas_hook_fits(const kq_snapshot *s) { return !s->tas_hook || s->tas_hook->fits(s->tas_hook->ctx); }
 
 static bool uses_needed(const pctx *c, const kq_wl *w) { return kq_wl_uses(w, c->need, c->nneed); }
 
@@ -186,7 +195,7 @@ static bool fits(const pctx *c, bool allow_borrowing) {
         if (!allow_borrowing && kq_borrowing_with(c->cq, fr, v)) return false;
         if (v > kq_available(c->cq, fr)) return false;
     }
-    return true;
+    return kq_tas_hook_fits(c->s);
 }
 
 static bool under_nominal(const pctx *c) {   /* queueUnderNominalInResourcesNeedingPreemption */
@@ -232,19 +241,19 @@ size_t kq_preempt_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const ui
         ntargets = 0;
         for (size_t i = 0; i < all.len; i++) {
             if (!valid(&c, &all.data[i], borrow)) continue;
-            kq_wl_usage(all.data[i].wl, false);
+            kq_victim_usage(c.s, all.data[i].wl, false);
             targets[ntargets++] = all.data[i];
             if (fits(&c, borrow)) {
                 for (size_t k = ntargets - 1; k-- > 0;) {   /* fillBackWorkloads */
-                    kq_wl_usage(targets[k].wl, true);
+                    kq_victim_usage(c.s, targets[k].wl, true);
                     if (fits(&c, borrow)) targets[k] = targets[--ntargets];
-                    else kq_wl_usage(targets[k].wl, false);
+                    else kq_victim_usage(c.s, targets[k].wl, false);
                 }
                 found = true;
                 break;
             }
         }
-        for (size_t k = 0; k < ntargets; k++) kq_wl_usage(targets[k].wl, true);   /* restoreSnapshot */
+        for (size_t k = 0; k < ntargets; k++) kq_victim_usage(c.s, targets[k].wl, true);   /* restoreSnapshot */
     }
     size_t n = 0;
     if (found && ntargets) {

@@ -9,6 +9,15 @@
  *     on empty nodes (WithSimulateEmpty) into NoFit.
  * The flavor snapshots charge the admitted Workloads' topologyAssignments
  * (tas_flavor.go addUsage); usage of pods outside Kueue is not modelled.
+ * TAS-aware preemption (the same commit): a Workload in Preempt mode whose
+ * topology would fit on empty nodes has every flavor of its TAS pod sets
+ * marked Preempt (updateModeForTASRequests), and its targets are chosen by
+ * the classic or fair-sharing preemption (kq_preempt.c, kq_fair.c) whose
+ * workloadFits also finds the TopologyAssignment with the candidates'
+ * usage removed (pkg/scheduler/preemption/preemption.go GetTargets with
+ * WorkloadsTopologyRequests, workloadFits -> FindTopologyAssignmentsForWorkload;
+ * pkg/cache/scheduler/snapshot.go RemoveWorkload,
+ * clusterqueue_snapshot.go RemoveUsage -> updateTASUsage).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,23 +92,85 @@ static const kq_flavor *tas_flavor_of(const kq_objects *o, const kq_result *r, s
     return NULL;
 }
 
-/* The snapshots of `drasim admit`: built from the snapshot's Nodes per pass. */
+/* The snapshots of `drasim admit`: built from the snapshot's Nodes per pass.
+ * For preemption (`keep`) each keeps its usage as built less the removed
+ * candidates' (`base`), from which every fit check (`pass`) starts. */
 typedef struct admit_snaps {
     const kq_objects *o;
     kq_tas_snapshot snaps[8];
     const kq_flavor *fl[8];
+    int64_t *base[8];
+    unsigned seen[8], pass;
+    bool keep;
     size_t n;
 } admit_snaps;
+
+/* Copy the leaves' usage into `base` (to_base) or back. */
+static void used_copy(kq_tas_snapshot *s, int64_t *base, bool to_base) {
+    for (size_t li = 0; li < s->nleaves; li++) {
+        int64_t *u = s->leaves[li]->used, *b = base + li * s->nres;
+        if (to_base) memcpy(b, u, s->nres * sizeof *u);
+        else memcpy(u, b, s->nres * sizeof *u);
+    }
+}
 
 static kq_tas_snapshot *admit_snap(void *ctx, const kq_flavor *fl, bool empty) {
     admit_snaps *a = ctx;
     size_t k = 0;
     while (k < a->n && a->fl[k] != fl) k++;
-    if (k < a->n) return &a->snaps[k];
+    if (k < a->n) {
+        if (a->base[k] && a->seen[k] != a->pass) {
+            used_copy(&a->snaps[k], a->base[k], false);
+            a->seen[k] = a->pass;
+        }
+        return &a->snaps[k];
+    }
     if (a->n == 8) return NULL;   /* at most 8 pod sets (workload_types.go) */
-    flavor_snapshot(&a->snaps[a->n], a->o, fl, empty);
+    kq_tas_snapshot *s = &a->snaps[a->n];
+    flavor_snapshot(s, a->o, fl, empty);
     a->fl[a->n] = fl;
+    if (a->keep) {
+        size_t cells = s->nleaves * s->nres;
+        a->base[a->n] = xmalloc((cells ? cells : 1) * sizeof *a->base[a->n]);
+        used_copy(s, a->base[a->n], true);
+        a->seen[a->n] = a->pass;
+    }
     return &a->snaps[a->n++];
+}
+
+static void admit_pass(void *ctx) { ((admit_snaps *)ctx)->pass++; }
+
+/* An admitted Workload's topologyAssignments leave the base usage (or return). */
+static void admit_wl_usage(void *ctx, const kq_wl *w, bool add) {
+    admit_snaps *a = ctx;
+    if (!w->obj) return;
+    for (size_t p = 0; p < w->obj->npod_sets; p++) {
+        const kq_pod_set *ps = &w->obj->pod_sets[p];
+        if (!ps->nta_domains) continue;
+        for (size_t k = 0; k < ps->nflavors; k++) {
+            bool dup = false;   /* flavor_snapshot charges a pod set once per flavor */
+            for (size_t j = 0; j < k; j++) dup |= ps->flavors[j].flavor == ps->flavors[k].flavor;
+            const kq_flavor *fl = dup ? NULL : kq_find_flavor(a->o, ps->flavors[k].flavor);
+            if (!fl || !fl->topology_name) continue;
+            kq_tas_snapshot *s = admit_snap(a, fl, false);
+            if (!s) continue;
+            size_t j = 0;
+            while (a->fl[j] != fl) j++;
+            used_copy(s, a->base[j], false);
+            for (size_t d = 0; d < ps->nta_domains; d++)
+                kq_tas_add_usage(s, ps->ta_levels, ps->nta_levels, ps->ta_domains[d].values, &ps->spec,
+                                 add ? ps->ta_domains[d].count : -ps->ta_domains[d].count);
+            used_copy(s, a->base[j], true);
+            a->seen[j] = a->pass;
+        }
+    }
+}
+
+static void admit_snaps_free(admit_snaps *a) {
+    for (size_t k = 0; k < a->n; k++) {
+        kq_tas_free(&a->snaps[k]);
+        free(a->base[k]);
+    }
 }
 
 /* One pass over the pod sets; 0, or -1 with the failing pod set's reason. */
@@ -128,18 +199,85 @@ static int assign_admit(const kq_objects *o, const kq_pending *p, const kq_resul
                         kq_tas_assignment *out, strbuf *reason, const kq_tas_source *src) {
     if (src) return assign_all(o, p, r, empty, src, out, reason);
     admit_snaps a = {.o = o};
-    kq_tas_source own = {admit_snap, &a};
+    kq_tas_source own = {admit_snap, NULL, NULL, &a};
     int rc = assign_all(o, p, r, empty, &own, out, reason);
-    for (size_t k = 0; k < a.n; k++) kq_tas_free(&a.snaps[k]);
+    admit_snaps_free(&a);
     return rc;
 }
 
-void kq_tas_admit(const kq_objects *o, const kq_pending *p, kq_result *r, kq_tas_assignment *out) {
-    kq_tas_admit_with(o, p, r, out, NULL);
+/* Whether pod set ps takes part in TAS (WorkloadsTopologyRequests). */
+static bool tas_pod_set(const kq_objects *o, const kq_pending *p, const kq_result *r, size_t ps, bool implied_cq) {
+    return p->ps_counts[ps] > 0 && (p->ps_tas && p->ps_tas[ps] ? true : implied_cq) && tas_flavor_of(o, r, ps);
 }
 
-void kq_tas_admit_with(const kq_objects *o, const kq_pending *p, kq_result *r, kq_tas_assignment *out,
+/* workloadFits' TAS part during preemption: every TAS pod set finds its
+ * assignment on the snapshots as the candidates removed so far leave them. */
+typedef struct tas_preempt {
+    const kq_objects *o;
+    const kq_pending *p;
+    const kq_result *r;
+    const kq_tas_source *src;
+} tas_preempt;
+
+static bool tp_fits(void *ctx) {
+    tas_preempt *t = ctx;
+    if (t->src->pass) t->src->pass(t->src->ctx);
+    kq_tas_assignment tmp[8];
+    memset(tmp, 0, sizeof tmp);
+    strbuf why = {0};
+    int rc = assign_all(t->o, t->p, t->r, false, t->src, tmp, &why);
+    for (size_t i = 0; i < t->p->npod_sets; i++) kq_tas_assignment_free(&tmp[i]);
+    sb_free(&why);
+    return rc == 0;
+}
+
+static void tp_usage(void *ctx, const kq_wl *w, bool add) {
+    tas_preempt *t = ctx;
+    if (t->src->wl_usage) t->src->wl_usage(t->src->ctx, w, add);
+}
+
+/* The targets of a Workload in Preempt mode whose TAS pod sets fit on empty
+ * nodes (flavorassigner.go updateModeForTASRequests, then
+ * preemption.go GetTargets with the TAS check); the reason gets Kueue's
+ * ". Pending the preemption of N workload(s)" for the new count. */
+static void tas_preemption(kq_snapshot *s, const kq_pending *p, kq_result *r, const kq_tas_source *src) {
+    const kq_objects *o = s->o;
+    if (p->npod_sets > 8) return;
+    bool implied_cq = p->cq && cq_tas_only(o, p->cq->cq), any = false;
+    for (size_t ps = 0; ps < p->npod_sets; ps++) any |= tas_pod_set(o, p, r, ps, implied_cq);
+    if (!any) return;   /* no TAS request: the quota's targets stand */
+    uint32_t *need = xmalloc((r->nchoices ? r->nchoices : 1) * sizeof *need);
+    size_t nneed = 0;
+    for (size_t i = 0; i < r->nchoices; i++) {
+        kq_choice *c = &r->choices[i];
+        if (tas_pod_set(o, p, r, c->pod_set, implied_cq)) c->mode = KQ_PREEMPT;
+        if (c->mode == KQ_PREEMPT) need[nneed++] = kq_fr_index(s, c->flavor, c->resource);
+    }
+    admit_snaps a = {.o = o, .keep = true};
+    kq_tas_source own = {admit_snap, admit_pass, admit_wl_usage, &a};
+    tas_preempt tp = {o, p, r, src ? src : &own};
+    kq_tas_hook hook = {tp_fits, tp_usage, &tp};
+    free(r->victims);
+    r->victims = NULL;
+    s->tas_hook = &hook;
+    r->nvictims = kq_preempt_targets(s, &p->wl, p->cq, need, nneed, r->usage, r->nusage, &r->victims);
+    s->tas_hook = NULL;
+    admit_snaps_free(&a);
+    free(need);
+    if (r->reason_base < r->reason.len) {
+        r->reason.len = r->reason_base;
+        r->reason.s[r->reason_base] = 0;
+    }
+    if (r->nvictims) sb_printf(&r->reason, ". Pending the preemption of %zu workload(s)", r->nvictims);
+}
+
+void kq_tas_admit(kq_snapshot *s, const kq_pending *p, kq_result *r, kq_tas_assignment *out) {
+    kq_tas_admit_with(s, p, r, out, NULL);
+}
+
+void kq_tas_admit_with(kq_snapshot *s, const kq_pending *p, kq_result *r, kq_tas_assignment *out,
                        const kq_tas_source *src) {
+    const kq_objects *o = s->o;
     memset(out, 0, p->npod_sets * sizeof *out);
     if (!o->topologies.len || (!r->admitted && r->mode != KQ_PREEMPT)) return;
     strbuf reason = {0};
@@ -154,6 +292,7 @@ void kq_tas_admit_with(const kq_objects *o, const kq_pending *p, kq_result *r, k
         r->mode = KQ_PREEMPT;
         sb_clear(&r->reason);
         sb_puts(&r->reason, sb_str(&reason));
+        r->reason_base = r->reason.len;
         sb_clear(&r->why);
         sb_printf(&r->why, "quota fits but the topology does not: %s", sb_str(&reason));
     }
@@ -169,6 +308,8 @@ void kq_tas_admit_with(const kq_objects *o, const kq_pending *p, kq_result *r, k
         free(r->victims);
         r->victims = NULL;
         r->nvictims = 0;
+    } else {
+        tas_preemption(s, p, r, src);
     }
     for (size_t i = 0; i < 8 && i < p->npod_sets; i++) kq_tas_assignment_free(&tmp[i]);
     sb_free(&reason);

@@ -4,6 +4,7 @@
  */
 #include "queue/kq_tas_run.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +20,18 @@ typedef struct tas_flavor {
     int64_t *pend;                   /* [leaf * nres + r]: admitted TAS pods not bound yet */
     k8s_kv **sel;                    /* per leaf: the ungater's nodeSelector (made on first use) */
     size_t nsel;                     /* entries of each selector */
+    /* one evaluation (kq_tas_run_step): the leaves' usage, less the preemption
+     * candidates removed so far; every fit check starts from it */
+    int64_t *base;                   /* [leaf * nres + r] */
+    bool base_ok;
+    unsigned seen;                   /* the fit check whose usage was last set from base; UINT_MAX none */
 } tas_flavor;
 
 typedef struct tas_pod {             /* per pod id: an admitted pod of an assignment */
     int32_t flavor, leaf;            /* flavor index + 1 (0 = none) and leaf */
     const int64_t *amount;           /* one pod's request per snapshot resource */
     bool bound;
+    uint32_t next;                   /* the next pod of its Workload + 1 (0: the last); the lead pod first */
 } tas_pod;
 
 typedef struct proposal {            /* the assignment of a pending Workload's last evaluation */
@@ -43,6 +50,7 @@ struct kq_tas_run {
     VEC(proposal) props;
     VEC(int64_t *) amounts;          /* owned request arrays */
     bool changed;
+    unsigned pass;                   /* fit checks of TAS-aware preemption */
 };
 
 kq_tas_run *kq_tas_run_new(const kq_objects *o, const scheduler *s) {
@@ -75,33 +83,71 @@ static tas_flavor *flavor(kq_tas_run *t, const kq_flavor *fl, int32_t *index) {
     for (size_t r = 0; r < f->s.nres; r++) f->sched_res[r] = sched_res_index(s, f->s.res[r]);
     f->pend = xcalloc((f->s.nleaves ? f->s.nleaves : 1) * f->s.nres, sizeof *f->pend);
     f->sel = xcalloc(f->s.nleaves ? f->s.nleaves : 1, sizeof *f->sel);
+    size_t cells = f->s.nleaves * f->s.nres;
+    f->base = xmalloc((cells ? cells : 1) * sizeof *f->base);
     return f;
 }
 
-/* kq_tas_source: the flavor's leaves charged with the scheduler's requested
- * (an absent node: all of it) and the admitted pods not bound yet. */
+/* The flavor's leaves' usage now (into base): the scheduler's requested (an
+ * absent node: all of it) and the admitted pods not bound yet. */
+static void base_usage(kq_tas_run *t, tas_flavor *f) {
+    size_t nres = f->s.nres;
+    memcpy(f->base, f->pend, f->s.nleaves * nres * sizeof *f->base);
+    const scheduler *s = t->sched;
+    for (size_t i = 0; i < s->nnodes; i++) {
+        if (f->node_leaf[i] < 0) continue;
+        int64_t *u = f->base + (size_t)f->node_leaf[i] * nres;
+        const int64_t *src = sched_node_present(s, i) ? s->used : s->alloc;
+        for (size_t r = 0; r < nres; r++)
+            if (f->sched_res[r] >= 0) u[r] += src[i * s->nres + (size_t)f->sched_res[r]];
+    }
+    f->base_ok = true;
+    f->seen = UINT_MAX;
+}
+
+/* kq_tas_source: the flavor's leaves charged with base_usage, computed once
+ * per evaluation; a new fit check (live_pass) starts again from it. */
 static kq_tas_snapshot *live_snapshot(void *ctx, const kq_flavor *fl, bool empty) {
     kq_tas_run *t = ctx;
     int32_t k;
     tas_flavor *f = flavor(t, fl, &k);
     if (!f) return NULL;
-    if (!empty) t->last = k;
     size_t nres = f->s.nres;
-    for (size_t li = 0; li < f->s.nleaves; li++) {
-        int64_t *u = f->s.leaves[li]->used;
-        if (empty) memset(u, 0, nres * sizeof *u);
-        else memcpy(u, f->pend + li * nres, nres * sizeof *u);
+    if (empty) {
+        for (size_t li = 0; li < f->s.nleaves; li++) memset(f->s.leaves[li]->used, 0, nres * sizeof(int64_t));
+        f->seen = UINT_MAX;
+        return &f->s;
     }
-    if (empty) return &f->s;
-    const scheduler *s = t->sched;
-    for (size_t i = 0; i < s->nnodes; i++) {
-        if (f->node_leaf[i] < 0) continue;
-        int64_t *u = f->s.leaves[f->node_leaf[i]]->used;
-        const int64_t *src = sched_node_present(s, i) ? s->used : s->alloc;
-        for (size_t r = 0; r < nres; r++)
-            if (f->sched_res[r] >= 0) u[r] += src[i * s->nres + (size_t)f->sched_res[r]];
+    t->last = k;
+    if (!f->base_ok) base_usage(t, f);
+    if (f->seen != t->pass) {
+        for (size_t li = 0; li < f->s.nleaves; li++)
+            memcpy(f->s.leaves[li]->used, f->base + li * nres, nres * sizeof(int64_t));
+        f->seen = t->pass;
     }
     return &f->s;
+}
+
+static void live_pass(void *ctx) { ((kq_tas_run *)ctx)->pass++; }
+
+/* TAS-aware preemption: admitted Workload w's pods (kq_tas_run_commit's
+ * chain from its lead pod, w->seq) leave the base usage of their domains,
+ * bound or not (add: they return). */
+static void live_wl_usage(void *ctx, const kq_wl *w, bool add) {
+    kq_tas_run *t = ctx;
+    uint32_t pod = (uint32_t)w->seq;
+    for (size_t guard = 0; pod < t->pods.len && guard < t->pods.len; guard++) {
+        const tas_pod *tp = &t->pods.data[pod];
+        if (tp->flavor) {
+            tas_flavor *f = &t->f[tp->flavor - 1];
+            if (!f->base_ok) base_usage(t, f);
+            int64_t *b = f->base + (size_t)tp->leaf * f->s.nres;
+            for (size_t r = 0; r < f->s.nres; r++) b[r] += add ? tp->amount[r] : -tp->amount[r];
+            f->seen = UINT_MAX;
+        }
+        if (!tp->next) break;
+        pod = tp->next - 1;
+    }
 }
 
 static void drop_proposal(kq_tas_run *t, uint32_t lead) {
@@ -113,13 +159,14 @@ static void drop_proposal(kq_tas_run *t, uint32_t lead) {
         }
 }
 
-void kq_tas_run_step(kq_tas_run *t, uint32_t lead, const kq_pending *p, kq_result *r) {
+void kq_tas_run_step(kq_tas_run *t, kq_snapshot *s, uint32_t lead, const kq_pending *p, kq_result *r) {
     kq_tas_assignment ta[8];
     memset(ta, 0, sizeof ta);
     if (p->npod_sets > 8) return;
     t->last = -1;
-    kq_tas_source src = {live_snapshot, t};
-    kq_tas_admit_with(t->o, p, r, ta, &src);
+    for (size_t k = 0; k < t->nf; k++) t->f[k].base_ok = false;   /* the nodes changed since */
+    kq_tas_source src = {live_snapshot, live_pass, live_wl_usage, t};
+    kq_tas_admit_with(s, p, r, ta, &src);
     drop_proposal(t, lead);
     if (r->admitted && ta[0].nlevels && t->last >= 0) {   /* the gate's Workloads have one pod set */
         proposal pr = {lead, t->last, ta[0]};
@@ -185,7 +232,7 @@ void kq_tas_run_commit(kq_tas_run *t, uint32_t lead, const uint32_t *pods, size_
             uint32_t pod = pods[j];
             while (t->pods.len <= pod) VEC_PUSH(t->pods, (tas_pod){0});
             tas_pod *tp = &t->pods.data[pod];
-            *tp = (tas_pod){pr->flavor + 1, li, amt, false};
+            *tp = (tas_pod){pr->flavor + 1, li, amt, false, j + 1 < n ? pods[j + 1] + 1 : 0};
             charge(f, tp, +1);
             queue_pin pin = {pod, sel, f->nsel};
             VEC_PUSH(out->pins, pin);
@@ -228,6 +275,7 @@ void kq_tas_run_free(kq_tas_run *t) {
         free(f->node_leaf);
         free(f->sched_res);
         free(f->pend);
+        free(f->base);
         kq_tas_free(&f->s);
     }
     free(t->f);

@@ -21,6 +21,10 @@
  *    devices its claims take nor the quota resource deviceClassMappings
  *    charge them as (tas_flavorassigner.go "Use PodSpec directly for TAS
  *    placement", resources.NewRequestsFromPodSpec; kueue#10548 is open).
+ *  - Preemption (preemption.go workloadFits with the TAS check): a
+ *    candidate's pods leave the domains they were assigned, bound or not;
+ *    pods outside Kueue and Workloads admitted without an assignment stay
+ *    (Kueue's non-TAS usage).
  * Not modelled: node replacement, a node's readiness (the run's presence is
  * used instead).
  */
@@ -38,9 +42,11 @@ kq_tas_run *kq_tas_run_new(const kq_objects *o, const scheduler *s);
 void kq_tas_run_free(kq_tas_run *t);
 
 /* The TAS step of pending Workload `lead` after its quota check (r from
- * kq_try_admit): may turn r into not admitted with Kueue's reason; an
- * assignment found is kept for kq_tas_run_commit. */
-void kq_tas_run_step(kq_tas_run *t, uint32_t lead, const kq_pending *p, kq_result *r);
+ * kq_try_admit on `s`): may turn r into not admitted with Kueue's reason,
+ * and in Preempt mode choose its victims with the TAS check (the admitted
+ * Workloads' pods leave their domains: kq_tas_admit.h); an assignment found
+ * is kept for kq_tas_run_commit. */
+void kq_tas_run_step(kq_tas_run *t, kq_snapshot *s, uint32_t lead, const kq_pending *p, kq_result *r);
 /* `lead`'s Workload was admitted with pods[0..n) of `spec`: charge its
  * assignment and pin each pod to its domain (out->pins). No effect without
  * an assignment. */

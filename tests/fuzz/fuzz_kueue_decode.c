@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 kq_try_admit(&l.s, &p, &r);
                 kq_tas_assignment ta[8];
                 if (p.npod_sets <= 8) {   /* topology-aware scheduling (kq_tas*.c) */
-                    kq_tas_admit(&o, &p, &r, ta);
+                    kq_tas_admit(&l.s, &p, &r, ta);
                     for (size_t k = 0; k < p.npod_sets; k++) kq_tas_assignment_free(&ta[k]);
                 }
                 kq_result_free(&r);
