@@ -54,3 +54,13 @@ drasim_cli_test(NAME queues/kai/topology/stranded-held
   COMMAND run ${_kt}/required.yaml --set output.sampleInterval=10s -o ${_kt_out}/stranded.db --force
   SQL ${_kt_out}/stranded.db "SELECT printf('%.2f', value) FROM summary WHERE grp = '' AND metric = 'topo_stranded_gpu_hours'" "^0[.]10$"
       ${_kt_out}/stranded.db "SELECT group_concat(stranded_gpus, ' ') FROM (SELECT * FROM topology_samples ORDER BY t_ms) WHERE t_ms <= 70000" "^0 6 6 6 6 6 6 0$")
+# topology-aware preemption (KAI v0.13.0 actions/preempt through plugins/topology,
+# the victims' pods releasing): the rack gang preempts y and z (rack r2), not
+# the lowest-priority x, and runs in r2 once they are gone (preempt.yaml)
+drasim_cli_test(NAME queues/kai/topology/preempt
+  COMMAND run ${_kt}/preempt.yaml -o ${_kt_out}/preempt.db --force
+  SQL ${_kt_out}/preempt.db "${_kt_nodes}"
+      "^x-0@r1-0@0 y-0@r2-0@0 z-0@r2-1@0 w-0@r1-1@0 gang-0@r2-0@15000 gang-1@r2-1@15000$"
+      ${_kt_out}/preempt.db "SELECT group_concat(name || '=' || state, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^x-0=Running y-0=Deleted z-0=Deleted w-0=Running gang-0=Succeeded gang-1=Succeeded$"
+      ${_kt_out}/preempt.db "SELECT count(*) FROM pods WHERE reason LIKE '%preempted by higher priority workload default/gang (KAI preempt)'" "^2$")

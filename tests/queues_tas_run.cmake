@@ -72,3 +72,9 @@ drasim_cli_test(NAME queues/run/tas-preempt
       "^x-0=Running y-0=Deleted z-0=Deleted w-0=Running gang-0=Succeeded gang-1=Succeeded$"
       ${_ktr_out}/preempt.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'train' AND metric IN ('queue_preemptions_InClusterQueue', 'queue_preempted', 'queue_wait_censored_max_s')"
       "^queue_preemptions_InClusterQueue=2[.]0 queue_preempted=2[.]0 queue_wait_censored_max_s=5[.]0$")
+# bad input: a topology level missing on some nodes: Kueue's reason plus a warning naming them
+drasim_cli_test(NAME queues/run/tas-unlabelled-nodes
+  COMMAND run ${_ktr}/tas-unlabelled.yaml -o ${_ktr_out}/unlabelled.db --force
+  EXPECT [=[train: 3 pods: quota fits but the topology does not: couldn't assign flavors to pod set main: topology "default" allows to fit only 2 out of 3 pod\(s\)]=]
+         [=[warning: ClusterQueue train: 2 nodes of its TAS flavors lack a level label of the flavor's Topology; Kueue TAS never places a Workload on them]=]
+  SQL ${_ktr_out}/unlabelled.db "SELECT value FROM summary WHERE grp = 'train' AND metric = 'queue_tas_unlabelled_nodes'" "^2[.]0$")

@@ -92,8 +92,9 @@ typedef struct kai_state {
     kai_node *nodes;                 /* NULL: no physical fit check */
     size_t nnodes;
     /* A job with a topology constraint also needs a domain: topo_place(ctx,
-     * j, commit) after the aggregate fit (queue/kai_topology.h); NULL = none. */
-    bool (*topo_place)(void *ctx, kai_job *j, bool commit);
+     * j, vic, nv, commit) after the aggregate fit, the victims' pods
+     * releasing their resources (queue/kai_topology.h); NULL = none. */
+    bool (*topo_place)(void *ctx, kai_job *j, kai_job *const *vic, size_t nv, bool commit);
     void *topo_ctx;
     double saturation_multiplier;    /* relcaimerSaturationMultiplier, 1 */
     /* cycle scratch (kai_cycle.c): jobs per leaf Queue in job order with the

@@ -150,9 +150,9 @@ static bool place_n(kai_state *s, kai_job *j, kai_job *const *vic, size_t nv, bo
             for (int r = 0; r < KAI_NRES; r++) fr[r] += vic[a]->alloc[r];
         if (placed) *placed = 0;
         if (!fits(fr, j->req)) return false;
-        /* a topology constraint: a domain that holds the job too (victims'
-         * nodes are not known here: a domain must hold it without them) */
-        return !j->topo || !s->topo_place || s->topo_place(s->topo_ctx, j, commit);
+        /* a topology constraint: a domain that holds the job too, with the
+         * victims' pods releasing theirs (queue/kai_topology.h) */
+        return !j->topo || !s->topo_place || s->topo_place(s->topo_ctx, j, vic, nv, commit);
     }
     kai_node *fr = xmalloc((s->nnodes ? s->nnodes : 1) * sizeof *fr);
     memcpy(fr, s->nodes, s->nnodes * sizeof *fr);
@@ -169,8 +169,9 @@ static bool place_n(kai_state *s, kai_job *j, kai_job *const *vic, size_t nv, bo
         for (int r = 0; r < KAI_NRES; r++) fr[at[p]].free[r] -= req[r];
     }
     if (placed) *placed = p;
-    /* a topology constraint (queue/kai_topology.h): a domain that holds the job too */
-    if (ok && j->topo && s->topo_place) ok = s->topo_place(s->topo_ctx, j, commit);
+    /* a topology constraint (queue/kai_topology.h): a domain that holds the job
+     * too, the victims' pods releasing their resources (IdleOrReleasing) */
+    if (ok && j->topo && s->topo_place) ok = s->topo_place(s->topo_ctx, j, vic, nv, commit);
     if (ok && commit) {
         j->slots = xrealloc(j->slots, (j->nslots + j->npods + 1) * sizeof *j->slots);
         for (p = 0; p < j->npods; p++) {

@@ -110,10 +110,10 @@ typedef struct kai_gate {
 enum { NODE_UNBOUND = -1, NODE_GONE = -2 };
 
 /* kai_state.topo_place: the domain of a job with a topology constraint. */
-static bool topo_place(void *ctx, kai_job *kj, bool commit) {
+static bool topo_place(void *ctx, kai_job *kj, kai_job *const *vic, size_t nv, bool commit) {
     kai_gate *g = ctx;
     const gjob *j = (const gjob *)kj;   /* kai_job is gjob's first member */
-    return kai_topo_place(g->topo, kj, g->cls[j->cls].req, j->pods.len, commit);
+    return kai_topo_place(g->topo, kj, (const kai_job *const *)vic, nv, g->cls[j->cls].req, j->pods.len, commit);
 }
 
 static const char *label(const pod_group_spec *ps, const char *key) {
@@ -396,7 +396,14 @@ static void allocated(kai_gate *g, gjob *j, int64_t t, queue_cycle_out *out) {
     VEC_PUSH(qs->waits, t - j->arrival);
     for (size_t k = 0; k < j->pods.len; k++) VEC_PUSH(out->admitted, j->pods.data[k]);
     if (j->j.topo) {   /* KAI binds the pods to the nodes it chose in the domain (kai_topology.h) */
-        if (j->j.pipelined) kai_topo_place(g->topo, &j->j, g->cls[j->cls].req, j->pods.len, true);
+        if (j->j.pipelined) {   /* its domain counts its victims' pods as releasing (kai_topology.h) */
+            const kai_job **vic = xmalloc((g->s.nvictims ? g->s.nvictims : 1) * sizeof *vic);
+            size_t nv = 0;
+            for (size_t i = 0; i < g->s.nvictims; i++)
+                if (g->s.victims[i].for_job == &j->j) vic[nv++] = g->s.victims[i].job;
+            kai_topo_place(g->topo, &j->j, vic, nv, g->cls[j->cls].req, j->pods.len, true);
+            free(vic);
+        }
         kai_topo_pins(g->topo, &j->j, j->pods.data, j->pods.len, out);
     }
 }

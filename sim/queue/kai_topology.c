@@ -64,6 +64,8 @@ struct kai_topo {
     bool *built;
     VEC(kai_topo_constraint *) cons;
     int64_t *pend;                           /* [node * T_N]: placed pods not bound yet */
+    int64_t *back;                           /* [node * T_N]: victims' pods releasing (one placement) */
+    bool has_back;
     VEC(tpod) pods;                          /* per pod id */
     VEC(placed) placed;
     VEC(failed) failed;
@@ -173,6 +175,25 @@ static void node_free(const kai_topo *t, uint32_t i, int64_t f[T_N]) {
     const gs_node *g = &s->gv.nodes[i];
     for (int k = 0; k < g->ngpu && k < GS_MAX_GPUS; k++) f[T_GPU] += g->free[k] >= GS_MILLI;
     for (int r = 0; r < T_N; r++) f[r] -= t->pend[(size_t)i * T_N + r];
+    if (t->has_back)
+        for (int r = 0; r < T_N; r++) f[r] += t->back[(size_t)i * T_N + r];
+}
+
+/* The victims' pods release their resources on their nodes (sign +1) or not
+ * any more (-1): KAI's Releasing, counted with Idle by the topology plugin. */
+static void release(kai_topo *t, const kai_job *const *vic, size_t nv, int sign) {
+    if (!nv) return;
+    size_t nn = t->s->nnodes;
+    if (!t->back) t->back = xcalloc((nn ? nn : 1) * T_N, sizeof *t->back);
+    for (size_t a = 0; a < nv; a++)
+        for (size_t k = 0; k < vic[a]->nslots; k++) {
+            const kai_slot *sl = &vic[a]->slots[k];
+            if (sl->node < 0 || (size_t)sl->node >= nn) continue;
+            int64_t q[T_N];
+            pod_q(sl->v, q);
+            for (int r = 0; r < T_N; r++) t->back[(size_t)sl->node * T_N + r] += sign * q[r];
+        }
+    t->has_back = sign > 0;
 }
 
 static void node_empty(const kai_topo *t, uint32_t i, int64_t f[T_N]) {
@@ -295,7 +316,17 @@ static bool fill(const kai_topo *t, const ttree *T, int l, int32_t d, int pl, co
     return ok;
 }
 
-bool kai_topo_place(kai_topo *t, const kai_job *j, const double req[KAI_NRES], size_t npods, bool commit) {
+static bool place_in(kai_topo *t, const kai_job *j, const double req[KAI_NRES], size_t npods, bool commit);
+
+bool kai_topo_place(kai_topo *t, const kai_job *j, const kai_job *const *vic, size_t nv, const double req[KAI_NRES],
+                    size_t npods, bool commit) {
+    if (t->s) release(t, vic, nv, +1);
+    bool ok = place_in(t, j, req, npods, commit);
+    if (t->s) release(t, vic, nv, -1);
+    return ok;
+}
+
+static bool place_in(kai_topo *t, const kai_job *j, const double req[KAI_NRES], size_t npods, bool commit) {
     const kai_topo_constraint *c = j->topo;
     strbuf why = {0};
     size_t k = 0;
@@ -504,6 +535,7 @@ void kai_topo_free(kai_topo *t) {
     }
     free(t->trees);
     free(t->built);
+    free(t->back);
     for (size_t i = 0; i < t->cons.len; i++) free(t->cons.data[i]);
     VEC_FREE(t->cons);
     for (size_t i = 0; i < t->placed.len; i++) free(t->placed.data[i].node);

@@ -32,10 +32,14 @@
  * cpu, memory, pod slots and whole GPUs (the scheduler's GPU view: devices
  * in DRA mode); each pod is then pinned to its node by a
  * kubernetes.io/hostname nodeSelector (KAI binds the pods itself).
- * Not modelled: reclaim and preempt for a topology job (a domain must hold it
- * without its victims: their nodes are not known to the queue layer),
- * heterogeneous pods and sub-groups (segment-* annotations), fractional
- * GPUs (counted as whole).
+ *  - reclaim and preempt (actions/common/allocate.go: the solver's scenario
+ *    evicts the victims in the session, then allocates the job through the
+ *    same subSetNodesFn; job_filtering.go counts a node's Idle plus Releasing,
+ *    calcNodeAccommodation IsTaskAllocatableOnReleasingOrIdle): a domain's
+ *    nodes get back the victims' pods (their slots: bound pods where they run)
+ *    while the victims are tried, so KAI reclaims in the domain it can free.
+ * Not modelled: heterogeneous pods and sub-groups (segment-* annotations),
+ * fractional GPUs (counted as whole).
  */
 #ifndef DRASIM_QUEUE_KAI_TOPOLOGY_H
 #define DRASIM_QUEUE_KAI_TOPOLOGY_H
@@ -71,9 +75,12 @@ const kai_topo_constraint *kai_topo_constraint_of(kai_topo *t, const k8s_kv *kv,
 
 /* Job j (its constraint in j->topo) of `npods` pods, each requesting `req`
  * (KAI's units: gpu devices, cpu millicores, memory bytes): true when a
- * domain holds it now; with `commit` its pods' nodes are kept (and counted
- * as taken) for kai_topo_pins. False records KAI's reason (kai_topo_why). */
-bool kai_topo_place(kai_topo *t, const kai_job *j, const double req[KAI_NRES], size_t npods, bool commit);
+ * domain holds it now, the pods of victims vic[0..nv) (their slots)
+ * releasing their resources (reclaim and preempt); with `commit` its pods'
+ * nodes are kept (and counted as taken) for kai_topo_pins. False records
+ * KAI's reason (kai_topo_why). */
+bool kai_topo_place(kai_topo *t, const kai_job *j, const kai_job *const *vic, size_t nv, const double req[KAI_NRES],
+                    size_t npods, bool commit);
 /* Pin pods[0..n) of committed job j to their nodes (out->pins). */
 void kai_topo_pins(kai_topo *t, const kai_job *j, const uint32_t *pods, size_t n, queue_cycle_out *out);
 /* The reason j's last placement failed; false when it did not fail there. */

@@ -972,6 +972,14 @@ static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud
             add(ud, "queue_evicted_Deactivated", (double)cs->evicted_deactivated, grp);
         }
         add_unscheduled(g, q, end, add, ud);
+        if (g->tas) {   /* nodes of its TAS flavors outside their Topology (a warning; only when some) */
+            size_t un = 0;
+            const kq_cluster_queue *cq = g->l.s.nodes[q]->cq;
+            for (size_t rg = 0; rg < cq->ngroups; rg++)
+                for (size_t f = 0; f < cq->groups[rg].nflavors; f++)
+                    un += kq_tas_run_unlabelled(g->tas, kq_find_flavor(g->sc->queues, cq->groups[rg].flavors[f].flavor));
+            if (un) add(ud, "queue_tas_unlabelled_nodes", (double)un, grp);
+        }
         if (n == 0) continue;
         /* time to admission, censored: a Workload still pending counts until the end */
         int64_t *w = xmalloc(n * sizeof *w);

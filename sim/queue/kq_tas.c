@@ -80,6 +80,21 @@ static bool node_in_flavor_levels(const k8s_node *n, const kq_flavor *f, const c
 
 static void build(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, const k8s_objects *nodes, bool live);
 
+size_t kq_tas_unlabelled(const kq_topology *t, const kq_flavor *f, const k8s_node *nodes, size_t nnodes) {
+    size_t n = 0;
+    for (size_t i = 0; i < nnodes; i++) {
+        const k8s_node *x = &nodes[i];
+        bool flavor = true, levels = true;
+        for (size_t k = 0; k < f->nnode_labels && flavor; k++) {
+            const char *v = label_of(x, f->node_labels[k].key);
+            flavor = v && !strcmp(v, f->node_labels[k].value);
+        }
+        for (size_t l = 0; l < t->nlevels && levels; l++) levels = label_of(x, t->levels[l]) != NULL;
+        n += flavor && !levels;
+    }
+    return n;
+}
+
 int kq_tas_leaf_of(const kq_tas_snapshot *s, const k8s_node *n) {
     if (!node_in_flavor_levels(n, s->flavor, s->levels, s->nlevels, true)) return -1;
     for (size_t li = 0; li < s->nleaves; li++) {

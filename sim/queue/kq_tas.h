@@ -63,6 +63,9 @@ void kq_tas_free(kq_tas_snapshot *s);
 void kq_tas_build_live(kq_tas_snapshot *s, const kq_topology *t, const kq_flavor *f, const k8s_node *nodes,
                        size_t nnodes);
 int kq_tas_leaf_of(const kq_tas_snapshot *s, const k8s_node *n);
+/* Nodes carrying flavor f's nodeLabels but not every level of t: outside
+ * TAS (tas_nodes_cache.go drops them silently; a run warns). */
+size_t kq_tas_unlabelled(const kq_topology *t, const kq_flavor *f, const k8s_node *nodes, size_t nnodes);
 
 typedef struct kq_tas_domain {
     const char **values;             /* levels[first_level..] values */

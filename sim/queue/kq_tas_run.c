@@ -265,6 +265,11 @@ void kq_tas_run_ended(kq_tas_run *t, uint32_t pod) {
     tp->flavor = 0;
 }
 
+size_t kq_tas_run_unlabelled(const kq_tas_run *t, const kq_flavor *fl) {
+    const kq_topology *topo = fl && fl->topology_name ? kq_find_topology(t->o, fl->topology_name) : NULL;
+    return topo ? kq_tas_unlabelled(topo, fl, t->sched->nodes, t->sched->nnodes) : 0;
+}
+
 void kq_tas_run_free(kq_tas_run *t) {
     if (!t) return;
     for (size_t k = 0; k < t->nf; k++) {

@@ -59,5 +59,8 @@ void kq_tas_run_cycle(kq_tas_run *t);
 /* Pod `pod` was bound (its usage is now the scheduler's) or ended. */
 void kq_tas_run_bound(kq_tas_run *t, uint32_t pod);
 void kq_tas_run_ended(kq_tas_run *t, uint32_t pod);
+/* The run's nodes with flavor fl's nodeLabels that lack a level of its
+ * Topology (0 for a flavor without one). */
+size_t kq_tas_run_unlabelled(const kq_tas_run *t, const kq_flavor *fl);
 
 #endif

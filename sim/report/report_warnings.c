@@ -198,6 +198,9 @@ size_t report_warnings_html(const rdb *r, strbuf *b) {
                             "(device-plugin time-slicing or MPS)", &w);
         n += metric_warning(r, &gs[k], "topology_unlabelled_nodes",
                             "nodes without its gang's topology label (KEP-5732 never places the gang on them)", &w);
+        n += metric_warning(r, &gs[k], "queue_tas_unlabelled_nodes",
+                            "nodes of its TAS flavors without a level label of the flavor's Topology (Kueue TAS "
+                            "never places a Workload on them)", &w);
     }
     n += metric_warning(r, NULL, "preemption_blocked_by_dra",
                         "preemption attempts that found only DRA devices in the way (in Kubernetes 1.36 the "

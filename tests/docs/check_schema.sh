@@ -48,6 +48,7 @@ run jobs.db run "$src/tests/traces/slurm.yaml" --set "workload.jobs[0].mode=as-r
 run philly.db run "$src/tests/traces/philly.yaml"                       # Philly's restarts (issue 29)
 run queues.db run "$src/tests/queues/run/borrowing.yaml"                # Kueue in front of the scheduler (issue 27)
 run queues-ready.db run "$src/tests/queues/run/pods-ready.yaml"        # Kueue waitForPodsReady: queue_evicted_* metrics
+run queues-tas.db run "$src/tests/queues/run/tas-unlabelled.yaml"     # Kueue TAS: queue_tas_unlabelled_nodes (issue 28)
 run kai.db run "$src/tests/queues/kai/run/reclaim.yaml"                 # KAI in front of the scheduler (issue 27)
 run kai-missing.db run "$src/tests/queues/kai/run/capacity.yaml"        # a KAI Queue that does not exist
 run cost.db run "$src/tests/cost/fleet-hand.yaml"                      # prices, power (issue 30)
@@ -55,7 +56,7 @@ run cost-queue.db run "$src/tests/cost/queue-hand.yaml"                # chargeb
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
 run plan-ca.db plan "$src/tests/plan/autoscale.yaml" --expect "$src/tests/plan/autoscale-slo.yaml" --seeds 1 --vary cpu=1..4 -j 2
 run plan-min.db plan "$src/tests/plan/minimize-cost.yaml" --expect "$src/tests/plan/start-slo.yaml" --vary od=0..1 --vary spot=0..2 --minimize cost -j 2
-dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db preempt-dra.db gang.db faults.db topo.db queues.db queues-ready.db cd.db cost.db cost-queue.db jobs.db kai.db kai-missing.db philly.db"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db preempt-dra.db gang.db faults.db topo.db queues.db queues-ready.db queues-tas.db cd.db cost.db cost-queue.db jobs.db kai.db kai-missing.db philly.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
 
