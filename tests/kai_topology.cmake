@@ -64,3 +64,9 @@ drasim_cli_test(NAME queues/kai/topology/preempt
       ${_kt_out}/preempt.db "SELECT group_concat(name || '=' || state, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
       "^x-0=Running y-0=Deleted z-0=Deleted w-0=Running gang-0=Succeeded gang-1=Succeeded$"
       ${_kt_out}/preempt.db "SELECT count(*) FROM pods WHERE reason LIKE '%preempted by higher priority workload default/gang (KAI preempt)'" "^2$")
+# bad input: a topology level missing on some nodes: KAI's reason plus a warning naming them
+drasim_cli_test(NAME queues/kai/topology/unlabelled-nodes
+  COMMAND run ${_kt}/unlabelled.yaml -o ${_kt_out}/unlabelled.db --force
+  EXPECT [=[train: 3 pods: topology cluster-topology, requirement cloud.provider.com/topology-rack couldn't be satisfied for job <default/train>: not enough resources in the cluster to allocate the job]=]
+         [=[warning: 2 nodes lack a level label of a KAI Topology that jobs ask for; KAI never places a topology-constrained job on them]=]
+  SQL ${_kt_out}/unlabelled.db "SELECT value FROM summary WHERE grp = '' AND metric = 'kai_topology_unlabelled_nodes'" "^2[.]0$")

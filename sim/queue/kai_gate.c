@@ -533,6 +533,8 @@ static const char *gate_why(void *ctx, uint32_t cls) {
  * its quota), waits, preemptions by KAI's action, unscheduled time. */
 static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud) {
     kai_gate *g = ctx;
+    size_t unlabelled = kai_topo_unlabelled(g->topo);   /* kai_topology.h: a warning, only when some */
+    if (unlabelled) add(ud, "kai_topology_unlabelled_nodes", (double)unlabelled, NULL);
     for (size_t qi = 0; qi < g->s.nq; qi++) {
         if (!kai_is_leaf(&g->s, (int)qi)) continue;
         q_stats *qs = &g->qs[qi];

@@ -522,6 +522,13 @@ static void unpend(kai_topo *t, uint32_t pod) {
 void kai_topo_bound(kai_topo *t, uint32_t pod) { unpend(t, pod); }
 void kai_topo_ended(kai_topo *t, uint32_t pod) { unpend(t, pod); }
 
+size_t kai_topo_unlabelled(const kai_topo *t) {
+    size_t most = 0, n = t && t->o && t->s ? t->o->topologies.len : 0;
+    for (size_t k = 0; k < n; k++)
+        if (t->built[k] && t->s->nnodes - t->trees[k].nodes.len > most) most = t->s->nnodes - t->trees[k].nodes.len;
+    return most;
+}
+
 void kai_topo_free(kai_topo *t) {
     if (!t) return;
     size_t n = t->o ? t->o->topologies.len : 0;

@@ -88,5 +88,9 @@ bool kai_topo_why(const kai_topo *t, const kai_job *j, strbuf *out);
 /* A pinned pod was bound (now among its node's pods) or ended. */
 void kai_topo_bound(kai_topo *t, uint32_t pod);
 void kai_topo_ended(kai_topo *t, uint32_t pod);
+/* The most nodes that lack a level label of a Topology a job asked for
+ * (KAI leaves them out of its tree, common.go isNodePartOfTopology; a run
+ * warns); 0 when none or no tree was built. */
+size_t kai_topo_unlabelled(const kai_topo *t);
 
 #endif

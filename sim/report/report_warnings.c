@@ -202,6 +202,9 @@ size_t report_warnings_html(const rdb *r, strbuf *b) {
                             "nodes of its TAS flavors without a level label of the flavor's Topology (Kueue TAS "
                             "never places a Workload on them)", &w);
     }
+    n += metric_warning(r, NULL, "kai_topology_unlabelled_nodes",
+                        "nodes without a level label of a KAI Topology that jobs ask for (KAI never places a "
+                        "topology-constrained job on them)", &w);
     n += metric_warning(r, NULL, "preemption_blocked_by_dra",
                         "preemption attempts that found only DRA devices in the way (in Kubernetes 1.36 the "
                         "preemption dry run does not free victims' devices)", &w);

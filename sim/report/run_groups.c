@@ -129,6 +129,9 @@ void run_groups_print(const sim_run *run, FILE *out, FILE *warn) {
         if (m->group && !strcmp(m->name, "topology_unlabelled_nodes") && m->value > 0)   /* engine/sim_gang.c */
             fprintf(warn, "warning: group %s: %.0f nodes lack its gang's topology label; KEP-5732 never places "
                     "the gang on them\n", term(&b, m->group), m->value);
+        if (!m->group && !strcmp(m->name, "kai_topology_unlabelled_nodes") && m->value > 0)   /* queue/kai_gate.c */
+            fprintf(warn, "warning: %.0f nodes lack a level label of a KAI Topology that jobs ask for; KAI never "
+                    "places a topology-constrained job on them\n", m->value);
         if (m->group && !strcmp(m->name, "queue_tas_unlabelled_nodes") && m->value > 0)   /* queue/kq_gate.c */
             fprintf(warn, "warning: ClusterQueue %s: %.0f nodes of its TAS flavors lack a level label of the "
                     "flavor's Topology; Kueue TAS never places a Workload on them\n", term(&b, m->group), m->value);

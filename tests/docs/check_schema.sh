@@ -51,12 +51,13 @@ run queues-ready.db run "$src/tests/queues/run/pods-ready.yaml"        # Kueue w
 run queues-tas.db run "$src/tests/queues/run/tas-unlabelled.yaml"     # Kueue TAS: queue_tas_unlabelled_nodes (issue 28)
 run kai.db run "$src/tests/queues/kai/run/reclaim.yaml"                 # KAI in front of the scheduler (issue 27)
 run kai-missing.db run "$src/tests/queues/kai/run/capacity.yaml"        # a KAI Queue that does not exist
+run kai-topo.db run "$src/tests/queues/kai/topology/unlabelled.yaml"  # KAI Topology: kai_topology_unlabelled_nodes (issue 28)
 run cost.db run "$src/tests/cost/fleet-hand.yaml"                      # prices, power (issue 30)
 run cost-queue.db run "$src/tests/cost/queue-hand.yaml"                # chargeback per ClusterQueue (issue 30)
 run plan.db plan "$src/tests/plan/plan.yaml" --expect "$src/tests/plan/slo.yaml" --seeds 1 --vary big=1..8 --vary small=1..8 -j 2
 run plan-ca.db plan "$src/tests/plan/autoscale.yaml" --expect "$src/tests/plan/autoscale-slo.yaml" --seeds 1 --vary cpu=1..4 -j 2
 run plan-min.db plan "$src/tests/plan/minimize-cost.yaml" --expect "$src/tests/plan/start-slo.yaml" --vary od=0..1 --vary spot=0..2 --minimize cost -j 2
-dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db preempt-dra.db gang.db faults.db topo.db queues.db queues-ready.db queues-tas.db cd.db cost.db cost-queue.db jobs.db kai.db kai-missing.db philly.db"
+dbs="qs.db dra.db sweep.db openb.db openb-dra.db fields-dp.db fields-dra.db lua-record.db lua-evict.db lua-labels.db plan.db merged.db sharing.db sidecar.db pools.db preempt.db preempt-dra.db gang.db faults.db topo.db queues.db queues-ready.db queues-tas.db cd.db cost.db cost-queue.db jobs.db kai.db kai-missing.db kai-topo.db philly.db"
 rc=0
 fail() { echo "docs/SCHEMA.md: $*"; rc=1; }
 
