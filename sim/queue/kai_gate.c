@@ -31,6 +31,9 @@
  *   victims have left, and the victims hold their resources until then, so
  *   nothing else is allocated onto them. Victims are evicted whole through
  *   the engine's eviction path (grace period, the owner's replacement).
+ * - A cluster.state dump's running pod with the queue label is an allocated
+ *   PodGroup of its Queue from time 0 (gate_running; proportion.go
+ *   updateQueuesCurrentResourceUsage).
  * - A Queue that does not exist keeps the pod pending with KAI's message
  *   ("Queue 'x' does not exist", cluster_info.go validatePodgroupQueue).
  */
@@ -401,6 +404,50 @@ static void allocated(kai_gate *g, gjob *j, int64_t t, queue_cycle_out *out) {
     }
 }
 
+/* A dump's running pod (cluster.state) is allocated already: it is a
+ * PodGroup of its KAI Queue (the pod's kai.scheduler/queue label, as the
+ * pod-grouper's CalcPodGroupQueue takes it:
+ * pkg/podgrouper/podgrouper/plugins/defaultgrouper/default_grouper.go), one
+ * per pod (the default grouper's bare pod), holding its requests on its node
+ * from t: KAI's proportion plugin counts every task in an allocated status
+ * into its queue's allocated (and allocated-not-preemptible) resources
+ * (pkg/scheduler/plugins/proportion/proportion.go
+ * updateQueuesCurrentResourceUsage, v0.13.0), so the queue's fair share and
+ * limit see the recorded usage, and the pod can be a reclaim or preempt
+ * victim. False (not charged) when the pod has no KAI queue label or its
+ * Queue does not exist. */
+static bool gate_running(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *ps, int32_t node,
+                         const k8s_kv *node_labels, size_t nnode_labels, int64_t t) {
+    (void)node_labels;
+    (void)nnode_labels;
+    kai_gate *g = ctx;
+    if (cls >= g->ncls) {
+        size_t n = cls + 1;
+        g->cls = xrealloc(g->cls, n * sizeof *g->cls);
+        memset(g->cls + g->ncls, 0, (n - g->ncls) * sizeof *g->cls);
+        g->ncls = n;
+    }
+    if (!g->cls[cls].resolved) resolve(g, cls, ps);
+    const cls_info *ci = &g->cls[cls];
+    if (!ci->managed || ci->queue < 0) return false;
+    while (g->pod_job.len <= pod) VEC_PUSH(g->pod_job, 0);
+    while (g->pod_node.len <= pod) VEC_PUSH(g->pod_node, NODE_UNBOUND);
+    gjob *j = new_job(g, cls);
+    uint32_t ji = (uint32_t)g->jobs.len - 1;
+    VEC_PUSH(j->pods, pod);
+    g->pod_job.data[pod] = ji + 1;
+    g->pod_node.data[pod] = node;
+    j->arrival = j->admitted_at = t;
+    j->j.created_ms = t;
+    j->j.seq = pod;
+    j->holding = j->bound = true;
+    j->live = j->nbound = 1;
+    g->qs[j->j.queue].holding++;
+    VEC_PUSH(g->active, ji);
+    g->dirty = true;
+    return true;
+}
+
 /* A hash of which nodes are present (the autoscaler's node groups): a node
  * added or removed starts a KAI cycle (a new session sees the new nodes). */
 static uint64_t presence_hash(const scheduler *s) {
@@ -630,6 +677,6 @@ queue_gate *kai_gate_new(const scenario *sc) {
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
                       .why = gate_why, .summarize = gate_summarize, .free = gate_free,
-                      .cluster = gate_cluster, .held_gangs = gate_held_gangs};
+                      .cluster = gate_cluster, .held_gangs = gate_held_gangs, .running = gate_running};
     return q;
 }
