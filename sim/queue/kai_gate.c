@@ -77,6 +77,7 @@ typedef struct gjob {
     int64_t admitted_at, not_before;
     int32_t live, nbound;            /* admitted pods not ended; bound */
     bool pending, holding, bound;
+    bool marked;                     /* a session left it pending: its pods are PodScheduled=False/Unschedulable */
 } gjob;
 
 enum { R_RECLAIM, R_PREEMPT, R_N };
@@ -101,6 +102,7 @@ typedef struct kai_gate {
     bool dirty;
     int64_t now;
     int64_t missing_queue_pods;
+    VEC(uint32_t) missing_pods, missing_cls;   /* pods of Queues that do not exist, and their classes */
     queue_samples samples;
     const scheduler *sched;          /* the live nodes (gate_cluster); NULL: the pools' totals, aggregate fit */
     kai_node *nodes;                 /* per scheduler node: free now (live_view) */
@@ -228,6 +230,8 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
     if (!ci->managed) return false;
     if (ci->queue < 0) {   /* KAI: the PodGroup stays pending, "Queue 'x' does not exist" */
         g->missing_queue_pods++;
+        VEC_PUSH(g->missing_pods, pod);
+        VEC_PUSH(g->missing_cls, cls);
         if (!ci->why) {
             strbuf b = {0};
             sb_printf(&b, "Queue '%s' does not exist", ci->queue_name);
@@ -476,6 +480,7 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
             allocated(g, j, t, out);
             continue;
         }
+        j->marked = true;   /* status_updater: its pending pods are marked unschedulable */
         cls_info *ci = &g->cls[j->cls];
         strbuf b = {0};
         if (!j->j.topo || kai_over_limit(&g->s, &j->j, NULL) >= 0 || kai_np_over_quota(&g->s, &j->j, NULL) >= 0 ||
@@ -623,6 +628,8 @@ static void gate_free(void *ctx) {
     VEC_FREE(g->active);
     VEC_FREE(g->pod_job);
     VEC_FREE(g->pod_node);
+    VEC_FREE(g->missing_pods);
+    VEC_FREE(g->missing_cls);
     free(g->nodes);
     for (size_t q = 0; q < g->s.nq; q++) {
         VEC_FREE(g->qs[q].waits);
@@ -645,6 +652,30 @@ static void gate_held_gangs(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_
         const gjob *j = g->jobs.data[g->active.data[i]];
         if (j->pending && g->cls[j->cls].gang_size) fn(ud, j->cls, (int32_t)j->pods.len);
     }
+}
+
+/* The pods KAI has marked unschedulable (queue_gate.unschedulable). At the
+ * close of every session KAI's status updater marks each pending pod of
+ * every PodGroup that is ready for scheduling (its minMember pods exist) and
+ * was not allocated -- whatever held it: capacity, the Queue's quota or
+ * limit, a missing Queue -- with PodScheduled=False, reason Unschedulable
+ * (pkg/scheduler/framework/session.go closeSession -> RecordJobStatusEvent;
+ * pkg/scheduler/cache/status_updater/default_status_updater.go
+ * recordUnschedulablePodsEvents, markTaskUnschedulable; PodGroup
+ * spec.markUnschedulable defaults to true, pkg/scheduler/utils/
+ * pod_group_utils.go DefaultMarkUnschedulable; NVIDIA/KAI-Scheduler
+ * v0.13.0). The cluster autoscaler lists exactly such pods. A job counts
+ * once a cycle has left it pending (j->marked); a pod of a missing Queue at
+ * once (its PodGroup carries the QueueDoesNotExist fit error from the first
+ * session, cluster_info.go). */
+static void gate_unschedulable(void *ctx, void (*fn)(void *ud, uint32_t cls, const uint32_t *pods, size_t n),
+                               void *ud) {
+    kai_gate *g = ctx;
+    for (size_t i = 0; i < g->active.len; i++) {
+        const gjob *j = g->jobs.data[g->active.data[i]];
+        if (j->pending && j->marked) fn(ud, j->cls, j->pods.data, j->pods.len);
+    }
+    for (size_t i = 0; i < g->missing_pods.len; i++) fn(ud, g->missing_cls.data[i], &g->missing_pods.data[i], 1);
 }
 
 /* The scheduler's nodes, read in each cycle (live_view). */
@@ -677,6 +708,7 @@ queue_gate *kai_gate_new(const scenario *sc) {
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
                       .why = gate_why, .summarize = gate_summarize, .free = gate_free,
-                      .cluster = gate_cluster, .held_gangs = gate_held_gangs, .running = gate_running};
+                      .cluster = gate_cluster, .held_gangs = gate_held_gangs, .running = gate_running,
+                      .unschedulable = gate_unschedulable};
     return q;
 }
