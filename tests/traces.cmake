@@ -1,7 +1,7 @@
 # Job traces (issue 29, docs/TRACES.md): each preset reads the README rows of
 # its trace (data/traces/) or a constructed export (tests/traces/README.md);
-# every pod is checked against its source row: id, tenant (pod group =
-# namespace), arrival (submit - the earliest submit), recorded run time
+# every pod is checked against its source row: id, tenant (pod group; the
+# namespace its RFC 1123 form), arrival (submit - the earliest submit), recorded run time
 # (end - start), in both replay modes. Expected values are the rows' own
 # times, subtracted by hand in the comments.
 set(_tr_out ${CMAKE_CURRENT_BINARY_DIR}/traces-cli)
