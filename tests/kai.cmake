@@ -163,3 +163,16 @@ drasim_cli_test(NAME queues/kai/run/bad-parent-label
 drasim_cli_test(NAME queues/kai/run/check
   COMMAND check ${_kai}/run/reclaim.yaml --expect ${_kai}/run/expect.yaml
   EXPECT [[queue_preemptions_Reclaim{queue=team-a} == 2 +2 +== 2 +pass]] "3 checks, 0 failed")
+
+# Lua pods reach their KAI Queue by the label kai.scheduler/queue, as pod
+# groups do (issue 27); by hand in queues/run/lua-queue-kai.yaml. Before, the
+# label was ignored and all three team-a pods ran at 0.
+drasim_cli_test(NAME queues/kai/run/lua-queue
+  COMMAND run ${CMAKE_SOURCE_DIR}/tests/queues/run/lua-queue-kai.yaml -o ${_kai_out}/lua-queue.db --force
+  EXPECT "lua: 1 pod: Queue 'nope' does not exist"
+  SQL ${_kai_out}/lua-queue.db "SELECT group_concat(name || '@' || ifnull(scheduled_ms, '-'), ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^a-0@0 a-1@3600000 a-2@7200000 free-0@0 lost-0@-$")
+# check names a KAI Queue a Queue (not a ClusterQueue) when a threshold's queue is missing
+drasim_cli_test(NAME queues/kai/check/missing-queue
+  COMMAND check ${CMAKE_SOURCE_DIR}/tests/queues/run/lua-queue-kai.yaml --expect ${CMAKE_SOURCE_DIR}/tests/queues/run/expect-kai-queue-missing.yaml
+  EXIT 3 EXPECT "expect-kai-queue-missing.yaml:5:3: threshold 'preemptions{queue=team-z} == 0': no Queue 'team-z' in the results [(]Queues: team-a[)]")

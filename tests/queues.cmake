@@ -337,6 +337,25 @@ drasim_cli_test(NAME queues/run/mig-counters-per-device
   SQL ${_kq_out}/mig-counters-none.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM (SELECT * FROM pods WHERE name NOT LIKE 'n-%' ORDER BY pod_id)"
       "^b-0@0 s-0@0 s-1@0$")
 
+# Lua pods reach their LocalQueue by label and namespace, as pod groups do
+# (issue 27); by hand in run/lua-queue.yaml. Before, the label was ignored and
+# all three team-a pods ran at 0.
+drasim_cli_test(NAME queues/run/lua-queue
+  COMMAND run ${_kq}/run/lua-queue.yaml -o ${_kq_out}/lua-queue.db --force
+  EXPECT "lua: 1 pod: LocalQueue nope doesn't exist"
+  SQL ${_kq_out}/lua-queue.db "SELECT group_concat(name || '@' || ifnull(scheduled_ms, '-'), ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^a-0@0 a-1@3600000 a-2@7200000 free-0@0 lost-0@-$"
+      ${_kq_out}/lua-queue.db "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT * FROM pod_labels WHERE pod_id = 0 ORDER BY key)"
+      "^app=train kueue[.]x-k8s[.]io/queue-name=team-a$")
+# the LocalQueue is namespaced: the same pods in namespace default find none
+drasim_cli_test(NAME queues/run/lua-queue-namespace
+  COMMAND run ${_kq}/run/lua-queue.yaml -o ${_kq_out}/lua-queue-ns.db --force --set workload.lua.args.ns=default
+  EXPECT "lua: 3 pods: LocalQueue team-a doesn't exist" "lua: 1 pod: LocalQueue nope doesn't exist")
+drasim_cli_test(NAME queues/run/lua-queue-bad-namespace
+  COMMAND run ${_kq}/run/lua-queue.yaml -o ${_kq_out}/lua-queue-bad.db --force --set workload.lua.args.ns=Team_A
+  EXIT 3 FILE_ABSENT ${_kq_out}/lua-queue-bad.db
+  EXPECT "lua-queue[.]lua:8: drasim[.]submit: pod group 'lua': namespace 'Team_A' is not a valid namespace name")
+
 # waitForPodsReady (Kueue Configuration): a gang the quota admits but the node
 # never holds is evicted at its PodsReady timeout (PodsReadyTimeout), requeued
 # after Kueue's backoff, deactivated past backoffLimitCount; numbers derived
@@ -415,3 +434,10 @@ drasim_cli_test(NAME queues/admit/pods-ready-block COMMAND admit ${_kq}/admit/po
   EXPECT "\"admitted\": false" "\"reason\": \"waiting for all admitted workloads to be in PodsReady condition\"")
 drasim_cli_test(NAME queues/admit/pods-ready-ok COMMAND admit ${_kq}/admit/pods-ready-ok.yaml
   EXPECT "\"admitted\": true")
+
+# a pod group's namespace is a Namespace name (RFC 1123 label), as the API server checks it
+drasim_cli_test(NAME queues/run/bad-group-namespace
+  COMMAND run ${CMAKE_SOURCE_DIR}/scenarios/examples/three-teams-kueue.yaml -o ${_kq_out}/bad-ns.db --force
+          --set "workload.podGroups[0].namespace=Team_A"
+  EXIT 3 FILE_ABSENT ${_kq_out}/bad-ns.db
+  EXPECT "workload[.]podGroups[[]0[]][.]namespace:1:39: pod group 'a-train': namespace 'Team_A' is not a valid namespace name")

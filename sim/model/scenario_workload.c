@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/k8s_decode_internal.h"
 #include "model/scenario_jobs.h"
 #include "model/usage.h"
 #include "util/intern.h"
@@ -257,7 +258,14 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     if (scenario_parse_containers(m, a, g, err)) return -1;
     if ((v = ymap_get(m, "usage")) && usage_parse(v, a, &g->usage, err)) return -1;
     if (scenario_parse_lifecycle(m, g, err)) return -1;
-    if ((v = ymap_get(m, "namespace")) && y_str(v, "namespace", &g->namespace_, err)) return -1;   /* issue 27 */
+    if ((v = ymap_get(m, "namespace"))) {   /* issue 27: a Namespace's name is an RFC 1123 label */
+        if (y_str(v, "namespace", &g->namespace_, err)) return -1;
+        if (!k8s_is_dns_label(g->namespace_)) {
+            yerr(err, v, "pod group '%s': namespace '%s' is not a valid namespace name (at most 63 of a-z 0-9 -, "
+                         "starting and ending with a letter or digit)", g->name, g->namespace_);
+            return -1;
+        }
+    }
     if ((v = ymap_get(m, "labels")) && scenario_parse_string_map(v, "labels", a, &g->labels, &g->nlabels, err))
         return -1;
     if ((v = ymap_get(m, "annotations"))) {   /* issue 28: Kueue TAS requests, checked as Kueue's webhook does */

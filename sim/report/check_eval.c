@@ -109,7 +109,7 @@ static void eval_threshold(const expect_threshold *t, const rdb *res, check_repo
     if (!used) {
         r->value = NAN;
         /* a group's started-only waits are NULL when none of its pods started */
-        r->message = t->queue ? fmt("metric '%s' has no value for ClusterQueue '%s'", t->metric, t->group)
+        r->message = t->queue ? fmt("metric '%s' has no value for %s '%s'", t->metric, rdb_queue_kind(res), t->group)
                    : t->group ? fmt("metric '%s' has no value for group '%s' (not in the results, or NULL: e.g. "
                                     "waits of started pods when none started)", t->metric, t->group)
                               : fmt("metric '%s' is not in the results", t->metric);
@@ -335,7 +335,8 @@ int expect_check_groups(const expect_spec *e, const rdb *results, strbuf *err) {
         const expect_threshold *t = &e->thresholds[i];
         if (!t->group || (t->queue ? rdb_has_queue(results, t->group) : rdb_has_pod_group(results, t->group))) continue;
         sb_clear(err);
-        const char *kind = t->queue ? "ClusterQueue" : "group", *kinds = t->queue ? "ClusterQueues" : "groups";
+        const char *kind = t->queue ? rdb_queue_kind(results) : "group";
+        const char *kinds = !t->queue ? "groups" : !strcmp(kind, "Queue") ? "Queues" : "ClusterQueues";
         sb_printf(err, "%s%sthreshold '%s': no %s '%s' in the results (%s: ", t->where ? t->where : "",
                   t->where && *t->where ? ": " : "", t->text, kind, t->group, kinds);
         size_t len = err->len;

@@ -86,6 +86,8 @@ void rdb_pod_group_names(const rdb *r, strbuf *out);
  * does one named `cq` exist; their names, comma-separated, appended to out. */
 bool rdb_has_queue(const rdb *r, const char *cq);
 void rdb_queue_names(const rdb *r, strbuf *out);
+/* What the results call a queue: "Queue" (KAI-Scheduler) or "ClusterQueue" (Kueue). */
+const char *rdb_queue_kind(const rdb *r);
 /* The group names in first-seen order (*n of them; free each and the array). */
 char **rdb_pod_groups(const rdb *r, size_t *n);
 

@@ -150,6 +150,14 @@ bool rdb_has_queue(const rdb *r, const char *cq) {
     return found;
 }
 
+const char *rdb_queue_kind(const rdb *r) {
+    sqlite3_stmt *s = prep(r, "SELECT 1 FROM summary WHERE metric IN ('queue_preemptions_Reclaim', 'queue_preemptions_Preempt',"
+                              " 'queue_missing_queue_pods') LIMIT 1");   /* metrics only KAI runs write */
+    bool kai = s && sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    return kai ? "Queue" : "ClusterQueue";
+}
+
 void rdb_queue_names(const rdb *r, strbuf *out) {
     sqlite3_stmt *s = prep(r, "SELECT grp FROM summary WHERE metric IN ('queue_admitted', 'queue_cost', 'queue_energy_kwh')"
                               " GROUP BY grp ORDER BY min(rowid)");

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/kai.h"
+#include "model/kueue.h"
 #include "model/yaml_tree.h"
 #include "workload/lua_internal.h"
 
@@ -31,16 +33,20 @@
 static const char *const POD_FIELDS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory",
                                          "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", "labels",
                                          "containers", "initContainers", "usage", "owner", "checkpoint",
-                                         "terminationGracePeriodSeconds", "restartPolicy", NULL};
+                                         "terminationGracePeriodSeconds", "restartPolicy", "namespace", NULL};
 /* The pod's demand and its lifecycle (owner, checkpoint, grace period: engine/sim_evict.h), read by
  * the pod-group parser; pods that differ in any of them are different classes. */
 static const char *const DEMAND_FIELDS[] = {"priority", "nodeSelector", "affinity", "tolerations", "gpu",
                                             "containers", "initContainers", "usage", "owner", "checkpoint",
-                                            "terminationGracePeriodSeconds", "restartPolicy", NULL};
+                                            "terminationGracePeriodSeconds", "restartPolicy", "namespace", NULL};
+/* The labels a queue manager routes a pod by (its queue, KAI's priority): with `queues:` in the
+ * scenario they are part of the pod's class, as a pod group's labels are (queue/kq_gate.c,
+ * queue/kai_gate.c read them per class); without, labels never split classes. Sorted. */
+static const char *const ROUTING_LABELS[] = {KAI_QUEUE_LABEL, KQ_QUEUE_LABEL, "priorityClassName", NULL};
 /* Indexes into POD_FIELDS: bits of luaw.present. */
 enum { F_NAME, F_GROUP, F_AT, F_DURATION, F_PRIORITY, F_CPU, F_MEMORY, F_REQUESTS, F_NODESELECTOR, F_AFFINITY,
        F_TOLERATIONS, F_GPU, F_ON_START, F_LABELS, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT,
-       F_GRACE, F_RESTART };
+       F_GRACE, F_RESTART, F_NAMESPACE };
 
 /* Push field f of the pod table at idx: nil at once when check_fields saw no
  * such key (most pods set a few of the fields; a lookup by C string costs a
@@ -188,9 +194,21 @@ static bool get_set_field(lua_State *L, int idx, const char *k) {
 }
 
 /* The pod-group tree of the demand in the table at idx (group name `group`). */
-static ynode *demand_tree(lua_State *L, int idx, const char *group, arena *a) {
+static ynode *demand_tree(lua_State *L, int idx, const char *group, bool routed, arena *a) {
     ynode *m = yb_map(a);
     yb_add(a, m, "name", yb_str(a, group));
+    if (routed && lua_getfield(L, idx, "labels") == LUA_TTABLE) {   /* luaw_labels_of checked them */
+        ynode *lab = NULL;
+        for (int i = 0; ROUTING_LABELS[i]; i++) {
+            if (lua_getfield(L, -1, ROUTING_LABELS[i]) == LUA_TSTRING) {
+                if (!lab) lab = yb_map(a);
+                yb_add(a, lab, ROUTING_LABELS[i], yb_str(a, lua_tostring(L, -1)));
+            }
+            lua_pop(L, 1);
+        }
+        if (lab) yb_add(a, m, "labels", lab);
+    }
+    lua_pop(L, routed ? 1 : 0);
     ynode *req = NULL;
     if (get_set_field(L, idx, "requests")) {
         if (!lua_istable(L, -1)) luaL_error(L, "requests: expected a table such as {cpu=\"4\", memory=\"16Gi\"}");
@@ -333,10 +351,15 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
     lua_settop(L, base);
 }
 
-/* The shape key of the pod table at idx: group + demand fields in a fixed order. */
+/* True when labels route pods to queues in this run (ROUTING_LABELS). */
+static bool routed(const luaw *w) { return w->run && (w->run->sc->queues || w->run->sc->kai_queues); }
+
+/* The shape key of the pod table at idx: group + demand fields in a fixed order
+ * (+ the routing labels when the run has queues). */
 static void shape_key(lua_State *L, const luaw *w, int idx, const char *group, strbuf *b) {
     static const int fields[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NODESELECTOR, F_AFFINITY, F_TOLERATIONS,
-                                 F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE, F_RESTART, -1};
+                                 F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE, F_RESTART,
+                                 F_NAMESPACE, -1};
     sb_clear(b);
     put_int(b, 0, (long long)strlen(group), ':');
     sb_puts(b, group);
@@ -349,11 +372,21 @@ static void shape_key(lua_State *L, const luaw *w, int idx, const char *group, s
         key_value(L, -1, b, 1, POD_FIELDS[fields[i]]);
         lua_pop(L, 1);
     }
+    if (!routed(w) || !(w->present & (1u << F_LABELS))) return;
+    sb_putc(b, 'L');
+    pod_field(L, w, idx, F_LABELS);
+    for (int i = 0; ROUTING_LABELS[i]; i++) {
+        lua_getfield(L, -1, ROUTING_LABELS[i]);
+        key_value(L, -1, b, 1, "labels");
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
 }
 
 /* The demand in the table at idx as a pod group (tree and spec in arena a). */
-static pod_group_spec *parse_shape(lua_State *L, int idx, const char *group, arena *a, strbuf *err, const char *fn) {
-    ynode *tree = demand_tree(L, idx, group, a);
+static pod_group_spec *parse_shape(lua_State *L, int idx, const char *group, bool route, arena *a, strbuf *err,
+                                   const char *fn) {
+    ynode *tree = demand_tree(L, idx, group, route, a);
     yb_add(a, tree, "count", yb_int(a, 1));
     ynode *arr = yb_map(a), *times = yb_seq(a);
     yb_push(a, times, yb_raw(a, "0"));
@@ -405,10 +438,13 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         luaL_error(L, "%s: more than %d distinct pod shapes (requests, selectors, tolerations, gpu, priority, "
                       "group): use fewer distinct values", fn, LUAW_MAX_CLASSES);
     w->shape_attempts++;
+    if (pod_field(L, w, idx, F_NAMESPACE) != LUA_TNIL && lua_type(L, -1) != LUA_TSTRING)
+        luaL_error(L, "%s: namespace: expected a string, found %s", fn, luaL_typename(L, -1));
+    lua_pop(L, 1);
     /* its C work, charged: parsing the shape, and a class prepared on every node (Filter and Score columns) */
     luaw_charge_work(L, LUAW_SHAPE_WORK + 8 * (int64_t)w->run->sched.nnodes);
     arena_free(&w->shape);
-    pod_group_spec *g = parse_shape(L, idx, group, &w->shape, &w->buf, fn);
+    pod_group_spec *g = parse_shape(L, idx, group, routed(w), &w->shape, &w->buf, fn);
     resolve_cd(L, w->run->sc, g, &w->buf, fn);
     g->count = 0;
     drop_zero(g->requests, &g->nrequests);
@@ -428,7 +464,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     /* Valid: parse it again where it lives as long as the run (the class points
      * into it); one shared arena, not one 64 KiB block per shape. */
     arena_free(&w->shape);
-    g = parse_shape(L, idx, group, &w->a, &w->buf, fn);
+    g = parse_shape(L, idx, group, routed(w), &w->a, &w->buf, fn);
     resolve_cd(L, w->run->sc, g, &w->buf, fn);
     g->count = 0;
     drop_zero(g->requests, &g->nrequests);
