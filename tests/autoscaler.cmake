@@ -181,3 +181,22 @@ drasim_cli_test(NAME autoscaler/scale-down-threshold-strict
   SQL ${_ca_out}/thr0.db "${_ev} WHERE event IN ('scale-up', 'scale-down')" "^10000 h100 scale-up 2$"
       ${_ca_out}/thr0.db "SELECT group_concat(time_ms || ':' || nodes || '/' || ready, ' ') FROM autoscaler_nodes WHERE node_group = 'h100'"
             "^0:0/0 10000:2/0 130000:2/2$")
+
+# KAI's pending pods (issue 27): KAI marks the pods it leaves pending PodScheduled=False/Unschedulable
+# (v0.13.0 status_updater), cluster-autoscaler lists them (tests/autoscaler/kai-pending.yaml): train-1
+# fits no ready node, the scan at 10s adds one (ready at 130s), KAI allocates it then. Without the
+# mark train-1 waits for train-0 until 1800s and no node is added.
+drasim_cli_test(NAME autoscaler/kai-pending-scales-up
+  COMMAND run ${_ca_src}/kai-pending.yaml -q -o ${_ca_out}/kai-pending.db --force
+  SQL ${_ca_out}/kai-pending.db "${_ev} WHERE event IN ('scale-up', 'node-ready')" "^10000 h100 scale-up 1, 130000 h100 node-ready 1$"
+      ${_ca_out}/kai-pending.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM pods" "^train-0@0 train-1@130000$")
+# a pod KAI holds by its Queue's limit is marked too: with the node full it scales up (the autoscaler
+# knows no quotas), a node KAI never uses (kai-quota.yaml); with a free node CA's FilterOutSchedulable
+# drops it: no scale-up (without that filter a node is added at 10s and again at 140s)
+drasim_cli_test(NAME autoscaler/kai-quota-held-full-scales-up
+  COMMAND run ${_ca_src}/kai-quota.yaml -q -o ${_ca_out}/kai-quota.db --force
+  SQL ${_ca_out}/kai-quota.db "${_ev}" "^10000 h100 scale-up 1, 130000 h100 node-ready 1$"
+      ${_ca_out}/kai-quota.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM pods" "^fill-0@0$")
+drasim_cli_test(NAME autoscaler/kai-quota-held-fits-no-scale-up
+  COMMAND run ${_ca_src}/kai-quota.yaml -q -o ${_ca_out}/kai-quota-free.db --force --set cluster.nodePools.h100.count=2
+  SQL ${_ca_out}/kai-quota-free.db "SELECT count(*) FROM autoscaler_events" "^0$")

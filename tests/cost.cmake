@@ -89,6 +89,7 @@ drasim_cli_test(NAME cost/bad-spot-rate-unit
 # none; idle spread by the groups' rule; `check` reads it as {queue=NAME}.
 drasim_cli_test(NAME cost/queue-chargeback
   COMMAND run ${_co_src}/queue-hand.yaml -o ${_co_out}/queue.db
+  EXPECT "preempted  preemptions        cost" "team-a +2 +0 +0 +0[.]0 +0[.]0 +0 +0 +12[.]50" "team-b +2 +0 +0 +0[.]0 +0[.]0 +0 +0 +5[.]00"
   SQL ${_co_out}/queue.db "${_co_m} metric LIKE 'queue_cost%' OR metric = 'queue_energy_kwh' OR (grp = '' AND metric IN ('cost_total', 'cost_allocated'))"
       "^:cost_total=60[.]0000 :cost_allocated=18[.]7500 team-a:queue_cost=12[.]5000 team-a:queue_cost_per_useful_gpu_hour=1[.]2500 team-a:queue_energy_kwh=7[.]0000 team-b:queue_cost=5[.]0000 team-b:queue_cost_per_useful_gpu_hour=1[.]2500 team-b:queue_energy_kwh=2[.]8000$")
 drasim_cli_test(NAME cost/queue-chargeback-spread
@@ -104,6 +105,7 @@ drasim_cli_test(NAME cost/queue-chargeback-check
 # the sum over its subtree; idle spread by the groups' rule; `check` reads it.
 drasim_cli_test(NAME cost/kai-queue-chargeback
   COMMAND run ${_co_src}/kai-queue-hand.yaml -o ${_co_out}/kai-queue.db
+  EXPECT "team-a +2 +1 +0 +0[.]0 +0[.]0 +0 +0 +12[.]50" "org +- +- +- +- +- +- +- +17[.]50"
   SQL ${_co_out}/kai-queue.db "${_co_m} metric LIKE 'queue_cost%' OR metric = 'queue_energy_kwh' OR (grp = '' AND metric IN ('cost_total', 'cost_allocated'))"
       "^:cost_total=60[.]0000 :cost_allocated=18[.]7500 org:queue_cost=17[.]5000 org:queue_cost_per_useful_gpu_hour=1[.]2500 org:queue_energy_kwh=9[.]8000 team-a:queue_cost=12[.]5000 team-a:queue_cost_per_useful_gpu_hour=1[.]2500 team-a:queue_energy_kwh=7[.]0000 team-b:queue_cost=5[.]0000 team-b:queue_cost_per_useful_gpu_hour=1[.]2500 team-b:queue_energy_kwh=2[.]8000$")
 drasim_cli_test(NAME cost/kai-queue-chargeback-spread

@@ -148,3 +148,14 @@ drasim_cli_test(NAME state/autoscaled-node-brought-up
       "^default/train@0-3600000 gpu-2\nnew-0@0-1800000 gpu-0$"
       ${_sto}/autoscaled.db "SELECT time_ms || ' ' || event || ' ' || node || ' ' || reason FROM autoscaler_events ORDER BY rowid LIMIT 1"
       "^0 node-ready gpu-2 in the recorded cluster [(]cluster[.]state[)]$")
+
+# A dump's running pods are charged to their KAI Queue (gate->running, queue/kai_gate.c; KAI v0.13.0
+# proportion.go updateQueuesCurrentResourceUsage): team-a's running pod uses its Queue's 2-GPU limit
+# until 1h, so the new team-a pod waits until then though dp-1 has a GPU free (run-kai-queued.yaml);
+# the Queue's allocation at time 0 is the dump pod's. Without the charge the new pod starts at 0.
+drasim_cli_test(NAME state/running-charged-to-kai-queue
+  COMMAND run ${_st}/run-kai-queued.yaml -q -o ${_sto}/kai-queued.db --force
+  SQL ${_sto}/kai-queued.db "SELECT name || '@' || scheduled_ms || '-' || completion_ms FROM pods ORDER BY pod_id"
+      "^team-a/train@0-3600000\nteam-b/other@0-3600000\nnew-0@3600000-5400000$"
+      ${_sto}/kai-queued.db "SELECT group_concat(resource || '=' || usage, ' ') FROM (SELECT * FROM queue_usage WHERE t_ms = 0 AND cluster_queue = 'team-a' ORDER BY resource)"
+      "^cpu=2[.]0 gpu=2[.]0 memory=4294967296[.]0$")

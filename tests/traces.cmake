@@ -1,7 +1,7 @@
 # Job traces (issue 29, docs/TRACES.md): each preset reads the README rows of
 # its trace (data/traces/) or a constructed export (tests/traces/README.md);
-# every pod is checked against its source row: id, tenant (pod group =
-# namespace), arrival (submit - the earliest submit), recorded run time
+# every pod is checked against its source row: id, tenant (pod group; the
+# namespace its RFC 1123 form), arrival (submit - the earliest submit), recorded run time
 # (end - start), in both replay modes. Expected values are the rows' own
 # times, subtracted by hand in the comments.
 set(_tr_out ${CMAKE_CURRENT_BINARY_DIR}/traces-cli)
@@ -224,7 +224,7 @@ endforeach()
 # one line; node and GPU totals against the published figures: Helios Earth 1,144 GPUs (the README's
 # cluster_gpu_number row of 2020-09-01) = 143 x 8; PAI's pai_machine_spec 1,897 machines (1,814 with GPUs),
 # 6,742 GPUs; v2026's node_info_df.csv 4,278 nodes, 10,412 GPUs; Philly 352 x 8 (HeliosArtifact
-# philly_vc.csv, 11 VCs); Acme Seren 286 x 8 and Kalos 302 x 8 (NSDI '24 Table 1: 4,704 A100s together)
+# philly_vc.csv, 11 VCs); Acme Seren 286 x 8 and Kalos 302 x 8 (NSDI '24 Table 1, unverified: the fleet files say why)
 foreach(_case "helios-earth;143|1144|143" "pai-v2020;1897|6742|1814" "alibaba-spot-v2026;4278|10412|4278"
               "philly;352|2816|352" "acme-seren;286|2288|286" "acme-kalos;302|2416|302")
   list(GET _case 0 _f)

@@ -5,6 +5,11 @@
  *   1. the pending pods no node fits (classes the scheduler blocked), older
  *      than new-pod-scale-up-delay and not expendable (priority below
  *      expendable-pods-priority-cutoff);
+ *      plus the pods a queue manager holds and has marked unschedulable
+ *      (KAI: queue_gate.unschedulable) minus those that fit on a ready node
+ *      now (core/podlistprocessor/filter_out_schedulable.go: CA drops pods
+ *      kube-scheduler could place on an existing node; it knows nothing of
+ *      the manager's quota);
  *   2. minus those that fit on nodes already coming up (upcoming nodes are
  *      part of CA's snapshot);
  *   3. per node group not backed off and below its max: the binpacking
@@ -27,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "queue/gate.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -42,6 +48,7 @@ typedef VEC(placement) placement_vec;
 typedef struct cand {
     uint32_t cls, count;              /* `count` pods of class cls (the queue's waiting pods) */
 } cand;
+typedef VEC(cand) cand_vec;
 
 /* Nodes group g may add now: its max, max-nodes-per-scaleup, the cluster limits. */
 static int64_t group_room(const ca_run *ca, const ca_group *g, double cores, double gib, double gpus) {
@@ -189,6 +196,49 @@ static int cmp_u32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Pods a queue manager holds and marked unschedulable, counted per class
+ * (held_pod): pending, older than new-pod-scale-up-delay, not expendable. */
+typedef struct held_acc {
+    const ca_run *ca;
+    sim_time t;
+    uint32_t *count;                  /* per class */
+    bool any;
+} held_acc;
+
+static void held_pod(void *ud, uint32_t cls, const uint32_t *pods, size_t n) {
+    held_acc *h = ud;
+    const sim_run *r = h->ca->r;
+    const scheduler *s = &r->sched;
+    if (cls >= s->nclasses || s->classes[cls].priority < h->ca->cfg->expendable_priority_cutoff) return;
+    for (size_t i = 0; i < n; i++) {
+        const sim_pod *p = &r->pods.data[pods[i]];
+        if (p->state != POD_PENDING || h->t - p->arrival < h->ca->cfg->new_pod_scale_up_delay) continue;
+        h->count[cls]++;
+        h->any = true;
+    }
+}
+
+/* The held pods that fit on no ready node now join the candidates (their
+ * what-if placements on the ready nodes go to `kept`, undone with the
+ * trial); CA's FilterOutSchedulable drops the others. */
+static void add_held(ca_run *ca, held_acc *h, cand_vec *cands, placement_vec *kept, ca_podvec *kcls) {
+    scheduler *s = &ca->r->sched;
+    ca_podvec ready = {0};
+    for (size_t n = 0; n < s->nnodes; n++)
+        if (sched_node_present(s, n)) VEC_PUSH(ready, (uint32_t)n);
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        if (!h->count[c]) continue;
+        size_t cursor = 0, before = kept->len;
+        uint32_t left = h->count[c] - place_on(ca, c, h->count[c], ready.data, ready.len, &cursor, kept);
+        for (size_t k = before; k < kept->len; k++) VEC_PUSH(*kcls, c);
+        if (left) {
+            cand cd = {c, left};
+            VEC_PUSH(*cands, cd);
+        }
+    }
+    VEC_FREE(ready);
+}
+
 /* Pending pods no node group could take on an empty template node get one
  * no-scale-up event per class (not while every group is backed off, which
  * passes; CA records NotTriggerScaleUp on the pod:
@@ -215,7 +265,7 @@ void ca_scale_up(ca_run *ca, sim_time t) {
     sim_run *r = ca->r;
     scheduler *s = &r->sched;
     const autoscaler_spec *cfg = ca->cfg;
-    VEC(cand) cands = {0};
+    cand_vec cands = {0};
     for (size_t c = 0; c < s->nclasses; c++) {
         pod_class *pc = &s->classes[c];
         if (!sched_waiting(s, (uint32_t)c) || !pc->blocked || !pc->prefiltered) continue;
@@ -230,13 +280,22 @@ void ca_scale_up(ca_run *ca, sim_time t) {
             VEC_PUSH(cands, cd);
         }
     }
-    if (!cands.len) {
+    held_acc held = {ca, t, NULL, false};
+    if (r->gate && r->gate->unschedulable) {
+        held.count = xcalloc(s->nclasses ? s->nclasses : 1, sizeof *held.count);
+        r->gate->unschedulable(r->gate->ctx, held_pod, &held);
+    }
+    if (!cands.len && !held.any) {
+        free(held.count);
         VEC_FREE(cands);
         return;
     }
     ca_trial_begin(ca);
     placement_vec upcoming = {0}, trial = {0};
-    VEC(uint32_t) up_cls = {0}, tr_cls = {0};
+    ca_podvec up_cls = {0};
+    VEC(uint32_t) tr_cls = {0};
+    if (held.any) add_held(ca, &held, &cands, &upcoming, &up_cls);
+    free(held.count);
     /* pods that fit on nodes already coming up do not ask for more */
     VEC(uint32_t) upn = {0};
     for (size_t i = 0; i < ca->upcoming.len; i++) VEC_PUSH(upn, ca->upcoming.data[i]);

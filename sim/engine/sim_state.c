@@ -19,8 +19,8 @@ int64_t sim_place_running(sim_run *r, int src, uint32_t c, const char *name, sim
         sim_pod_bound(r, c, id, &pl);
         if (bound) bound(r, ctx, id);   /* what it holds besides its class's demand, before anyone counts it */
         sim_pod_start(r, id, t);
-        if (gate && gate->running)   /* admitted long ago: its quota is in use (Kueue's cache counts it) */
-            gate->running(gate->ctx, id, c, sim_class_spec(r, c), r->nodes[node].meta.labels,
+        if (gate && gate->running)   /* admitted long ago: its quota is in use (Kueue's cache, KAI's proportion count it) */
+            gate->running(gate->ctx, id, c, sim_class_spec(r, c), (int32_t)node, r->nodes[node].meta.labels,
                           r->nodes[node].meta.nlabels, t);
     } else {
         sched_remove(&r->sched, c, id);

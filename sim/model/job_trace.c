@@ -52,35 +52,32 @@ static void label(job_trace_cfg *c, const char *key, const char *col) {
     c->label_cols[c->nlabels++] = col;
 }
 
+/* The columns Helios's cluster_log.csv and Acme's traces share (Acme's
+ * schema follows Helios's), with the tenant column of each. */
+static void helios_columns(job_trace_cfg *c, const char *tenant) {
+    c->cols[JC_ID] = "job_id";
+    c->cols[JC_SUBMIT] = "submit_time";
+    c->cols[JC_START] = "start_time";
+    c->cols[JC_END] = "end_time";
+    c->cols[JC_DURATION] = "duration";
+    c->cols[JC_GPUS] = "gpu_num";
+    c->cols[JC_CPUS] = "cpu_num";
+    c->cols[JC_NODES] = "node_num";
+    c->cols[JC_TENANT] = tenant;
+    c->cols[JC_STATE] = "state";
+}
+
 int job_trace_preset(const char *name, job_trace_cfg *c) {
     if (!strcmp(name, "helios")) {
         /* S-Lab-System-Group/HeliosData README.md (159f0ca): cluster_log.csv */
         base(c, "helios");
-        c->cols[JC_ID] = "job_id";
-        c->cols[JC_SUBMIT] = "submit_time";
-        c->cols[JC_START] = "start_time";
-        c->cols[JC_END] = "end_time";
-        c->cols[JC_DURATION] = "duration";
-        c->cols[JC_GPUS] = "gpu_num";
-        c->cols[JC_CPUS] = "cpu_num";
-        c->cols[JC_NODES] = "node_num";
-        c->cols[JC_TENANT] = "vc";
-        c->cols[JC_STATE] = "state";
+        helios_columns(c, "vc");
         label(c, "user", "user");
     } else if (!strcmp(name, "acme-seren") || !strcmp(name, "acme-kalos")) {
         /* InternLM/AcmeTrace README.md: trace_seren.csv; Kalos adds mem_per_pod_GB,
          * shared_mem_per_pod, fail_time, stop_time. No virtual clusters: the user is the tenant. */
         base(c, name);
-        c->cols[JC_ID] = "job_id";
-        c->cols[JC_SUBMIT] = "submit_time";
-        c->cols[JC_START] = "start_time";
-        c->cols[JC_END] = "end_time";
-        c->cols[JC_DURATION] = "duration";
-        c->cols[JC_GPUS] = "gpu_num";
-        c->cols[JC_CPUS] = "cpu_num";
-        c->cols[JC_NODES] = "node_num";
-        c->cols[JC_TENANT] = "user";
-        c->cols[JC_STATE] = "state";
+        helios_columns(c, "user");
         label(c, "type", "type");
         if (!strcmp(name, "acme-kalos")) {
             c->cols[JC_MEMORY] = "mem_per_pod_GB";
@@ -200,15 +197,32 @@ static int digits(const char **p, int n, int *out) {
     return 0;
 }
 
-/* Seconds with an optional fraction, all of s: ms. */
-static int seconds_ms(const char *s, int64_t *ms) {
+/* A plain non-negative decimal (digits and '.'), all of s. */
+static int decimal(const char *s, double *v) {
     if (!*s) return -1;
     char *end;
     for (const char *q = s; *q; q++)
         if (!isdigit((unsigned char)*q) && *q != '.') return -1;
-    double v = strtod(s, &end);
-    if (*end || !(v >= 0) || v > 9.0e12) return -1;
+    *v = strtod(s, &end);
+    return *end || !(*v >= 0) ? -1 : 0;
+}
+
+/* Seconds with an optional fraction, all of s: ms. */
+static int seconds_ms(const char *s, int64_t *ms) {
+    double v;
+    if (decimal(s, &v) || v > 9.0e12) return -1;
     *ms = llround(v * 1000);
+    return 0;
+}
+
+/* An optional fraction of a second at *p (`.d...`, past milliseconds
+ * ignored) as ms, *p moved past it; -1 for a '.' without digits. */
+static int fraction_ms(const char **p, int64_t *frac) {
+    *frac = 0;
+    if (**p != '.') return 0;
+    (*p)++;
+    if (!isdigit((unsigned char)**p)) return -1;
+    for (int64_t scale = 100; isdigit((unsigned char)**p); scale /= 10) *frac += (*(*p)++ - '0') * scale;
     return 0;
 }
 
@@ -221,16 +235,8 @@ int job_parse_time(const char *s, int64_t *ms) {
     p++;
     if (digits(&p, 2, &h) || *p++ != ':' || digits(&p, 2, &mi) || *p++ != ':' || digits(&p, 2, &se)) return -1;
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return -1;
-    int64_t frac = 0;
-    if (*p == '.') {
-        p++;
-        int64_t scale = 100;
-        if (!isdigit((unsigned char)*p)) return -1;
-        while (isdigit((unsigned char)*p)) {
-            frac += (*p++ - '0') * scale;
-            scale /= 10;
-        }
-    }
+    int64_t frac;
+    if (fraction_ms(&p, &frac)) return -1;
     int64_t off = 0;
     if (*p == 'Z') p++;
     else if (*p == '+' || *p == '-') {
@@ -271,28 +277,16 @@ int job_parse_duration(const char *s, int64_t *ms) {
         }
         break;
     }
-    int64_t frac = 0;
-    if (*p == '.') {
-        p++;
-        int64_t scale = 100;
-        if (!isdigit((unsigned char)*p)) return -1;
-        while (isdigit((unsigned char)*p)) frac += (*p++ - '0') * scale, scale /= 10;
-    }
+    int64_t frac;
+    if (fraction_ms(&p, &frac)) return -1;
     if (*p || n < 2 || (dash && n != 3)) return -1;
     int64_t secs = n == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : parts[0] * 60 + parts[1];
     *ms = (days * 86400 + secs) * 1000 + frac;
     return 0;
 }
 
-/* A plain non-negative number, all of s. */
-static int number(const char *s, double *v) {
-    if (!*s) return -1;
-    char *end;
-    for (const char *q = s; *q; q++)
-        if (!isdigit((unsigned char)*q) && *q != '.') return -1;
-    *v = strtod(s, &end);
-    return *end || !(*v >= 0) || *v > 1e15 ? -1 : 0;
-}
+/* A plain non-negative number up to 10^15, all of s. */
+static int number(const char *s, double *v) { return decimal(s, v) || *v > 1e15 ? -1 : 0; }
 
 /* In a TRES cell (`k=v,k=v`), the value of key `key` (exact), NULL if absent; into buf. */
 static const char *tres_get(const char *cell, const char *key, char *buf, size_t cap) {
@@ -518,6 +512,15 @@ static int bad(const job_reader *r, int f, int col, const char *v, const char *w
     return -1;
 }
 
+/* Two times of a row in the wrong order: FILE:LINE:COL of field f's cell. */
+static int out_of_order(const job_reader *r, int f, const char *what, strbuf *err) {
+    int col;
+    cell(r, f, &col, NULL);
+    sb_clear(err);
+    sb_printf(err, "%s:%d:%d: %s", r->cfg->path, r->s->row_line, col, what);
+    return -1;
+}
+
 /* An unknown time: empty, or Slurm's Unknown/None. */
 static bool unknown(const char *v) { return !*v || !strcmp(v, "Unknown") || !strcmp(v, "None"); }
 
@@ -643,20 +646,10 @@ static int read_job(job_reader *r, job_row *j, strbuf *err) {
     if (*v && !unknown(v) && job_parse_duration(v, &dur))
         return bad(r, JC_DURATION, col, v, "a duration (seconds or [D-]HH:MM:SS)", err);
     if (j->start_ms >= 0 && j->end_ms >= 0) {
-        if (j->end_ms < j->start_ms) {
-            cell(r, JC_END, &col, NULL);
-            sb_clear(err);
-            sb_printf(err, "%s:%d:%d: end is before start", c->path, r->s->row_line, col);
-            return -1;
-        }
+        if (j->end_ms < j->start_ms) return out_of_order(r, JC_END, "end is before start", err);
         dur = j->end_ms - j->start_ms;   /* the recorded run; Kalos's duration column counts from submit */
     }
-    if (j->start_ms >= 0 && j->start_ms < j->submit_ms) {
-        cell(r, JC_START, &col, NULL);
-        sb_clear(err);
-        sb_printf(err, "%s:%d:%d: start is before submit", c->path, r->s->row_line, col);
-        return -1;
-    }
+    if (j->start_ms >= 0 && j->start_ms < j->submit_ms) return out_of_order(r, JC_START, "start is before submit", err);
     if (j->start_ms < 0 && j->end_ms >= 0 && dur >= 0) j->start_ms = j->end_ms - dur;
     j->duration_ms = dur;
     /* filters, counted */

@@ -111,12 +111,20 @@ typedef struct queue_gate {
     /* The scheduler's view of the nodes (read only: allocatable, requested,
      * presence), given once before the run; NULL: the gate needs none. */
     void (*cluster)(void *ctx, const struct scheduler *s);
-    /* Pod `pod` of class `cls` runs already at t on a node with these labels
-     * (a cluster.state dump's running pod): charged to its queue as an
-     * admitted, bound Workload; `ended` releases it. True = charged. NULL:
+    /* Pod `pod` of class `cls` runs already at t on node `node` (the
+     * scheduler's index) with these labels (a cluster.state dump's running
+     * pod): charged to its queue as an admitted, bound Workload (Kueue) or an
+     * allocated PodGroup (KAI); `ended` releases it. True = charged. NULL:
      * the gate does not charge running pods. */
-    bool (*running)(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *g, const k8s_kv *node_labels,
-                    size_t nnode_labels, int64_t t);
+    bool (*running)(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *g, int32_t node,
+                    const k8s_kv *node_labels, size_t nnode_labels, int64_t t);
+    /* The pods the queue holds that its manager has marked unschedulable
+     * (their condition PodScheduled=False, reason Unschedulable, which the
+     * cluster autoscaler lists as pods to help; autoscale/ca_scaleup.c):
+     * fn(ud, their class, their pod ids), possibly several calls per class.
+     * NULL: the gate marks none (Kueue holds a Workload's pods suspended or
+     * scheduling-gated, which the cluster autoscaler does not list). */
+    void (*unschedulable)(void *ctx, void (*fn)(void *ud, uint32_t cls, const uint32_t *pods, size_t n), void *ud);
     /* Every gang the queue holds (complete, not admitted yet): fn(ud, its
      * pods' class, its pods), for the rack measures' smallest waiting gang
      * (engine/sim_topology.c); NULL: the gate holds no gangs. */

@@ -31,6 +31,9 @@
  *   victims have left, and the victims hold their resources until then, so
  *   nothing else is allocated onto them. Victims are evicted whole through
  *   the engine's eviction path (grace period, the owner's replacement).
+ * - A cluster.state dump's running pod with the queue label is an allocated
+ *   PodGroup of its Queue from time 0 (gate_running; proportion.go
+ *   updateQueuesCurrentResourceUsage).
  * - A Queue that does not exist keeps the pod pending with KAI's message
  *   ("Queue 'x' does not exist", cluster_info.go validatePodgroupQueue).
  */
@@ -74,6 +77,7 @@ typedef struct gjob {
     int64_t admitted_at, not_before;
     int32_t live, nbound;            /* admitted pods not ended; bound */
     bool pending, holding, bound;
+    bool marked;                     /* a session left it pending: its pods are PodScheduled=False/Unschedulable */
 } gjob;
 
 enum { R_RECLAIM, R_PREEMPT, R_N };
@@ -98,6 +102,7 @@ typedef struct kai_gate {
     bool dirty;
     int64_t now;
     int64_t missing_queue_pods;
+    VEC(uint32_t) missing_pods, missing_cls;   /* pods of Queues that do not exist, and their classes */
     queue_samples samples;
     const scheduler *sched;          /* the live nodes (gate_cluster); NULL: the pools' totals, aggregate fit */
     kai_node *nodes;                 /* per scheduler node: free now (live_view) */
@@ -225,6 +230,8 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
     if (!ci->managed) return false;
     if (ci->queue < 0) {   /* KAI: the PodGroup stays pending, "Queue 'x' does not exist" */
         g->missing_queue_pods++;
+        VEC_PUSH(g->missing_pods, pod);
+        VEC_PUSH(g->missing_cls, cls);
         if (!ci->why) {
             strbuf b = {0};
             sb_printf(&b, "Queue '%s' does not exist", ci->queue_name);
@@ -401,6 +408,50 @@ static void allocated(kai_gate *g, gjob *j, int64_t t, queue_cycle_out *out) {
     }
 }
 
+/* A dump's running pod (cluster.state) is allocated already: it is a
+ * PodGroup of its KAI Queue (the pod's kai.scheduler/queue label, as the
+ * pod-grouper's CalcPodGroupQueue takes it:
+ * pkg/podgrouper/podgrouper/plugins/defaultgrouper/default_grouper.go), one
+ * per pod (the default grouper's bare pod), holding its requests on its node
+ * from t: KAI's proportion plugin counts every task in an allocated status
+ * into its queue's allocated (and allocated-not-preemptible) resources
+ * (pkg/scheduler/plugins/proportion/proportion.go
+ * updateQueuesCurrentResourceUsage, v0.13.0), so the queue's fair share and
+ * limit see the recorded usage, and the pod can be a reclaim or preempt
+ * victim. False (not charged) when the pod has no KAI queue label or its
+ * Queue does not exist. */
+static bool gate_running(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *ps, int32_t node,
+                         const k8s_kv *node_labels, size_t nnode_labels, int64_t t) {
+    (void)node_labels;
+    (void)nnode_labels;
+    kai_gate *g = ctx;
+    if (cls >= g->ncls) {
+        size_t n = cls + 1;
+        g->cls = xrealloc(g->cls, n * sizeof *g->cls);
+        memset(g->cls + g->ncls, 0, (n - g->ncls) * sizeof *g->cls);
+        g->ncls = n;
+    }
+    if (!g->cls[cls].resolved) resolve(g, cls, ps);
+    const cls_info *ci = &g->cls[cls];
+    if (!ci->managed || ci->queue < 0) return false;
+    while (g->pod_job.len <= pod) VEC_PUSH(g->pod_job, 0);
+    while (g->pod_node.len <= pod) VEC_PUSH(g->pod_node, NODE_UNBOUND);
+    gjob *j = new_job(g, cls);
+    uint32_t ji = (uint32_t)g->jobs.len - 1;
+    VEC_PUSH(j->pods, pod);
+    g->pod_job.data[pod] = ji + 1;
+    g->pod_node.data[pod] = node;
+    j->arrival = j->admitted_at = t;
+    j->j.created_ms = t;
+    j->j.seq = pod;
+    j->holding = j->bound = true;
+    j->live = j->nbound = 1;
+    g->qs[j->j.queue].holding++;
+    VEC_PUSH(g->active, ji);
+    g->dirty = true;
+    return true;
+}
+
 /* A hash of which nodes are present (the autoscaler's node groups): a node
  * added or removed starts a KAI cycle (a new session sees the new nodes). */
 static uint64_t presence_hash(const scheduler *s) {
@@ -429,6 +480,7 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
             allocated(g, j, t, out);
             continue;
         }
+        j->marked = true;   /* status_updater: its pending pods are marked unschedulable */
         cls_info *ci = &g->cls[j->cls];
         strbuf b = {0};
         if (!j->j.topo || kai_over_limit(&g->s, &j->j, NULL) >= 0 || kai_np_over_quota(&g->s, &j->j, NULL) >= 0 ||
@@ -576,6 +628,8 @@ static void gate_free(void *ctx) {
     VEC_FREE(g->active);
     VEC_FREE(g->pod_job);
     VEC_FREE(g->pod_node);
+    VEC_FREE(g->missing_pods);
+    VEC_FREE(g->missing_cls);
     free(g->nodes);
     for (size_t q = 0; q < g->s.nq; q++) {
         VEC_FREE(g->qs[q].waits);
@@ -598,6 +652,30 @@ static void gate_held_gangs(void *ctx, void (*fn)(void *ud, uint32_t cls, int32_
         const gjob *j = g->jobs.data[g->active.data[i]];
         if (j->pending && g->cls[j->cls].gang_size) fn(ud, j->cls, (int32_t)j->pods.len);
     }
+}
+
+/* The pods KAI has marked unschedulable (queue_gate.unschedulable). At the
+ * close of every session KAI's status updater marks each pending pod of
+ * every PodGroup that is ready for scheduling (its minMember pods exist) and
+ * was not allocated -- whatever held it: capacity, the Queue's quota or
+ * limit, a missing Queue -- with PodScheduled=False, reason Unschedulable
+ * (pkg/scheduler/framework/session.go closeSession -> RecordJobStatusEvent;
+ * pkg/scheduler/cache/status_updater/default_status_updater.go
+ * recordUnschedulablePodsEvents, markTaskUnschedulable; PodGroup
+ * spec.markUnschedulable defaults to true, pkg/scheduler/utils/
+ * pod_group_utils.go DefaultMarkUnschedulable; NVIDIA/KAI-Scheduler
+ * v0.13.0). The cluster autoscaler lists exactly such pods. A job counts
+ * once a cycle has left it pending (j->marked); a pod of a missing Queue at
+ * once (its PodGroup carries the QueueDoesNotExist fit error from the first
+ * session, cluster_info.go). */
+static void gate_unschedulable(void *ctx, void (*fn)(void *ud, uint32_t cls, const uint32_t *pods, size_t n),
+                               void *ud) {
+    kai_gate *g = ctx;
+    for (size_t i = 0; i < g->active.len; i++) {
+        const gjob *j = g->jobs.data[g->active.data[i]];
+        if (j->pending && j->marked) fn(ud, j->cls, j->pods.data, j->pods.len);
+    }
+    for (size_t i = 0; i < g->missing_pods.len; i++) fn(ud, g->missing_cls.data[i], &g->missing_pods.data[i], 1);
 }
 
 /* The scheduler's nodes, read in each cycle (live_view). */
@@ -630,6 +708,7 @@ queue_gate *kai_gate_new(const scenario *sc) {
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
                       .why = gate_why, .summarize = gate_summarize, .free = gate_free,
-                      .cluster = gate_cluster, .held_gangs = gate_held_gangs};
+                      .cluster = gate_cluster, .held_gangs = gate_held_gangs, .running = gate_running,
+                      .unschedulable = gate_unschedulable};
     return q;
 }

@@ -1030,8 +1030,9 @@ static bool node_has(const k8s_kv *labels, size_t n, const k8s_kv *want) {
         if (!strcmp(labels[i].key, want->key)) return !strcmp(labels[i].value, want->value);
     return false;
 }
-static bool gate_running(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *ps, const k8s_kv *node_labels,
-                         size_t nnode_labels, int64_t t) {
+static bool gate_running(void *ctx, uint32_t pod, uint32_t cls, const pod_group_spec *ps, int32_t node,
+                         const k8s_kv *node_labels, size_t nnode_labels, int64_t t) {
+    (void)node;
     kq_gate *g = ctx;
     if (cls >= g->ncls) {
         g->cls = xrealloc(g->cls, (cls + 1) * sizeof *g->cls);

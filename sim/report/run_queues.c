@@ -11,10 +11,19 @@
 #include "report/escape.h"
 #include "util/xalloc.h"
 
-enum { Q_ADMITTED, Q_BORROWING, Q_PENDING, Q_P50, Q_P99, Q_PREEMPTED, Q_PREEMPTIONS, NQ };
+enum { Q_ADMITTED, Q_BORROWING, Q_PENDING, Q_P50, Q_P99, Q_PREEMPTED, Q_PREEMPTIONS, Q_COST, NQ };
 static const char *const METRIC[NQ] = {"queue_admitted", "queue_admitted_borrowing", "queue_pending_at_end",
                                        "queue_wait_censored_p50_s", "queue_wait_censored_p99_s", "queue_preempted",
-                                       "queue_preemptions"};
+                                       "queue_preemptions", "queue_cost"};   /* queue_cost: priced runs (docs/COST.md) */
+
+static const int WIDTH[NQ] = {8, 9, 7, 10, 10, 9, 11, 10};   /* the header's column widths */
+
+/* One column: the value with `prec` decimals, or "-" where the queue has none
+ * (a KAI parent Queue has a cost, the rolled-up sum of its subtree, but no jobs). */
+static void cell(FILE *out, int width, int prec, double v) {
+    if (isnan(v)) fprintf(out, "  %*s", width, "-");
+    else fprintf(out, "  %*.*f", width, prec, v);
+}
 
 typedef struct {
     const char *name;                /* interned group name of the summary rows */
@@ -44,6 +53,8 @@ void run_queues_print(const sim_run *run, FILE *out) {
         rows[r].v[k] = m->value;
     }
     if (!n) return;
+    bool priced = false;   /* a cost column only when the run has prices */
+    for (size_t r = 0; r < n; r++) priced |= !isnan(rows[r].v[Q_COST]);
     strbuf b = {0};
     const char *title = kai ? "Queue" : "ClusterQueue";
     int w = (int)strlen(title);
@@ -58,14 +69,15 @@ void run_queues_print(const sim_run *run, FILE *out) {
               "  allocation, censored: a job still pending waits until the end):\n", out);
     else
         fputs("  by ClusterQueue (Kueue; time to admission, censored: a Workload still pending waits until the end):\n", out);
-    fprintf(out, "    %-*s  %8s  %9s  %7s  %10s  %10s  %9s  %11s\n",
-            w, title, "admitted", "borrowing", "pending", "wait p50 s", "wait p99 s", "preempted", "preemptions");
+    fprintf(out, "    %-*s  %8s  %9s  %7s  %10s  %10s  %9s  %11s%s\n", w, title, "admitted", "borrowing", "pending",
+            "wait p50 s", "wait p99 s", "preempted", "preemptions", priced ? "        cost" : "");
     for (size_t r = 0; r < n; r++) {
         const double *v = rows[r].v;
         sb_clear(&b);
         terminal_text(&b, rows[r].name);
-        fprintf(out, "    %-*.*s  %8.0f  %9.0f  %7.0f  %10.1f  %10.1f  %9.0f  %11.0f\n", w, w, sb_str(&b), v[Q_ADMITTED],
-                v[Q_BORROWING], v[Q_PENDING], v[Q_P50], v[Q_P99], v[Q_PREEMPTED], v[Q_PREEMPTIONS]);
+        fprintf(out, "    %-*.*s", w, w, sb_str(&b));
+        for (int k = 0; k < (priced ? NQ : Q_COST); k++) cell(out, WIDTH[k], k == Q_COST ? 2 : k == Q_P50 || k == Q_P99, v[k]);
+        fputc('\n', out);
     }
     sb_free(&b);
     free(rows);

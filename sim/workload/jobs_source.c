@@ -20,6 +20,7 @@
  * simulated waits side by side (docs/SCHEMA.md; `drasim run` prints them,
  * report/run_jobs.c).
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +185,24 @@ static uint64_t ptr_hash(const void *p) {
     return x ^ (x >> 33);
 }
 
+/* The namespace of a tenant: the tenant itself when it is a Namespace name
+ * (an RFC 1123 label), else its DNS-label form -- lower case, every other
+ * character '-', at most 63, '-' trimmed at both ends ("tenant" if nothing
+ * is left): Helios's VCs (vcJkd) and Slurm accounts may have upper case. */
+static const char *tenant_namespace(const char *tenant) {
+    char buf[64];
+    size_t n = 0;
+    for (const char *p = tenant; *p && n < 63; p++) {
+        char ch = (char)tolower((unsigned char)*p);
+        buf[n++] = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? ch : '-';
+    }
+    while (n && buf[n - 1] == '-') n--;
+    size_t lead = 0;
+    while (lead < n && buf[lead] == '-') lead++;
+    if (lead == n) return intern("tenant");
+    return intern_n(buf + lead, n - lead);
+}
+
 /* The pod-group tree of a shape, parsed like a scenario's pod group. */
 static pod_group_spec *make_spec(sim_run *r, jobs_source *js, const char *tenant, int64_t gpus, int64_t cpu_milli,
                                  int64_t mem, const char *gpu_type) {
@@ -191,7 +210,7 @@ static pod_group_spec *make_spec(sim_run *r, jobs_source *js, const char *tenant
     char buf[64];
     ynode *m = yb_map(a);
     yb_add(a, m, "name", yb_str(a, tenant));
-    yb_add(a, m, "namespace", yb_str(a, tenant));
+    yb_add(a, m, "namespace", yb_str(a, tenant_namespace(tenant)));
     ynode *labels = yb_map(a);
     yb_add(a, labels, "drasim.io/tenant", yb_str(a, tenant));
     const char *lq = js->spec->queue_per_tenant ? tenant : js->spec->local_queue;
