@@ -254,7 +254,10 @@ void allocator_commit(allocator *A, const k8s_allocation *al) {
         alloc_device_id id = {r->driver, r->pool, r->device};
         bool shared = r->share_id && A->f.consumable_capacity;   /* as alloc_state_add_claim */
         uint32_t u;
-        if (result_uid(A, r, &u)) (shared ? A->uid_shared : A->uid_allocated)[u] = 1;
+        if (result_uid(A, r, &u)) {
+            (shared ? A->uid_shared : A->uid_allocated)[u] = 1;
+            alloc_qnode_touch(A, u);
+        }
         for (size_t k = 0; shared && k < r->nconsumed; k++)
             add_consumed(A, &(alloc_consumed){id, r->consumed[k].qname, r->consumed[k].value});
         /* counter availability of that pool name must be recomputed */
@@ -269,6 +272,7 @@ static void add_consumed(allocator *A, const alloc_consumed *c) {
     uint32_t u;
     if (!alloc_uid_lookup(A, c->id.driver, c->id.pool, c->id.device, &u)) return;
     A->uid_shared[u] |= 2;
+    alloc_qnode_touch(A, u);
     const char *cap = intern(c->capacity);
     uint32_t k;
     if (pmap_get(&A->consumed_map, (void *)(uintptr_t)(u + 1), cap, NULL, &k)) {
@@ -322,6 +326,8 @@ void allocator_free(allocator *A) {
     VEC_FREE(A->consumed);
     VEC_FREE(A->consumed_uid);
     free(A->uid_allocated);
+    free(A->qnode);
+    free(A->uid_qnode);
     free(A->uid_shared);
     free(A->uid_stamp);
     free(A->uid_first);
@@ -367,6 +373,10 @@ void allocator_set_nodes(allocator *A, const k8s_node *nodes, size_t n) {
     A->nnode_base = nodes ? n : 0;
     A->node_gi = xmalloc((n ? n : 1) * sizeof *A->node_gi);
     for (size_t i = 0; i < n; i++) A->node_gi[i] = UINT32_MAX;
+    free(A->qnode);
+    free(A->uid_qnode);
+    A->qnode = xcalloc(n ? n : 1, sizeof *A->qnode);
+    A->uid_qnode = xcalloc(A->uids.len ? A->uids.len : 1, sizeof *A->uid_qnode);
 }
 
 const k8s_device *allocator_find_device(const allocator *A, const char *driver, const char *pool, const char *device) {

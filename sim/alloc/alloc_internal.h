@@ -136,6 +136,12 @@ struct allocator {
     const k8s_node *node_base;      /* allocator_set_nodes: node i -> node_gi[i] (index into gathered, or UINT32_MAX) */
     size_t nnode_base;
     uint32_t *node_gi;
+    /* quick_scan's answer per node of allocator_set_nodes (alloc_search.c,
+     * quick_cached): valid until a device it counted changes hands
+     * (uid_qnode: 1 + that node, 0 = none) or any device's taints change (qepoch) */
+    struct alloc_qnode { const uint8_t *combo; uint32_t epoch; uint8_t usable; bool valid; } *qnode;
+    uint32_t *uid_qnode;
+    uint32_t qepoch;
     /* per node of allocator_set_nodes: the node-name NodeSelector every result
      * on that node gets (made on first use, shared: it lives as long as the
      * allocator; other nodes' results get their own in the result arena) */
@@ -360,6 +366,10 @@ int alloc_build_results(acall *c, arena *ar, k8s_allocation *out);
 bool alloc_results_traceless(const acall *c);
 /* Index of `node` in the array of allocator_set_nodes, or SIZE_MAX. */
 size_t alloc_node_index(const allocator *A, const k8s_node *node);
+/* Device `uid` changed hands (taken or given back): the quick answer of its node is stale. */
+static inline void alloc_qnode_touch(allocator *A, uint32_t uid) {
+    if (A->uid_qnode && A->uid_qnode[uid]) A->qnode[A->uid_qnode[uid] - 1].valid = false;
+}
 /* alloc_taints.c: device `dev`'s taints now (those set while a run goes, else its slice's). */
 const k8s_taint *alloc_device_taints(const allocator *A, uint32_t dev, size_t *n);
 void alloc_taints_free(allocator *A);

@@ -26,6 +26,7 @@ void allocator_release(allocator *A, const k8s_allocation *al) {
         uint32_t u;
         if (!alloc_uid_lookup(A, r->driver, r->pool, r->device, &u)) continue;
         bool shared = r->share_id && A->f.consumable_capacity;
+        alloc_qnode_touch(A, u);
         if (!shared) {
             A->uid_allocated[u] = 0;
         } else {
@@ -46,6 +47,7 @@ void allocator_release(allocator *A, const k8s_allocation *al) {
 
 void allocator_release_uid(allocator *A, uint32_t u) {
     A->uid_allocated[u] = 0;
+    alloc_qnode_touch(A, u);
     uint32_t ci;
     if (A->counters.len && pmap_get(&A->counters_map, intern(A->uids.data[u].pool), NULL, NULL, &ci))
         A->counters.data[ci]->avail_ready = false;

@@ -508,6 +508,26 @@ static void call_free(acall *c) {
     sp->capvals.data = c->capvals.data, sp->capvals.cap = c->capvals.cap, sp->capvals.len = 0;
 }
 
+/* The request of a call of quick_scan's kind (one claim, one ExactCount
+ * request of N devices, no constraints, no capacity requests, at most one
+ * CEL selector whose verdicts the memo holds), or NULL. */
+static const k8s_device_request_spec *quick_spec(const allocator *A, k8s_resource_claim *const *claims, size_t n,
+                                                 const k8s_node *node) {
+    if (n != 1 || A->dev_filter || !node) return NULL;
+    const k8s_claim_spec *s = &claims[0]->spec;
+    if (s->nrequests != 1 || s->nconstraints || !s->requests[0].has_exactly) return NULL;
+    const k8s_device_request_spec *spec = &s->requests[0].exactly;
+    if (spec->mode != ALLOC_MODE_EXACT_COUNT || spec->count < 1 || spec->count > ALLOC_RESULTS_MAX ||
+        spec->has_non_cel_selector || spec->admin_access || spec->has_admin_access || spec->ncapacity ||
+        spec->nselectors > 1 || !spec->device_class_name)
+        return NULL;
+    const struct alloc_memo *m = A->memo;
+    const char *sel0 = spec->nselectors ? spec->selectors[0] : NULL;
+    if (!m->req_cls || m->req_class != spec->device_class_name || m->req_nsel != spec->nselectors || m->req_sel != sel0)
+        return NULL;   /* the first call of a request goes the long way (and fills the memo) */
+    return spec;
+}
+
 /* The answer, without the pre-checks and the search, of a call the Filter
  * makes most (issue 31: ~85 % of the allocator's work at 1,000 nodes): one
  * claim with one ExactCount request of N devices, no constraints, selectors
@@ -521,18 +541,10 @@ static void call_free(acall *c) {
  * limit would decide: the full call then gives the answer. */
 static bool quick_scan(acall *c, uint32_t *picks, int *nusable, int *nneed) {
     allocator *A = c->A;
-    if (c->nclaims != 1 || c->saw_invalid || A->dev_filter || !c->node) return false;
-    const k8s_claim_spec *s = &c->claims[0]->spec;
-    if (s->nrequests != 1 || s->nconstraints || !s->requests[0].has_exactly) return false;
-    const k8s_device_request_spec *spec = &s->requests[0].exactly;
-    if (spec->mode != ALLOC_MODE_EXACT_COUNT || spec->count < 1 || spec->count > ALLOC_RESULTS_MAX ||
-        spec->has_non_cel_selector || spec->admin_access || spec->has_admin_access || spec->ncapacity ||
-        spec->nselectors > 1 || !spec->device_class_name)
-        return false;
+    if (c->saw_invalid) return false;
+    const k8s_device_request_spec *spec = quick_spec(A, c->claims, c->nclaims, c->node);
+    if (!spec) return false;
     struct alloc_memo *m = A->memo;
-    const char *sel0 = spec->nselectors ? spec->selectors[0] : NULL;
-    if (!m->req_cls || m->req_class != spec->device_class_name || m->req_nsel != spec->nselectors || m->req_sel != sel0)
-        return false;   /* the first call of a request goes the long way (and fills the memo) */
     const uint8_t *combo = m->req_combo;
     int need = (int)spec->count, u = 0;
     uint32_t seen[ALLOC_RESULTS_MAX];
@@ -559,10 +571,68 @@ static bool quick_scan(acall *c, uint32_t *picks, int *nusable, int *nneed) {
     return true;
 }
 
+/* Remember, for quick_cached, how many candidates of c's node quick_scan
+ * would find usable for the memo's request (after quick_scan answered the
+ * call). Only for nodes whose every candidate that request can select is
+ * plain (what quick_scan accepts, asked of all of them, allocated or not):
+ * then the answer changes only when one of those devices changes hands
+ * (alloc_qnode_touch) or a device's taints change (qepoch). */
+static void quick_remember(acall *c) {
+    allocator *A = c->A;
+    size_t ni = A->qnode ? alloc_node_index(A, c->node) : SIZE_MAX;
+    if (ni == SIZE_MAX || c->saw_invalid || c->cands.len > ALLOC_RESULTS_MAX) return;
+    const uint8_t *combo = A->memo->req_combo;
+    uint32_t seen[ALLOC_RESULTS_MAX];
+    int ns = 0, u = 0;
+    for (uint32_t k = 0; k < c->cands.len; k++) {
+        uint32_t dev = c->cands.data[k].dev;
+        uint8_t f = A->dev_flags[dev];
+        if ((f & DEV_BINDING) && !A->f.binding_conditions) continue;   /* never selectable */
+        if (combo[dev] == 1) continue;                                   /* never matches */
+        if (combo[dev] == 0 || (f & (DEV_NODE_SEL | DEV_CONSUMES)) || !(f & DEV_SLICE_NODE)) return;
+        if (A->f.device_taints && (f & DEV_TAINTS)) return;
+        uint32_t uid = A->devs.data[dev].uid;
+        if (A->f.consumable_capacity && ((f & (DEV_MULTI | DEV_CAP_POLICY)) || (A->uid_shared[uid] & 2))) return;
+        if (A->uid_qnode[uid] && A->uid_qnode[uid] != ni + 1) return;   /* counted for another node too */
+        for (int i = 0; i < ns; i++)
+            if (seen[i] == uid) return;
+        seen[ns++] = uid;
+        if (!A->uid_allocated[uid]) u++;
+    }
+    for (int i = 0; i < ns; i++) A->uid_qnode[seen[i]] = (uint32_t)ni + 1;
+    A->qnode[ni] = (struct alloc_qnode){combo, A->qepoch, (uint8_t)u, true};
+}
+
+/* quick_status's answer from quick_remember's count (no pools gathered, no
+ * candidate read): the same status, steps and output. False when nothing
+ * valid is remembered for this node and request, or the step limit decides. */
+static bool quick_cached(allocator *A, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
+                         k8s_allocation *out, alloc_status *st, uint64_t *steps) {
+    size_t ni = A->qnode ? alloc_node_index(A, node) : SIZE_MAX;
+    if (ni == SIZE_MAX) return false;
+    const struct alloc_qnode *q = &A->qnode[ni];
+    if (!q->valid || q->epoch != A->qepoch) return false;
+    const k8s_device_request_spec *spec = quick_spec(A, claims, n, node);
+    if (!spec || q->combo != A->memo->req_combo) return false;
+    int need = (int)spec->count, u = q->usable < need ? q->usable : need;
+    uint64_t taken = u >= need ? (uint64_t)need + 3 : (uint64_t)1 << u;
+    if (A->step_limit && taken > A->step_limit) return false;
+    if (steps) *steps = taken;
+    if (u < need) {
+        *st = ALLOC_UNSATISFIABLE;
+        return true;
+    }
+    A->built.len = 0;
+    memset(out, 0, sizeof *out);
+    *st = ALLOC_OK;
+    return true;
+}
+
 /* quick_status: the answer from quick_scan when the caller wants no results. */
 static bool quick_status(acall *c, k8s_allocation *out, alloc_status *st) {
     int u, need;
     if (!quick_scan(c, NULL, &u, &need)) return false;
+    quick_remember(c);
     c->steps = u >= need ? (uint64_t)need + 3 : (uint64_t)1 << u;
     if (u < need) {
         *st = ALLOC_UNSATISFIABLE;
@@ -598,8 +668,9 @@ static bool quick_pick(acall *c) {
 
 alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
                                 arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err) {
-    acall c = {.A = A, .node = node, .claims = claims, .nclaims = n, .err = err};
     alloc_status st = ALLOC_ERROR;
+    if (!result_arena && quick_cached(A, node, claims, n, out, &st, steps)) return st;
+    acall c = {.A = A, .node = node, .claims = claims, .nclaims = n, .err = err};
     arena_reset(&A->call_mem);
     acall_spare *sp = A->spare;
     c.cstates.data = sp->cstates.data, c.cstates.cap = sp->cstates.cap;

@@ -36,6 +36,7 @@ bool allocator_set_device_taints(allocator *A, const char *driver, const char *p
     /* the device's first entry, the one the search and the results name */
     uint32_t i = A->uid_first[u];
     A->dev_taints[i] = (struct alloc_taint_set){taints, n, true};
+    A->qepoch++;   /* every cached quick answer is stale (alloc_search.c) */
     if (n) A->dev_flags[i] |= DEV_TAINTS;
     else A->dev_flags[i] &= (uint8_t)~DEV_TAINTS;
     return true;

@@ -259,6 +259,7 @@ static bool refresh(scheduler *s, pod_class *c, size_t node) {
     } else {
         c->score[node] = INT32_MIN;   /* never the best: lets find_best take max over whole words */
     }
+    c->wcnt[node >> 6] = 0;           /* its word's best is recounted when next needed */
     if (now && !was) { BIT_SET(c->fits, node); c->nfit++; }
     if (!now && was) { BIT_CLR(c->fits, node); c->nfit--; }
     return now && !was;
@@ -401,6 +402,8 @@ static void prepare_static(scheduler *s, size_t ci) {
     c->fits = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->fits);
     c->dirty = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->dirty);
     c->score = xcalloc(n ? n : 1, sizeof *c->score);
+    c->wmax = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wmax);
+    c->wcnt = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wcnt);
     if (s->cfg.policy) c->choice = xcalloc(n ? n : 1, 1);
     bool pre = true;
     for (size_t p = 0; p < s->nplugins && pre; p++)
@@ -441,6 +444,8 @@ void sched_free(scheduler *s) {
         free(c->fits);
         free(c->dirty);
         free(c->score);
+        free(c->wmax);
+        free(c->wcnt);
         free(c->choice);
         free(c->pending);
     }
@@ -632,9 +637,11 @@ static int count_eq64(const int32_t *sc, int32_t v) {
 /* Walk the feasible nodes of c from `start` (wrapping), stopping after `want`
  * of them, and pick one of the best-scored uniformly at random (selectHost).
  * Ties are remembered in s->scratch in walk order: single nodes, or whole
- * words (WORD_TAG | w) whose tied nodes are counted now and located only
- * for the winner. Returns how many nodes were passed over (processedNodes). */
-static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t want, size_t *chosen) {
+ * words (WORD_TAG | w) whose tied nodes are counted (c->wmax/wcnt: per word,
+ * its best score and how many have it, recounted only after a score of the
+ * word changed) and located only for the winner. Returns how many nodes were
+ * passed over (processedNodes). */
+static size_t find_best(scheduler *s, pod_class *c, size_t start, size_t want, size_t *chosen) {
     size_t n = s->nnodes, found = 0, ties = 0, nent = 0, last = start;
     int32_t best = INT32_MIN;
     for (size_t pass = 0; pass < 2 && found < want; pass++) {
@@ -646,13 +653,17 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
             size_t cnt = (size_t)__builtin_popcountll(bits);
             if (cnt && cnt <= want - found && (w << 6) >= from && ((w + 1) << 6) <= to) {
                 /* a whole word of candidates: scores of nodes that do not fit are INT32_MIN */
-                const int32_t *sc = &c->score[w << 6];
-                int32_t wmax = max64(sc);
+                if (!c->wcnt[w]) {   /* a score changed since: the word's best and its count, once */
+                    const int32_t *sc = &c->score[w << 6];
+                    c->wmax[w] = max64(sc);
+                    c->wcnt[w] = (uint8_t)count_eq64(sc, c->wmax[w]);
+                }
+                int32_t wmax = c->wmax[w];
                 found += cnt;
                 last = (w << 6) + 63 - (size_t)__builtin_clzll(bits);
                 if (wmax < best) continue;
                 if (wmax > best) { best = wmax; ties = 0; nent = 0; }
-                ties += (size_t)count_eq64(sc, best);
+                ties += c->wcnt[w];   /* wmax == best */
                 s->scratch[nent++] = WORD_TAG | (uint32_t)w;
                 continue;
             }
@@ -678,7 +689,7 @@ static size_t find_best(scheduler *s, const pod_class *c, size_t start, size_t w
             continue;
         }
         const int32_t *sc = &c->score[(size_t)(x & ~WORD_TAG) << 6];
-        size_t k = 0, here = (size_t)count_eq64(sc, best);
+        size_t k = 0, here = c->wcnt[x & ~WORD_TAG];   /* its wmax is best */
         if (r >= here) { r -= here; continue; }
         for (;; k++)
             if (sc[k] == best && r-- == 0) break;

@@ -69,6 +69,8 @@ typedef struct pod_class {
     uint64_t *dirty;                  /* nodes changed since this class's entry was computed (lazy refresh) */
     size_t ndirty;
     int32_t *score;                   /* weighted score sum, valid where fits */
+    int32_t *wmax;                    /* per word of 64 nodes: its largest score (find_best) ... */
+    uint8_t *wcnt;                    /* ... and how many have it; 0 = a score changed since */
     uint8_t *choice;                  /* placement policy: the GPUs (mask) it chose per node, NULL without */
     size_t nfit;
     /* queue state */
