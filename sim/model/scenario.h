@@ -302,6 +302,10 @@ int scenario_parse_workload(const ynode *workload, scenario *s, strbuf *err);
 int scenario_parse_lua_source(const ynode *n, scenario *s, strbuf *err);
 /* `duration:`-shaped distributions: D, {fixed|uniform|exponential|lognormal: ...}. */
 int scenario_parse_duration_dist(const ynode *n, duration_dist *d, strbuf *err);
+/* A pod group's namespace is a Namespace name (RFC 1123 label), as the API
+ * server checks it; 0, or -1 with err at its `namespace:` (groups written by
+ * a user: scenario files and Lua; job traces keep their tenants' names). */
+int scenario_check_namespace(const pod_group_spec *g, strbuf *err);
 int scenario_parse_pod_group(const ynode *g, arena *a, pod_group_spec *out, strbuf *err);
 /* A resource map {cpu: "8", nvidia.com/gpu: 2}: quantities, extended ones whole. */
 int scenario_parse_resources(const ynode *m, const char *what, bool extended_only, arena *a,

@@ -209,6 +209,13 @@ static int parse_gpu(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
     return 0;
 }
 
+int scenario_check_namespace(const pod_group_spec *g, strbuf *err) {
+    if (!g->namespace_ || k8s_is_dns_label(g->namespace_)) return 0;
+    yerr(err, ymap_get(g->where, "namespace"), "pod group '%s': namespace '%s' is not a valid namespace name (at most "
+         "63 of a-z 0-9 -, starting and ending with a letter or digit)", g->name, g->namespace_);
+    return -1;
+}
+
 int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf *err) {
     static const char *const keys[] = {"name", "count", "arrival", "duration", "priority", "requests",
                                        "nodeSelector", "affinity", "tolerations", "gpu", "owner", "checkpoint",
@@ -258,14 +265,7 @@ int scenario_parse_pod_group(const ynode *m, arena *a, pod_group_spec *g, strbuf
     if (scenario_parse_containers(m, a, g, err)) return -1;
     if ((v = ymap_get(m, "usage")) && usage_parse(v, a, &g->usage, err)) return -1;
     if (scenario_parse_lifecycle(m, g, err)) return -1;
-    if ((v = ymap_get(m, "namespace"))) {   /* issue 27: a Namespace's name is an RFC 1123 label */
-        if (y_str(v, "namespace", &g->namespace_, err)) return -1;
-        if (!k8s_is_dns_label(g->namespace_)) {
-            yerr(err, v, "pod group '%s': namespace '%s' is not a valid namespace name (at most 63 of a-z 0-9 -, "
-                         "starting and ending with a letter or digit)", g->name, g->namespace_);
-            return -1;
-        }
-    }
+    if ((v = ymap_get(m, "namespace")) && y_str(v, "namespace", &g->namespace_, err)) return -1;   /* issue 27 */
     if ((v = ymap_get(m, "labels")) && scenario_parse_string_map(v, "labels", a, &g->labels, &g->nlabels, err))
         return -1;
     if ((v = ymap_get(m, "annotations"))) {   /* issue 28: Kueue TAS requests, checked as Kueue's webhook does */
@@ -311,7 +311,9 @@ int scenario_parse_workload(const ynode *w, scenario *s, strbuf *err) {
     s->groups = ARENA_NEW(&s->a, pod_group_spec, groups->n);
     s->ngroups = groups->n;
     for (size_t i = 0; i < groups->n; i++) {
-        if (scenario_parse_pod_group(groups->vals[i], &s->a, &s->groups[i], err)) return -1;
+        if (scenario_parse_pod_group(groups->vals[i], &s->a, &s->groups[i], err) ||
+            scenario_check_namespace(&s->groups[i], err))
+            return -1;
         for (size_t j = 0; j < i; j++)
             if (s->groups[j].name == s->groups[i].name) {
                 yerr(err, ymap_get(groups->vals[i], "name"), "duplicate pod group name '%s'", s->groups[i].name);

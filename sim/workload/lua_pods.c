@@ -445,6 +445,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     luaw_charge_work(L, LUAW_SHAPE_WORK + 8 * (int64_t)w->run->sched.nnodes);
     arena_free(&w->shape);
     pod_group_spec *g = parse_shape(L, idx, group, routed(w), &w->shape, &w->buf, fn);
+    if (scenario_check_namespace(g, &w->buf)) luaL_error(L, "%s: %s", fn, sb_str(&w->buf));
     resolve_cd(L, w->run->sc, g, &w->buf, fn);
     g->count = 0;
     drop_zero(g->requests, &g->nrequests);
