@@ -182,3 +182,12 @@ drasim_cli_test(NAME plan/topology-racks-range
   COMMAND plan ${_plan}/racks.yaml --expect ${_plan}/start-slo.yaml --vary cpu=1..1 --vary gb.racks=0,2
   EXIT 2
   EXPECT "'0': topology[.]racks is a whole number 1[.][.]100000")
+
+# a trace fleet's pools are varied as a scenario's own (cluster.fleet is
+# inlined before --set and --vary; by hand in plan/fleet.yaml: all 20 pods overlap)
+drasim_cli_test(NAME plan/fleet-pool
+  COMMAND plan ${_plan}/fleet.yaml --expect ${_plan}/fleet-slo.yaml --vary earth-v100=1..143 -j 2 -q
+  EXPECT "answer: earth-v100=20 [(]20 nodes[)]")
+drasim_cli_test(NAME plan/fleet-set-count
+  COMMAND run ${_plan}/fleet.yaml -o ${_plan_out}/fleet-set.db --force --set cluster.nodePools.earth-v100.count=3
+  EXPECT "^plan-fleet: 3 nodes, 20 pods arrived")

@@ -434,6 +434,13 @@ drasim_cli_test(NAME queues/admit/pods-ready-block COMMAND admit ${_kq}/admit/po
   EXPECT "\"admitted\": false" "\"reason\": \"waiting for all admitted workloads to be in PodsReady condition\"")
 drasim_cli_test(NAME queues/admit/pods-ready-ok COMMAND admit ${_kq}/admit/pods-ready-ok.yaml
   EXPECT "\"admitted\": true")
+# KAI or Kueue is told from the parsed apiVersions (one parse per snapshot),
+# not from the text: an escaped KAI apiVersion is KAI's, a Kueue file naming
+# KAI's group in a comment and a string value stays Kueue's
+drasim_cli_test(NAME queues/admit/kai-escaped-api COMMAND admit --shares ${_kq}/admit/kai-escaped-api.yaml
+  EXPECT [["queue-1": {"gpu": {"fairShare": 0, "deserved": 0, "allocated": 0, "requested": 2}]])
+drasim_cli_test(NAME queues/admit/kueue-names-kai COMMAND admit ${_kq}/admit/kueue-names-kai.yaml
+  EXPECT [=["admitted": true, "flavors": {"main": {"cpu": "default"}}]=])
 
 # a pod group's namespace is a Namespace name (RFC 1123 label), as the API server checks it
 drasim_cli_test(NAME queues/run/bad-group-namespace

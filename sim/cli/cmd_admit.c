@@ -165,6 +165,19 @@ static bool all_pods_ready(const kq_objects *o) {
     return true;
 }
 
+/* Free the snapshot trees admit loaded and did not hand over, and their errors. */
+static void free_trees(yfile **trees, strbuf *load_err, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (trees[i]) {
+            yfile_free(trees[i]);
+            free(trees[i]);
+        }
+        sb_free(&load_err[i]);
+    }
+    free(trees);
+    free(load_err);
+}
+
 int cmd_admit(int argc, char **argv) {
     const char *snapshot = NULL, *wfile = NULL;
     const char **snaps = xcalloc((size_t)argc + 1, sizeof *snaps);
@@ -191,19 +204,47 @@ int cmd_admit(int argc, char **argv) {
         free(snaps);
         return EXIT_ERROR;
     }
-    for (size_t i = 0; i < nsnaps; i++)   /* KAI's objects (scheduling.run.ai): cmd_admit_kai.c */
-        if (kai_file_is_kai(snaps[i]) == 1) {
-            int krc = cmd_admit_kai(snaps, nsnaps, wfile, shares);
-            free(snaps);
-            return krc;
-        }
+    /* Each snapshot is parsed once (the parse is most of admit's time): its
+     * trees tell KAI's objects (scheduling.run.ai, cmd_admit_kai.c) from
+     * Kueue's, then Kueue's decoder reads the same trees. A file that does not
+     * load counts as not KAI; Kueue's decoding reports it, in file order. */
+    yfile **trees = xcalloc(nsnaps + 1, sizeof *trees);
+    strbuf *load_err = xcalloc(nsnaps + 1, sizeof *load_err);
+    bool kai = false;
+    for (size_t i = 0; i < nsnaps && !kai; i++) {
+        trees[i] = xcalloc(1, sizeof *trees[i]);
+        if (yfile_load(snaps[i], trees[i], &load_err[i])) {
+            free(trees[i]);
+            trees[i] = NULL;
+        } else
+            kai = kai_yfile_is_kai(trees[i]);
+    }
+    if (kai) {
+        free_trees(trees, load_err, nsnaps);
+        int krc = cmd_admit_kai(snaps, nsnaps, wfile, shares);
+        free(snaps);
+        return krc;
+    }
     kq_objects o;
     kq_objects_init(&o);
     strbuf err = {0};
     int rc = EXIT_OK;
     size_t nsnap = 0;
-    for (size_t i = 0; i < nsnaps; i++)
-        if (kq_decode_file(&o, snaps[i], true, &err)) goto bad;
+    for (size_t i = 0; i < nsnaps; i++) {
+        if (!trees[i]) {
+            sb_clear(&err);
+            sb_puts(&err, sb_str(&load_err[i]));
+            free_trees(trees, load_err, nsnaps);
+            goto bad;
+        }
+        yfile *t = trees[i];
+        trees[i] = NULL;   /* o keeps it */
+        if (kq_decode_yfile(&o, t, true, &err)) {
+            free_trees(trees, load_err, nsnaps);
+            goto bad;
+        }
+    }
+    free_trees(trees, load_err, nsnaps);
     nsnap = o.workloads.len;
     if (wfile && kq_decode_file(&o, wfile, false, &err)) goto bad;
     if (kq_objects_check(&o, implicit, &err)) goto bad;

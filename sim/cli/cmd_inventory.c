@@ -20,6 +20,7 @@
 #include "store/output_path.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
+#include "model/trace_fleet.h"
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -72,7 +73,7 @@ static int build(const inv_opts *o, strbuf *out) {
     device_plugin_opts dp;
     override_set keep = {0};
     int rc = EXIT_BAD_INPUT;
-    if (yfile_load(scenario, &f, &err)) {
+    if (scenario_file_load_sets(scenario, (const char *const *)o->sets, o->nsets, &f, &err)) {
         fprintf(stderr, "drasim inventory: %s\n", sb_str(&err));
         sb_free(&err);
         return EXIT_BAD_INPUT;
@@ -86,6 +87,13 @@ static int build(const inv_opts *o, strbuf *out) {
             sb_free(&err);
             return EXIT_BAD_INPUT;
         }
+    if (f.ndocs == 1 && trace_fleet_inline(f.docs[0], &f.a, &err)) {   /* a fleet the overrides set */
+        fprintf(stderr, "drasim inventory: %s\n", sb_str(&err));
+        overrides_free(&keep);
+        yfile_free(&f);
+        sb_free(&err);
+        return EXIT_BAD_INPUT;
+    }
     if (catalog_load(catalog, &cat, &err)) {
         fprintf(stderr, "drasim inventory: %s\n", sb_str(&err));
         yfile_free(&f);

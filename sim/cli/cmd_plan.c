@@ -18,6 +18,7 @@
 #include "store/store.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
+#include "model/trace_fleet.h"
 
 static void usage(FILE *out) {
     fprintf(out,
@@ -184,7 +185,7 @@ static void find_twins(const ynode *root, const ynode *const *pool_node, plan_di
 static void mark_twins(const char *scenario, plan_dim *dims, size_t k, const char *const *sets, size_t nsets) {
     yfile f;
     strbuf err = {0};
-    if (yfile_load(scenario, &f, &err)) {
+    if (scenario_file_load(scenario, &f, &err)) {
         sb_free(&err);
         return;
     }
@@ -211,7 +212,7 @@ static void mark_twins(const char *scenario, plan_dim *dims, size_t k, const cha
  * 0, -1 (usage: err), -2 (bad file: err). */
 static int check_pools(const char *scenario, plan_dim *dims, size_t k, double *group_price, strbuf *err) {
     yfile f;
-    if (yfile_load(scenario, &f, err)) return -2;
+    if (scenario_file_load(scenario, &f, err)) return -2;
     const ynode *root = f.ndocs ? f.docs[0] : NULL;
     const ynode *cl = root && root->kind == YN_MAP ? ymap_get(root, "cluster") : NULL;
     const ynode *pools = cl && cl->kind == YN_MAP ? ymap_get(cl, "nodePools") : NULL;

@@ -10,6 +10,7 @@
 #include "report/overrides.h"
 #include "workload/attach.h"
 #include "workload/faults.h"
+#include "model/trace_fleet.h"
 
 /* What `inventory --at` writes: the cluster as the faults left it. */
 static int write_inventory(sim_run *run, inventory *inv, arena *a, strbuf *out, strbuf *err) {
@@ -36,7 +37,7 @@ int scenario_at_build(const char *cmd, const char *path, const char *catalog, co
     bool have_cat = false, have_inv = false, have_run = false;
     int rc = EXIT_BAD_INPUT;
     /* as `drasim run` loads it (report/runner.c): the file, the overrides, the seed */
-    if (yfile_load(path, &sc.file, &err)) goto done;
+    if (scenario_file_load_sets(path, sets, nsets, &sc.file, &err)) goto done;
     sc.has_file = true;
     if (sc.file.ndocs != 1) {
         sb_printf(&err, "%s: expected exactly one YAML document, found %zu", path, sc.file.ndocs);
@@ -44,6 +45,7 @@ int scenario_at_build(const char *cmd, const char *path, const char *catalog, co
     }
     for (size_t i = 0; i < nsets; i++)
         if (override_apply(sc.file.docs[0], sets[i], &keep, &err)) goto done;
+    if (trace_fleet_inline(sc.file.docs[0], &sc.file.a, &err)) goto done;   /* a fleet the overrides set */
     if (scenario_from_tree(sc.file.docs[0], &sc, &err)) goto done;
     if (has_seed) sc.seed = seed;
     sc.cluster.seed = sc.seed;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/yaml_tree.h"
+#include "model/trace_fleet.h"
 
 /* A number under map m at key, or -1 (absent or not a number). */
 static double number_at(const ynode *m, const char *key) {
@@ -27,7 +28,7 @@ static const ynode *pool_named(const ynode *root, const char *name) {
 int plan_scenario_prices(const char *scenario, plan_dim *dims, size_t k, const bool *priced, bool need_price,
                          const plan_choice *ch, size_t nch, strbuf *err) {
     yfile f;
-    if (yfile_load(scenario, &f, err)) return -2;
+    if (scenario_file_load(scenario, &f, err)) return -2;
     const ynode *root = f.ndocs ? f.docs[0] : NULL;
     int rc = 0;
     for (size_t j = 0; j < nch && !rc; j++) {   /* a reserved split bounds the pool's count: it must vary */

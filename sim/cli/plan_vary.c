@@ -9,6 +9,7 @@
 #include "model/yaml_tree.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
+#include "model/trace_fleet.h"
 
 /* The fields a choice may set, each under its names (the scenario's own key
  * path first, docs/SCENARIOS.md; then the short name), and its integer range
@@ -244,7 +245,7 @@ static int check_one(const ynode *root, const char *scenario, const plan_choice 
 int plan_vary_check(const char *scenario, plan_choice *ch, size_t n, strbuf *err) {
     if (!n) return 0;
     yfile f;
-    if (yfile_load(scenario, &f, err)) return -2;
+    if (scenario_file_load(scenario, &f, err)) return -2;
     gpu_catalog cat;
     if (catalog_load(NULL, &cat, err)) {
         yfile_free(&f);

@@ -178,13 +178,58 @@ int k8s_decode_mem(k8s_objects *o, const char *name, const char *data, size_t le
 
 /* ---- context and field readers ------------------------------------------------- */
 
+/* Append S to the NUL-terminated text BUF[0..AT) of CAP bytes as snprintf
+ * would: what fits, always terminated. Returns AT + strlen(S) (the untruncated
+ * length). dpush and dwhat run for every field decoded, errors or not, and
+ * snprintf was a sixth of `drasim admit`'s instructions (bench_admit.sh). */
+static size_t put(char *buf, size_t cap, size_t at, const char *s, size_t len) {
+    if (at < cap - 1) {
+        size_t k = len < cap - 1 - at ? len : cap - 1 - at;
+        memcpy(buf + at, s, k);
+        buf[at + k] = 0;
+    }
+    return at + len;
+}
+
+/* Only %s and %zu (all dpush's formats); false for anything else. */
+static bool simple_format(const char *fmt) {
+    for (const char *p = strchr(fmt, '%'); p; p = strchr(p, '%')) {
+        if (p[1] == 's') p += 2;
+        else if (p[1] == 'z' && p[2] == 'u') p += 3;
+        else return false;
+    }
+    return true;
+}
+
 size_t dpush(dctx *c, const char *fmt, ...) {
-    size_t mark = c->plen;
+    size_t mark = c->plen, n;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(c->path + c->plen, sizeof c->path - c->plen, fmt, ap);
+    if (simple_format(fmt)) {   /* what vsnprintf would write, without it */
+        size_t at = c->plen;
+        for (const char *p = fmt; *p;) {
+            const char *q = strchr(p, '%');
+            if (!q) { at = put(c->path, sizeof c->path, at, p, strlen(p)); break; }
+            at = put(c->path, sizeof c->path, at, p, (size_t)(q - p));
+            if (q[1] == 's') {
+                const char *a = va_arg(ap, const char *);
+                if (!a) a = "(null)";
+                at = put(c->path, sizeof c->path, at, a, strlen(a));
+                p = q + 2;
+            } else {
+                char num[24];
+                int k = snprintf(num, sizeof num, "%zu", va_arg(ap, size_t));
+                at = put(c->path, sizeof c->path, at, num, (size_t)k);
+                p = q + 3;
+            }
+        }
+        n = at - c->plen;
+    } else {
+        int k = vsnprintf(c->path + c->plen, sizeof c->path - c->plen, fmt, ap);
+        n = k > 0 ? (size_t)k : 0;
+    }
     va_end(ap);
-    if (n > 0) c->plen = c->plen + (size_t)n < sizeof c->path ? c->plen + (size_t)n : sizeof c->path - 1;
+    if (n > 0) c->plen = c->plen + n < sizeof c->path ? c->plen + n : sizeof c->path - 1;
     return mark;
 }
 
@@ -193,10 +238,18 @@ void dpop(dctx *c, size_t mark) {
     c->path[mark] = 0;
 }
 
+/* "Kind name: path", as snprintf("%s %s%s%s") would print it (see put). */
 const char *dwhat(dctx *c) {
     const char *p = c->path[0] == '.' ? c->path + 1 : c->path;
-    snprintf(c->what, sizeof c->what, "%s %s%s%s", c->kind, c->name && *c->name ? c->name : "(unnamed)",
-             *p ? ": " : "", p);
+    const char *kind = c->kind ? c->kind : "(null)";
+    const char *name = c->name && *c->name ? c->name : "(unnamed)";
+    size_t at = put(c->what, sizeof c->what, 0, kind, strlen(kind));
+    at = put(c->what, sizeof c->what, at, " ", 1);
+    at = put(c->what, sizeof c->what, at, name, strlen(name));
+    if (*p) {
+        at = put(c->what, sizeof c->what, at, ": ", 2);
+        put(c->what, sizeof c->what, at, p, strlen(p));
+    }
     return c->what;
 }
 

@@ -34,6 +34,10 @@ int k8s_walk_load(yfile_list *files, const char *path, const char *name, const c
         free(f);
         return -1;
     }
+    return k8s_walk_yfile(files, f, doc, ctx, err);
+}
+
+int k8s_walk_yfile(yfile_list *files, yfile *f, k8s_doc_fn doc, void *ctx, strbuf *err) {
     VEC_PUSH(*files, f);
     for (size_t i = 0; i < f->ndocs; i++) {
         if (y_is_null(f->docs[i])) continue;

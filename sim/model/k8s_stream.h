@@ -38,6 +38,10 @@ int k8s_walk_object(const ynode *root, int depth, k8s_object_fn fn, void *ctx, s
 int k8s_walk_load(yfile_list *files, const char *path, const char *name, const char *data, size_t len,
                   k8s_doc_fn doc, void *ctx, strbuf *err);
 
+/* The same for a file loaded already (heap-allocated, yfile_load): FILES
+ * takes it over, whatever the result. */
+int k8s_walk_yfile(yfile_list *files, yfile *f, k8s_doc_fn doc, void *ctx, strbuf *err);
+
 /* Free the files and the list. */
 void yfile_list_free(yfile_list *files);
 

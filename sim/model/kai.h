@@ -106,6 +106,8 @@ void kai_objects_free(kai_objects *o);
 bool kai_is_kai_doc(const ynode *root);
 /* The same for a file's documents (0 = not KAI, 1 = KAI, -1 = unreadable). */
 int kai_file_is_kai(const char *path);
+/* The same for a file loaded already. */
+bool kai_yfile_is_kai(const yfile *f);
 
 /* Decode one document root (an object or a List). Kinds other than the ones
  * above are refused unless `skip_other`. With `queues_only` (a scenario's

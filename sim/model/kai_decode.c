@@ -49,10 +49,15 @@ int kai_file_is_kai(const char *path) {
     yfile f;
     strbuf err = {0};
     if (yfile_load(path, &f, &err)) { sb_free(&err); return -1; }
-    int r = 0;
-    for (size_t i = 0; i < f.ndocs && !r; i++) r = kai_is_kai_doc(f.docs[i]);
+    int r = kai_yfile_is_kai(&f);
     yfile_free(&f);
     return r;
+}
+
+bool kai_yfile_is_kai(const yfile *f) {
+    for (size_t i = 0; i < f->ndocs; i++)
+        if (kai_is_kai_doc(f->docs[i])) return true;
+    return false;
 }
 
 /* metadata.creationTimestamp (dmeta does not keep it). */

@@ -262,6 +262,9 @@ int kq_decode_node(kq_objects *o, const ynode *root, bool skip_other, strbuf *er
 /* Load a YAML file or text and decode every document; the file is kept. */
 int kq_decode_file(kq_objects *o, const char *path, bool skip_other, strbuf *err);
 int kq_decode_mem(kq_objects *o, const char *name, const char *data, size_t len, bool skip_other, strbuf *err);
+/* The same for a file loaded already (heap-allocated): O keeps it, whatever
+ * the result (drasim admit parses a snapshot once, to tell KAI from Kueue too). */
+int kq_decode_yfile(kq_objects *o, yfile *f, bool skip_other, strbuf *err);
 
 /* A Configuration document (decoded by kq_decode_node) or a scenario's
  * queues.fairSharing map: fairSharing.{enable, preemptionStrategies} with

@@ -647,6 +647,11 @@ int kq_decode_file(kq_objects *o, const char *path, bool skip_other, strbuf *err
     return k8s_walk_load(&o->files, path, NULL, NULL, 0, decode_doc, &w, err);
 }
 
+int kq_decode_yfile(kq_objects *o, yfile *f, bool skip_other, strbuf *err) {
+    kq_walk w = {o, skip_other};
+    return k8s_walk_yfile(&o->files, f, decode_doc, &w, err);
+}
+
 int kq_decode_mem(kq_objects *o, const char *name, const char *data, size_t len, bool skip_other, strbuf *err) {
     kq_walk w = {o, skip_other};
     return k8s_walk_load(&o->files, NULL, name, data, len, decode_doc, &w, err);

@@ -13,6 +13,7 @@
 #include "model/placement_names.h"
 #include "model/scenario_faults.h"
 #include "util/intern.h"
+#include "model/trace_fleet.h"
 
 static const char *const top_keys[] = {"apiVersion", "kind", "metadata", "seed", "stop", "cluster",
                                        "scheduling", "workload", "output", "autoscaler", "faults", "queues", NULL};
@@ -218,7 +219,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
 
 int scenario_load(const char *path, scenario *s, strbuf *err) {
     memset(s, 0, sizeof *s);
-    if (yfile_load(path, &s->file, err)) return -1;
+    if (scenario_file_load(path, &s->file, err)) return -1;
     s->has_file = true;
     if (s->file.ndocs != 1) {
         sb_clear(err);

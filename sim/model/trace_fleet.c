@@ -73,3 +73,47 @@ const ynode *trace_fleet_pools(const ynode *at, arena *a, strbuf *err) {
     yfile_free(&f);
     return pools;
 }
+
+int trace_fleet_inline(ynode *root, arena *a, strbuf *err) {
+    ynode *cl = root && root->kind == YN_MAP ? (ynode *)ymap_get(root, "cluster") : NULL;
+    if (!cl || cl->kind != YN_MAP || ymap_get(cl, "nodePools") || ymap_get(cl, "inventory"))
+        return 0;   /* no fleet, or more than one source: cluster_spec_parse says so */
+    for (size_t i = 0; i < cl->n; i++) {
+        ynode *k = cl->keys[i];
+        if (k->kind != YN_SCALAR || k->len != 5 || memcmp(k->str, "fleet", 5)) continue;
+        const ynode *pools = trace_fleet_pools(cl->vals[i], a, err);
+        if (!pools) return -1;
+        ynode *nk = ARENA_NEW(a, ynode, 1);
+        *nk = *k;   /* the key keeps the place of `fleet:` */
+        nk->str = arena_memdup(a, "nodePools", sizeof "nodePools");
+        nk->len = sizeof "nodePools" - 1;
+        cl->keys[i] = nk;
+        cl->vals[i] = (ynode *)pools;
+        return 0;
+    }
+    return 0;
+}
+
+bool trace_fleet_set_names_fleet(const char *const *sets, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(sets[i], "cluster.fleet", 13) && (sets[i][13] == '=' || sets[i][13] == '.')) return true;
+    return false;
+}
+
+int scenario_file_load_sets(const char *path, const char *const *sets, size_t nsets, yfile *f, strbuf *err) {
+    if (yfile_load(path, f, err)) return -1;
+    if (f->ndocs == 1 && !trace_fleet_set_names_fleet(sets, nsets) && trace_fleet_inline(f->docs[0], &f->a, err)) {
+        yfile_free(f);
+        return -1;
+    }
+    return 0;
+}
+
+int scenario_file_load(const char *path, yfile *f, strbuf *err) {
+    if (yfile_load(path, f, err)) return -1;
+    if (f->ndocs == 1 && trace_fleet_inline(f->docs[0], &f->a, err)) {
+        yfile_free(f);
+        return -1;
+    }
+    return 0;
+}

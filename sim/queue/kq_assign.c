@@ -96,6 +96,7 @@ typedef struct actx {
     size_t nassumed, cap_assumed;
     strbuf *reasons;                 /* per pod set, "; "-joined */
     kq_result *r;
+    size_t cap_choices;              /* r->choices' capacity */
 } actx;
 
 static int64_t assumed_of(const actx *a, uint32_t fr) {
@@ -258,8 +259,16 @@ static bool flavor_matches(actx *a, const kq_flavor *fl, const k8s_pod *spec) {
     return true;
 }
 
-static int res_cmp(const void *x, const void *y) {
-    return strcmp(((const kq_request *)x)->resource, ((const kq_request *)y)->resource);
+/* The requests by resource name: a stable insertion sort (a handful of
+ * entries; it orders as the merge sort glibc's qsort used, without its
+ * allocation and calls, which ran for every head of every cycle). */
+static void sort_requests(kq_request *req, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        kq_request x = req[i];
+        size_t j = i;
+        for (; j > 0 && strcmp(req[j - 1].resource, x.resource) > 0; j--) req[j] = req[j - 1];
+        req[j] = x;
+    }
 }
 
 /* One pod set: every resource group it requests gets a flavor. Returns the
@@ -269,7 +278,9 @@ static gmode assign_pod_set(actx *a, size_t ps) {
     int32_t count = a->p->ps_counts[ps];
     const kq_cluster_queue *q = a->cq->cq;
     size_t nreq = spec->nrequests;
-    kq_request *req = xmalloc((nreq + 1) * sizeof *req);
+    kq_request req_small[8];   /* the usual few requests need no allocation */
+    bool done_small[8] = {0};
+    kq_request *req = nreq + 1 <= 8 ? req_small : xmalloc((nreq + 1) * sizeof *req);
     bool pods_asked = false;
     for (size_t i = 0; i < nreq; i++) {
         int64_t per = kq_resource_value(spec->requests[i].name, &spec->requests[i].value);
@@ -284,9 +295,9 @@ static gmode assign_pod_set(actx *a, size_t ps) {
                 req[nreq++] = (kq_request){ps, pods, 1, count};
                 pods_asked = true;
             }
-    qsort(req, nreq, sizeof *req, res_cmp);
+    sort_requests(req, nreq);
     gmode rep = {PM_FIT, 0};
-    bool *done = xcalloc(nreq ? nreq : 1, 1);
+    bool *done = req == req_small ? done_small : xcalloc(nreq ? nreq : 1, 1);
     for (size_t i = 0; i < nreq; i++) {
         if (done[i]) continue;
         const kq_resource_group *g = NULL;
@@ -346,13 +357,16 @@ static gmode assign_pod_set(actx *a, size_t ps) {
             uint32_t fr = kq_fr_index(a->s, best_flavor, req[j].resource);
             add_assumed(a, fr, req[j].total);
             kq_mode mode = best.pm == PM_FIT ? KQ_FIT : KQ_PREEMPT;
-            a->r->choices = xrealloc(a->r->choices, (a->r->nchoices + 1) * sizeof *a->r->choices);
+            if (a->r->nchoices == a->cap_choices) {   /* grown by doubling, not by one per choice */
+                a->cap_choices = a->cap_choices ? a->cap_choices * 2 : (nreq > 4 ? nreq : 4);
+                a->r->choices = xrealloc(a->r->choices, a->cap_choices * sizeof *a->r->choices);
+            }
             a->r->choices[a->r->nchoices++] = (kq_choice){ps, req[j].resource, best_flavor, mode, best.borrow};
         }
         if (preferred(rep, best, q->preference)) rep = best;
     }
-    free(done);
-    free(req);
+    if (done != done_small) free(done);
+    if (req != req_small) free(req);
     return rep;
 }
 

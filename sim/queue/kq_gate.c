@@ -146,6 +146,9 @@ typedef struct kq_gate {
     VEC(pod_rec) pods;               /* by pod id (ids not managed stay zero) */
     cq_state *cqs;                   /* per ClusterQueue node */
     bool *dirty;                     /* per tree root (node index) */
+    VEC(uint32_t) dirty_roots;       /* the roots set in `dirty`, in marking order */
+    uint32_t *tree_cqs, *tree_start; /* per root (node index): its ClusterQueues, ascending, at
+                                        tree_cqs[tree_start[r] .. tree_start[r + 1]) */
     uint32_t *root;                  /* per ClusterQueue: its tree root's node index */
     VEC(uint32_t) active;            /* in an instant: the ClusterQueues of the dirty trees, ascending */
     bool *round_used;                /* per tree root: usage changed in this cycle */
@@ -166,6 +169,7 @@ typedef struct kq_gate {
     rng jitter;                      /* base of the per-Workload jitter streams */
     kq_afs afs;                      /* admission fair sharing (kq_afs.h) */
     bool afs_on;                     /* some LocalQueue uses it */
+    const char *main_name;           /* intern("main"): the pod set's name, looked up once */
 } kq_gate;
 
 static const kq_node *root_of(const kq_node *n) {
@@ -174,8 +178,17 @@ static const kq_node *root_of(const kq_node *n) {
 }
 
 static void mark_dirty(kq_gate *g, const kq_node *cq) {
-    g->dirty[root_of(cq)->index] = true;
+    uint32_t r = (uint32_t)root_of(cq)->index;
+    if (!g->dirty[r]) {
+        g->dirty[r] = true;
+        VEC_PUSH(g->dirty_roots, r);
+    }
     g->any_dirty = true;
+}
+
+static int u32_cmp(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
 }
 
 static double natural(const char *resource, int64_t v);
@@ -444,7 +457,7 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     pod_rec *p = &g->pods.data[pod];
     cls_info *ci = &g->cls[p->cls];
     kq_node *cq = g->l.s.nodes[p->cq];
-    const char *name = intern("main");
+    const char *name = g->main_name;
     int32_t one = p->gw ? (int32_t)g->gangs.data[p->gw - 1].members.len : 1;   /* pods in the pod set */
     const k8s_pod *spec = &ci->spec;
     const kq_topology_request *tr = ci->tas.has ? &ci->tas : NULL;
@@ -833,13 +846,18 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     g->any_dirty = false;
     g->cycle_no++;
     g->active.len = 0;   /* only the trees an arrival or a release changed; the rest stay settled */
-    for (uint32_t q = 0; q < g->l.s.ncq; q++)
-        if (g->dirty[g->root[q]]) {
+    for (size_t d = 0; d < g->dirty_roots.len; d++) {   /* not a scan of every ClusterQueue per instant */
+        uint32_t r = g->dirty_roots.data[d];
+        for (uint32_t k = g->tree_start[r]; k < g->tree_start[r + 1]; k++) {
+            uint32_t q = g->tree_cqs[k];
             g->cqs[q].cursor = 0;
             g->cqs[q].settled = false;
             VEC_PUSH(g->active, q);
         }
-    memset(g->dirty, 0, g->l.s.nnodes * sizeof *g->dirty);
+        g->dirty[r] = false;
+    }
+    if (g->dirty_roots.len > 1) qsort(g->active.data, g->active.len, sizeof *g->active.data, u32_cmp);   /* ascending */
+    g->dirty_roots.len = 0;
     wl_vec targeted = {0};
     for (;;) {
         collect_heads(g);
@@ -1010,6 +1028,9 @@ static void gate_free(void *ctx) {
     free(g->root);
     VEC_FREE(g->active);
     free(g->dirty);
+    VEC_FREE(g->dirty_roots);
+    free(g->tree_cqs);
+    free(g->tree_start);
     VEC_FREE(g->pods);
     kq_loaded_free(&g->l);
     free(g);
@@ -1119,6 +1140,7 @@ queue_gate *kq_gate_new(const scenario *sc) {
     g->sc = sc;
     kq_load_admitted(&g->l, sc->queues);
     g->wr = &sc->queues->config.wait_ready;
+    g->main_name = intern("main");
     rng_seed(&g->jitter, sc->seed);
     kq_afs_init(&g->afs, sc->queues);
     for (size_t l = 0; l < g->afs.nlq; l++)
@@ -1137,6 +1159,18 @@ queue_gate *kq_gate_new(const scenario *sc) {
         g->root[q] = (uint32_t)root_of(g->l.s.nodes[q])->index;
     }
     g->dirty = xcalloc(g->l.s.nnodes ? g->l.s.nnodes : 1, sizeof *g->dirty);
+    g->tree_start = xcalloc(g->l.s.nnodes + 1, sizeof *g->tree_start);   /* counting sort of the CQs by root */
+    g->tree_cqs = xcalloc(g->l.s.ncq ? g->l.s.ncq : 1, sizeof *g->tree_cqs);
+    for (size_t q = 0; q < g->l.s.ncq; q++) g->tree_start[g->root[q] + 1]++;
+    for (size_t r = 0; r < g->l.s.nnodes; r++) g->tree_start[r + 1] += g->tree_start[r];
+    {
+        uint32_t *fill = xcalloc(g->l.s.nnodes ? g->l.s.nnodes : 1, sizeof *fill);
+        for (size_t q = 0; q < g->l.s.ncq; q++) {
+            uint32_t r = g->root[q];
+            g->tree_cqs[g->tree_start[r] + fill[r]++] = (uint32_t)q;
+        }
+        free(fill);
+    }
     g->round_used = xcalloc(g->l.s.nnodes ? g->l.s.nnodes : 1, sizeof *g->round_used);
     queue_gate *q = xcalloc(1, sizeof *q);
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,

@@ -16,6 +16,7 @@
 #include "util/intern.h"
 #include "workload/openb_run.h"
 #include "util/xalloc.h"
+#include "model/trace_fleet.h"
 
 int parse_seed_list(const char *text, uint64_t **out, size_t *n, strbuf *err) {
     *out = NULL;
@@ -96,7 +97,7 @@ static void print_progress(const sim_run *r, sim_time now, void *ud) {
 /* Load the scenario file, apply the overrides to its tree, interpret it. */
 static int load_scenario(const run_batch *b, scenario *sc, override_set *keep, strbuf *err) {
     memset(sc, 0, sizeof *sc);
-    if (yfile_load(b->scenario_path, &sc->file, err)) return -1;
+    if (scenario_file_load_sets(b->scenario_path, b->sets, b->nsets, &sc->file, err)) return -1;
     sc->has_file = true;
     if (sc->file.ndocs != 1) {
         sb_clear(err);
@@ -106,6 +107,7 @@ static int load_scenario(const run_batch *b, scenario *sc, override_set *keep, s
     for (size_t i = 0; i < b->nsets; i++)
         if (override_apply_from(sc->file.docs[0], b->sets[i], b->set_origins ? b->set_origins[i] : NULL, keep, err))
             return -1;
+    if (trace_fleet_inline(sc->file.docs[0], &sc->file.a, err)) return -1;   /* a fleet the overrides set */
     return scenario_from_tree(sc->file.docs[0], sc, err);
 }
 

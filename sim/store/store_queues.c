@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include "queue/gate.h"
+#include "store/store_rows.h"
 
 static const char *const queues_sql =
     "CREATE TABLE IF NOT EXISTS queue_usage(run_id INTEGER NOT NULL, t_ms INTEGER NOT NULL,"
@@ -18,71 +19,97 @@ static const char *const queues_sql =
     " cluster_queue TEXT NOT NULL, pending INTEGER NOT NULL, admitted INTEGER NOT NULL,"
     " unscheduled INTEGER NOT NULL, share INTEGER NOT NULL, dominant_resource TEXT);\n";
 
-/* KAI runs: table queue_fair_share (per Queue and resource: quota, limit,
- * fair share, allocated, requested at each sample). */
-static int write_shares(sqlite3 *db, int64_t run_id, const queue_samples *qs) {
-    if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS queue_fair_share(run_id INTEGER NOT NULL, t_ms INTEGER NOT NULL,"
-                         " queue TEXT NOT NULL, resource TEXT NOT NULL, deserved REAL NOT NULL, max_allowed REAL NOT NULL,"
-                         " fair_share REAL NOT NULL, allocated REAL NOT NULL, requested REAL NOT NULL);",
-                     NULL, NULL, NULL) != SQLITE_OK)
-        return -1;
-    sqlite3_stmt *s = NULL;
-    int rc = sqlite3_prepare_v2(db, "INSERT INTO queue_fair_share VALUES(?,?,?,?,?,?,?,?,?)", -1, &s, NULL) == SQLITE_OK ? 0 : -1;
-    for (size_t i = 0; i < qs->share.len && !rc; i++) {
-        const queue_share_row *q = &qs->share.data[i];
-        sqlite3_reset(s);
-        sqlite3_bind_int64(s, 1, run_id);
-        sqlite3_bind_int64(s, 2, q->t);
-        sqlite3_bind_text(s, 3, q->queue, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 4, q->resource, -1, SQLITE_STATIC);
-        sqlite3_bind_double(s, 5, q->deserved);
-        sqlite3_bind_double(s, 6, q->limit);
-        sqlite3_bind_double(s, 7, q->fair_share);
-        sqlite3_bind_double(s, 8, q->allocated);
-        sqlite3_bind_double(s, 9, q->requested);
-        if (sqlite3_step(s) != SQLITE_DONE) rc = -1;
+/* A cursor over one of the sample vectors for store_rows_insert: every row
+ * in one INSERT ... SELECT (store_rows.h), the same rows, values and order
+ * as one bound INSERT per row (a tenth of a 1,000-node run's instructions
+ * with queues went to those binds and steps: tools/bench/bench_queues.sh). */
+typedef struct sample_cursor {
+    int64_t run_id;
+    size_t i, n;                     /* the current row is i - 1 */
+    const void *rows;
+} sample_cursor;
+
+static bool next_sample(void *ctx) {
+    sample_cursor *c = ctx;
+    if (c->i >= c->n) return false;
+    c->i++;
+    return true;
+}
+
+static void text_or_null(sqlite3_context *out, const char *v) {
+    if (v) sqlite3_result_text(out, v, -1, SQLITE_STATIC);   /* interned or the objects': outlive the statement */
+    else sqlite3_result_null(out);
+}
+
+static void usage_column(void *ctx, sqlite3_context *out, int col) {
+    const sample_cursor *c = ctx;
+    const queue_usage_row *u = (const queue_usage_row *)c->rows + (c->i - 1);
+    switch (col) {
+    case 0: sqlite3_result_int64(out, c->run_id); break;
+    case 1: sqlite3_result_int64(out, u->t); break;
+    case 2: text_or_null(out, u->cq); break;
+    case 3: text_or_null(out, u->flavor); break;
+    case 4: text_or_null(out, u->resource); break;
+    case 5: sqlite3_result_double(out, u->nominal); break;
+    case 6: sqlite3_result_double(out, u->usage); break;
+    default: sqlite3_result_double(out, u->borrowed); break;
     }
-    sqlite3_finalize(s);
-    return rc;
+}
+
+static void state_column(void *ctx, sqlite3_context *out, int col) {
+    const sample_cursor *c = ctx;
+    const queue_state_row *q = (const queue_state_row *)c->rows + (c->i - 1);
+    switch (col) {
+    case 0: sqlite3_result_int64(out, c->run_id); break;
+    case 1: sqlite3_result_int64(out, q->t); break;
+    case 2: text_or_null(out, q->cq); break;
+    case 3: sqlite3_result_int64(out, q->pending); break;
+    case 4: sqlite3_result_int64(out, q->admitted); break;
+    case 5: sqlite3_result_int64(out, q->unscheduled); break;
+    case 6: sqlite3_result_int64(out, q->share); break;
+    default: text_or_null(out, q->dominant); break;
+    }
+}
+
+static void share_column(void *ctx, sqlite3_context *out, int col) {
+    const sample_cursor *c = ctx;
+    const queue_share_row *q = (const queue_share_row *)c->rows + (c->i - 1);
+    switch (col) {
+    case 0: sqlite3_result_int64(out, c->run_id); break;
+    case 1: sqlite3_result_int64(out, q->t); break;
+    case 2: text_or_null(out, q->queue); break;
+    case 3: text_or_null(out, q->resource); break;
+    case 4: sqlite3_result_double(out, q->deserved); break;
+    case 5: sqlite3_result_double(out, q->limit); break;
+    case 6: sqlite3_result_double(out, q->fair_share); break;
+    case 7: sqlite3_result_double(out, q->allocated); break;
+    default: sqlite3_result_double(out, q->requested); break;
+    }
+}
+
+/* INSERT the n rows at `rows` into `table` through `column`. */
+static int insert_rows(sqlite3 *db, const char *table, int ncols, int64_t run_id, const void *rows, size_t n,
+                       void (*column)(void *, sqlite3_context *, int)) {
+    if (!n) return 0;
+    sample_cursor c = {.run_id = run_id, .n = n, .rows = rows};
+    store_rows r = {.ncols = ncols, .ctx = &c, .next = next_sample, .column = column};
+    return store_rows_insert(db, table, &r);
 }
 
 int store_write_queues(sqlite3 *db, int64_t run_id, const sim_run *run) {
     if (!run->gate) return 0;
     if (sqlite3_exec(db, queues_sql, NULL, NULL, NULL) != SQLITE_OK) return -1;
     const queue_samples *qs = run->gate->samples(run->gate->ctx);
-    sqlite3_stmt *s = NULL;
-    int rc = sqlite3_prepare_v2(db, "INSERT INTO queue_usage VALUES(?,?,?,?,?,?,?,?)", -1, &s, NULL) == SQLITE_OK ? 0 : -1;
-    for (size_t i = 0; i < qs->usage.len && !rc; i++) {
-        const queue_usage_row *u = &qs->usage.data[i];
-        sqlite3_reset(s);
-        sqlite3_bind_int64(s, 1, run_id);
-        sqlite3_bind_int64(s, 2, u->t);
-        sqlite3_bind_text(s, 3, u->cq, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 4, u->flavor, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 5, u->resource, -1, SQLITE_STATIC);
-        sqlite3_bind_double(s, 6, u->nominal);
-        sqlite3_bind_double(s, 7, u->usage);
-        sqlite3_bind_double(s, 8, u->borrowed);
-        if (sqlite3_step(s) != SQLITE_DONE) rc = -1;
-    }
-    sqlite3_finalize(s);
-    s = NULL;
-    if (!rc && sqlite3_prepare_v2(db, "INSERT INTO queue_state VALUES(?,?,?,?,?,?,?,?)", -1, &s, NULL) != SQLITE_OK) rc = -1;
-    for (size_t i = 0; i < qs->state.len && !rc; i++) {
-        const queue_state_row *q = &qs->state.data[i];
-        sqlite3_reset(s);
-        sqlite3_bind_int64(s, 1, run_id);
-        sqlite3_bind_int64(s, 2, q->t);
-        sqlite3_bind_text(s, 3, q->cq, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(s, 4, q->pending);
-        sqlite3_bind_int64(s, 5, q->admitted);
-        sqlite3_bind_int64(s, 6, q->unscheduled);
-        sqlite3_bind_int64(s, 7, q->share);
-        if (q->dominant) sqlite3_bind_text(s, 8, q->dominant, -1, SQLITE_STATIC);
-        else sqlite3_bind_null(s, 8);
-        if (sqlite3_step(s) != SQLITE_DONE) rc = -1;
-    }
-    sqlite3_finalize(s);
-    if (!rc && qs->share.len) rc = write_shares(db, run_id, qs);
-    return rc;
+    if (insert_rows(db, "queue_usage", 8, run_id, qs->usage.data, qs->usage.len, usage_column) ||
+        insert_rows(db, "queue_state", 8, run_id, qs->state.data, qs->state.len, state_column))
+        return -1;
+    if (!qs->share.len) return 0;
+    /* KAI runs: table queue_fair_share (per Queue and resource: quota, limit,
+     * fair share, allocated, requested at each sample) */
+    if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS queue_fair_share(run_id INTEGER NOT NULL, t_ms INTEGER NOT NULL,"
+                         " queue TEXT NOT NULL, resource TEXT NOT NULL, deserved REAL NOT NULL, max_allowed REAL NOT NULL,"
+                         " fair_share REAL NOT NULL, allocated REAL NOT NULL, requested REAL NOT NULL);",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    return insert_rows(db, "queue_fair_share", 9, run_id, qs->share.data, qs->share.len, share_column);
 }
