@@ -23,10 +23,18 @@ drasim_cli_test(NAME lua20/labels-shared
   SQL ${_l20}/labels-shared.db "SELECT group_concat(p.name || ':' || l.key || '=' || l.value, ' ') FROM (SELECT * FROM pod_labels ORDER BY pod_id, key) l JOIN pods p USING (run_id, pod_id)"
       "^a:app=chat a:example[.]com/tier=gold b:app=chat b:example[.]com/tier=gold c:app=chat c:example[.]com/tier=gold d:app=batch d:example[.]com/tier=gold d:extra=x e:app=chat e:example[.]com/tier=gold$"
       ${_l20}/labels-shared.db "SELECT group_concat(p.name, ',') FROM (SELECT * FROM pods ORDER BY pod_id) p JOIN pod_labels l USING (run_id, pod_id) WHERE l.key = 'app' AND l.value = 'chat'" "^a,b,c,e$")
-# runs without labels have no pod_labels table (their databases are unchanged)
+# drasim merge copies tables, not views: the merged database gets its own view
+# pod_labels over the copied label tables (run ids shifted), every run's rows.
+drasim_cli_test(NAME lua20/labels-merged
+  COMMAND merge ${_l20}/labels-shared.db ${_l20}/labels-dra.db --allow-mixed -o ${_l20}/labels-merged.db --force
+  DEPENDS lua20/labels-shared lua20/labels-dra
+  SQL ${_l20}/labels-merged.db "SELECT group_concat(run_id || ':' || n, ' ') FROM (SELECT run_id, count(*) n FROM pod_labels GROUP BY run_id ORDER BY run_id)"
+      "^1:11 2:6$"
+      ${_l20}/labels-merged.db "SELECT type FROM sqlite_master WHERE name = 'pod_labels'" "^view$")
+# runs without labels have no pod_labels view, no label tables (their databases are unchanged)
 drasim_cli_test(NAME lua20/no-labels-no-table
   COMMAND run ${CMAKE_SOURCE_DIR}/tests/lua/record.yaml -o ${_l20}/record.db --force
-  SQL ${_l20}/record.db "SELECT count(*) FROM sqlite_master WHERE name = 'pod_labels'" "^0$")
+  SQL ${_l20}/record.db "SELECT count(*) FROM sqlite_master WHERE name IN ('pod_labels', 'label_sets', 'pod_label_sets')" "^0$")
 
 # compare, check and report read drasim.record metrics and the series of
 # drasim.sample (S:mean, S:max, S:last); the check's last threshold fails.

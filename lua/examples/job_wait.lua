@@ -5,7 +5,7 @@
 -- maximum over the jobs started so far (drasim.record: the last value wins),
 -- so `drasim compare` and `drasim check` read user_job_wait_mean_s and
 -- user_job_wait_max_s like drasim's own pod-level wait_mean_s. Each pod is
--- labelled with its job (table pod_labels), so SQL can recompute the metric.
+-- labelled with its job (view pod_labels), so SQL can recompute the metric.
 -- Run by scenarios/examples/lua-job-wait.yaml.
 local args = drasim.args
 local workers = args.workers or 4

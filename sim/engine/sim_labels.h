@@ -2,9 +2,9 @@
  * sim_labels.h -- labels of pods (a Lua generator's `labels`, a job trace's
  * label columns) as shared label sets: the pods of a group or a job mostly
  * carry one of a few sets, so a pod keeps only its set's id (4 bytes) and a
- * set is stored once however many pods carry it. The pod_labels table of the
- * results (store/store_labels.c) is written from them, one row per label of
- * each labelled pod.
+ * set is stored once however many pods carry it. The results store them the
+ * same way (store/store_labels.c): label_sets, a set id per pod in
+ * pod_label_sets, and the view pod_labels with a row per label of each pod.
  */
 #ifndef DRASIM_ENGINE_SIM_LABELS_H
 #define DRASIM_ENGINE_SIM_LABELS_H

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store_labels.h"
 #include "util/xalloc.h"
 
 static int exec(sqlite3 *db, const char *sql, strbuf *err) {
@@ -160,6 +161,11 @@ int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err)
                 sqlite3_free(s);
             }
         next += (int64_t)runs;
+    }
+    if (!rc && store_label_view(db)) {   /* the view over the label sets: views are not copied */
+        sb_clear(err);
+        sb_printf(err, "cannot write the plan database: view pod_labels: %s", sqlite3_errmsg(db));
+        rc = -1;
     }
     if (!rc) rc = plan_pareto_store(c, db, err);   /* --minimize only */
     sb_free(&q);

@@ -12,6 +12,7 @@
 #include "report/escape.h"
 #include "report/rdb.h"
 #include "store/store.h"
+#include "store/store_labels.h"
 #include "util/xalloc.h"
 
 bool rdb_merge_plain(const char *s) {
@@ -254,6 +255,12 @@ int rdb_merge_into(sqlite3 *db, const char *const *paths, size_t n, const rdb_me
             snprintf(name, sizeof name, "DETACH src%zu", i);
             if (sqlite3_exec(db, name, NULL, NULL, NULL) != SQLITE_OK && !rc) rc = run_sql(db, name, err);
         }
+    }
+    /* the view over the label sets (views are not copied) */
+    if (!rc && store_label_view(db)) {
+        sb_clear(err);
+        sb_printf(err, "cannot merge the databases (view pod_labels, SQLite: %s)", sqlite3_errmsg(db));
+        rc = -1;
     }
     /* a database without summary groups next to one with them: its rows are whole-run rows */
     if (!rc && has_column(db, "main", "summary", "grp")) rc = run_sql(db, "UPDATE summary SET grp = '' WHERE grp IS NULL", err);

@@ -7,7 +7,7 @@
  * kind), so a pod of a known set costs one traversal of its table, a sort of
  * its keys and a hash: no Lua string, no interning, no syntax check (the set's
  * strings were checked when it was first seen). Written to the run's
- * pod_labels when the pod arrives (docs/SCHEMA.md).
+ * label tables (view pod_labels, docs/SCHEMA.md).
  */
 #include <lauxlib.h>
 #include <stdlib.h>

@@ -154,7 +154,7 @@ static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     if (a.cls == LUAW_CANCELLED) return 0;   /* deleted before it arrived */
     if (a.due_now) w->due.data[a.cls]--;
     uint32_t id = sim_arrive(r, w->source_id, a.cls, a.name, a.duration, t);
-    if (a.labels) sim_pod_set_labels(r, id, a.labels);   /* pod_labels rows, and drasim.pod(name).labels */
+    if (a.labels) sim_pod_set_labels(r, id, a.labels);   /* view pod_labels, and drasim.pod(name).labels */
     w->podref.data[a.k] = id;
     return 0;
 }

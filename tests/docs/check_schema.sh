@@ -6,7 +6,7 @@
 # quickstart (device plugin), its DRA twin, a sweep, the OpenB trace in both
 # modes, and tests/docs/fields-*.yaml (RTCR scoring, a shared DRA claim,
 # dynamic MIG with `policy: fgd`), tests/lua/record.yaml (drasim.record and
-# drasim.sample: user_samples), tests/lua/evict.yaml (evictions), tests/lua20/dp.yaml (pod_labels), `drasim plan` databases (tests/plan: fixed pools and a node group),
+# drasim.sample: user_samples), tests/lua/evict.yaml (evictions), tests/lua20/dp.yaml (label_sets, pod_label_sets, view pod_labels), `drasim plan` databases (tests/plan: fixed pools and a node group),
 # a `drasim merge` of the sweep and the quickstart, and issue 17's sharing
 # runs (tests/sharing/dra-hand.yaml: usage_pools and the usage metrics; the
 # sidecar example: gpus_per_pod; tests/sharing/pool-sharing.yaml).
@@ -81,9 +81,9 @@ awk '
     }
   }' "$doc" | sort -u > documented_tables
 
-# ---- actual tables ------------------------------------------------------------
+# ---- actual tables (and views: pod_labels) -----------------------------------
 for db in $dbs; do
-  for t in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"); do
+  for t in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'"); do
     echo "$t $(sqlite3 "$db" "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('$t') ORDER BY cid)")"
   done
 done > actual_tables

@@ -1,7 +1,9 @@
 /* test_labels.c -- pods' label sets (engine/sim_labels.h): equal sets are
  * stored once and shared, a pod keeps only its set's id, giving one pod other
- * labels leaves the pods that shared its set alone, and the pod_labels rows
- * (store/store_labels.c) are one per label of each labelled pod. */
+ * labels leaves the pods that shared its set alone, and the results store
+ * each set once (label_sets), a set id per labelled pod (pod_label_sets) and
+ * the view pod_labels with one row per label of each labelled pod
+ * (store/store_labels.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,34 +85,82 @@ static int count_cb(void *ud, int n, char **v, char **c) {
     return 0;
 }
 
+static int count(sqlite3 *db, const char *sql) {
+    int n = -1;
+    sqlite3_exec(db, sql, count_cb, &n, NULL);
+    return n;
+}
+
+/* Each set once in label_sets, a set id per labelled pod in pod_label_sets,
+ * and the view pod_labels with a row per label of each labelled pod. */
 static void test_rows_per_label(void **state) {
     (void)state;
     sim_run r = {0};
     sqlite3 *db;
     assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
-    assert_int_equal(store_write_pod_labels(db, 1, &r), 0);  /* no labels: no table */
-    int n = -1;
-    sqlite3_exec(db, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'pod_labels%'", count_cb, &n, NULL);
-    assert_int_equal(n, 0);
+    assert_int_equal(store_write_pod_labels(db, 1, &r), 0);  /* no labels: no table, no view */
+    assert_int_equal(count(db, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%label%'"), 0);
     k8s_kv a[2] = {kv("app", "chat"), kv("tier", "gold")}, b[1] = {kv("app", "batch")};
     uint32_t sa = sim_label_set_id(&r, a, 2), sb = sim_label_set_id(&r, b, 1);
     sim_pod_set_labels(&r, 0, sa);
     sim_pod_set_labels(&r, 2, sb);
     sim_pod_set_labels(&r, 3, sa);
     assert_int_equal(store_write_pod_labels(db, 1, &r), 0);
-    assert_int_equal(store_write_pod_labels(db, 2, &r), 0);  /* a second run: the index exists already */
-    n = -1;
-    sqlite3_exec(db, "SELECT count(*) FROM pod_labels", count_cb, &n, NULL);
-    assert_int_equal(n, 10);
-    n = -1;
-    sqlite3_exec(db, "SELECT count(*) FROM pod_labels WHERE run_id = 2 AND key = 'app' AND value = 'chat' AND pod_id IN (0, 3)",
-                 count_cb, &n, NULL);
-    assert_int_equal(n, 2);
-    n = -1;
-    sqlite3_exec(db, "SELECT count(*) FROM sqlite_master WHERE name = 'pod_labels_key'", count_cb, &n, NULL);
-    assert_int_equal(n, 1);
+    assert_int_equal(store_write_pod_labels(db, 2, &r), 0);  /* a second run: the tables and the view exist already */
+    assert_int_equal(count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'pod_labels'"), 1);
+    assert_int_equal(count(db, "SELECT count(*) FROM label_sets"), 6);       /* 2 + 1 labels, per run */
+    assert_int_equal(count(db, "SELECT count(*) FROM pod_label_sets"), 6);   /* 3 pods, per run */
+    assert_int_equal(count(db, "SELECT count(*) FROM pod_labels"), 10);      /* 2 + 1 + 2, per run */
+    assert_int_equal(count(db, "SELECT count(*) FROM pod_labels WHERE run_id = 2 AND key = 'app' AND value = 'chat' "
+                               "AND pod_id IN (0, 3)"),
+                     2);
+    assert_int_equal(count(db, "SELECT count(*) FROM pod_labels WHERE run_id = 1 AND pod_id = 2 AND key = 'app' "
+                               "AND value = 'batch'"),
+                     1);
+    /* pod 2 relabelled: set b is no pod's any more and is left out of run 3's label_sets */
+    sim_pod_set_labels(&r, 2, sa);
+    assert_int_equal(store_write_pod_labels(db, 3, &r), 0);
+    assert_int_equal(count(db, "SELECT count(*) FROM label_sets WHERE run_id = 3"), 2);
+    assert_int_equal(count(db, "SELECT count(*) FROM pod_labels WHERE run_id = 3 AND key = 'app' AND value = 'chat'"), 3);
     sqlite3_close(db);
     sim_labels_free(&r);
+}
+
+/* store_label_view: a database built by copying tables gets the view; one
+ * holding an older database's pod_labels table gets the sets' rows in it. */
+static void test_view_after_copy(void **state) {
+    (void)state;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(store_label_view(db), 0);   /* no label tables: nothing */
+    assert_int_equal(count(db, "SELECT count(*) FROM sqlite_master"), 0);
+    assert_int_equal(sqlite3_exec(db,
+                                  "CREATE TABLE label_sets(run_id, set_id, key, value);"
+                                  "CREATE TABLE pod_label_sets(run_id, pod_id, set_id);"
+                                  "INSERT INTO label_sets VALUES(1, 1, 'app', 'x'), (1, 1, 'tier', 'y');"
+                                  "INSERT INTO pod_label_sets VALUES(1, 0, 1), (1, 5, 1);",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(store_label_view(db), 0);
+    assert_int_equal(count(db, "SELECT count(*) FROM pod_labels WHERE key = 'tier' AND pod_id IN (0, 5)"), 2);
+    assert_int_equal(store_label_view(db), 0);   /* the view exists: nothing to do */
+    sqlite3 *old;
+    assert_int_equal(sqlite3_open(":memory:", &old), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(old,
+                                  "CREATE TABLE pod_labels(run_id INTEGER NOT NULL, pod_id INTEGER NOT NULL, key TEXT NOT NULL,"
+                                  " value TEXT NOT NULL, PRIMARY KEY(run_id, pod_id, key)) WITHOUT ROWID;"
+                                  "INSERT INTO pod_labels VALUES(1, 0, 'app', 'old');"
+                                  "CREATE TABLE label_sets(run_id, set_id, key, value);"
+                                  "CREATE TABLE pod_label_sets(run_id, pod_id, set_id);"
+                                  "INSERT INTO label_sets VALUES(2, 1, 'app', 'new');"
+                                  "INSERT INTO pod_label_sets VALUES(2, 0, 1), (2, 1, 1);",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(store_label_view(old), 0);
+    assert_int_equal(count(old, "SELECT count(*) FROM pod_labels"), 3);
+    assert_int_equal(count(old, "SELECT count(*) FROM pod_labels WHERE run_id = 2 AND value = 'new'"), 2);
+    sqlite3_close(old);
+    sqlite3_close(db);
 }
 
 int main(void) {
@@ -118,6 +168,7 @@ int main(void) {
         cmocka_unit_test(test_equal_sets_are_shared),
         cmocka_unit_test(test_pods_share_and_change),
         cmocka_unit_test(test_rows_per_label),
+        cmocka_unit_test(test_view_after_copy),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     intern_reset();

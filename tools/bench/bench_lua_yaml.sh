@@ -7,7 +7,7 @@
 #   yaml        the scenario's podGroups;
 #   lua         tools/bench/bench_lua_yaml.lua submitting the same pods (same
 #               groups, counts, rates and distributions) with at= times;
-#   lua+labels  the same script with two labels per pod (table pod_labels).
+#   lua+labels  the same script with two labels per pod (view pod_labels).
 #
 #   tools/bench/bench_lua_yaml.sh [NODES [PODS [REPEAT [MODES]]]]   default 1000 100000 3 "dp dra"
 #
