@@ -191,12 +191,15 @@ drasim_cli_test(NAME autoscaler/kai-pending-scales-up
   SQL ${_ca_out}/kai-pending.db "${_ev} WHERE event IN ('scale-up', 'node-ready')" "^10000 h100 scale-up 1, 130000 h100 node-ready 1$"
       ${_ca_out}/kai-pending.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM pods" "^train-0@0 train-1@130000$")
 # a pod KAI holds by its Queue's limit is marked too: with the node full it scales up (the autoscaler
-# knows no quotas), a node KAI never uses (kai-quota.yaml); with a free node CA's FilterOutSchedulable
-# drops it: no scale-up (without that filter a node is added at 10s and again at 140s)
+# knows no quotas), a node KAI never uses, kept while the held pod would fit only there (CA's snapshot
+# holds it during scale-down planning) and removed 10m after fill ends frees h100-0 (kai-quota.yaml;
+# without the hint the node went at 1210s and a new one was added at 1220s, over and over); with a free
+# node CA's FilterOutSchedulable drops it: no scale-up (without that filter a node is added at 10s and
+# again at 140s); the free node is kept while hold would go there, until fill's node frees at 1800s
 drasim_cli_test(NAME autoscaler/kai-quota-held-full-scales-up
   COMMAND run ${_ca_src}/kai-quota.yaml -q -o ${_ca_out}/kai-quota.db --force
-  SQL ${_ca_out}/kai-quota.db "${_ev}" "^10000 h100 scale-up 1, 130000 h100 node-ready 1$"
+  SQL ${_ca_out}/kai-quota.db "${_ev}" "^10000 h100 scale-up 1, 130000 h100 node-ready 1, 2400000 h100 scale-down 1$"
       ${_ca_out}/kai-quota.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM pods" "^fill-0@0$")
 drasim_cli_test(NAME autoscaler/kai-quota-held-fits-no-scale-up
   COMMAND run ${_ca_src}/kai-quota.yaml -q -o ${_ca_out}/kai-quota-free.db --force --set cluster.nodePools.h100.count=2
-  SQL ${_ca_out}/kai-quota-free.db "SELECT count(*) FROM autoscaler_events" "^0$")
+  SQL ${_ca_out}/kai-quota-free.db "${_ev}" "^2400000 h100 scale-down 1$")

@@ -9,6 +9,9 @@ set(_tr ${CMAKE_SOURCE_DIR}/tests/traces)
 file(MAKE_DIRECTORY ${_tr_out})
 set(_tr_pods "SELECT group_concat(p.name || ':' || g.name || ':' || p.arrival_ms || ':' || p.scheduled_ms || ':' || p.duration_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id) p JOIN pod_groups g USING (run_id, group_id)")
 
+# a gang's pods alike: one row per job
+set(_tr_jobs "SELECT group_concat(x, ' ') FROM (SELECT DISTINCT g.name || ':' || p.arrival_ms || ':' || p.scheduled_ms || ':' || p.duration_ms AS x FROM pods p JOIN pod_groups g USING (run_id, group_id) ORDER BY p.pod_id)")
+
 # Helios: 18:41:01 is 0; 18:41:27 = +26 s, 18:41:28 = +27 s; durations 36848, 249, 675233 s (= end - start)
 set(_d ${_tr_out}/helios.db)
 drasim_cli_test(NAME traces/helios-submit
@@ -45,11 +48,15 @@ drasim_cli_test(NAME traces/acme-kalos-gangs
   SQL ${_d} "SELECT count(*), count(DISTINCT node_id), min(arrival_ms), max(duration_ms) FROM pods WHERE name LIKE 'dlctk696s0jbvitv-%'" "^8[|]8[|]0[|]8000$"
       ${_d} "SELECT count(*), min(arrival_ms), max(duration_ms) FROM pods WHERE name LIKE 'dlc1t2ypl09b8qtp-%'" "^8[|]1664000[|]70000$"
       ${_d} "SELECT requests FROM pod_groups" "^cpu=120000;memory=1000000716800;nvidia[.]com/gpu=8$"
-      ${_d} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = 'gpus:33+' AND metric IN ('jobs', 'jct_p50_s')" "^jobs=2[.]0 jct_p50_s=8[.]0$")
+      ${_d} "SELECT group_concat(metric || '=' || value, ' ') FROM summary WHERE grp = 'gpus:33+' AND metric IN ('jobs', 'jct_p50_s')" "^jobs=2[.]0 jct_p50_s=8[.]0$"
+      # per job (its 8 pods alike): tenant (user uf794), arrival, start, run time
+      ${_d} "${_tr_jobs}" "^uf794:0:0:8000 uf794:1664000:1664000:70000$")
 set(_d ${_tr_out}/kalos-rec.db)
 drasim_cli_test(NAME traces/acme-kalos-as-recorded
   COMMAND run ${_tr}/kalos.yaml -o ${_d} --set "workload.jobs[0].mode=as-recorded"
   SQL ${_d} "SELECT group_concat(DISTINCT scheduled_ms) FROM pods" "^10000,1676000$"
+      # the recorded starts 11:01:08 = +10 s, 11:28:54 = +1676 s
+      ${_d} "${_tr_jobs}" "^uf794:10000:10000:8000 uf794:1676000:1676000:70000$"
       ${_d} "SELECT value FROM summary WHERE grp = '' AND metric = 'jobs_started_as_recorded'" "^2[.]0$")
 
 # Slurm sacct --parsable2 (constructed, tests/traces/README.md): the step 101.batch, the GPU-less 103 and

@@ -90,6 +90,10 @@ typedef struct ca_run {
     uint8_t *util_ok;
     VEC(uint8_t) no_scale_up;          /* per class: a no-scale-up event was recorded for it */
     bool any_unneeded;
+    /* per node: a held pod the scan's filter placed there (CA keeps it in its
+     * snapshot, so scale-down counts it); allocated on first use, NULL before */
+    uint8_t *hint;
+    VEC(uint32_t) hinted;             /* the nodes with hint set */
     bool busy;                        /* the last scan left work that needs more scans (keeps the run alive) */
 } ca_run;
 

@@ -283,6 +283,8 @@ static void ca_free(void *ctx) {
     free(ca->unneeded);
     free(ca->util);
     free(ca->util_ok);
+    free(ca->hint);
+    VEC_FREE(ca->hinted);
     VEC_FREE(ca->upcoming);
     VEC_FREE(ca->events);
     VEC_FREE(ca->series);

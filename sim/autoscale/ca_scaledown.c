@@ -107,6 +107,10 @@ void ca_scale_down(ca_run *ca, sim_time t) {
     int64_t checked = 0;
     for (size_t n = 0; n < N; n++) {
         if (ca->node_group[n] < 0 || ca->state[n] != CA_READY) continue;
+        if (ca->hint && ca->hint[n]) {   /* a held pod would go here (ca_scaleup.c add_held): needed */
+            ca->unneeded[n] = -1;
+            continue;
+        }
         bool gpu;
         double u = ca_node_utilization_cached(ca, n, &gpu);
         double thr = gpu ? cfg->gpu_utilization_threshold : cfg->utilization_threshold;

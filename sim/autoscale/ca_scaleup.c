@@ -220,7 +220,11 @@ static void held_pod(void *ud, uint32_t cls, const uint32_t *pods, size_t n) {
 
 /* The held pods that fit on no ready node now join the candidates (their
  * what-if placements on the ready nodes go to `kept`, undone with the
- * trial); CA's FilterOutSchedulable drops the others. */
+ * trial); CA's FilterOutSchedulable drops the others. It schedules them into
+ * its cluster snapshot (filterOutSchedulableByPacking -> TrySchedulePods on
+ * autoscalingCtx.ClusterSnapshot, not reverted) and RunOnce plans scale-down
+ * on that snapshot after scale-up (core/static_autoscaler.go): a node a held
+ * pod was placed on is marked (ca->hint) and is not unneeded in this scan. */
 static void add_held(ca_run *ca, held_acc *h, cand_vec *cands, placement_vec *kept, ca_podvec *kcls) {
     scheduler *s = &ca->r->sched;
     ca_podvec ready = {0};
@@ -230,7 +234,15 @@ static void add_held(ca_run *ca, held_acc *h, cand_vec *cands, placement_vec *ke
         if (!h->count[c]) continue;
         size_t cursor = 0, before = kept->len;
         uint32_t left = h->count[c] - place_on(ca, c, h->count[c], ready.data, ready.len, &cursor, kept);
-        for (size_t k = before; k < kept->len; k++) VEC_PUSH(*kcls, c);
+        for (size_t k = before; k < kept->len; k++) {
+            VEC_PUSH(*kcls, c);
+            uint32_t n = (uint32_t)kept->data[k].node;
+            if (!ca->hint) ca->hint = xcalloc(s->nnodes ? s->nnodes : 1, 1);
+            if (!ca->hint[n]) {
+                ca->hint[n] = 1;
+                VEC_PUSH(ca->hinted, n);
+            }
+        }
         if (left) {
             cand cd = {c, left};
             VEC_PUSH(*cands, cd);
@@ -280,6 +292,8 @@ void ca_scale_up(ca_run *ca, sim_time t) {
             VEC_PUSH(cands, cd);
         }
     }
+    for (size_t i = 0; i < ca->hinted.len; i++) ca->hint[ca->hinted.data[i]] = 0;   /* this scan's hints only */
+    ca->hinted.len = 0;
     held_acc held = {ca, t, NULL, false};
     if (r->gate && r->gate->unschedulable) {
         held.count = xcalloc(s->nclasses ? s->nclasses : 1, sizeof *held.count);

@@ -597,14 +597,14 @@ static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud
         size_t nu = qs->unsched.len + (size_t)qs->unbound, nw = qs->waits.len + (size_t)qs->pending;
         int64_t *w = xmalloc(((nu > nw ? nu : nw) + 1) * sizeof *w);
         size_t k = qs->unsched.len;
-        memcpy(w, qs->unsched.data, k * sizeof *w);
+        if (k) memcpy(w, qs->unsched.data, k * sizeof *w);   /* an empty vector's data is NULL */
         for (size_t i = 0; i < g->active.len && k < nu; i++) {   /* allocated, not placed: censored */
             const gjob *j = g->jobs.data[g->active.data[i]];
             if (j->j.queue == (int)qi && j->holding && !j->bound) w[k++] = end - j->admitted_at;
         }
         if (k) queue_add_waits("queue_unscheduled_censored", w, k, add, ud, grp);
         k = qs->waits.len;
-        memcpy(w, qs->waits.data, k * sizeof *w);
+        if (k) memcpy(w, qs->waits.data, k * sizeof *w);
         for (size_t i = 0; i < g->active.len && k < nw; i++) {   /* time to allocation, censored */
             const gjob *j = g->jobs.data[g->active.data[i]];
             if (j->j.queue == (int)qi && j->pending) w[k++] = end - j->arrival;
