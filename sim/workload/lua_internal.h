@@ -80,6 +80,8 @@ typedef struct luaw_record {  /* drasim.record */
     double value;
 } luaw_record;
 
+enum { LUAW_POOL_CLASSES = 16 };   /* blocks of 16 .. 256 bytes */
+
 typedef struct luaw {
     lua_State *L;
     sim_run *run;              /* NULL when used without an engine (tests, fuzzing) */
@@ -126,6 +128,11 @@ typedef struct luaw {
     VEC(luaw_after_pass_cb) after_pass;   /* drasim.after_schedule callbacks due after this instant's pass */
     luaw_shapes labelsets;     /* canonical labels text -> the run's label set id (lua_labels.c) */
     luaw_forks forks;          /* callbacks set per (stream state, prototype) at this instant (lua_streams.c) */
+    const char *field_str[32]; /* the interned Lua strings of lua_pods.c's field names (kept alive by fields_ref) */
+    /* the Lua state's small blocks (lua_sandbox.c): a free list per 16-byte size class, carved from chunks */
+    void *pool_free[LUAW_POOL_CLASSES];
+    void *pool_chunks;         /* chunks, linked through their first word */
+    char *pool_next, *pool_end;   /* the rest of the newest chunk */
 } luaw;
 
 #define LUAW_CANCELLED UINT32_MAX

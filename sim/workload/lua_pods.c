@@ -123,37 +123,39 @@ static ynode *to_ynode(lua_State *L, int idx, arena *a, int depth, const char *w
     return map;
 }
 
-/* Check that the pod table at idx only has known fields (looked up in a set
- * table built once: cheaper than comparing names one by one). */
+/* Check that the pod table at idx only has known fields and note which it
+ * has (w->present). Lua interns short strings, so a key spelling a field
+ * name is the very string the fields table holds (built once, which keeps
+ * them alive): the keys are compared by address, with no table lookup. */
 static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const char *extra) {
     if (w->fields_ref == 0) {
         lua_newtable(L);
-        for (int i = 0; POD_FIELDS[i]; i++) {
+        for (int i = 0; POD_FIELDS[i]; i++) {   /* every name is short (< LUAI_MAXSHORTLEN = 40): interned */
+            w->field_str[i] = lua_pushstring(L, POD_FIELDS[i]);
             lua_pushinteger(L, i + 1);
-            lua_setfield(L, -2, POD_FIELDS[i]);
+            lua_rawset(L, -3);
         }
         w->fields_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->fields_ref);
-    int set = lua_gettop(L);
     w->present = 0;
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING)
             luaL_error(L, "%s: field names must be strings, found a %s key", fn, luaL_typename(L, -1));
-        lua_pushvalue(L, -1);
-        bool known = lua_rawget(L, set) != LUA_TNIL;
-        if (known) w->present |= 1u << (lua_tointeger(L, -1) - 1);
-        lua_pop(L, 1);
         const char *k = lua_tostring(L, -1);
-        if (!known && !(extra && !strcmp(k, extra)))
+        int f = 0;
+        while (POD_FIELDS[f] && w->field_str[f] != k) f++;
+        if (POD_FIELDS[f]) {
+            w->present |= 1u << f;
+            continue;
+        }
+        if (!(extra && !strcmp(k, extra)))
             luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
                           "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels, containers, initContainers, usage, "
                           "owner, checkpoint, terminationGracePeriodSeconds, restartPolicy%s%s)", fn, k, extra ? ", " : "",
                        extra ? extra : "");
     }
-    lua_pop(L, 1);
 }
 
 /* Replace the pod table at index 1 by a plain copy of its fields (POD_FIELDS

@@ -36,14 +36,60 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static const char LUAW_KEY = 'w';   /* registry key (its address) of the luaw pointer */
 static const char LOADED_KEY = 'l'; /* registry key of the table of required modules */
 
-luaw *luaw_get(lua_State *L) {
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &LUAW_KEY);
-    luaw *w = lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    return w;
+/* The luaw of L: kept in the state's extra space (copied into every thread
+ * the script makes), so the API's C functions find it without a registry
+ * lookup (~100 instructions, several times per drasim.submit). */
+luaw *luaw_get(lua_State *L) { return *(luaw **)lua_getextraspace(L); }
+
+/* ---- small blocks: Lua allocates and frees a few small blocks per table a
+ * script makes (a pod table, its gpu table ...): glibc's malloc + free cost
+ * ~200 instructions a pair, a size-class free list ~20. Blocks of up to
+ * 16 * LUAW_POOL_CLASSES bytes come from 64 KiB chunks and return to their
+ * class's list; the chunks are freed with the state. The memory limit
+ * counts the sizes Lua asked for, as before. ---- */
+enum { POOL_CHUNK = 64 * 1024 };
+
+static size_t pool_class(size_t n) { return (n + 15) / 16 - 1; }   /* n in 1 .. 16 * LUAW_POOL_CLASSES */
+
+static void *pool_alloc(luaw *w, size_t n) {
+    size_t c = pool_class(n);
+    void *p = w->pool_free[c];
+    if (p) {
+        w->pool_free[c] = *(void **)p;
+        return p;
+    }
+    size_t sz = (c + 1) * 16;
+    if ((size_t)(w->pool_end - w->pool_next) < sz) {   /* a new chunk (the old one's tail is left unused) */
+        char *chunk = malloc(POOL_CHUNK);
+        if (!chunk) return NULL;
+        *(void **)chunk = w->pool_chunks;
+        w->pool_chunks = chunk;
+        w->pool_next = chunk + 16;
+        w->pool_end = chunk + POOL_CHUNK;
+    }
+    p = w->pool_next;
+    w->pool_next += sz;
+    return p;
+}
+
+static void pool_release(luaw *w, void *p, size_t n) {
+    size_t c = pool_class(n);
+    *(void **)p = w->pool_free[c];
+    w->pool_free[c] = p;
+}
+
+static bool pooled(size_t n) { return n > 0 && n <= 16 * LUAW_POOL_CLASSES; }
+
+static void pool_free_all(luaw *w) {
+    while (w->pool_chunks) {
+        void *next = *(void **)w->pool_chunks;
+        free(w->pool_chunks);
+        w->pool_chunks = next;
+    }
+    memset(w->pool_free, 0, sizeof w->pool_free);
+    w->pool_next = w->pool_end = NULL;
 }
 
 /* lua_Alloc with a ceiling on the total size of live blocks. */
@@ -51,7 +97,8 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     luaw *w = ud;
     if (!ptr) osize = 0;
     if (nsize == 0) {
-        free(ptr);
+        if (pooled(osize)) pool_release(w, ptr, osize);
+        else free(ptr);
         w->mem_used -= osize;
         return NULL;
     }
@@ -63,8 +110,23 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         w->instr_used = w->instr_used > INT64_MAX - gc ? INT64_MAX : w->instr_used + gc;
         return NULL;
     }
-    void *p = realloc(ptr, nsize);
-    if (!p) return NULL;
+    void *p;
+    if (pooled(nsize) || pooled(osize)) {   /* to, from or within the pool */
+        if (pooled(nsize) && pooled(osize) && pool_class(nsize) == pool_class(osize)) {
+            p = ptr;
+        } else {
+            p = pooled(nsize) ? pool_alloc(w, nsize) : malloc(nsize);
+            if (!p) return NULL;
+            if (ptr) {
+                memcpy(p, ptr, osize < nsize ? osize : nsize);
+                if (pooled(osize)) pool_release(w, ptr, osize);
+                else free(ptr);
+            }
+        }
+    } else {
+        p = realloc(ptr, nsize);
+        if (!p) return NULL;
+    }
     w->mem_used = w->mem_used - osize + nsize;
     return p;
 }
@@ -326,8 +388,7 @@ int luaw_open(luaw *w, int64_t instr_limit, int64_t mem_limit) {
     lua_State *L = lua_newstate(limited_alloc, w);
     if (!L) return -1;
     w->L = L;
-    lua_pushlightuserdata(L, w);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &LUAW_KEY);
+    *(luaw **)lua_getextraspace(L) = w;
     static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base},        {LUA_STRLIBNAME, luaopen_string},
                                     {LUA_TABLIBNAME, luaopen_table},  {LUA_MATHLIBNAME, luaopen_math},
                                     {LUA_UTF8LIBNAME, luaopen_utf8},  {LUA_COLIBNAME, luaopen_coroutine},
@@ -366,6 +427,7 @@ int luaw_open(luaw *w, int64_t instr_limit, int64_t mem_limit) {
 void luaw_close(luaw *w) {
     if (w->L) lua_close(w->L);
     w->L = NULL;
+    pool_free_all(w);
 }
 
 /* Message handler: the error text plus the Lua traceback. */
