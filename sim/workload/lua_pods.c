@@ -153,7 +153,7 @@ static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const c
         if (!(extra && !strcmp(k, extra)))
             luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
                           "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels, containers, initContainers, usage, "
-                          "owner, checkpoint, terminationGracePeriodSeconds, restartPolicy%s%s)", fn, k, extra ? ", " : "",
+                          "owner, checkpoint, terminationGracePeriodSeconds, restartPolicy, namespace%s%s)", fn, k, extra ? ", " : "",
                        extra ? extra : "");
     }
 }
