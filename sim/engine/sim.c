@@ -25,6 +25,7 @@
 #include "util/checked.h"
 #include "util/gorand.h"
 #include "util/intern.h"
+#include "util/sort_i64.h"
 #include "util/xalloc.h"
 
 double sim_gpu_equiv(const char *res, int replicas) {
@@ -605,11 +606,6 @@ static void metric(sim_run *r, const char *name, double v) {
     VEC_PUSH(r->summary, m);
 }
 
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static void summarize(sim_run *r) {
     int64_t scheduled = 0, succeeded = 0, pending = 0, unschedulable = 0;
     int64_t *waits = xmalloc((r->pods.len ? r->pods.len : 1) * sizeof *waits);
@@ -626,7 +622,7 @@ static void summarize(sim_run *r) {
             if (r->sched.classes[p->group].blocked || p->dropped) unschedulable++;
         }
     }
-    qsort(waits, (size_t)scheduled, sizeof *waits, cmp_i64);
+    sort_i64(waits, (size_t)scheduled);   /* in place: qsort would copy the array (issue 31) */
     double span = (double)r->end_time, gpu_area = 0;
     for (size_t k = 0; k < r->sched.nres; k++) gpu_area += r->area[k] * r->res_equiv[k];
     if (r->dra) {   /* DRA allocations are the GPUs in use (pods request none as resources) */

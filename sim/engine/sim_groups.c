@@ -15,12 +15,8 @@
 #include "engine/sim.h"
 #include "sched/dra/dra.h"
 #include "util/intern.h"
+#include "util/sort_i64.h"
 #include "util/xalloc.h"
-
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 /* Nearest-rank percentile q (0 < q <= 1) of n sorted values, in seconds. */
 static double pct_s(const int64_t *v, size_t n, double q) {
@@ -49,51 +45,71 @@ static void find_groups(sim_run *r, uint32_t *cls_group) {
     }
 }
 
-typedef struct waits {
-    int64_t *started, *censored;
-    size_t nstarted, ncensored;
-    double req_h, alloc_h;
-} waits;
+/* The pods of one group (ids[0..n), pod order) or of the whole run (ids NULL:
+ * pods 0..n-1), and what their metrics read. */
+typedef struct members {
+    const uint32_t *ids;
+    size_t n;
+    const double *cls_eq;         /* per class: what a pod of it takes when it did not start (DRA) */
+} members;
 
-/* The metrics of one group (or the whole run: group NULL) from its waits. */
-static void add_waits(sim_run *r, const char *group, waits *w) {
-    qsort(w->started, w->nstarted, sizeof *w->started, cmp_i64);
-    qsort(w->censored, w->ncensored, sizeof *w->censored, cmp_i64);
+static uint32_t member(const members *m, size_t i) { return m->ids ? m->ids[i] : (uint32_t)i; }
+
+/* The waits of m's pods into v (started ones only, or every pod censored at
+ * the run's end), sorted; their count. With `hours`: also the GPU-hours
+ * asked for within the run (from arrival, for the duration, until the end)
+ * and those held, summed in pod order. */
+static size_t fill_waits(const sim_run *r, const members *m, bool censored, int64_t *v, double *req_h,
+                         double *alloc_h) {
+    size_t k = 0;
+    sim_time end = r->end_time;
+    for (size_t i = 0; i < m->n; i++) {
+        uint32_t id = member(m, i);
+        const sim_pod *p = &r->pods.data[id];
+        if (censored) v[k++] = (p->start >= 0 ? p->start : end) - p->arrival;
+        else if (p->start >= 0) v[k++] = p->start - p->arrival;
+        if (!req_h) continue;
+        double eq = p->start >= 0 && r->dra ? sim_pod_gpu_equiv(r, id) : m->cls_eq[p->group];
+        sim_time want = end - p->arrival;
+        if (p->duration != SIM_TIME_NEVER && p->duration < want) want = p->duration;
+        *req_h += eq * (double)(want > 0 ? want : 0) / 3600000.0;
+        if (p->start >= 0) {
+            sim_time stop = p->end >= 0 ? p->end : end;
+            *alloc_h += eq * (double)(stop - p->start) / 3600000.0;
+        }
+    }
+    sort_i64(v, k);
+    return k;
+}
+
+/* The metrics of one group (or the whole run: group NULL) from its pods'
+ * waits. One wait per pod is held at a time (started, then censored): at
+ * 10M pods that is 80 MB, not the 320 MB of every array at once (issue 31). */
+static void add_waits(sim_run *r, const char *group, const members *m) {
     static const double q[] = {0.50, 0.90, 0.95, 0.99};
     static const char *const sname[] = {"wait_p50_s", "wait_p90_s", "wait_p95_s", "wait_p99_s"};
     static const char *const cname[] = {"wait_censored_p50_s", "wait_censored_p90_s", "wait_censored_p95_s",
                                         "wait_censored_p99_s"};
+    int64_t *v = xmalloc((m->n ? m->n : 1) * sizeof *v);
+    double req_h = 0, alloc_h = 0;
+    size_t n = fill_waits(r, m, false, v, &req_h, &alloc_h);
     /* started pods only: the whole run has mean, p50, p99 and max already (engine/sim.c; 0 when
      * no pod started); a group's are NULL when none of its pods started */
     double sum = 0, none = group ? NAN : 0;
-    for (size_t i = 0; i < w->nstarted; i++) sum += (double)w->started[i];
-    if (group) add(r, group, "wait_mean_s", w->nstarted ? sum / (double)w->nstarted / 1000.0 : none);
+    for (size_t i = 0; i < n; i++) sum += (double)v[i];
+    if (group) add(r, group, "wait_mean_s", n ? sum / (double)n / 1000.0 : none);
     for (int k = 0; k < 4; k++)
-        if (group || k == 1 || k == 2) add(r, group, sname[k], w->nstarted ? pct_s(w->started, w->nstarted, q[k]) : none);
-    if (group) add(r, group, "wait_max_s", w->nstarted ? pct_s(w->started, w->nstarted, 1.0) : none);
+        if (group || k == 1 || k == 2) add(r, group, sname[k], n ? pct_s(v, n, q[k]) : none);
+    if (group) add(r, group, "wait_max_s", n ? pct_s(v, n, 1.0) : none);
+    n = fill_waits(r, m, true, v, NULL, NULL);
     double csum = 0;
-    for (size_t i = 0; i < w->ncensored; i++) csum += (double)w->censored[i];
-    add(r, group, "wait_censored_mean_s", w->ncensored ? csum / (double)w->ncensored / 1000.0 : 0);
-    for (int k = 0; k < 4; k++) add(r, group, cname[k], w->ncensored ? pct_s(w->censored, w->ncensored, q[k]) : 0);
-    add(r, group, "wait_censored_max_s", w->ncensored ? pct_s(w->censored, w->ncensored, 1.0) : 0);
-    add(r, group, "gpu_hours_requested", w->req_h);
-    add(r, group, "gpu_hours_allocated", w->alloc_h);
-}
-
-/* Add pod `id` to w: its waits, the GPU-hours it asked for within the run
- * (from arrival, for its duration, until the end) and those it held. */
-static void add_pod(const sim_run *r, uint32_t id, double eq, waits *w) {
-    const sim_pod *p = &r->pods.data[id];
-    sim_time end = r->end_time;
-    if (p->start >= 0) w->started[w->nstarted++] = p->start - p->arrival;
-    w->censored[w->ncensored++] = (p->start >= 0 ? p->start : end) - p->arrival;
-    sim_time want = end - p->arrival;
-    if (p->duration != SIM_TIME_NEVER && p->duration < want) want = p->duration;
-    w->req_h += eq * (double)(want > 0 ? want : 0) / 3600000.0;
-    if (p->start >= 0) {
-        sim_time stop = p->end >= 0 ? p->end : end;
-        w->alloc_h += eq * (double)(stop - p->start) / 3600000.0;
-    }
+    for (size_t i = 0; i < n; i++) csum += (double)v[i];
+    add(r, group, "wait_censored_mean_s", n ? csum / (double)n / 1000.0 : 0);
+    for (int k = 0; k < 4; k++) add(r, group, cname[k], n ? pct_s(v, n, q[k]) : 0);
+    add(r, group, "wait_censored_max_s", n ? pct_s(v, n, 1.0) : 0);
+    add(r, group, "gpu_hours_requested", req_h);
+    add(r, group, "gpu_hours_allocated", alloc_h);
+    free(v);
 }
 
 void sim_group_summary(sim_run *r) {
@@ -108,27 +124,24 @@ void sim_group_summary(sim_run *r) {
         uint32_t c = r->pods.data[i].group;
         if (isnan(cls_eq[c])) cls_eq[c] = sim_pod_gpu_equiv(r, (uint32_t)i);
     }
-    waits all = {xmalloc((np ? np : 1) * sizeof(int64_t)), xmalloc((np ? np : 1) * sizeof(int64_t)), 0, 0, 0, 0};
-    waits *gw = xcalloc(ng ? ng : 1, sizeof *gw);
-    size_t *count = xcalloc(ng ? ng : 1, sizeof *count);
-    for (size_t i = 0; i < np; i++) count[cls_group[r->pods.data[i].group]]++;
-    for (size_t g = 0; g < ng; g++) {
-        gw[g].started = xmalloc((count[g] ? count[g] : 1) * sizeof(int64_t));
-        gw[g].censored = xmalloc((count[g] ? count[g] : 1) * sizeof(int64_t));
-    }
+    /* the pods of each group, in pod order: group g's are ids[first[g] .. first[g+1]) */
+    size_t *first = xcalloc(ng + 1, sizeof *first);
     for (size_t i = 0; i < np; i++) {
         const sim_pod *p = &r->pods.data[i];
         sim_group *g = &r->groups.data[cls_group[p->group]];
-        double eq = p->start >= 0 && r->dra ? sim_pod_gpu_equiv(r, (uint32_t)i) : cls_eq[p->group];
+        first[cls_group[p->group] + 1]++;
         g->arrived++;
         if (p->start >= 0) g->scheduled++;
         if (p->state == POD_SUCCEEDED) g->succeeded++;
         if (p->state == POD_PENDING) g->pending++;
         if (p->state == POD_RUNNING || p->state == POD_TERMINATING) g->running++;
-        add_pod(r, (uint32_t)i, eq, &all);
-        add_pod(r, (uint32_t)i, eq, &gw[cls_group[p->group]]);
     }
-    add_waits(r, NULL, &all);
+    add_waits(r, NULL, &(members){NULL, np, cls_eq});
+    for (size_t g = 0; g < ng; g++) first[g + 1] += first[g];
+    uint32_t *ids = xmalloc((np ? np : 1) * sizeof *ids);
+    size_t *at = xmalloc((ng ? ng : 1) * sizeof *at);
+    memcpy(at, first, ng * sizeof *at);
+    for (size_t i = 0; i < np; i++) ids[at[cls_group[r->pods.data[i].group]]++] = (uint32_t)i;
     for (size_t g = 0; g < ng; g++) {
         const sim_group *x = &r->groups.data[g];
         add(r, x->name, "pods_arrived", (double)x->arrived);
@@ -136,14 +149,11 @@ void sim_group_summary(sim_run *r) {
         add(r, x->name, "pods_succeeded", (double)x->succeeded);
         add(r, x->name, "pods_running_at_end", (double)x->running);
         add(r, x->name, "pods_pending_at_end", (double)x->pending);
-        add_waits(r, x->name, &gw[g]);
-        free(gw[g].started);
-        free(gw[g].censored);
+        add_waits(r, x->name, &(members){ids + first[g], first[g + 1] - first[g], cls_eq});
     }
-    free(all.started);
-    free(all.censored);
-    free(gw);
-    free(count);
+    free(ids);
+    free(at);
+    free(first);
     free(cls_eq);
     free(cls_group);
 }
