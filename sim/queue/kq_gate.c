@@ -955,7 +955,7 @@ static void add_unscheduled(kq_gate *g, size_t q, int64_t end, queue_metric_fn a
     size_t n = cs->unsched.len + (size_t)cs->unbound;
     if (n == 0) return;
     int64_t *w = xmalloc(n * sizeof *w);
-    memcpy(w, cs->unsched.data, cs->unsched.len * sizeof *w);
+    if (cs->unsched.len) memcpy(w, cs->unsched.data, cs->unsched.len * sizeof *w);   /* an empty vector's data is NULL */
     size_t k = cs->unsched.len;
     for (size_t i = 0; i < g->pods.len && k < n; i++) {
         const pod_rec *p = &g->pods.data[i];
@@ -1001,7 +1001,7 @@ static void gate_summarize(void *ctx, int64_t end, queue_metric_fn add, void *ud
         if (n == 0) continue;
         /* time to admission, censored: a Workload still pending counts until the end */
         int64_t *w = xmalloc(n * sizeof *w);
-        memcpy(w, cs->waits.data, cs->waits.len * sizeof *w);
+        if (cs->waits.len) memcpy(w, cs->waits.data, cs->waits.len * sizeof *w);   /* none admitted: data is NULL */
         for (size_t i = 0; i < cs->pending.len; i++) w[cs->waits.len + i] = end - g->pods.data[cs->pending.data[i]].arrival;
         queue_add_waits("queue_wait_censored", w, n, add, ud, grp);
         free(w);
