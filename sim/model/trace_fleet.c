@@ -110,10 +110,5 @@ int scenario_file_load_sets(const char *path, const char *const *sets, size_t ns
 }
 
 int scenario_file_load(const char *path, yfile *f, strbuf *err) {
-    if (yfile_load(path, f, err)) return -1;
-    if (f->ndocs == 1 && trace_fleet_inline(f->docs[0], &f->a, err)) {
-        yfile_free(f);
-        return -1;
-    }
-    return 0;
+    return scenario_file_load_sets(path, NULL, 0, f, err);
 }
