@@ -28,6 +28,7 @@
  * Kueue's message ("LocalQueue NAME doesn't exist").
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,25 +78,35 @@ typedef struct gang_wl {
     bool deactivated;
 } gang_wl;
 
+/* One per pod id, so kept small (40 bytes: a run of 1,000,000 pods with
+ * queues held 96 MB of these and wrote them all once; bench_queues.sh). What
+ * only a requeued or timed-out Workload needs is in a pod_ext. */
 typedef struct pod_rec {
     int64_t arrival;
-    int64_t order;                   /* queue-order timestamp (ms): arrival, or the requeued Workload's */
+    kq_wl *wl;                       /* admitted: its Workload in the snapshot (the gate's pool); its
+                                        reserved_ms is the admission time */
     uint32_t cls;
     int32_t cq;                      /* node index; -1 not managed */
-    kq_wl *wl;                       /* admitted: its Workload in the snapshot (owned) */
-    int64_t admitted_at;
-    int64_t not_before;              /* a requeued victim: not a head before this instant */
-    bool pending, bound;             /* bound: the Workload (a gang: all its pods) placed */
     uint32_t gw;                     /* gang Workload index + 1, 0 = none */
+    uint32_t ext;                    /* its pod_ext index + 1, 0 = none (the defaults below) */
+    bool pending, bound;             /* bound: the Workload (a gang: all its pods) placed */
     bool holds, mbound;              /* a gang member: admitted and not ended; bound */
-    /* waitForPodsReady (kq_ready.h) */
-    bool armed;                      /* admitted, its pods not all Ready, a deadline pending */
-    uint8_t evicted_by;              /* BY_TIMEOUT, BY_DEACTIVATION: why the gate evicted it */
-    int32_t requeues;                /* status.requeueState.count */
-    uint32_t wid;                    /* the Workload's identity: its first pod */
-    int64_t created;                 /* the Workload's creationTimestamp */
-    int64_t evicted_at, requeue_at;  /* its PodsReadyTimeout eviction, the backoff's end */
+    bool armed;                      /* waitForPodsReady (kq_ready.h): admitted, its pods not all Ready, a deadline pending */
 } pod_rec;
+
+/* A Workload's fields that differ from their defaults only once it was
+ * requeued or evicted (default in brackets). */
+typedef struct pod_ext {
+    int64_t order;                   /* queue-order timestamp (ms) [arrival]: the requeued Workload's */
+    int64_t not_before;              /* a requeued victim: not a head before this instant [0] */
+    int64_t created;                 /* the Workload's creationTimestamp [arrival] */
+    int64_t evicted_at, requeue_at;  /* its PodsReadyTimeout eviction, the backoff's end [0] */
+    int32_t requeues;                /* status.requeueState.count [0] */
+    uint32_t wid;                    /* the Workload's identity: its first pod [the pod] */
+    uint8_t evicted_by;              /* BY_TIMEOUT, BY_DEACTIVATION: why the gate evicted it [BY_NONE] */
+} pod_ext;
+
+static const pod_ext NO_EXT = {0};
 
 enum { BY_NONE, BY_TIMEOUT, BY_DEACTIVATION };
 enum { T_DEADLINE, T_REQUEUE, T_SAMPLE };   /* kq_timer.what (T_SAMPLE: admission fair sharing, id = LocalQueue) */
@@ -137,6 +148,25 @@ typedef struct head {
 
 typedef VEC(kq_wl *) wl_vec;
 
+/* The admitted Workloads' kq_wl, with room for `cap` usage entries after
+ * it: one per admission, freed when its pods end. Blocks of up to
+ * WL_POOL_CAP entries come from slabs and go back to a free list per size,
+ * so admitting neither calls malloc nor scatters the Workloads the
+ * preemption scan reads over the heap (bench_queues.sh). */
+enum { WL_POOL_CAP = 8, WL_SLAB = 256 };
+typedef struct wl_block {
+    union {
+        struct wl_block *next;       /* free: the next free block of its size */
+        uint32_t cap;                /* in use: usage entries after the kq_wl */
+        max_align_t align;
+    } h;
+    kq_wl w;
+} wl_block;
+typedef struct wl_pool {
+    wl_block *free[WL_POOL_CAP + 1];
+    VEC(void *) slabs;
+} wl_pool;
+
 typedef struct kq_gate {
     const scenario *sc;
     kq_loaded l;
@@ -144,6 +174,8 @@ typedef struct kq_gate {
     cls_info *cls;
     size_t ncls;
     VEC(pod_rec) pods;               /* by pod id (ids not managed stay zero) */
+    VEC(pod_ext) ext;                /* pod_rec.ext */
+    wl_pool pool;                    /* the admitted Workloads (pod_rec.wl) */
     cq_state *cqs;                   /* per ClusterQueue node */
     bool *dirty;                     /* per tree root (node index) */
     VEC(uint32_t) dirty_roots;       /* the roots set in `dirty`, in marking order */
@@ -171,6 +203,72 @@ typedef struct kq_gate {
     bool afs_on;                     /* some LocalQueue uses it */
     const char *main_name;           /* intern("main"): the pod set's name, looked up once */
 } kq_gate;
+
+static size_t wl_block_size(uint32_t cap) {
+    size_t z = sizeof(wl_block) + cap * sizeof(kq_usage);
+    return (z + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t);
+}
+
+/* A zeroed kq_wl with room for n usage entries at w->usage. */
+static kq_wl *wl_new(kq_gate *g, size_t n) {
+    uint32_t cap = n ? (uint32_t)n : 1;
+    wl_block *b;
+    if (cap > WL_POOL_CAP) {
+        b = xcalloc(1, wl_block_size(cap));
+    } else {
+        if (!g->pool.free[cap]) {   /* a new slab, every block on the free list */
+            size_t z = wl_block_size(cap);
+            char *slab = xmalloc(z * WL_SLAB);
+            VEC_PUSH(g->pool.slabs, slab);
+            for (size_t i = WL_SLAB; i-- > 0;) {
+                wl_block *x = (wl_block *)(slab + i * z);
+                x->h.next = g->pool.free[cap];
+                g->pool.free[cap] = x;
+            }
+        }
+        b = g->pool.free[cap];
+        g->pool.free[cap] = b->h.next;
+        memset(b, 0, wl_block_size(cap));
+    }
+    b->h.cap = cap;
+    b->w.usage = (kq_usage *)((char *)b + sizeof *b);
+    return &b->w;
+}
+
+static wl_block *block_of(kq_wl *w) { return (wl_block *)((char *)w - offsetof(wl_block, w)); }
+
+static void wl_release(kq_gate *g, kq_wl *w) {
+    if (!w) return;
+    wl_block *b = block_of(w);
+    uint32_t cap = b->h.cap;
+    if (cap > WL_POOL_CAP) {
+        free(b);
+        return;
+    }
+    b->h.next = g->pool.free[cap];
+    g->pool.free[cap] = b;
+}
+
+/* Pod `pod`'s pod_ext, made with its defaults when it has none. */
+static pod_ext *ext_of(kq_gate *g, uint32_t pod) {
+    pod_rec *p = &g->pods.data[pod];
+    if (!p->ext) {
+        pod_ext e = {.order = p->arrival, .created = p->arrival, .wid = pod};
+        VEC_PUSH(g->ext, e);
+        p->ext = (uint32_t)g->ext.len;
+    }
+    return &g->ext.data[p->ext - 1];
+}
+
+/* Read-only: the pod's pod_ext, or NO_EXT (then order, created and wid are
+ * the defaults: use order_of, created_of, wid_of). */
+static const pod_ext *ext_get(const kq_gate *g, const pod_rec *p) { return p->ext ? &g->ext.data[p->ext - 1] : &NO_EXT; }
+static int64_t order_of(const kq_gate *g, const pod_rec *p) { return p->ext ? g->ext.data[p->ext - 1].order : p->arrival; }
+static int64_t created_of(const kq_gate *g, const pod_rec *p) { return p->ext ? g->ext.data[p->ext - 1].created : p->arrival; }
+static uint32_t wid_of(const kq_gate *g, uint32_t pod) {
+    const pod_rec *p = &g->pods.data[pod];
+    return p->ext ? g->ext.data[p->ext - 1].wid : pod;
+}
 
 static const kq_node *root_of(const kq_node *n) {
     while (n->parent) n = n->parent;
@@ -262,7 +360,8 @@ static bool before(const kq_gate *g, uint32_t a, uint32_t b) {
     const pod_rec *pa = &g->pods.data[a], *pb = &g->pods.data[b];
     int32_t xa = g->cls[pa->cls].priority, xb = g->cls[pb->cls].priority;
     if (xa != xb) return xa > xb;
-    if (pa->order != pb->order) return pa->order < pb->order;
+    int64_t oa = order_of(g, pa), ob = order_of(g, pb);
+    if (oa != ob) return oa < ob;
     return a < b;
 }
 
@@ -288,12 +387,18 @@ static bool gang_collect(kq_gate *g, cls_info *ci, uint32_t pod, int64_t t) {
     g->pods.data[pod].gw = ci->gang_open;
     if ((int32_t)gw->members.len < ci->gang_size) return false;
     ci->gang_open = 0;
-    pod_rec *lead = &g->pods.data[gw->members.data[0]];
+    uint32_t li = gw->members.data[0];
+    pod_rec *lead = &g->pods.data[li];
     lead->arrival = t;   /* the Workload exists from now */
-    lead->order = gw->order >= 0 ? gw->order : t;
-    lead->created = gw->created >= 0 ? gw->created : t;
-    lead->requeues = gw->requeues;
-    lead->wid = gw->wid ? gw->wid - 1 : lead->wid;
+    if (lead->ext || gw->order >= 0 || gw->created >= 0 || gw->requeues || gw->wid) {   /* a requeued gang */
+        uint32_t wid = wid_of(g, li);
+        pod_ext *e = ext_of(g, li);
+        e->order = gw->order >= 0 ? gw->order : t;
+        e->created = gw->created >= 0 ? gw->created : t;
+        e->requeues = gw->requeues;
+        e->wid = gw->wid ? gw->wid - 1 : wid;
+        lead = &g->pods.data[li];
+    }
     lead->pending = true;
     g->pods.data[pod].pending = false;
     return true;
@@ -329,10 +434,7 @@ static bool gate_arrive(void *ctx, uint32_t pod, uint32_t cls, const pod_group_s
         }
         return true;
     }
-    p->cq = (int32_t)ci->cq->index;
-    p->order = t;
-    p->created = t;
-    p->wid = pod;
+    p->cq = (int32_t)ci->cq->index;   /* order, created and wid: the defaults (pod_ext) */
     if (ci->gang_size) {
         if (!gang_collect(g, ci, pod, t)) return true;   /* waits for the rest of its gang */
         pod = g->gangs.data[p->gw - 1].members.data[0];   /* the gang's leader stands for it */
@@ -374,32 +476,37 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     kq_gate *g = ctx;
     if (victim >= g->pods.len || rep >= g->pods.len) return;
     if (g->pods.data[victim].gw) victim = g->gangs.data[g->pods.data[victim].gw - 1].members.data[0];
-    const pod_rec *v = &g->pods.data[victim];
+    const pod_rec *vp = &g->pods.data[victim];
+    const pod_ext *v = ext_get(g, vp);
+    int64_t v_created = created_of(g, vp);
+    uint32_t v_wid = wid_of(g, victim);
     /* GetQueueOrderTimestamp: the PodsReadyTimeout eviction's time with
      * requeuingStrategy.timestamp Eviction, else the creation time; a
      * PodsReadyTimeout victim waits for its backoff (RequeueState.RequeueAt) */
-    int64_t order = v->evicted_by == BY_TIMEOUT && !g->wr->creation_timestamp ? v->evicted_at : v->created;
+    int64_t order = v->evicted_by == BY_TIMEOUT && !g->wr->creation_timestamp ? v->evicted_at : v_created;
     int64_t not_before = v->evicted_by == BY_TIMEOUT && v->requeue_at > g->now + 1 ? v->requeue_at : g->now + 1;
     bool deact = v->evicted_by == BY_DEACTIVATION;
+    int32_t v_requeues = v->requeues;
     if (g->pods.data[rep].gw) {   /* a gang: its new Workload keeps the old order */
         gang_wl *gw = &g->gangs.data[g->pods.data[rep].gw - 1];
         if (gw->order < 0 || order < gw->order) gw->order = order;
-        gw->created = v->created;
-        gw->requeues = v->requeues;
-        gw->wid = v->wid + 1;
+        gw->created = v_created;
+        gw->requeues = v_requeues;
+        gw->wid = v_wid + 1;
         gw->not_before = not_before;
         gw->deactivated = deact;
         rep = gw->members.data[0];
         if (!g->pods.data[rep].pending) return;   /* still collecting: applied at completion */
         order = gw->order;
     }
+    if (!g->pods.data[rep].pending) return;
+    pod_ext *e = ext_of(g, rep);   /* may move the victim's: v is not used below */
+    e->order = order;
+    e->created = v_created;
+    e->requeues = v_requeues;
+    e->wid = v_wid;
+    e->not_before = not_before;
     pod_rec *p = &g->pods.data[rep];
-    if (!p->pending) return;
-    p->order = order;
-    p->created = v->created;
-    p->requeues = v->requeues;
-    p->wid = v->wid;
-    p->not_before = not_before;
     if (deact) {   /* spec.active false: never queued again (left in `pending` until the cycle's clean-up) */
         p->pending = false;
         g->cqs[p->cq].adm_hi = g->cqs[p->cq].pending.len;   /* that clean-up covers the whole list */
@@ -442,12 +549,12 @@ static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     cs->holding--;
     if (!p->bound) {   /* gone before kube-scheduler placed it */
         cs->unbound--;
-        VEC_PUSH(cs->unsched, t - p->admitted_at);
+        VEC_PUSH(cs->unsched, t - p->wl->reserved_ms);
     }
     kq_unadmit_wl(&g->l.s, p->wl);
     afs_charge(g, &g->cls[p->cls], p->wl, -1, t);
     mark_dirty(g, p->wl->cq);
-    free(p->wl);
+    wl_release(g, p->wl);
     p->wl = NULL;
 }
 
@@ -464,7 +571,7 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .ps_tas = &tr, .npod_sets = 1};
     pd.wl.name = name;
     pd.wl.priority = ci->priority;
-    pd.wl.order_ms = p->order;
+    pd.wl.order_ms = order_of(g, p);
     pd.wl.reserved_ms = -1;
     pd.wl.cq = cq;
     pd.wl.seq = pod;
@@ -498,8 +605,7 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     cls_info *ci = &g->cls[p->cls];
     const k8s_pod *spec = &ci->spec;
     kq_node *cq = g->l.s.nodes[p->cq];
-    kq_wl *w = xcalloc(1, sizeof *w + (r->nchoices ? r->nchoices : 1) * sizeof(kq_usage));
-    w->usage = (kq_usage *)(w + 1);
+    kq_wl *w = wl_new(g, r->nchoices);
     w->nusage = charge_of(g, spec, r, w->usage);
     if (p->gw) {   /* a gang: count x the pod's, all its pods admitted together */
         gang_wl *gw = &g->gangs.data[p->gw - 1];
@@ -514,8 +620,8 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     }
     w->name = g->sc->ngroups > p->cls ? g->sc->groups[p->cls].name : intern("pod");
     w->priority = ci->priority;
-    w->order_ms = p->order;
-    w->reserved_ms = t;
+    w->order_ms = order_of(g, p);
+    w->reserved_ms = t;   /* the admission time (pod_rec.wl) */
     w->cq = cq;
     w->seq = pod;
     kq_admit_wl(&g->l.s, w);
@@ -523,7 +629,6 @@ static void admit(kq_gate *g, uint32_t pod, const kq_result *r, int64_t t) {
     p->wl = w;
     p->pending = false;
     p->bound = false;
-    p->admitted_at = t;
     if (g->wr->on) {   /* the PodsReady deadline (workload_controller.go admittedNotReadyWorkload) */
         p->armed = true;
         g->awaiting++;
@@ -606,7 +711,8 @@ static int head_cmp(const void *pa, const void *pb) {
     const pod_rec *x = &g_sort->pods.data[a->pod], *y = &g_sort->pods.data[b->pod];
     int32_t px = g_sort->cls[x->cls].priority, py = g_sort->cls[y->cls].priority;
     if (px != py) return px > py ? -1 : 1;
-    if (x->order != y->order) return x->order < y->order ? -1 : 1;
+    int64_t ox = order_of(g_sort, x), oy = order_of(g_sort, y);
+    if (ox != oy) return ox < oy ? -1 : 1;
     return (a->cq > b->cq) - (a->cq < b->cq);
 }
 
@@ -645,7 +751,7 @@ static void collect_heads(kq_gate *g) {
         if (g->afs_on && g->l.s.nodes[q]->cq->usage_based_afs) afs_order(g, cs);
         while (cs->cursor < cs->pending.len) {
             const pod_rec *p = &g->pods.data[cs->pending.data[cs->cursor]];
-            if (p->pending && g->cls[p->cls].failed_cycle != g->cycle_no && p->not_before <= g->now) break;
+            if (p->pending && g->cls[p->cls].failed_cycle != g->cycle_no && ext_get(g, p)->not_before <= g->now) break;
             cs->cursor++;
         }
         if (cs->cursor == cs->pending.len) {
@@ -674,7 +780,7 @@ static void fair_order(kq_gate *g, int64_t t, wl_vec *targeted, queue_cycle_out 
         const pod_rec *p = &g->pods.data[h->pod];
         kq_usage *u = xmalloc((h->r.nchoices ? h->r.nchoices : 1) * sizeof *u);
         e[i] = (kq_fs_entry){g->l.s.nodes[h->cq], u, charge_of(g, &g->cls[p->cls].spec, &h->r, u),
-                             g->cls[p->cls].priority, p->order};
+                             g->cls[p->cls].priority, order_of(g, p)};
     }
     size_t k;
     while ((k = kq_fs_next(&g->l.s, e, n, done)) != SIZE_MAX) {
@@ -761,6 +867,7 @@ static void process_head(kq_gate *g, head *h, int64_t t, wl_vec *targeted, queue
  * independent of every other draw of the run. */
 static void time_out(kq_gate *g, uint32_t pod, int64_t t, queue_cycle_out *out) {
     disarm(g, pod, t);
+    pod_ext *e = ext_of(g, pod);
     pod_rec *p = &g->pods.data[pod];
     cls_info *ci = &g->cls[p->cls];
     cq_state *cs = &g->cqs[p->cq];
@@ -768,27 +875,27 @@ static void time_out(kq_gate *g, uint32_t pod, int64_t t, queue_cycle_out *out) 
     p->wl->evicted = true;
     strbuf b = {0};
     const char *text;
-    if (wr->backoff_limit >= 0 && (int64_t)p->requeues + 1 > wr->backoff_limit) {
-        p->evicted_by = BY_DEACTIVATION;
+    if (wr->backoff_limit >= 0 && (int64_t)e->requeues + 1 > wr->backoff_limit) {
+        e->evicted_by = BY_DEACTIVATION;
         cs->evicted_deactivated++;
         text = DEACT_TEXT;
         sb_printf(&b, "ClusterQueue %s: Workload deactivated after %d PodsReady timeout(s) (backoffLimitCount %lld)",
-                  g->l.s.nodes[p->cq]->name, p->requeues + 1, (long long)wr->backoff_limit);
+                  g->l.s.nodes[p->cq]->name, e->requeues + 1, (long long)wr->backoff_limit);
     } else {
-        p->requeues++;
+        e->requeues++;
         rng r;
-        rng_identity(&g->jitter, "kueue.requeue", p->wid, (uint64_t)p->requeues, &r);
-        int64_t wait = kq_requeue_backoff_ms(wr->backoff_base_s, wr->backoff_max_s, p->requeues, rng_uniform(&r));
-        p->evicted_by = BY_TIMEOUT;
-        p->evicted_at = t;
-        p->requeue_at = t + wait;
+        rng_identity(&g->jitter, "kueue.requeue", e->wid, (uint64_t)e->requeues, &r);
+        int64_t wait = kq_requeue_backoff_ms(wr->backoff_base_s, wr->backoff_max_s, e->requeues, rng_uniform(&r));
+        e->evicted_by = BY_TIMEOUT;
+        e->evicted_at = t;
+        e->requeue_at = t + wait;
         cs->evicted_timeout++;
         text = TIMEOUT_TEXT;
-        int64_t at = p->requeue_at > t ? p->requeue_at : t + 1;
+        int64_t at = e->requeue_at > t ? e->requeue_at : t + 1;
         kq_timers_push(&g->timers, at, (uint32_t)p->cq, T_REQUEUE);
         VEC_PUSH(g->wakes, at);
         sb_printf(&b, "ClusterQueue %s: evicted after the PodsReady timeout %.0f s (%d time(s)); requeued after a backoff of %.3f s",
-                  g->l.s.nodes[p->cq]->name, (double)wr->timeout_ms / 1000.0, p->requeues, (double)wait / 1000.0);
+                  g->l.s.nodes[p->cq]->name, (double)wr->timeout_ms / 1000.0, e->requeues, (double)wait / 1000.0);
     }
     free(ci->why);
     ci->why = xstrdup(sb_str(&b));
@@ -827,7 +934,7 @@ static void fire_timers(kq_gate *g, int64_t t, queue_cycle_out *out) {
             continue;
         }
         const pod_rec *p = &g->pods.data[x.id];
-        if (p->armed && p->wl && p->admitted_at + g->wr->timeout_ms == x.t) time_out(g, x.id, t, out);
+        if (p->armed && p->wl && p->wl->reserved_ms + g->wr->timeout_ms == x.t) time_out(g, x.id, t, out);
     }
 }
 
@@ -895,7 +1002,7 @@ static void gate_bound(void *ctx, uint32_t pod, int32_t node, int64_t t) {
     disarm(g, pod, t);   /* PodsReady */
     cq_state *cs = &g->cqs[p->cq];
     cs->unbound--;
-    VEC_PUSH(cs->unsched, t - p->admitted_at);
+    VEC_PUSH(cs->unsched, t - p->wl->reserved_ms);
 }
 
 /* Kueue's units (cpu in millicores) as the table's (cores). */
@@ -959,7 +1066,7 @@ static void add_unscheduled(kq_gate *g, size_t q, int64_t end, queue_metric_fn a
     size_t k = cs->unsched.len;
     for (size_t i = 0; i < g->pods.len && k < n; i++) {
         const pod_rec *p = &g->pods.data[i];
-        if (p->wl && !p->bound && p->cq == (int32_t)q) w[k++] = end - p->admitted_at;
+        if (p->wl && !p->bound && p->cq == (int32_t)q) w[k++] = end - p->wl->reserved_ms;
     }
     queue_add_waits("queue_unscheduled_censored", w, k, add, ud, g->l.s.nodes[q]->name);
     free(w);
@@ -1026,7 +1133,10 @@ static void gate_free(void *ctx) {
     kq_timers_free(&g->timers);
     kq_afs_free(&g->afs);
     VEC_FREE(g->wakes);
-    for (size_t i = 0; i < g->pods.len; i++) free(g->pods.data[i].wl);
+    for (size_t i = 0; i < g->pods.len; i++)
+        if (g->pods.data[i].wl && block_of(g->pods.data[i].wl)->h.cap > WL_POOL_CAP) free(block_of(g->pods.data[i].wl));
+    for (size_t i = 0; i < g->pool.slabs.len; i++) free(g->pool.slabs.data[i]);
+    VEC_FREE(g->pool.slabs);
     for (size_t q = 0; q < g->l.s.ncq; q++) {
         VEC_FREE(g->cqs[q].pending);
         VEC_FREE(g->cqs[q].waits);
@@ -1040,6 +1150,7 @@ static void gate_free(void *ctx) {
     free(g->tree_cqs);
     free(g->tree_start);
     VEC_FREE(g->pods);
+    VEC_FREE(g->ext);
     kq_loaded_free(&g->l);
     free(g);
 }
@@ -1078,8 +1189,7 @@ static bool gate_running(void *ctx, uint32_t pod, uint32_t cls, const pod_group_
     }
     const kq_cluster_queue *cq = ci->cq->cq;
     const k8s_pod *spec = &ci->spec;
-    kq_wl *w = xcalloc(1, sizeof *w + (spec->nrequests + 1) * sizeof(kq_usage));
-    w->usage = (kq_usage *)(w + 1);
+    kq_wl *w = wl_new(g, spec->nrequests + 1);
     for (size_t k = 0; k < spec->nrequests; k++)
         for (size_t gi = 0; gi < cq->ngroups; gi++) {
             const kq_resource_group *rg = &cq->groups[gi];
@@ -1102,10 +1212,9 @@ static bool gate_running(void *ctx, uint32_t pod, uint32_t cls, const pod_group_
             break;
         }
     pod_rec *p = &g->pods.data[pod];
-    p->arrival = p->order = p->created = p->admitted_at = t;
+    p->arrival = t;   /* order, created, wid: the defaults (pod_ext); admitted at t (w->reserved_ms) */
     p->cls = cls;
     p->cq = (int32_t)ci->cq->index;
-    p->wid = pod;
     p->bound = true;
     w->name = intern("pod");
     w->priority = ci->priority;

@@ -128,6 +128,7 @@ static bool fit_in_quota(const kq_node *n, kq_usage *rem, size_t nrem) {
     return fits;
 }
 
+/* prio NULL: its candidates are not collected (kq_preempt_targets). */
 static void hierarchical(const pctx *c, cand_vec *hier, cand_vec *prio) {
     if (!c->cq->parent || c->cq->cq->reclaim_within_cohort == KQ_NEVER) return;
     kq_usage *rem = xmalloc((c->nusage ? c->nusage : 1) * sizeof *rem);
@@ -135,7 +136,7 @@ static void hierarchical(const pctx *c, cand_vec *hier, cand_vec *prio) {
     bool adv = fit_in_quota(c->cq, rem, c->nusage);
     const kq_node *prev = NULL;
     for (const kq_node *cur = c->cq->parent; cur; cur = cur->parent) {
-        in_subtree(c, cur, cur, prev, adv, adv ? hier : prio);
+        if (adv || prio) in_subtree(c, cur, cur, prev, adv, adv ? hier : prio);
         adv = fit_in_quota(cur, rem, c->nusage) || adv;
         prev = cur;
     }
@@ -174,9 +175,60 @@ int kq_candidate_cmp(const kq_wl *a, const kq_wl *b, const kq_node *preemptor_cq
     return cand_cmp(&x, &y);
 }
 
-static void sort_cands(cand_vec *v, const kq_node *cq) {
-    g_cq = cq;
-    if (v->len > 1) qsort(v->data, v->len, sizeof *v->data, cand_cmp);
+/* The candidates in the order the greedy pass reads them: six segments
+ * (hier, prio, same; the evicted ones first), each in CandidatesOrdering.
+ * A segment is ordered only as far as the pass reads it, by a heap: the pass
+ * usually stops after a few candidates out of hundreds, and sorting all of
+ * them for every preempting head was a sixth of what the queue layer added at
+ * 10,000 nodes (tools/bench/bench_queues.sh). Ties keep the collection order,
+ * as the stable sort did, so the order is the same. */
+typedef struct ordered {
+    const kq_node *cq;               /* the preemptor's ClusterQueue (cand_cmp's g_cq) */
+    const cand *src;                 /* the segments in collection order */
+    cand *out;                       /* the ordered prefix of each segment */
+    uint32_t *heap;                  /* per segment: indices (from its start) not yet in out */
+    size_t lo[7];                    /* segment k is [lo[k], lo[k + 1]) */
+    size_t done[6], nheap[6];        /* produced; left in its heap (heapified at first read) */
+    bool started[6];
+} ordered;
+
+static bool ord_less(const cand *seg, uint32_t a, uint32_t b) {
+    int r = cand_cmp(&seg[a], &seg[b]);
+    return r ? r < 0 : a < b;
+}
+
+static void ord_sift(const cand *seg, uint32_t *h, size_t n, size_t i) {
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && ord_less(seg, h[l], h[m])) m = l;
+        if (l + 1 < n && ord_less(seg, h[l + 1], h[m])) m = l + 1;
+        if (m == i) return;
+        uint32_t t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+/* The i-th candidate in order (i < lo[6]). */
+static const cand *ord_at(ordered *o, size_t i) {
+    g_cq = o->cq;   /* the TAS hook may have compared others' candidates since */
+    size_t k = 0;
+    while (i >= o->lo[k + 1]) k++;
+    const cand *seg = o->src + o->lo[k];
+    uint32_t *h = o->heap + o->lo[k];
+    if (!o->started[k]) {
+        o->started[k] = true;
+        o->nheap[k] = o->lo[k + 1] - o->lo[k];
+        for (size_t j = 0; j < o->nheap[k]; j++) h[j] = (uint32_t)j;
+        for (size_t j = o->nheap[k] / 2; j-- > 0;) ord_sift(seg, h, o->nheap[k], j);
+    }
+    while (o->lo[k] + o->done[k] <= i) {
+        o->out[o->lo[k] + o->done[k]++] = seg[h[0]];
+        h[0] = h[--o->nheap[k]];
+        ord_sift(seg, h, o->nheap[k], 0);
+    }
+    return &o->out[i];
 }
 
 static bool valid(const pctx *c, const cand *e, bool borrow) {
@@ -215,22 +267,27 @@ size_t kq_preempt_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const ui
     pctx c = {s, in, cq, need, nneed, usage, nusage};
     cand_vec same = {0}, hier = {0}, prio = {0}, all = {0};
     *out = NULL;
-    if (cq->cq->within_cluster_queue != KQ_NEVER) from_cq(&c, cq, NULL, false, &same);
-    hierarchical(&c, &hier, &prio);
-    sort_cands(&same, cq);
-    sort_cands(&prio, cq);
-    sort_cands(&hier, cq);
-    append_split(&all, &hier, true);
-    append_split(&all, &prio, true);
-    append_split(&all, &same, true);
-    append_split(&all, &hier, false);
-    append_split(&all, &prio, false);
-    append_split(&all, &same, false);
-    bool none_other = hier.len == 0 && prio.len == 0, none_hier = hier.len == 0;
     bool forbidden = !cq->cq->borrow_within_cohort;
+    /* then the only attempt allows borrowing, which takes no V_RECLAIM_NO_BORROW
+     * candidate (valid()): the prio ones need not be collected */
+    bool only_borrow = forbidden && !under_nominal(&c);
+    if (cq->cq->within_cluster_queue != KQ_NEVER) from_cq(&c, cq, NULL, false, &same);
+    hierarchical(&c, &hier, only_borrow ? NULL : &prio);
+    ordered ord = {0};
+    const cand_vec *segs[6] = {&hier, &prio, &same, &hier, &prio, &same};
+    for (int k = 0; k < 6; k++) {
+        ord.lo[k] = all.len;
+        append_split(&all, segs[k], k < 3);
+    }
+    ord.lo[6] = all.len;
+    ord.cq = cq;
+    ord.src = all.data;
+    ord.out = xmalloc((all.len ? all.len : 1) * sizeof *ord.out);
+    ord.heap = xmalloc((all.len ? all.len : 1) * sizeof *ord.heap);
+    bool none_other = hier.len == 0 && prio.len == 0, none_hier = hier.len == 0;
     bool attempts[2];
     size_t nattempts;
-    if (none_other || (forbidden && !under_nominal(&c))) { attempts[0] = true; nattempts = 1; }
+    if (none_other || only_borrow) { attempts[0] = true; nattempts = 1; }
     else if (forbidden && none_hier) { attempts[0] = false; attempts[1] = true; nattempts = 2; }
     else { attempts[0] = true; attempts[1] = false; nattempts = 2; }
     size_t ntargets = 0;
@@ -240,9 +297,10 @@ size_t kq_preempt_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const ui
         bool borrow = attempts[a];
         ntargets = 0;
         for (size_t i = 0; i < all.len; i++) {
-            if (!valid(&c, &all.data[i], borrow)) continue;
-            kq_victim_usage(c.s, all.data[i].wl, false);
-            targets[ntargets++] = all.data[i];
+            const cand *e = ord_at(&ord, i);
+            if (!valid(&c, e, borrow)) continue;
+            kq_victim_usage(c.s, e->wl, false);
+            targets[ntargets++] = *e;
             if (fits(&c, borrow)) {
                 for (size_t k = ntargets - 1; k-- > 0;) {   /* fillBackWorkloads */
                     kq_victim_usage(c.s, targets[k].wl, true);
@@ -261,6 +319,8 @@ size_t kq_preempt_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const ui
         for (size_t k = 0; k < ntargets; k++) (*out)[n++] = (kq_victim){targets[k].wl, variant_reason(targets[k].v)};
     }
     free(targets);
+    free(ord.out);
+    free(ord.heap);
     VEC_FREE(same);
     VEC_FREE(hier);
     VEC_FREE(prio);
