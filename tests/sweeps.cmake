@@ -16,10 +16,10 @@ drasim_cli_test(NAME sweeps/shards RAW
   SQL ${_sw_out}/s1.db "SELECT group_concat(r.seed || '/' || s.param || '=' || s.value, ' ') FROM runs r JOIN sweep s USING (run_id) WHERE s.param LIKE 'cluster%'"
       "^3/cluster[.]nodePools[.]h100-train[.]count=10 1/cluster[.]nodePools[.]h100-train[.]count=12$"
   SQL ${_sw_out}/all.db "SELECT count(*) || ' ' || min(run_id) || ' ' || max(run_id) FROM runs" "^12 1 12$"
-  SQL ${_sw_out}/all.db "PRAGMA user_version" "^2$")
+  SQL ${_sw_out}/all.db "PRAGMA user_version" "^3$")
 drasim_cli_test(NAME sweeps/shards-equal-unsharded RAW
   COMMAND sh ${_sw_same} ${_sw_out}/full.db ${_sw_out}/all.db
-  DEPENDS sweeps/shards EXPECT "same results: 15 tables, [0-9]+ rows")
+  DEPENDS sweeps/shards EXPECT "same results: 17 tables, [0-9]+ rows")
 # the comparison can fail: shards merged out of order put runs in another order
 drasim_cli_test(NAME sweeps/shards-order-matters RAW
   COMMAND sh ${_sw_same} ${_sw_out}/full.db ${_sw_out}/rev.db
@@ -78,7 +78,7 @@ drasim_cli_test(NAME sweeps/merge-allow-mixed
 drasim_cli_test(NAME sweeps/merge-old-schema
   COMMAND merge s0.db v0.db -o m-v0.db
   WORKDIR ${_sw_out} DEPENDS sweeps/merge-mixed-inputs EXIT 3
-  EXPECT "v0[.]db: results schema version 0, this drasim reads and writes version 2" FILE_ABSENT ${_sw_out}/m-v0.db)
+  EXPECT "v0[.]db: results schema version 0, this drasim reads and writes version 3" FILE_ABSENT ${_sw_out}/m-v0.db)
 drasim_cli_test(NAME sweeps/merge-output-not-input
   COMMAND merge s0.db s1.db -o s1.db
   WORKDIR ${_sw_out} DEPENDS sweeps/shards EXIT 2 EXPECT "s1[.]db")
@@ -208,7 +208,7 @@ drasim_cli_test(NAME sweeps/shards-12 RAW
   WORKDIR ${_sw_out}/twelve EXPECT "merged 12 databases into all\\.db")
 drasim_cli_test(NAME sweeps/shards-12-equal-unsharded RAW
   COMMAND sh ${_sw_same} ${_sw_out}/twelve/full.db ${_sw_out}/twelve/all.db
-  DEPENDS sweeps/shards-12 EXPECT "same results: 15 tables, [0-9]+ rows")
+  DEPENDS sweeps/shards-12 EXPECT "same results: 17 tables, [0-9]+ rows")
 
 # a merge that fails half-way (an input whose nodes lack a NOT NULL column, found
 # while copying into the new database's tables) leaves the existing output as it

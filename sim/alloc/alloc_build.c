@@ -255,8 +255,13 @@ void allocator_commit(allocator *A, const k8s_allocation *al) {
         bool shared = r->share_id && A->f.consumable_capacity;   /* as alloc_state_add_claim */
         uint32_t u;
         if (result_uid(A, r, &u)) {
-            (shared ? A->uid_shared : A->uid_allocated)[u] = 1;
-            alloc_qnode_touch(A, u);
+            if (shared) {
+                A->uid_shared[u] = 1;
+                alloc_qnode_touch(A, u);
+            } else if (!A->uid_allocated[u]) {
+                A->uid_allocated[u] = 1;
+                alloc_qnode_count(A, u, -1);
+            }
         }
         for (size_t k = 0; shared && k < r->nconsumed; k++)
             add_consumed(A, &(alloc_consumed){id, r->consumed[k].qname, r->consumed[k].value});
@@ -328,6 +333,7 @@ void allocator_free(allocator *A) {
     free(A->uid_allocated);
     free(A->qnode);
     free(A->uid_qnode);
+    free(A->uid_qgen);
     free(A->uid_shared);
     free(A->uid_stamp);
     free(A->uid_first);
@@ -375,8 +381,10 @@ void allocator_set_nodes(allocator *A, const k8s_node *nodes, size_t n) {
     for (size_t i = 0; i < n; i++) A->node_gi[i] = UINT32_MAX;
     free(A->qnode);
     free(A->uid_qnode);
+    free(A->uid_qgen);
     A->qnode = xcalloc(n ? n : 1, sizeof *A->qnode);
     A->uid_qnode = xcalloc(A->uids.len ? A->uids.len : 1, sizeof *A->uid_qnode);
+    A->uid_qgen = xcalloc(A->uids.len ? A->uids.len : 1, sizeof *A->uid_qgen);
 }
 
 const k8s_device *allocator_find_device(const allocator *A, const char *driver, const char *pool, const char *device) {

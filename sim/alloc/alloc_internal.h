@@ -138,9 +138,11 @@ struct allocator {
     uint32_t *node_gi;
     /* quick_scan's answer per node of allocator_set_nodes (alloc_search.c,
      * quick_cached): valid until a device it counted changes hands
-     * (uid_qnode: 1 + that node, 0 = none) or any device's taints change (qepoch) */
-    struct alloc_qnode { const uint8_t *combo; uint32_t epoch; uint8_t usable; bool valid; } *qnode;
-    uint32_t *uid_qnode;
+     * (uid_qnode: 1 + that node, 0 = none) or any device's taints change (qepoch);
+     * a plain device taken or given back only moves the count when it is one
+     * the node's current answer counted (uid_qgen = that answer's gen) */
+    struct alloc_qnode { const uint8_t *combo; uint32_t epoch, gen; uint8_t usable; bool valid; } *qnode;
+    uint32_t *uid_qnode, *uid_qgen;
     uint32_t qepoch;
     /* per node of allocator_set_nodes: the node-name NodeSelector every result
      * on that node gets (made on first use, shared: it lives as long as the
@@ -369,6 +371,18 @@ size_t alloc_node_index(const allocator *A, const k8s_node *node);
 /* Device `uid` changed hands (taken or given back): the quick answer of its node is stale. */
 static inline void alloc_qnode_touch(allocator *A, uint32_t uid) {
     if (A->uid_qnode && A->uid_qnode[uid]) A->qnode[A->uid_qnode[uid] - 1].valid = false;
+}
+/* Plain device `uid` was taken (uid_allocated 0 -> 1: delta -1) or given
+ * back (1 -> 0: +1). Its node's quick answer counts the usable devices
+ * among those it remembered (uid_allocated 0), nothing else of them
+ * changed: the count follows, and the answer stays valid (issue 31: a
+ * Filter after every bind and every pod's end otherwise recounted). */
+static inline void alloc_qnode_count(allocator *A, uint32_t uid, int delta) {
+    if (!A->uid_qnode || !A->uid_qnode[uid]) return;
+    struct alloc_qnode *q = &A->qnode[A->uid_qnode[uid] - 1];
+    int u = (int)q->usable + delta;
+    if (A->uid_qgen[uid] != q->gen || u < 0 || u > ALLOC_RESULTS_MAX) q->valid = false;   /* an earlier answer's: recount */
+    else q->usable = (uint8_t)u;
 }
 /* alloc_taints.c: device `dev`'s taints now (those set while a run goes, else its slice's). */
 const k8s_taint *alloc_device_taints(const allocator *A, uint32_t dev, size_t *n);

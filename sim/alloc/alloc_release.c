@@ -26,10 +26,13 @@ void allocator_release(allocator *A, const k8s_allocation *al) {
         uint32_t u;
         if (!alloc_uid_lookup(A, r->driver, r->pool, r->device, &u)) continue;
         bool shared = r->share_id && A->f.consumable_capacity;
-        alloc_qnode_touch(A, u);
         if (!shared) {
-            A->uid_allocated[u] = 0;
+            if (A->uid_allocated[u]) {
+                A->uid_allocated[u] = 0;
+                alloc_qnode_count(A, u, +1);
+            }
         } else {
+            alloc_qnode_touch(A, u);
             for (size_t k = 0; k < r->nconsumed; k++) {
                 uint32_t e;
                 if (pmap_get(&A->consumed_map, (void *)(uintptr_t)(u + 1), intern(r->consumed[k].qname), NULL, &e))
@@ -46,8 +49,10 @@ void allocator_release(allocator *A, const k8s_allocation *al) {
 }
 
 void allocator_release_uid(allocator *A, uint32_t u) {
-    A->uid_allocated[u] = 0;
-    alloc_qnode_touch(A, u);
+    if (A->uid_allocated[u]) {
+        A->uid_allocated[u] = 0;
+        alloc_qnode_count(A, u, +1);
+    }
     uint32_t ci;
     if (A->counters.len && pmap_get(&A->counters_map, intern(A->uids.data[u].pool), NULL, NULL, &ci))
         A->counters.data[ci]->avail_ready = false;

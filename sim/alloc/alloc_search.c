@@ -599,8 +599,9 @@ static void quick_remember(acall *c) {
         seen[ns++] = uid;
         if (!A->uid_allocated[uid]) u++;
     }
-    for (int i = 0; i < ns; i++) A->uid_qnode[seen[i]] = (uint32_t)ni + 1;
-    A->qnode[ni] = (struct alloc_qnode){combo, A->qepoch, (uint8_t)u, true};
+    uint32_t gen = A->qnode[ni].gen + 1;   /* devices stamped by an earlier answer of this node no longer count */
+    for (int i = 0; i < ns; i++) A->uid_qnode[seen[i]] = (uint32_t)ni + 1, A->uid_qgen[seen[i]] = gen;
+    A->qnode[ni] = (struct alloc_qnode){combo, A->qepoch, gen, (uint8_t)u, true};
 }
 
 /* quick_status's answer from quick_remember's count (no pools gathered, no

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store_dra.h"
 #include "store/store_labels.h"
 #include "util/xalloc.h"
 
@@ -165,6 +166,11 @@ int plan_merge(const plan_ctx *c, void *dst_db, int64_t *first_run, strbuf *err)
     if (!rc && store_label_view(db)) {   /* the view over the label sets: views are not copied */
         sb_clear(err);
         sb_printf(err, "cannot write the plan database: view pod_labels: %s", sqlite3_errmsg(db));
+        rc = -1;
+    }
+    if (!rc && store_claim_view(db)) {   /* the view over the claim sets */
+        sb_clear(err);
+        sb_printf(err, "cannot write the plan database: view claim_allocations: %s", sqlite3_errmsg(db));
         rc = -1;
     }
     if (!rc) rc = plan_pareto_store(c, db, err);   /* --minimize only */

@@ -12,6 +12,7 @@
 #include "report/escape.h"
 #include "report/rdb.h"
 #include "store/store.h"
+#include "store/store_dra.h"
 #include "store/store_labels.h"
 #include "util/xalloc.h"
 
@@ -256,10 +257,15 @@ int rdb_merge_into(sqlite3 *db, const char *const *paths, size_t n, const rdb_me
             if (sqlite3_exec(db, name, NULL, NULL, NULL) != SQLITE_OK && !rc) rc = run_sql(db, name, err);
         }
     }
-    /* the view over the label sets (views are not copied) */
+    /* the views over the label sets and the claim sets (views are not copied) */
     if (!rc && store_label_view(db)) {
         sb_clear(err);
         sb_printf(err, "cannot merge the databases (view pod_labels, SQLite: %s)", sqlite3_errmsg(db));
+        rc = -1;
+    }
+    if (!rc && store_claim_view(db)) {   /* and over the claim sets */
+        sb_clear(err);
+        sb_printf(err, "cannot merge the databases (view claim_allocations, SQLite: %s)", sqlite3_errmsg(db));
         rc = -1;
     }
     /* a database without summary groups next to one with them: its rows are whole-run rows */

@@ -21,8 +21,9 @@ typedef struct sqlite3 sqlite3;
 /* The results schema's version, stored as PRAGMA user_version (docs/SCHEMA.md);
  * `drasim merge` refuses databases of another version. Raise it whenever a
  * table or column changes meaning. Databases written before it existed say 0;
- * 2: pod_labels is a view over label_sets and pod_label_sets (issue 31). */
-#define STORE_SCHEMA_VERSION 2
+ * 2: pod_labels is a view over label_sets and pod_label_sets (issue 31);
+ * 3: claim_allocations is a view over claim_sets and pod_claim_sets (issue 31). */
+#define STORE_SCHEMA_VERSION 3
 /* Create every table of the results schema in `db` (no sweep table). */
 int store_create_schema(sqlite3 *db);
 

@@ -83,7 +83,7 @@ awk '
     }
   }' "$doc" | sort -u > documented_tables
 
-# ---- actual tables (and views: pod_labels) -----------------------------------
+# ---- actual tables (and views: pod_labels, claim_allocations) -----------------------------------
 for db in $dbs; do
   for t in $(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'"); do
     echo "$t $(sqlite3 "$db" "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_table_info('$t') ORDER BY cid)")"

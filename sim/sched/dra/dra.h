@@ -128,6 +128,11 @@ const dra_record *dra_pod_records(const dra_state *d, uint32_t pod, size_t *n);
  * consumed capacity, tolerations, admin access, binding conditions); no
  * config or node selector (not kept). Valid until the next call. */
 const k8s_allocation *dra_record_allocation(const dra_state *d, const dra_record *r);
+/* Record r's results as compact words (2 per result: device uid, request
+ * index) when every result is plain: two records with equal claim names and
+ * equal words have equal allocations (the results database stores each such
+ * set once, store_dra.c). 0 words (*words NULL) when some result is kept whole. */
+size_t dra_record_words(const dra_state *d, const dra_record *r, const uint32_t **words);
 /* Does any pod currently hold device (driver, pool, device)? */
 bool dra_device_in_use(const dra_state *d, const char *driver, const char *pool, const char *device);
 struct scheduler;

@@ -106,6 +106,17 @@ const k8s_allocation *dra_record_allocation(const dra_state *d, const dra_record
     return &v->al;
 }
 
+size_t dra_record_words(const dra_state *d, const dra_record *r, const uint32_t **words) {
+    _Static_assert(sizeof(dra_result) == 2 * sizeof(uint32_t), "dra_result is two words");
+    *words = NULL;
+    if (!r->nresults) return 0;
+    const dra_result *x = &d->results.data[r->first];
+    for (uint32_t k = 0; k < r->nresults; k++)
+        if (x[k].req & DRA_RESULT_RARE) return 0;
+    *words = (const uint32_t *)x;
+    return 2 * (size_t)r->nresults;
+}
+
 void dra_records_init(dra_state *d) { d->view = xcalloc(1, sizeof *d->view); }
 
 void dra_records_free(dra_state *d) {
