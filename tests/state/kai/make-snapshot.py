@@ -103,6 +103,14 @@ def claim(name, ns, count, results, reserved):
     return c
 
 
+def dclass(name, driver, typ, extended=None, extra=""):
+    expr = "device.driver == '%s' && device.attributes['%s'].type == '%s'%s" % (driver, driver, typ, extra)
+    c = {"metadata": {"name": name}, "spec": {"selectors": [{"cel": {"expression": expr}}]}}
+    if extended:
+        c["spec"]["extendedResourceName"] = extended
+    return c
+
+
 UID_A = "6f1c2a8e-0001-4a6b-9c1d-00000000000a"
 UID_B = "6f1c2a8e-0002-4a6b-9c1d-00000000000b"
 UID_E = "6f1c2a8e-0003-4a6b-9c1d-00000000000e"
@@ -156,9 +164,13 @@ def snapshot(variant=None):
         "csiDrivers": [],
         "resourceClaims": claims,
         "resourceSlices": [slice_("dgx-0", "a1b2c"), slice_("dgx-1", "d3e4f"), slice_("dgx-2", "g5h6i")],
-        "deviceClasses": [{"metadata": {"name": GPU}, "spec": {"selectors": [{"cel": {
-            "expression": "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"}}],
-            "extendedResourceName": "nvidia.com/gpu"}}],
+        # the five classes the NVIDIA DRA driver's chart installs (as drasim's own inventory writes them)
+        "deviceClasses": [dclass(GPU, "gpu.nvidia.com", "gpu", "nvidia.com/gpu"),
+                          dclass("mig.nvidia.com", "gpu.nvidia.com", "mig"),
+                          dclass("vfio.gpu.nvidia.com", "gpu.nvidia.com", "vfio"),
+                          dclass("compute-domain-daemon.nvidia.com", "compute-domain.nvidia.com", "daemon"),
+                          dclass("compute-domain-default-channel.nvidia.com", "compute-domain.nvidia.com", "channel",
+                                 extra=" && device.attributes['compute-domain.nvidia.com'].id == 0")],
         "topologies": [],
     }
     snap = {
