@@ -159,3 +159,66 @@ drasim_cli_test(NAME state/running-charged-to-kai-queue
       "^team-a/train@0-3600000\nteam-b/other@0-3600000\nnew-0@3600000-5400000$"
       ${_sto}/kai-queued.db "SELECT group_concat(resource || '=' || usage, ' ') FROM (SELECT * FROM queue_usage WHERE t_ms = 0 AND cluster_queue = 'team-a' ORDER BY resource)"
       "^cpu=2[.]0 gpu=2[.]0 memory=4294967296[.]0$")
+
+# A KAI-Scheduler snapshot ZIP (what the snapshot plugin's /get-snapshot serves) as the starting state
+# and the inventory: tests/state/kai/, made by make-snapshot.py after NVIDIA/KAI-Scheduler v0.13.0
+# pkg/scheduler/plugins/snapshot/snapshot.go (compact JSON, deflate with a data descriptor as Go's
+# archive/zip writes it). Hand-derived in kai/run.yaml: the snapshot's Queues are the run's; train-a's
+# PodGroup puts it in Queue team-a (limit 2 GPUs, both held until 1h), so the new team-a pod waits until
+# 1h though dgx-2 is free (with the PodGroup unread it starts at 0 on dgx-1); eval-b (pending) starts at 0.
+set(_kai ${_st}/kai)
+set(_kai_pods "^team-a/train-a@0-3600000/0\nteam-b/serve-b@0-10800000/1\nteam-b/eval-b@0-3600000/2\nnew-0@3600000-5400000/0$")
+set(_kai_pods_sql "SELECT name || '@' || scheduled_ms || '-' || completion_ms || '/' || node_id FROM pods ORDER BY pod_id")
+set(_no_twice_sql "SELECT count(*) FROM claim_allocations a JOIN claim_allocations b ON a.run_id = b.run_id AND a.pool = b.pool AND a.device = b.device AND a.pod_id < b.pod_id JOIN pods p ON p.run_id = a.run_id AND p.pod_id = a.pod_id JOIN pods q ON q.run_id = b.run_id AND q.pod_id = b.pod_id JOIN runs r ON r.run_id = a.run_id WHERE p.scheduled_ms < coalesce(q.completion_ms, r.end_ms) AND q.scheduled_ms < coalesce(p.completion_ms, r.end_ms)")
+drasim_cli_test(NAME state/kai-snapshot-zip WORKDIR ${_kai}
+  COMMAND run ${_kai}/run.yaml -q -o ${_sto}/kai-zip.db --force
+  EXPECT "warning: cluster[.]state: the snapshot's 3 KAI Queue[(]s[)] are the run's queues [(]the scenario has no queues:[)]"
+  REJECT "does not agree"
+  SQL ${_sto}/kai-zip.db "${_kai_pods_sql}" "${_kai_pods}"
+      ${_sto}/kai-zip.db "SELECT pod_id || ':' || pool || '/' || device FROM claim_allocations ORDER BY pod_id, device"
+      "^0:dgx-0/gpu-0\n0:dgx-0/gpu-1\n1:dgx-1/gpu-0\n2:dgx-2/gpu-0\n3:dgx-0/gpu-0$"
+      # team-a's allocation at 0 is train-a's (cpu 4, 8Gi, its claim's 2 GPUs); org's is its two children's
+      ${_sto}/kai-zip.db "SELECT cluster_queue || ' ' || group_concat(resource || '=' || usage, ' ') FROM (SELECT * FROM queue_usage WHERE t_ms = 0 ORDER BY cluster_queue, resource) GROUP BY cluster_queue"
+      "^org cpu=12[.]0 gpu=4[.]0 memory=25769803776[.]0\nteam-a cpu=4[.]0 gpu=2[.]0 memory=8589934592[.]0\nteam-b cpu=8[.]0 gpu=2[.]0 memory=17179869184[.]0$"
+      # no device in two pods' hands at once (train-a's held devices are rows too)
+      ${_sto}/kai-zip.db "${_no_twice_sql}" "^0$")
+# the same snapshot stored (method 0) and as bare snapshot.json: the same run
+drasim_cli_test(NAME state/kai-snapshot-stored WORKDIR ${_kai}
+  COMMAND run ${_kai}/run.yaml -q -o ${_sto}/kai-stored.db --force --set cluster.state=snapshot-stored.zip
+    --set cluster.inventory=snapshot-stored.zip
+  SQL ${_sto}/kai-stored.db "${_kai_pods_sql}" "${_kai_pods}")
+drasim_cli_test(NAME state/kai-snapshot-json WORKDIR ${_kai}
+  COMMAND run ${_kai}/run.yaml -q -o ${_sto}/kai-json.db --force --set cluster.state=snapshot.json
+    --set cluster.inventory=snapshot.json
+  SQL ${_sto}/kai-json.db "${_kai_pods_sql}" "${_kai_pods}")
+# the scenario's own KAI Queues win (team-a limit 4): the new pod starts at 0 on dgx-1's free GPU
+drasim_cli_test(NAME state/kai-snapshot-own-queues WORKDIR ${_kai}
+  COMMAND run ${_kai}/run-own-queues.yaml -q -o ${_sto}/kai-own.db --force
+  EXPECT "the snapshot's 3 KAI Queue[(]s[)] are not used: the scenario's queues: are"
+  SQL ${_sto}/kai-own.db "${_kai_pods_sql}"
+      "^team-a/train-a@0-3600000/0\nteam-b/serve-b@0-10800000/1\nteam-b/eval-b@0-3600000/2\nnew-0@0-1800000/1$"
+      ${_sto}/kai-own.db "${_no_twice_sql}" "^0$")
+# on a fleet of drasim's own that differs from the snapshot's Nodes: said loudly, the run goes on
+drasim_cli_test(NAME state/kai-snapshot-fleet-disagrees WORKDIR ${_kai}
+  COMMAND run ${_kai}/run-fleet.yaml -q -o ${_sto}/kai-fleet.db --force
+  EXPECT "warning: cluster[.]state: the snapshot's inventory does not agree with the fleet: 1 fleet nodes are not in it; 3 Nodes differ in allocatable resources [(]e[.]g[.] node dgx-0: cpu 16 in the snapshot, 32 in the fleet[)]"
+  SQL ${_sto}/kai-fleet.db "${_kai_pods_sql}"
+      "^team-a/train-a@0-3600000/0\nteam-b/serve-b@0-10800000/1\nteam-b/eval-b@0-3600000/2\nnew-0@3600000-5400000/3$")
+# bad snapshots: ARCHIVE(:ENTRY(:LINE:COL)), exit 3, nothing written (the JSON is one line, as json.Marshal writes it)
+foreach(_case
+    "not-zip|bad-not-zip[.]zip: not a ZIP archive [(]no end-of-central-directory record[)]"
+    "no-entry|bad-no-entry[.]zip: the ZIP archive has no entry snapshot[.]json [(]it has: README[.]txt, cluster[.]json[)]"
+    "deflate|bad-deflate[.]zip:snapshot[.]json: corrupt deflate data [(]invalid distance too far back[)]"
+    "crc|bad-crc[.]zip:snapshot[.]json: CRC-32 mismatch"
+    "json|bad-json[.]zip:snapshot[.]json:1:4895: invalid YAML"
+    "lost-node|bad-lost-node[.]zip:snapshot[.]json:1:954: Pod team-b/serve-b: spec[.]nodeName: node 'dgx-9' is not in the inventory"
+    "ghost-device|bad-ghost-device[.]zip:snapshot[.]json:1:7714: ResourceClaim team-b/serve-b-gpu: status[.]allocation[.]devices[.]results[[]gpu[]]: device gpu[.]nvidia[.]com/dgx-1/gpu-7 does not exist in the inventory"
+    "twice|bad-twice[.]zip:snapshot[.]json:1:7714: ResourceClaim team-b/serve-b-gpu: device gpu[.]nvidia[.]com/dgx-0/gpu-1 is also allocated to ResourceClaim team-a/train-a-gpus [(]bad-twice[.]zip:snapshot[.]json:1:7041[)]")
+  string(FIND "${_case}" "|" _bar)
+  string(SUBSTRING "${_case}" 0 ${_bar} _n)
+  math(EXPR _bar "${_bar} + 1")
+  string(SUBSTRING "${_case}" ${_bar} -1 _msg)
+  drasim_cli_test(NAME state/kai-snapshot-bad-${_n} WORKDIR ${_kai}
+    COMMAND run ${_kai}/run.yaml -o ${_sto}/kai-bad-${_n}.db --set cluster.state=bad-${_n}.zip
+    EXIT 3 EXPECT "${_msg}" FILE_ABSENT ${_sto}/kai-bad-${_n}.db)
+endforeach()

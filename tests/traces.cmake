@@ -235,7 +235,8 @@ endforeach()
 # cluster_gpu_number row of 2020-09-01) = 143 x 8; PAI's pai_machine_spec 1,897 machines (1,814 with GPUs),
 # 6,742 GPUs; v2026's node_info_df.csv 4,278 nodes, 10,412 GPUs; Philly 352 x 8 (HeliosArtifact
 # philly_vc.csv, 11 VCs); Acme Seren 286 x 8 and Kalos 302 x 8 (NSDI '24 Table 1, unverified: the fleet files say why)
-foreach(_case "helios-earth;143|1144|143" "pai-v2020;1897|6742|1814" "alibaba-spot-v2026;4278|10412|4278"
+# Helios Venus 1,064 GPUs = 133 x 8 (the total of data/traces/helios/venus-cluster_gpu_number.csv on 2020-09-01)
+foreach(_case "helios-earth;143|1144|143" "helios-venus;133|1064|133" "pai-v2020;1897|6742|1814" "alibaba-spot-v2026;4278|10412|4278"
               "philly;352|2816|352" "acme-seren;286|2288|286" "acme-kalos;302|2416|302")
   list(GET _case 0 _f)
   list(GET _case 1 _want)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/kai.h"
 #include "util/xalloc.h"
 
 bool cluster_state_pod_running(const k8s_pod *p) {
@@ -61,11 +62,15 @@ int cluster_state_parse(const ynode *n, scenario *s, strbuf *err) {
     st->objs.allow_combined_slices = s->cluster.publish.k8s_minor < 35;
     for (size_t i = 0; i < st->nfiles; i++)
         if (k8s_decode_file(&st->objs, st->files[i], err)) return -1;
+    if (cluster_state_read_kai(st, err)) return -1;   /* a KAI snapshot's Queues and PodGroups */
+    cluster_state_apply_groups(st);
     return 0;
 }
 
 void cluster_state_free(cluster_state *st) {
     if (!st) return;
     k8s_objects_free(&st->objs);
+    if (st->kai) kai_objects_free(st->kai);
+    free(st->kai);
     free(st);
 }

@@ -53,7 +53,12 @@ typedef struct k8s_objects {
 void k8s_objects_init(k8s_objects *o);
 void k8s_objects_free(k8s_objects *o);
 
-/* Load a YAML file (or in-memory text) and append its objects. Returns 0, or
+/* The entry of a KAI snapshot ZIP that holds the snapshot (NVIDIA/KAI-Scheduler
+ * pkg/scheduler/plugins/snapshot/snapshot.go SnapshotFileName, v0.13.0). */
+#define KAI_SNAPSHOT_ENTRY "snapshot.json"
+
+/* Load a YAML file (or in-memory text) and append its objects. A ZIP archive
+ * (a KAI snapshot.zip; util/zip_entry.h) is read as its entry snapshot.json. Returns 0, or
  * -1 with err set; on error the objects decoded before stay valid. */
 int k8s_decode_file(k8s_objects *o, const char *path, strbuf *err);
 int k8s_decode_mem(k8s_objects *o, const char *name, const char *data, size_t len, strbuf *err);

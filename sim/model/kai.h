@@ -116,6 +116,10 @@ int kai_decode_node(kai_objects *o, const ynode *root, bool skip_other, bool que
 int kai_decode_file(kai_objects *o, const char *path, bool skip_other, bool queues_only, strbuf *err);
 int kai_decode_mem(kai_objects *o, const char *name, const char *data, size_t len, bool skip_other, strbuf *err);
 
+/* One item of a KAI snapshot's rawObjects list, which has no apiVersion and
+ * kind: KIND is "Queue", "PodGroup" or "PriorityClass" (the list it is in). */
+int kai_decode_raw(kai_objects *o, const char *kind, const ynode *root, strbuf *err);
+
 /* Cross-object checks: a parent Queue that does not exist, a parent cycle,
  * duplicate names, limit < quota (both given and not -1), a PodGroup naming a
  * non-leaf Queue. FILE:LINE:COL errors. (A PodGroup naming a missing Queue is

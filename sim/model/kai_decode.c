@@ -272,6 +272,22 @@ int kai_decode_mem(kai_objects *o, const char *name, const char *data, size_t le
     return k8s_walk_load(&o->files, NULL, name, data, len, decode_doc, &w, err);
 }
 
+/* An object of a KAI snapshot's rawObjects list (cluster.state: model/cluster_state_kai.c):
+ * informer caches drop apiVersion and kind, so the list names it. An item
+ * that does carry a kind is decoded as any other document. */
+int kai_decode_raw(kai_objects *o, const char *kind, const ynode *root, strbuf *err) {
+    if (y_expect(root, YN_MAP, kind, err)) return -1;
+    if (ymap_get(root, "kind")) {
+        kai_walk w = {o, false, false};
+        return k8s_walk_object(root, 1, decode_object, &w, err);
+    }
+    int (*decode)(dctx *, kai_objects *, const ynode *) = !strcmp(kind, "Queue")      ? decode_queue
+                                                          : !strcmp(kind, "PodGroup") ? decode_pod_group
+                                                                                      : decode_priority_class;
+    dctx c = {.o = &o->k, .a = &o->a, .err = err, .kind = kind, .name = ""};
+    return decode(&c, o, root);
+}
+
 /* ---- lookups and cross-object checks ---------------------------------------- */
 
 const kai_queue *kai_find_queue(const kai_objects *o, const char *name) {

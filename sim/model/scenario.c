@@ -214,6 +214,7 @@ int scenario_from_tree(const ynode *root, scenario *s, strbuf *err) {
     }
     if ((v = ymap_get(root, "faults")) && scenario_parse_faults(v, s, err)) return -1;
     if ((v = ymap_get(root, "queues")) && scenario_parse_queues(v, s, err)) return -1;   /* model/scenario_queues.c */
+    if (s->state && cluster_state_adopt_queues(s, err)) return -1;   /* a KAI snapshot's Queues (model/cluster_state_kai.c) */
     return scenario_check_limits(root, s, err);
 }
 

@@ -118,6 +118,8 @@ typedef struct pod_group_spec {
     pod_container *containers;
     size_t ncontainers;
     const struct gpu_usage *usage;   /* `usage:` profile (issue 17), NULL = fully busy, no contention model */
+    double held_gpus;                /* cluster.state, DRA mode: the GPUs a running pod of the dump holds through
+                                      * its allocated claims, as KAI's queue model counts them (queue/kai_gate.c) */
     /* preemption and gangs (scenario_dynamics.c, docs/PREEMPTION.md) */
     bool preempt_never;              /* preemptionPolicy: Never */
     bool has_pdb;                    /* disruptionBudget given */

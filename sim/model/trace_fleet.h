@@ -17,7 +17,7 @@
 #include "util/strbuf.h"
 
 #define TRACE_FLEETS_SHIPPED \
-    "acme-kalos, acme-seren, alibaba-spot-v2026, helios-earth, pai-v2020, philly"
+    "acme-kalos, acme-seren, alibaba-spot-v2026, helios-earth, helios-venus, pai-v2020, philly"
 
 /* The fleet's `nodePools:` list, copied into a (positions name the fleet
  * file), or NULL with err set (FILE:LINE:COL of `at` or of the fleet file). */

@@ -134,6 +134,7 @@ static void pod_request(const scenario *sc, const pod_group_spec *ps, double out
     p.requests = ps->requests;
     p.nrequests = ps->nrequests;
     kai_pod_request(NULL, &p, out);
+    out[KAI_GPU] += ps->held_gpus;   /* a dump's running pod: its allocated claims (workload/state_source.c) */
     if (sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN || !ps->ndra_claims) {
         for (size_t i = 0; ps->has_dp && i < ps->ndp_resources; i++)
             if (!strcmp(ps->dp_resources[i].name, "nvidia.com/gpu"))

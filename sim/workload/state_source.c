@@ -20,7 +20,10 @@
 #include <string.h>
 
 #include "engine/sim.h"
+#include "cel/quantity.h"
 #include "model/cluster_state.h"
+#include "model/kai.h"
+#include "queue/kai_snapshot.h"
 #include "sched/dra/dra.h"
 #include "util/intern.h"
 #include "util/rng.h"
@@ -187,6 +190,23 @@ static uint32_t claims_of(sim_run *r, state_source *ss, const k8s_pod *p, uint32
     return n;
 }
 
+/* The GPUs of the held claims whose reservedFor names running pod p, counted
+ * per pod as KAI counts a pod's claims (countGPUDevicesFromClaim,
+ * queue/kai_snapshot.c), for KAI's queue usage in DRA mode. */
+static double held_gpus(const state_source *ss, const k8s_pod *p) {
+    double n = 0;
+    for (size_t h = 0; h < ss->held.len; h++) {
+        const k8s_resource_claim *c = ss->held.data[h].claim;
+        if (!same_ns(c->meta.namespace_, p->meta.namespace_)) continue;
+        for (size_t k = 0; k < c->nreserved_pods; k++)
+            if (c->reserved_pods[k] == p->meta.name) {
+                n += kai_claim_gpus(&c->spec);
+                break;
+            }
+    }
+    return n;
+}
+
 /* sim_place_running's hook: the pod is bound, not started yet. */
 typedef struct bind_ctx {
     state_source *ss;
@@ -243,6 +263,7 @@ static int place_running(sim_run *r, state_source *ss, const k8s_objects *o, con
         g->labels = p->meta.labels;
         g->nlabels = p->meta.nlabels;
         split_requests(ss, p, dp, g);
+        g->held_gpus = held_gpus(ss, p);
         int c = sim_add_class(r, g);
         if (c < 0) {
             char why[600];
@@ -334,6 +355,103 @@ static int queue_pending(sim_run *r, state_source *ss, const k8s_objects *o) {
     return 0;
 }
 
+static const quantity *amount_of(const k8s_resource_amount *a, size_t n, const char *name) {
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(a[i].name, name)) return &a[i].value;
+    return NULL;
+}
+
+/* A KAI snapshot's Nodes and ResourceSlices against the run's fleet: its Nodes
+ * that the fleet lacks, fleet nodes it lacks, allocatable cpu, memory (and in
+ * device-plugin mode extended resources) that differ, and in DRA mode devices
+ * of its slices the allocator does not know. Any disagreement is one warning
+ * naming the first case of each kind (docs/STATE.md). */
+static void check_snapshot_inventory(sim_run *r, const k8s_objects *o, const node_ix *ix) {
+    if (!o->nodes.len && !o->slices.len) return;
+    bool dp = r->sc->sched.mode == SCHED_MODE_DEVICE_PLUGIN;
+    size_t missing = 0, differ = 0, devices = 0, extra = 0;
+    char first_missing[300] = "", first_differ[600] = "", first_device[600] = "";
+    bool *seen = xcalloc(r->nnodes ? r->nnodes : 1, sizeof *seen);
+    for (size_t i = 0; i < o->nodes.len; i++) {
+        const k8s_node *sn = o->nodes.data[i];
+        int64_t n = node_index(ix, r->nnodes, sn->meta.name);
+        if (n < 0) {
+            if (!missing++) snprintf(first_missing, sizeof first_missing, "%s", sn->meta.name);
+            continue;
+        }
+        seen[n] = true;
+        const k8s_node *fn = &r->nodes[n];
+        for (size_t k = 0; k < sn->nallocatable; k++) {
+            const k8s_resource_amount *a = &sn->allocatable[k];
+            bool ext = strchr(a->name, '/') != NULL;
+            if (!(!strcmp(a->name, "cpu") || !strcmp(a->name, "memory") || (dp && ext && strstr(a->name, "nvidia.com/"))))
+                continue;
+            const quantity *fq = amount_of(fn->allocatable, fn->nallocatable, a->name);
+            if (fq && !quantity_cmp(fq, &a->value)) continue;
+            if (!differ++) {
+                char sq[64], fl[64] = "none";
+                quantity_format_str(&a->value, sq, sizeof sq);
+                if (fq) quantity_format_str(fq, fl, sizeof fl);
+                snprintf(first_differ, sizeof first_differ, "node %s: %s %s in the snapshot, %s in the fleet",
+                         sn->meta.name, a->name, sq, fl);
+            }
+            break;
+        }
+    }
+    if (o->nodes.len)
+        for (size_t n = 0; n < r->nnodes; n++) extra += !seen[n];
+    free(seen);
+    for (size_t i = 0; r->dra && i < o->slices.len; i++) {
+        const k8s_resource_slice *sl = o->slices.data[i];
+        for (size_t d = 0; d < sl->ndevices; d++) {
+            uint32_t uid;
+            if (sl->driver && sl->pool && allocator_device_uid(r->dra->A, sl->driver, sl->pool, sl->devices[d].name, &uid))
+                continue;
+            if (!devices++)
+                snprintf(first_device, sizeof first_device, "%s/%s/%s", sl->driver ? sl->driver : "",
+                         sl->pool ? sl->pool : "", sl->devices[d].name ? sl->devices[d].name : "");
+        }
+    }
+    if (!missing && !differ && !devices && !extra) return;
+    strbuf b = {0};
+    sb_puts(&b, "cluster.state: the snapshot's inventory does not agree with the fleet:");
+    if (missing) sb_printf(&b, " %zu of its Nodes are not in the fleet (e.g. %s);", missing, first_missing);
+    if (extra) sb_printf(&b, " %zu fleet nodes are not in it;", extra);
+    if (differ) sb_printf(&b, " %zu Nodes differ in allocatable resources (e.g. %s);", differ, first_differ);
+    if (devices) sb_printf(&b, " %zu devices of its ResourceSlices are not in the fleet (e.g. %s);", devices, first_device);
+    sb_puts(&b, " give the snapshot as cluster.inventory too to run on its nodes");
+    warn(r, sb_str(&b));
+    sb_free(&b);
+}
+
+/* What became of a KAI snapshot's Queues and PodGroups (model/cluster_state_kai.c). */
+static void report_snapshot_kai(sim_run *r, const cluster_state *st) {
+    char msg[400];
+    if (st->kai_use == STATE_KAI_ADOPTED) {
+        snprintf(msg, sizeof msg, "cluster.state: the snapshot's %zu KAI Queue(s) are the run's queues (the scenario "
+                 "has no queues:)", st->kai_adopted);
+        warn(r, msg);
+    } else if (st->kai_use == STATE_KAI_SCENARIO_QUEUES && st->kai) {
+        snprintf(msg, sizeof msg, "cluster.state: the snapshot's %zu KAI Queue(s) are not used: the scenario's "
+                 "queues: are", st->kai->queues.len);
+        warn(r, msg);
+    } else if (st->kai_use == STATE_KAI_IGNORED && st->kai) {
+        snprintf(msg, sizeof msg, "cluster.state: the snapshot's %zu KAI Queue(s) and %zu PodGroup(s) are not used: "
+                 "the scenario's queues are Kueue's", st->kai->queues.len, st->kai->groups.len);
+        warn(r, msg);
+    }
+    if (st->pods_without_group) {
+        snprintf(msg, sizeof msg, "cluster.state: %zu pod(s) name a PodGroup (annotation pod-group-name) the snapshot "
+                 "does not have", st->pods_without_group);
+        warn(r, msg);
+    }
+    if (st->gang_pods) {
+        snprintf(msg, sizeof msg, "cluster.state: %zu pod(s) belong to PodGroups of minMember > 1: drasim charges and "
+                 "queues them pod by pod", st->gang_pods);
+        warn(r, msg);
+    }
+}
+
 static int state_start(sim_run *r, void *ctx) {
     state_source *ss = ctx;
     const k8s_objects *o = &r->sc->state->objs;
@@ -343,6 +461,10 @@ static int state_start(sim_run *r, void *ctx) {
     node_ix *ix = xcalloc(r->nnodes ? r->nnodes : 1, sizeof *ix);
     for (size_t i = 0; i < r->nnodes; i++) ix[i] = (node_ix){r->nodes[i].meta.name, (uint32_t)i};
     qsort(ix, r->nnodes, sizeof *ix, cmp_node_ix);
+    if (r->sc->state->snapshot) {
+        check_snapshot_inventory(r, o, ix);
+        report_snapshot_kai(r, r->sc->state);
+    }
     int rc = 0;
     if (r->dra) rc = hold_claims(r, ss, o);
     else {
