@@ -45,7 +45,8 @@ static void check_new(lua_State *L, const lkv *kv, size_t n, const char *fn) {
 
 uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn) {
     int top = lua_gettop(L);
-    int t = lua_getfield(L, idx, "labels");
+    lua_pushvalue(L, idx);
+    int t = lua_type(L, -1);
     if (t == LUA_TNIL) {
         lua_settop(L, top);
         return 0;
