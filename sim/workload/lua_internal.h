@@ -140,6 +140,7 @@ typedef struct luaw {
     luaw_shapes labelsets;     /* canonical labels text -> the run's label set id (lua_labels.c) */
     luaw_forks forks;          /* callbacks set per (stream state, prototype) at this instant (lua_streams.c) */
     const char *field_str[32]; /* the interned Lua strings of lua_pods.c's field names (kept alive by fields_ref) */
+    uint8_t field_at[64];      /* by the address of such a string (lua_pods.c's field_slot): its index + 1, 0 = none */
     /* the Lua state's small blocks (lua_sandbox.c): a free list per 16-byte size class, carved from chunks */
     void *pool_free[LUAW_POOL_CLASSES];
     void *pool_chunks;         /* chunks, linked through their first word */
@@ -217,8 +218,8 @@ void luaw_shapes_free(luaw_shapes *t);
 /* ---- lua_names.c ---- */
 /* The submission number of pod name s (n bytes), or UINT32_MAX. */
 uint32_t luaw_name_find(const luaw *w, const char *s, size_t n);
-/* Record name s (lives as long as the run) as submission k. */
-void luaw_name_add(luaw *w, const char *s, uint32_t k);
+/* Record name s (n bytes, NUL-terminated, lives as long as the run) as submission k. */
+void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k);
 void luaw_names_free(luaw *w);
 /* The counter of group s (n bytes) for automatic names "<group>-<n>" (0 when new). */
 int64_t *luaw_group_counter(luaw *w, const char *s, size_t n);

@@ -30,13 +30,13 @@ uint32_t luaw_name_find(const luaw *w, const char *s, size_t n) {
     }
 }
 
-static void put(luaw_names *t, const char *s, uint32_t k1) {
-    size_t i = name_hash(s, strlen(s)) & (t->cap - 1);
+static void put(luaw_names *t, const char *s, size_t n, uint32_t k1) {
+    size_t i = name_hash(s, n) & (t->cap - 1);
     while (t->slot[i]) i = (i + 1) & (t->cap - 1);
     t->slot[i] = k1;
 }
 
-void luaw_name_add(luaw *w, const char *s, uint32_t k) {
+void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k) {
     luaw_names *t = &w->names;
     while (t->name.len <= k) VEC_PUSH(t->name, NULL);
     t->name.data[k] = s;
@@ -47,10 +47,10 @@ void luaw_name_add(luaw *w, const char *s, uint32_t k) {
         t->slot = xcalloc(cap, sizeof *t->slot);
         t->cap = cap;
         for (size_t i = 0; i < ocap; i++)
-            if (old[i]) put(t, t->name.data[old[i] - 1], old[i]);
+            if (old[i]) put(t, t->name.data[old[i] - 1], strlen(t->name.data[old[i] - 1]), old[i]);
         free(old);
     }
-    put(t, s, k + 1);
+    put(t, s, n, k + 1);
     t->n++;
 }
 

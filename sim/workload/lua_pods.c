@@ -124,6 +124,9 @@ static ynode *to_ynode(lua_State *L, int idx, arena *a, int depth, const char *w
     return map;
 }
 
+/* A field name's entry in luaw.field_at: by the address of its interned string. */
+static size_t field_slot(const char *k) { return ((uintptr_t)k >> 4) & 63; }
+
 /* Check that the pod table at index 1 (the only value on the stack) only
  * has known fields, note which it has (w->present) and put their values in
  * the slots FBASE + f. Lua interns short strings, so a key spelling a field
@@ -136,6 +139,8 @@ static void check_fields(lua_State *L, luaw *w, const char *fn, const char *extr
             w->field_str[i] = lua_pushstring(L, POD_FIELDS[i]);
             lua_pushinteger(L, i + 1);
             lua_rawset(L, -3);
+            uint8_t *e = &w->field_at[field_slot(w->field_str[i])];
+            if (!*e) *e = (uint8_t)(i + 1);   /* a clash: the later name is found by the scan */
         }
         w->fields_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
@@ -147,8 +152,9 @@ static void check_fields(lua_State *L, luaw *w, const char *fn, const char *extr
         if (lua_type(L, -2) != LUA_TSTRING)
             luaL_error(L, "%s: field names must be strings, found a %s key", fn, luaL_typename(L, -2));
         const char *k = lua_tostring(L, -2);
-        int f = 0;
-        while (f < NFIELDS && w->field_str[f] != k) f++;
+        int f = w->field_at[field_slot(k)] - 1;
+        if (f < 0 || w->field_str[f] != k)
+            for (f = 0; f < NFIELDS && w->field_str[f] != k; f++) {}
         if (f < NFIELDS) {
             present |= 1u << f;
             lua_replace(L, FBASE + f);   /* the value into its slot; the key stays for lua_next */
@@ -542,7 +548,7 @@ static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, 
     *k = (uint32_t)w->podref.len;
     VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
     const char *copy = arena_strndup(&w->a, name, len);
-    luaw_name_add(w, copy, *k);
+    luaw_name_add(w, copy, len, *k);
     lua_pop(L, 1);
     return copy;
 }
