@@ -323,7 +323,7 @@ static void put_int(strbuf *b, char tag, long long v, char end) {
 }
 
 static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
-    idx = lua_absindex(L, idx);
+    if (idx < 0) idx = lua_absindex(L, idx);
     if (depth > MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
     switch (lua_type(L, idx)) {
     case LUA_TNIL: kputc(b, '-'); return;
@@ -342,8 +342,8 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
     case LUA_TTABLE: break;
     default: luaL_error(L, "%s: unsupported value of type %s", what, luaL_typename(L, idx));
     }
-    luaL_checkstack(L, 8, "nested too deeply");
-    enum { MAX_KEYS = 64 };
+    enum { MAX_KEYS = 64, FEW_KEYS = 8 };
+    luaL_checkstack(L, 2 * FEW_KEYS + 8, "nested too deeply");   /* a map of up to FEW_KEYS keys, and the nested call's */
     key_ref keys[MAX_KEYS];
     size_t n = 0;
     lua_Integer maxint = 0;   /* the largest key while all are integers >= 1, else -1 */
@@ -360,8 +360,8 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
             else if (maxint >= 0 && lua_tointeger(L, -2) > maxint) maxint = lua_tointeger(L, -2);
         }
         if (strkeys && n < MAX_KEYS) {   /* a map's value stays on the stack: read after the sort, no lookup */
-            keys[n].v = lua_gettop(L);
-            luaL_checkstack(L, 2, "nested too deeply");
+            keys[n].v = base + 2 + 2 * (int)n;   /* above the values and key copies of the keys before it */
+            if (n >= FEW_KEYS) luaL_checkstack(L, 2 + 8, "nested too deeply");
             lua_pushvalue(L, -2);        /* the key again, for lua_next */
         } else {
             lua_pop(L, 1);
