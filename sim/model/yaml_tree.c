@@ -3,6 +3,7 @@
  * builder and block-style dumper.
  */
 #include "model/yaml_tree.h"
+#include "model/yaml_fast.h"
 #include "model/yaml_scalar.h"
 
 #include <errno.h>
@@ -317,7 +318,15 @@ int yfile_load_mem(const char *name, const char *data, size_t len, yfile *out, s
     return yfile_load_mem_max(name, data, len, YAML_MAX_EXPANDED, out, err);
 }
 
+/* The fast reader first (model/yaml_fast.h); when it gives up, libyaml reads
+ * the whole input again, so every error and unusual input is as before. */
 int yfile_load_mem_max(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out, strbuf *err) {
+    if (yfast_load(name, data, len, max_nodes, out, NULL) == 0) return 0;
+    return yfile_load_mem_libyaml(name, data, len, max_nodes, out, err);
+}
+
+int yfile_load_mem_libyaml(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out,
+                           strbuf *err) {
     memset(out, 0, sizeof *out);
     out->name = arena_strndup(&out->a, name, strlen(name));
     loader L = {.f = out, .err = err, .input = (const unsigned char *)data, .input_len = len, .max_nodes = max_nodes};
