@@ -59,6 +59,17 @@ typedef struct luaw_names {    /* lua_names.c: pod name -> submission number */
     VEC(const char *) name;    /* per submission: its name (in luaw.a) */
 } luaw_names;
 
+typedef struct luaw_counter { /* lua_names.c: group -> pods named automatically */
+    uint64_t hash;             /* 0 = empty slot */
+    size_t off, len;           /* the group name in luaw_counters.keys */
+    int64_t n;
+} luaw_counter;
+typedef struct luaw_counters {
+    luaw_counter *slot;
+    size_t cap, n;
+    strbuf keys;
+} luaw_counters;
+
 typedef struct luaw_after_pass_cb {   /* drasim.after_schedule */
     int fn_ref;
     rng rng;
@@ -113,7 +124,7 @@ typedef struct luaw {
     int64_t max_pods;          /* submissions allowed (DRASIM_MAX_PODS less the pod groups' pods), 0 until the first */
     bool any_finish, any_start;   /* some on_finish / per-pod on_start was ever set (else the hooks skip the lookup) */
     int finish_ref;            /* registry table: pod name -> list of callbacks */
-    int counters_ref;          /* registry table: group -> pods named automatically */
+    luaw_counters counters;    /* group -> pods named automatically (lua_names.c) */
     int fields_ref;            /* registry table: the pod table's field names -> index + 1 (0 until first use) */
     uint32_t present;          /* the fields the pod table being submitted has (bits of lua_pods.c's F_*) */
     int groups_ref;            /* registry table: group name -> list of its class indexes */
@@ -129,6 +140,7 @@ typedef struct luaw {
     luaw_shapes labelsets;     /* canonical labels text -> the run's label set id (lua_labels.c) */
     luaw_forks forks;          /* callbacks set per (stream state, prototype) at this instant (lua_streams.c) */
     const char *field_str[32]; /* the interned Lua strings of lua_pods.c's field names (kept alive by fields_ref) */
+    uint8_t field_at[64];      /* by the address of such a string (lua_pods.c's field_slot): its index + 1, 0 = none */
     /* the Lua state's small blocks (lua_sandbox.c): a free list per 16-byte size class, carved from chunks */
     void *pool_free[LUAW_POOL_CLASSES];
     void *pool_chunks;         /* chunks, linked through their first word */
@@ -206,12 +218,14 @@ void luaw_shapes_free(luaw_shapes *t);
 /* ---- lua_names.c ---- */
 /* The submission number of pod name s (n bytes), or UINT32_MAX. */
 uint32_t luaw_name_find(const luaw *w, const char *s, size_t n);
-/* Record name s (lives as long as the run) as submission k. */
-void luaw_name_add(luaw *w, const char *s, uint32_t k);
+/* Record name s (n bytes, NUL-terminated, lives as long as the run) as submission k. */
+void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k);
 void luaw_names_free(luaw *w);
+/* The counter of group s (n bytes) for automatic names "<group>-<n>" (0 when new). */
+int64_t *luaw_group_counter(luaw *w, const char *s, size_t n);
 
 /* ---- lua_labels.c ---- */
-/* The pod table's `labels` (table at idx) as the run's label set id (engine/sim_labels.h), 0 = none. */
+/* The pod table's `labels` (the value at idx) as the run's label set id (engine/sim_labels.h), 0 = none. */
 uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn);
 /* Push the labels of pod `pod` of the run as a new table {key = value} (nil if it has none). */
 void luaw_push_labels(lua_State *L, const luaw *w, uint32_t pod);

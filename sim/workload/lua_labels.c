@@ -45,7 +45,8 @@ static void check_new(lua_State *L, const lkv *kv, size_t n, const char *fn) {
 
 uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn) {
     int top = lua_gettop(L);
-    int t = lua_getfield(L, idx, "labels");
+    lua_pushvalue(L, idx);
+    int t = lua_type(L, -1);
     if (t == LUA_TNIL) {
         lua_settop(L, top);
         return 0;
@@ -87,9 +88,21 @@ uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn) {
     /* the set's text: "k\0v\0k\0v\0" in key order (no NUL inside a key or value: checked above) */
     strbuf *b = &w->buf;
     sb_clear(b);
-    for (size_t i = 0; i < n; i++) {
-        sb_append(b, kv[i].k, kv[i].kn + 1);
-        sb_append(b, kv[i].v, kv[i].vn + 1);
+    size_t need = 0;
+    for (size_t i = 0; i < n; i++) need += kv[i].kn + kv[i].vn + 2;
+    if (need >= b->cap) {   /* the buffer grows */
+        for (size_t i = 0; i < n; i++) {
+            sb_append(b, kv[i].k, kv[i].kn + 1);
+            sb_append(b, kv[i].v, kv[i].vn + 1);
+        }
+    } else {   /* in place: no call per piece (a set is looked up per pod) */
+        for (size_t i = 0; i < n; i++) {
+            memcpy(b->s + b->len, kv[i].k, kv[i].kn + 1);
+            b->len += kv[i].kn + 1;
+            memcpy(b->s + b->len, kv[i].v, kv[i].vn + 1);
+            b->len += kv[i].vn + 1;
+        }
+        b->s[b->len] = 0;
     }
     uint64_t h = luaw_shape_hash(b->s, b->len);
     uint32_t id = luaw_shape_find(&w->labelsets, h, b->s, b->len);

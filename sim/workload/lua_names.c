@@ -3,7 +3,9 @@
  * submission number (luaw.podref), in a C hash table over the names' copies
  * in the run's arena: 4 bytes per slot and 8 per pod, where a Lua table
  * would hold a Lua string and a node per pod (a million-row replay must fit
- * in 200 MB, issue 20).
+ * in 200 MB, issue 20). Also the groups' counters of automatic names
+ * ("<group>-<n>"), in a table of the same kind (one lookup per submit, no
+ * Lua string or table access).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +30,13 @@ uint32_t luaw_name_find(const luaw *w, const char *s, size_t n) {
     }
 }
 
-static void put(luaw_names *t, const char *s, uint32_t k1) {
-    size_t i = name_hash(s, strlen(s)) & (t->cap - 1);
+static void put(luaw_names *t, const char *s, size_t n, uint32_t k1) {
+    size_t i = name_hash(s, n) & (t->cap - 1);
     while (t->slot[i]) i = (i + 1) & (t->cap - 1);
     t->slot[i] = k1;
 }
 
-void luaw_name_add(luaw *w, const char *s, uint32_t k) {
+void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k) {
     luaw_names *t = &w->names;
     while (t->name.len <= k) VEC_PUSH(t->name, NULL);
     t->name.data[k] = s;
@@ -45,10 +47,10 @@ void luaw_name_add(luaw *w, const char *s, uint32_t k) {
         t->slot = xcalloc(cap, sizeof *t->slot);
         t->cap = cap;
         for (size_t i = 0; i < ocap; i++)
-            if (old[i]) put(t, t->name.data[old[i] - 1], old[i]);
+            if (old[i]) put(t, t->name.data[old[i] - 1], strlen(t->name.data[old[i] - 1]), old[i]);
         free(old);
     }
-    put(t, s, k + 1);
+    put(t, s, n, k + 1);
     t->n++;
 }
 
@@ -56,4 +58,39 @@ void luaw_names_free(luaw *w) {
     free(w->names.slot);
     VEC_FREE(w->names.name);
     memset(&w->names, 0, sizeof w->names);
+    free(w->counters.slot);
+    sb_free(&w->counters.keys);
+    memset(&w->counters, 0, sizeof w->counters);
+}
+
+static void counter_put(luaw_counters *t, luaw_counter e) {
+    size_t i = e.hash & (t->cap - 1);
+    while (t->slot[i].hash) i = (i + 1) & (t->cap - 1);
+    t->slot[i] = e;
+}
+
+/* At most one group per class (LUAW_MAX_CLASSES): a handful of entries. */
+int64_t *luaw_group_counter(luaw *w, const char *s, size_t n) {
+    luaw_counters *t = &w->counters;
+    uint64_t h = name_hash(s, n) | 1;   /* never 0: 0 marks an empty slot */
+    if (t->cap)
+        for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+            luaw_counter *e = &t->slot[i];
+            if (!e->hash) break;
+            if (e->hash == h && e->len == n && !memcmp(t->keys.s + e->off, s, n)) return &e->n;
+        }
+    if (2 * (t->n + 1) > t->cap) {   /* at most half full */
+        luaw_counters g = {.cap = t->cap ? 2 * t->cap : 16, .n = t->n, .keys = t->keys};
+        g.slot = xcalloc(g.cap, sizeof *g.slot);
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slot[i].hash) counter_put(&g, t->slot[i]);
+        free(t->slot);
+        *t = g;
+    }
+    luaw_counter e = {h, t->keys.len, n, 0};
+    sb_append(&t->keys, s, n);
+    counter_put(t, e);
+    t->n++;
+    for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1))
+        if (t->slot[i].hash == h && t->slot[i].off == e.off) return &t->slot[i].n;
 }

@@ -48,15 +48,16 @@ enum { F_NAME, F_GROUP, F_AT, F_DURATION, F_PRIORITY, F_CPU, F_MEMORY, F_REQUEST
        F_TOLERATIONS, F_GPU, F_ON_START, F_LABELS, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT,
        F_GRACE, F_RESTART, F_NAMESPACE };
 
-/* Push field f of the pod table at idx: nil at once when check_fields saw no
- * such key (most pods set a few of the fields; a lookup by C string costs a
- * string-cache probe and a table lookup). */
-static int pod_field(lua_State *L, const luaw *w, int idx, int f) {
-    if (!(w->present & (1u << f))) {
-        lua_pushnil(L);
-        return LUA_TNIL;
-    }
-    return lua_getfield(L, idx, POD_FIELDS[f]);
+/* The pod table's fields live in stack slots FBASE + f (check_fields fills
+ * them from its one traversal of the table; snapshot_pod from its copy), so
+ * reading a field costs a stack copy, not a string-keyed table lookup. The
+ * table itself stays at index 1. */
+enum { NFIELDS = F_NAMESPACE + 1, FBASE = 2 };
+
+/* Push field f of the pod table (nil when it has none). */
+static int pod_field(lua_State *L, int f) {
+    lua_pushvalue(L, FBASE + f);
+    return lua_type(L, -1);
 }
 
 static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
@@ -123,57 +124,75 @@ static ynode *to_ynode(lua_State *L, int idx, arena *a, int depth, const char *w
     return map;
 }
 
-/* Check that the pod table at idx only has known fields and note which it
- * has (w->present). Lua interns short strings, so a key spelling a field
+/* A field name's entry in luaw.field_at: by the address of its interned string. */
+static size_t field_slot(const char *k) { return ((uintptr_t)k >> 4) & 63; }
+
+/* Check that the pod table at index 1 (the only value on the stack) only
+ * has known fields, note which it has (w->present) and put their values in
+ * the slots FBASE + f. Lua interns short strings, so a key spelling a field
  * name is the very string the fields table holds (built once, which keeps
  * them alive): the keys are compared by address, with no table lookup. */
-static void check_fields(lua_State *L, luaw *w, int idx, const char *fn, const char *extra) {
+static void check_fields(lua_State *L, luaw *w, const char *fn, const char *extra) {
     if (w->fields_ref == 0) {
         lua_newtable(L);
         for (int i = 0; POD_FIELDS[i]; i++) {   /* every name is short (< LUAI_MAXSHORTLEN = 40): interned */
             w->field_str[i] = lua_pushstring(L, POD_FIELDS[i]);
             lua_pushinteger(L, i + 1);
             lua_rawset(L, -3);
+            uint8_t *e = &w->field_at[field_slot(w->field_str[i])];
+            if (!*e) *e = (uint8_t)(i + 1);   /* a clash: the later name is found by the scan */
         }
         w->fields_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    w->present = 0;
+    luaL_checkstack(L, NFIELDS + 8, "drasim.submit");
+    lua_settop(L, FBASE + NFIELDS - 1);   /* the slots: nil */
+    uint32_t present = 0;
     lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_error(L, "%s: field names must be strings, found a %s key", fn, luaL_typename(L, -1));
-        const char *k = lua_tostring(L, -1);
-        int f = 0;
-        while (POD_FIELDS[f] && w->field_str[f] != k) f++;
-        if (POD_FIELDS[f]) {
-            w->present |= 1u << f;
+    while (lua_next(L, 1)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            luaL_error(L, "%s: field names must be strings, found a %s key", fn, luaL_typename(L, -2));
+        const char *k = lua_tostring(L, -2);
+        int f = w->field_at[field_slot(k)] - 1;
+        if (f < 0 || w->field_str[f] != k)
+            for (f = 0; f < NFIELDS && w->field_str[f] != k; f++) {}
+        if (f < NFIELDS) {
+            present |= 1u << f;
+            lua_replace(L, FBASE + f);   /* the value into its slot; the key stays for lua_next */
             continue;
         }
+        lua_pop(L, 1);
         if (!(extra && !strcmp(k, extra)))
             luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
                           "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels, containers, initContainers, usage, "
                           "owner, checkpoint, terminationGracePeriodSeconds, restartPolicy, namespace%s%s)", fn, k, extra ? ", " : "",
                        extra ? extra : "");
     }
+    w->present = present;
 }
 
 /* Replace the pod table at index 1 by a plain copy of its fields (POD_FIELDS
  * and `extra`), read with lua_getfield so __index metamethods still work:
- * the only place where this call runs Lua code. A table without metatable
- * runs no Lua code when read and is used as it is. */
+ * the only place where this call runs Lua code (which may submit pods: w's
+ * per-call state is set after it), and refill the slots from the copy. A
+ * table without metatable runs no Lua code when read and is used as it is. */
 static void snapshot_pod(lua_State *L, luaw *w, const char *extra) {
     if (!lua_getmetatable(L, 1)) return;
     lua_pop(L, 1);
-    w->present = ~0u;   /* __index may supply any field */
     lua_createtable(L, 0, 8);
+    int copy = lua_gettop(L);
     for (int i = 0; POD_FIELDS[i] || extra; i++) {
         const char *f = POD_FIELDS[i] ? POD_FIELDS[i] : extra;
         lua_getfield(L, 1, f);
-        lua_setfield(L, 2, f);   /* a fresh table without metatable: raw */
+        lua_setfield(L, copy, f);   /* a fresh table without metatable: raw */
         if (!POD_FIELDS[i]) break;
     }
     lua_replace(L, 1);
+    for (int i = 0; i < NFIELDS; i++) {
+        lua_pushstring(L, POD_FIELDS[i]);
+        lua_rawget(L, 1);
+        lua_replace(L, FBASE + i);
+    }
+    w->present = ~0u;   /* __index may supply any field */
 }
 
 /* Push field k of the table at idx (absolute) and return true, unless it is
@@ -270,6 +289,26 @@ static int cmp_key_ref(const void *a, const void *b) {
     return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
+/* Appends to a shape key (built per pod): in place while the buffer has room, sb_append to grow it. */
+static inline void kput(strbuf *b, const char *s, size_t n) {
+    if (b->len + n >= b->cap) {
+        sb_append(b, s, n);
+        return;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+static inline void kputc(strbuf *b, char c) {
+    if (b->len + 1 >= b->cap) {
+        sb_putc(b, c);
+        return;
+    }
+    b->s[b->len++] = c;
+    b->s[b->len] = 0;
+}
+
 /* Append the decimal text of v (sb_printf's "%lld", without printf: shape keys are built per pod),
  * after `tag` (0: none) and before `end`, in one append. */
 static void put_int(strbuf *b, char tag, long long v, char end) {
@@ -280,20 +319,20 @@ static void put_int(strbuf *b, char tag, long long v, char end) {
     do tmp[--n] = (char)('0' + u % 10); while ((u /= 10) && n > 3);
     if (v < 0) tmp[--n] = '-';
     if (tag) tmp[--n] = tag;
-    sb_append(b, tmp + n, sizeof tmp - (size_t)n);
+    kput(b, tmp + n, sizeof tmp - (size_t)n);
 }
 
 static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
-    idx = lua_absindex(L, idx);
+    if (idx < 0) idx = lua_absindex(L, idx);
     if (depth > MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
     switch (lua_type(L, idx)) {
-    case LUA_TNIL: sb_putc(b, '-'); return;
-    case LUA_TBOOLEAN: sb_putc(b, lua_toboolean(L, idx) ? 'T' : 'F'); return;
+    case LUA_TNIL: kputc(b, '-'); return;
+    case LUA_TBOOLEAN: kputc(b, lua_toboolean(L, idx) ? 'T' : 'F'); return;
     case LUA_TSTRING: {
         size_t len;
         const char *str = lua_tolstring(L, idx, &len);
         put_int(b, 's', (long long)len, ':');
-        sb_append(b, str, len);
+        kput(b, str, len);
         return;
     }
     case LUA_TNUMBER:
@@ -303,21 +342,26 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
     case LUA_TTABLE: break;
     default: luaL_error(L, "%s: unsupported value of type %s", what, luaL_typename(L, idx));
     }
-    luaL_checkstack(L, 8, "nested too deeply");
-    enum { MAX_KEYS = 64 };
+    enum { MAX_KEYS = 64, FEW_KEYS = 8 };
+    luaL_checkstack(L, 2 * FEW_KEYS + 8, "nested too deeply");   /* a map of up to FEW_KEYS keys, and the nested call's */
     key_ref keys[MAX_KEYS];
-    size_t n = 0, len = lua_rawlen(L, idx);
-    bool strkeys = true, intkeys = true;
+    size_t n = 0;
+    lua_Integer maxint = 0;   /* the largest key while all are integers >= 1, else -1 */
+    bool strkeys = true;
     int base = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, idx)) {   /* stack: base, [key value] per kept entry, key value */
         if (lua_type(L, -2) == LUA_TSTRING) {
             if (n < MAX_KEYS) keys[n].s = lua_tolstring(L, -2, &keys[n].n);   /* kept alive by the table */
-        } else strkeys = false;
-        if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 || (size_t)lua_tointeger(L, -2) > len) intkeys = false;
+            maxint = -1;
+        } else {
+            strkeys = false;
+            if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1) maxint = -1;
+            else if (maxint >= 0 && lua_tointeger(L, -2) > maxint) maxint = lua_tointeger(L, -2);
+        }
         if (strkeys && n < MAX_KEYS) {   /* a map's value stays on the stack: read after the sort, no lookup */
-            keys[n].v = lua_gettop(L);
-            luaL_checkstack(L, 2, "nested too deeply");
+            keys[n].v = base + 2 + 2 * (int)n;   /* above the values and key copies of the keys before it */
+            if (n >= FEW_KEYS) luaL_checkstack(L, 2 + 8, "nested too deeply");
             lua_pushvalue(L, -2);        /* the key again, for lua_next */
         } else {
             lua_pop(L, 1);
@@ -325,14 +369,16 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
         n++;
     }
     if (!strkeys) lua_settop(L, base);
-    if (n > 0 && intkeys && n == len) {
-        sb_putc(b, '[');
+    /* a list: keys 1..n (the border only matters then: lua_rawlen is not free on a map) */
+    size_t len = n > 0 && maxint > 0 ? lua_rawlen(L, idx) : 0;
+    if (n > 0 && maxint > 0 && (size_t)maxint <= len && n == len) {
+        kputc(b, '[');
         for (size_t i = 1; i <= len; i++) {
             lua_rawgeti(L, idx, (lua_Integer)i);
             key_value(L, -1, b, depth + 1, what);
             lua_pop(L, 1);
         }
-        sb_putc(b, ']');
+        kputc(b, ']');
         return;
     }
     if (!strkeys) luaL_error(L, "%s: a table must be a list (keys 1..n) or a map with string keys", what);
@@ -343,40 +389,39 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
             keys[j] = keys[j - 1];
             keys[j - 1] = t;
         }
-    sb_putc(b, '{');
+    kputc(b, '{');
     for (size_t i = 0; i < n; i++) {
         put_int(b, 0, (long long)keys[i].n, ':');
-        sb_append(b, keys[i].s, keys[i].n);
+        kput(b, keys[i].s, keys[i].n);
         key_value(L, keys[i].v, b, depth + 1, what);
     }
-    sb_putc(b, '}');
+    kputc(b, '}');
     lua_settop(L, base);
 }
 
 /* True when labels route pods to queues in this run (ROUTING_LABELS). */
 static bool routed(const luaw *w) { return w->run && (w->run->sc->queues || w->run->sc->kai_queues); }
 
-/* The shape key of the pod table at idx: group + demand fields in a fixed order
+/* The shape key of the pod table (its slots): group + demand fields in a fixed order
  * (+ the routing labels when the run has queues). */
-static void shape_key(lua_State *L, const luaw *w, int idx, const char *group, strbuf *b) {
+static void shape_key(lua_State *L, const luaw *w, const char *group, strbuf *b) {
     static const int fields[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NODESELECTOR, F_AFFINITY, F_TOLERATIONS,
                                  F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE, F_RESTART,
                                  F_NAMESPACE, -1};
     sb_clear(b);
-    put_int(b, 0, (long long)strlen(group), ':');
-    sb_puts(b, group);
+    size_t glen = strlen(group);
+    put_int(b, 0, (long long)glen, ':');
+    kput(b, group, glen);
     for (int i = 0; fields[i] >= 0; i++) {
         if (!(w->present & (1u << fields[i]))) {   /* absent: key_value's nil, without a Lua call */
-            sb_putc(b, '-');
+            kputc(b, '-');
             continue;
         }
-        pod_field(L, w, idx, fields[i]);
-        key_value(L, -1, b, 1, POD_FIELDS[fields[i]]);
-        lua_pop(L, 1);
+        key_value(L, FBASE + fields[i], b, 1, POD_FIELDS[fields[i]]);
     }
     if (!routed(w) || !(w->present & (1u << F_LABELS))) return;
-    sb_putc(b, 'L');
-    pod_field(L, w, idx, F_LABELS);
+    kputc(b, 'L');
+    pod_field(L, F_LABELS);
     for (int i = 0; ROUTING_LABELS[i]; i++) {
         lua_getfield(L, -1, ROUTING_LABELS[i]);
         key_value(L, -1, b, 1, "labels");
@@ -420,12 +465,12 @@ static void resolve_cd(lua_State *L, const scenario *sc, pod_group_spec *g, strb
 /* The class of the demand in the table at idx: found by shape key or made. */
 static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     const char *group = "lua";
-    if (pod_field(L, w, idx, F_GROUP) != LUA_TNIL) {
+    if (pod_field(L, F_GROUP) != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253)
             luaL_error(L, "%s: group: expected a non-empty string of at most 253 characters", fn);
         group = lua_tostring(L, -1);
     }
-    shape_key(L, w, idx, group, &w->buf);
+    shape_key(L, w, group, &w->buf);
     uint64_t h = luaw_shape_hash(sb_str(&w->buf), w->buf.len);
     uint32_t known = luaw_shape_find(&w->shapes, h, sb_str(&w->buf), w->buf.len);
     if (known != UINT32_MAX) {   /* a known shape: no Lua string, no table lookup */
@@ -440,7 +485,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         luaL_error(L, "%s: more than %d distinct pod shapes (requests, selectors, tolerations, gpu, priority, "
                       "group): use fewer distinct values", fn, LUAW_MAX_CLASSES);
     w->shape_attempts++;
-    if (pod_field(L, w, idx, F_NAMESPACE) != LUA_TNIL && lua_type(L, -1) != LUA_TSTRING)
+    if (pod_field(L, F_NAMESPACE) != LUA_TNIL && lua_type(L, -1) != LUA_TSTRING)
         luaL_error(L, "%s: namespace: expected a string, found %s", fn, luaL_typename(L, -1));
     lua_pop(L, 1);
     /* its C work, charged: parsing the shape, and a class prepared on every node (Filter and Score columns) */
@@ -477,7 +522,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         const char *why = sb_str(&w->run->error);
         luaL_error(L, "%s: %s", fn, *why ? why : "the scheduler refused the pod's class");
     }
-    shape_key(L, w, idx, group, &w->buf);   /* w->buf held parser errors meanwhile */
+    shape_key(L, w, group, &w->buf);   /* w->buf held parser errors meanwhile */
     luaw_shape_add(&w->shapes, h, sb_str(&w->buf), w->buf.len, (uint32_t)c);
     lua_pop(L, 1);
     luaw_index_class(L, w, (uint32_t)c);
@@ -485,12 +530,12 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
 }
 
 /* Record the name at the top of the stack (a Lua string; popped) as taken
- * (error if it was) under the next submission number (*k); returns a copy
- * that lives as long as the run. */
-static const char *claim_name(lua_State *L, luaw *w, const char *fn, uint32_t *k) {
+ * (error if it was; `free`: base_name made it and found it free) under the
+ * next submission number (*k); returns a copy that lives as long as the run. */
+static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, uint32_t *k) {
     size_t len;
     const char *name = lua_tolstring(L, -1, &len);
-    if (luaw_name_find(w, name, len) != UINT32_MAX) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
+    if (!free && luaw_name_find(w, name, len) != UINT32_MAX) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
     if (w->podref.len >= UINT32_MAX - 1) luaL_error(L, "%s: too many pods", fn);
     if (!w->max_pods) {   /* the scenario's cap on pods per run holds for a script's pods too */
         w->max_pods = scenario_max_pods();
@@ -503,34 +548,32 @@ static const char *claim_name(lua_State *L, luaw *w, const char *fn, uint32_t *k
     *k = (uint32_t)w->podref.len;
     VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
     const char *copy = arena_strndup(&w->a, name, len);
-    luaw_name_add(w, copy, *k);
+    luaw_name_add(w, copy, len, *k);
     lua_pop(L, 1);
     return copy;
 }
 
 /* The pod (or gang) name: field `name` if given, else "<group>-<n>" with the
- * group's next free number. Pushed as a Lua string and written into buf (300 bytes). */
-static void base_name(lua_State *L, luaw *w, int idx, char *buf, const char *fn) {
-    if (pod_field(L, w, idx, F_NAME) != LUA_TNIL) {
+ * group's next free number. Pushed as a Lua string and written into buf (300
+ * bytes); true when it is such a free made-up name. */
+static bool base_name(lua_State *L, luaw *w, char *buf, const char *fn) {
+    if (pod_field(L, F_NAME) != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253 ||
             strlen(lua_tostring(L, -1)) != lua_rawlen(L, -1))
             luaL_error(L, "%s: name: expected a non-empty string of at most 253 characters", fn);
         snprintf(buf, 300, "%s", lua_tostring(L, -1));
-        return;
+        return false;
     }
     lua_pop(L, 1);
-    if (pod_field(L, w, idx, F_GROUP) != LUA_TSTRING) {   /* class_of checked it: a string or nil */
+    if (pod_field(L, F_GROUP) != LUA_TSTRING) {   /* class_of checked it: a string or nil */
         lua_pop(L, 1);
         lua_pushliteral(L, "lua");
     }
     int g = lua_gettop(L);
     size_t glen;
     const char *group = lua_tolstring(L, g, &glen);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, w->counters_ref);
-    lua_pushvalue(L, g);
-    lua_rawget(L, g + 1);
-    lua_Integer n = lua_tointeger(L, -1);
-    lua_pop(L, 1);
+    int64_t *counter = luaw_group_counter(w, group, glen);
+    int64_t n = *counter;
     for (;;) {   /* skip numbers the script used for names of its own */
         char num[24];
         int d = 0;
@@ -546,27 +589,23 @@ static void base_name(lua_State *L, luaw *w, int idx, char *buf, const char *fn)
             break;
         }
     }
-    lua_pushvalue(L, g);   /* counters[group] = n */
-    lua_pushinteger(L, n);
-    lua_rawset(L, g + 1);
+    *counter = n;
     lua_replace(L, g);     /* the name where the group was */
-    lua_settop(L, g);
+    return true;
 }
 
-/* Arrival time and run time of the pod table at idx. */
-static void times_of(lua_State *L, luaw *w, int idx, const char *fn, sim_time *at, sim_time *dur) {
+/* Arrival time and run time of the pod table (its slots). */
+static void times_of(lua_State *L, luaw *w, const char *fn, sim_time *at, sim_time *dur) {
     sim_time now = luaw_now(w);
     *at = now;
-    if (pod_field(L, w, idx, F_AT) != LUA_TNIL) {
-        *at = luaw_check_duration(L, -1, "submit: at");
+    if (lua_type(L, FBASE + F_AT) != LUA_TNIL) {
+        *at = luaw_check_duration(L, FBASE + F_AT, "submit: at");
         if (*at < now)
             luaL_error(L, "%s: at = %f s is in the past (now %f s)", fn, (double)*at / 1000.0, (double)now / 1000.0);
     }
-    lua_pop(L, 1);
-    if (pod_field(L, w, idx, F_DURATION) == LUA_TNIL)
+    if (lua_type(L, FBASE + F_DURATION) == LUA_TNIL)
         luaL_error(L, "%s: missing field 'duration' (how long the pod runs once started)", fn);
-    *dur = luaw_check_duration(L, -1, "submit: duration");
-    lua_pop(L, 1);
+    *dur = luaw_check_duration(L, FBASE + F_DURATION, "submit: duration");
 }
 
 static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, uint32_t k, sim_time at, sim_time dur,
@@ -594,18 +633,15 @@ static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, uint32_
 }
 
 /* The pod table's on_start = fn (checked before anything is submitted). */
-static void check_on_start(lua_State *L, const luaw *w, const char *fn) {
-    int t = pod_field(L, w, 1, F_ON_START);
-    lua_pop(L, 1);
+static void check_on_start(lua_State *L, const char *fn) {
+    int t = lua_type(L, FBASE + F_ON_START);
     if (t != LUA_TNIL && t != LUA_TFUNCTION) luaL_error(L, "%s: on_start: expected a function, found %s", fn, lua_typename(L, t));
 }
 
 /* Register the pod table's on_start for pod `name`. */
 static void add_on_start(lua_State *L, luaw *w, const char *name) {
-    if (pod_field(L, w, 1, F_ON_START) != LUA_TFUNCTION) {
-        lua_pop(L, 1);
-        return;
-    }
+    if (lua_type(L, FBASE + F_ON_START) != LUA_TFUNCTION) return;
+    pod_field(L, F_ON_START);
     w->any_start = true;
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_ref);
     lua_createtable(L, 1, 0);
@@ -621,18 +657,18 @@ int luaw_submit(lua_State *L) {
         return luaL_error(L, "drasim.submit: expected a pod table such as {cpu=\"4\", duration=\"1h\"}, found %s",
                           luaL_typename(L, 1));
     lua_settop(L, 1);
-    check_fields(L, w, 1, "drasim.submit", NULL);
+    check_fields(L, w, "drasim.submit", NULL);
     snapshot_pod(L, w, NULL);
     sim_time at, dur;
-    times_of(L, w, 1, "drasim.submit", &at, &dur);
-    check_on_start(L, w, "drasim.submit");
-    uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, 1, "drasim.submit") : 0;
+    times_of(L, w, "drasim.submit", &at, &dur);
+    check_on_start(L, "drasim.submit");
+    uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, FBASE + F_LABELS, "drasim.submit") : 0;
     uint32_t c = class_of(L, w, 1, "drasim.submit");
     char buf[300];
-    base_name(L, w, 1, buf, "drasim.submit");
+    bool made = base_name(L, w, buf, "drasim.submit");
     lua_pushvalue(L, -1);   /* the name: returned */
     uint32_t k;
-    const char *name = claim_name(L, w, "drasim.submit", &k);
+    const char *name = claim_name(L, w, "drasim.submit", made, &k);
     enqueue(L, w, c, name, k, at, dur, labels);
     add_on_start(L, w, name);
     return 1;
@@ -645,7 +681,7 @@ int luaw_submit_gang(lua_State *L) {
     if (lua_type(L, 1) != LUA_TTABLE)
         return luaL_error(L, "drasim.submit_gang: expected a pod table with size=N, found %s", luaL_typename(L, 1));
     lua_settop(L, 1);
-    check_fields(L, w, 1, "drasim.submit_gang", "size");
+    check_fields(L, w, "drasim.submit_gang", "size");
     snapshot_pod(L, w, "size");
     if (lua_getfield(L, 1, "size") == LUA_TNIL) return luaL_error(L, "drasim.submit_gang: missing field 'size'");
     if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 100000)
@@ -653,19 +689,19 @@ int luaw_submit_gang(lua_State *L) {
     int size = (int)lua_tointeger(L, -1);
     lua_pop(L, 1);
     sim_time at, dur;
-    times_of(L, w, 1, "drasim.submit_gang", &at, &dur);
-    check_on_start(L, w, "drasim.submit_gang");
-    uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, 1, "drasim.submit_gang") : 0;
+    times_of(L, w, "drasim.submit_gang", &at, &dur);
+    check_on_start(L, "drasim.submit_gang");
+    uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, FBASE + F_LABELS, "drasim.submit_gang") : 0;
     uint32_t c = class_of(L, w, 1, "drasim.submit_gang");
     char base[300], buf[320];
-    base_name(L, w, 1, base, "drasim.submit_gang");
+    base_name(L, w, base, "drasim.submit_gang");
     lua_pop(L, 1);
     lua_createtable(L, size, 0);
     for (int i = 0; i < size; i++) {
         snprintf(buf, sizeof buf, "%s-%d", base, i);
         uint32_t k;
         lua_pushstring(L, buf);
-        const char *name = claim_name(L, w, "drasim.submit_gang", &k);
+        const char *name = claim_name(L, w, "drasim.submit_gang", false, &k);
         enqueue(L, w, c, name, k, at, dur, labels);
         add_on_start(L, w, name);
         lua_pushstring(L, name);

@@ -92,10 +92,9 @@ static void pool_free_all(luaw *w) {
     w->pool_next = w->pool_end = NULL;
 }
 
-/* lua_Alloc with a ceiling on the total size of live blocks. */
-static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-    luaw *w = ud;
-    if (!ptr) osize = 0;
+/* limited_alloc's general case: growing or shrinking a block, a new block
+ * outside the pool or of an empty class, freeing a block outside the pool. */
+static __attribute__((noinline)) void *alloc_slow(luaw *w, void *ptr, size_t osize, size_t nsize) {
     if (nsize == 0) {
         if (pooled(osize)) pool_release(w, ptr, osize);
         else free(ptr);
@@ -129,6 +128,29 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     w->mem_used = w->mem_used - osize + nsize;
     return p;
+}
+
+/* lua_Alloc with a ceiling on the total size of live blocks. The common
+ * cases (a small block freed, a small new block from its class's list) make
+ * no call; the rest is alloc_slow's. */
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    luaw *w = ud;
+    if (!ptr) osize = 0;   /* then osize is the kind of object Lua makes */
+    if (nsize == 0 && pooled(osize)) {
+        size_t c = pool_class(osize);
+        *(void **)ptr = w->pool_free[c];
+        w->pool_free[c] = ptr;
+        w->mem_used -= osize;
+        return NULL;
+    }
+    if (!ptr && pooled(nsize) && w->pool_free[pool_class(nsize)] && w->mem_used + w->c_used + nsize <= w->mem_limit) {
+        size_t c = pool_class(nsize);
+        void *p = w->pool_free[c];
+        w->pool_free[c] = *(void **)p;
+        w->mem_used += nsize;
+        return p;
+    }
+    return alloc_slow(w, ptr, osize, nsize);
 }
 
 void luaw_charge(lua_State *L, luaw *w, long bytes) {

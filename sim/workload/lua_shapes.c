@@ -1,6 +1,6 @@
 /*
  * lua_shapes.c -- the pod shapes a script has made (lua_pods.c): shape key
- * text -> scheduler class, in a C hash table (FNV-1a, open addressing), so a
+ * text -> scheduler class, in a C hash table (open addressing), so a
  * pod of a known shape costs one hash of its key and no Lua string or table
  * lookup. Keys live in one growing buffer; at most LUAW_MAX_CLASSES shapes.
  * lua_labels.c keeps its label sets in a table of the same kind.
@@ -11,9 +11,24 @@
 #include "util/xalloc.h"
 #include "workload/lua_internal.h"
 
+/* Eight bytes a step (a key is hashed per pod): multiply-xorshift over
+ * the words, the tail zero-padded, the length mixed in. Only where a key
+ * sits in the table depends on it, never an output. */
 uint64_t luaw_shape_hash(const char *s, size_t n) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    uint64_t h = 0xcbf29ce484222325ULL ^ n, w;
+    for (; n >= 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 32;
+    }
+    if (n) {
+        w = 0;
+        memcpy(&w, s, n);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    }
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
     return h ? h : 1;   /* 0 marks an empty slot */
 }
 

@@ -67,7 +67,6 @@ static int source_start(sim_run *r, void *ctx) {
     lua_State *L = w->L;
     if (!lua_checkstack(L, 8)) return -1;
     new_ref_table(w, &w->finish_ref);
-    new_ref_table(w, &w->counters_ref);
     new_ref_table(w, &w->start_ref);
     new_ref_table(w, &w->start_all_ref);
     new_ref_table(w, &w->records_ref);
