@@ -154,7 +154,10 @@ drasim_cli_test(NAME traces/pai-v2020-task-without-job
   SQL ${_d} "SELECT group_concat(name, ' ') FROM pods" "^job_0-worker-0 job_0-worker-1$")
 foreach(_case "job-time;jobTable=${_tr}/pai-bad-job-time.csv;pai-bad-job-time.csv:2:53: submit '17391x50[.]0': expected a time"
               "dup-job;jobTable=${_tr}/pai-dup-job.csv;pai-dup-job.csv:2:1: job_name 'job_0' repeats"
-              "gpu;file=${_tr}/pai-bad-gpu.csv;pai-bad-gpu.csv:2:65: gpus 'fifty': expected a number of GPUs")
+              "gpu;file=${_tr}/pai-bad-gpu.csv;pai-bad-gpu.csv:2:65: gpus 'fifty': expected a number of GPUs"
+              # an empty file name is an error at the field, not an open of the scenario's folder
+              "empty-job-table;jobTable=;workload.jobs.jobTable: expected a file name, found an empty string"
+              "empty-file;file=;workload.jobs.file: expected a file name, found an empty string")
   list(GET _case 0 _n)
   list(GET _case 1 _set)
   list(GET _case 2 _re)

@@ -251,13 +251,16 @@ static void add_held(ca_run *ca, held_acc *h, cand_vec *cands, placement_vec *ke
     VEC_FREE(ready);
 }
 
-/* Pending pods no node group could take on an empty template node get one
- * no-scale-up event per class (not while every group is backed off, which
- * passes; CA records NotTriggerScaleUp on the pod:
- * "pod didn't trigger scale-up", core/scaleup/orchestrator/orchestrator.go,
- * 1.36), so a run where the autoscaler could not help says so. */
-static void note_no_scale_up(ca_run *ca, const cand *cands, size_t n, const uint8_t *placed_any, size_t groups_tried,
-                             sim_time t) {
+/* Pending pods no node group took get one no-scale-up event per class (not
+ * while every group is backed off, which passes; CA records
+ * NotTriggerScaleUp on the pod: "pod didn't trigger scale-up",
+ * core/scaleup/orchestrator/orchestrator.go, 1.36), so a run where the
+ * autoscaler could not help says so. The reason: every group is at its max
+ * or the cluster limits; or a group would take them on an empty node but
+ * its room went to other pending pods first (out_of_room); or they fit no
+ * group's empty template node. */
+static void note_no_scale_up(ca_run *ca, const cand *cands, size_t n, const uint8_t *placed_any,
+                             const uint8_t *out_of_room, size_t groups_tried, sim_time t) {
     const scheduler *s = &ca->r->sched;
     while (ca->no_scale_up.len < s->nclasses) VEC_PUSH(ca->no_scale_up, 0);
     for (size_t i = 0; i < n; i++) {
@@ -266,8 +269,10 @@ static void note_no_scale_up(ca_run *ca, const cand *cands, size_t n, const uint
         ca->no_scale_up.data[c] = 1;
         strbuf why = {0};
         sb_printf(&why, "%u pending pod(s) of %s didn't trigger scale-up: %s", cands[i].count, s->classes[c].name,
-                  groups_tried ? "they fit no node group's template node"
-                               : "no node group could grow (at its max size or the cluster limits)");
+                  !groups_tried     ? "no node group could grow (at its max size or the cluster limits)"
+                  : out_of_room[i] ? "the room of the node groups that fit them (max size, max-nodes-per-scaleup, "
+                                     "cluster limits) went to other pending pods"
+                                   : "they fit no node group's template node");
         ca_event_add(ca, t, CA_NO_GROUP, CAE_NO_SCALE_UP, 0, -1, sb_str(&why));
         sb_free(&why);
     }
@@ -324,7 +329,7 @@ void ca_scale_up(ca_run *ca, sim_time t) {
     VEC(uint32_t) absent = {0};
     int64_t wanted = 0;
     for (size_t i = 0; i < cands.len; i++) wanted += cands.data[i].count;
-    uint8_t *placed_any = xcalloc(cands.len, 1);
+    uint8_t *placed_any = xcalloc(cands.len, 1), *out_of_room = xcalloc(cands.len, 1);
     size_t groups_tried = 0, groups_full = 0;
     for (size_t gi = 0; gi < ca->ngroups && wanted > 0; gi++) {
         ca_group *g = &ca->groups[gi];
@@ -351,7 +356,10 @@ void ca_scale_up(ca_run *ca, sim_time t) {
                     left--;
                     continue;
                 }
-                if (opened == absent.len) break;   /* the group's room is used up */
+                if (opened == absent.len) {   /* the group's room is used up */
+                    out_of_room[i] = 1;
+                    break;
+                }
                 if (!sched_try_bind(s, ci, absent.data[opened], ca_trial_pod(ca), &p)) break;   /* not even an empty node */
                 opened++;
                 VEC_PUSH(trial, p);
@@ -371,8 +379,9 @@ void ca_scale_up(ca_run *ca, sim_time t) {
     }
     for (size_t k = upcoming.len; k-- > 0;) sched_release(s, up_cls.data[k], &upcoming.data[k]);
     ca_trial_end(ca);
-    if (groups_tried || groups_full) note_no_scale_up(ca, cands.data, cands.len, placed_any, groups_tried, t);
+    if (groups_tried || groups_full) note_no_scale_up(ca, cands.data, cands.len, placed_any, out_of_room, groups_tried, t);
     free(placed_any);
+    free(out_of_room);
     if (opts.len) {
         size_t n = opts.len, cluster_nodes = 0;
         if (opts.len > 1)

@@ -58,7 +58,8 @@ static void usage(FILE *out) {
             "  --set KEY=VALUE      scenario override, after the expect file's `set`\n"
             "  -o, --output FILE    results database: every probe's runs, `sweep` and `plan` tables\n"
             "  --report DIR         index.html and plots of each threshold's metric against fleet size\n"
-            "  -j, --jobs N         probes at a time (default: the number of cores)\n"
+            "  -j, --jobs N         probes run at a time (default: the number of cores); the\n"
+            "                       probes themselves never depend on it\n"
             "  --force              replace FILE / DIR even when drasim did not write them\n"
             "  -q, --quiet          print only the answer\n"
             "exit codes: 0 a fleet passes, 1 no fleet in the ranges passes, 2 usage or\n"
@@ -522,7 +523,7 @@ int cmd_plan(int argc, char **argv) {
                    .seeds = more ? more : seeds ? seeds : e.seeds, .nseeds = more ? n0 : seeds ? nseeds : e.nseeds,
                    .expect = &e, .tmpdir = tmpdir, .interrupt = cli_catch_interrupts(), .confidence = confidence,
                    .more_seeds = more, .max_seeds = cap, .looks = looks, .choices = choices, .nchoices = nch,
-                   .objective = objective, .batch = objective ? 4 : 0};
+                   .objective = objective, .batch = objective ? 4 : 2};
     if (confidence) c.probe = plan_probe_confident;
     int code = EXIT_ERROR;
     if (plan_search_all(&c, &code, &err) || (objective && plan_minimize_answer(&c, &err))) {

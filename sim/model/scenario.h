@@ -294,6 +294,8 @@ void scenario_free(scenario *s);
 /* "90s", "5m", "1h30m", "250ms", "1.5h", "0": Go-style duration -> ms.
  * Returns 0 or -1 with err set at n. */
 int scenario_parse_duration(const ynode *n, const char *what, sim_time *out, strbuf *err);
+/* A non-empty file name, resolved against the directory of the YAML file holding it. */
+int scenario_parse_path(const ynode *n, const char *what, const char **out, strbuf *err);
 /* The text form of the same parser (no position): 0 or -1. */
 int parse_duration_text(const char *s, sim_time *out);
 

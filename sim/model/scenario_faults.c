@@ -234,9 +234,8 @@ static int csv_col_of(const csv_table *t, size_t row, int c) {
 
 /* `events: FILE`: rows time,target,event (header required). */
 static int parse_events(const ynode *v, scenario *s, fault_spec *f, strbuf *err) {
-    const char *name;
-    if (y_str(v, "faults.events", &name, err)) return -1;
-    const char *path = y_resolve_path(v, name);
+    const char *path;
+    if (scenario_parse_path(v, "faults.events", &path, err)) return -1;
     csv_table t = {0};
     if (csv_load(path, &t, err)) {
         strbuf e = {0};

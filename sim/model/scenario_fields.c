@@ -12,6 +12,20 @@
 
 #include "util/intern.h"
 
+/* A field naming a file: a non-empty string, relative paths resolved against
+ * the directory of the YAML file that holds it. An empty name is an error at
+ * the field (FILE:LINE:COL), not an attempt to open the directory. */
+int scenario_parse_path(const ynode *n, const char *what, const char **out, strbuf *err) {
+    const char *s;
+    if (y_str(n, what, &s, err)) return -1;
+    if (!*s) {
+        yerr(err, n, "%s: expected a file name, found an empty string", what);
+        return -1;
+    }
+    *out = y_resolve_path(n, s);
+    return 0;
+}
+
 /* Go's time.ParseDuration restricted to non-negative values and the units
  * ms, s, m, h, plus d (days) for long capacity-planning runs. */
 int parse_duration_text(const char *s, sim_time *out) {

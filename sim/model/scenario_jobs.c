@@ -119,15 +119,15 @@ static int parse_one(const ynode *m, jobs_spec *j, strbuf *err) {
     }
     j->name = j->cfg.format;
     if ((v = ymap_get(m, "name")) && y_str(v, "workload.jobs.name", &j->name, err)) return -1;
-    if (ymap_need(m, "file", "workload.jobs[]", &v, err) || y_str(v, "workload.jobs.file", &s, err)) return -1;
-    j->cfg.path = y_resolve_path(v, s);
+    if (ymap_need(m, "file", "workload.jobs[]", &v, err) ||
+        scenario_parse_path(v, "workload.jobs.file", &j->cfg.path, err))
+        return -1;
     if ((v = ymap_get(m, "jobTable"))) {   /* PAI: the job table the tasks join */
         if (!j->cfg.join_key) {
             yerr(err, v, "workload.jobs.jobTable: only format pai-v2020 joins a job table");
             return -1;
         }
-        if (y_str(v, "workload.jobs.jobTable", &s, err)) return -1;
-        j->cfg.join_path = y_resolve_path(v, s);
+        if (scenario_parse_path(v, "workload.jobs.jobTable", &j->cfg.join_path, err)) return -1;
     } else if (j->cfg.join_key) {
         yerr(err, m, "workload.jobs[]: format %s needs jobTable (the job table, e.g. pai_job_table.csv)", j->cfg.format);
         return -1;

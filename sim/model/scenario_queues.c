@@ -55,8 +55,7 @@ static int parse_kai(const ynode *q, scenario *s, strbuf *err) {
         if (y_expect(v, YN_SEQ, "queues.files", err)) return -1;
         for (size_t i = 0; i < v->n; i++) {
             const char *path;
-            if (y_str(v->vals[i], "queues.files entry", &path, err)) return -1;
-            path = y_resolve_path(v->vals[i], path);
+            if (scenario_parse_path(v->vals[i], "queues.files entry", &path, err)) return -1;
             if (kai_decode_file(s->kai_queues, path, false, true, err)) return -1;
         }
     }
@@ -112,8 +111,7 @@ int scenario_parse_queues(const ynode *q, scenario *s, strbuf *err) {
         if (y_expect(v, YN_SEQ, "queues.files", err)) return -1;
         for (size_t i = 0; i < v->n; i++) {
             const char *path;
-            if (y_str(v->vals[i], "queues.files entry", &path, err)) return -1;
-            path = y_resolve_path(v->vals[i], path);
+            if (scenario_parse_path(v->vals[i], "queues.files entry", &path, err)) return -1;
             if (kq_decode_file(s->queues, path, false, err)) return -1;
         }
     }

@@ -81,7 +81,6 @@ static void build_shapes(scenario *s, trace_spec *t) {
 int scenario_parse_trace(const ynode *m, scenario *s, strbuf *err) {
     static const char *const keys[] = {"format", "nodes", "pods", "mode", "ratio", "typicalPods", "profile", NULL};
     const ynode *v;
-    const char *path;
     if (ymap_check_keys(m, keys, "workload.trace", err)) return -1;
     trace_spec *t = ARENA_NEW(&s->a, trace_spec, 1);
     t->where = m;
@@ -124,11 +123,9 @@ int scenario_parse_trace(const ynode *m, scenario *s, strbuf *err) {
     }
     openb_node *nodes;
     openb_pod *pods;
-    if (ymap_need(m, "nodes", "workload.trace", &v, err) || y_str(v, "workload.trace.nodes", &path, err)) return -1;
-    t->nodes_file = y_resolve_path(v, path);
+    if (ymap_need(m, "nodes", "workload.trace", &v, err) || scenario_parse_path(v, "workload.trace.nodes", &t->nodes_file, err)) return -1;
     if (openb_load_nodes(t->nodes_file, &s->a, &nodes, &t->nnodes, err)) return -1;
-    if (ymap_need(m, "pods", "workload.trace", &v, err) || y_str(v, "workload.trace.pods", &path, err)) return -1;
-    t->pods_file = y_resolve_path(v, path);
+    if (ymap_need(m, "pods", "workload.trace", &v, err) || scenario_parse_path(v, "workload.trace.pods", &t->pods_file, err)) return -1;
     if (openb_load_pods(t->pods_file, &s->a, &pods, &t->npods, err)) return -1;
     t->nodes = nodes;
     t->pods = pods;

@@ -490,9 +490,20 @@ static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
         j->marked = true;   /* status_updater: its pending pods are marked unschedulable */
         cls_info *ci = &g->cls[j->cls];
         strbuf b = {0};
-        if (!j->j.topo || kai_over_limit(&g->s, &j->j, NULL) >= 0 || kai_np_over_quota(&g->s, &j->j, NULL) >= 0 ||
-            !kai_topo_why(g->topo, &j->j, &b))
+        bool topo = j->j.topo && kai_over_limit(&g->s, &j->j, NULL) < 0 && kai_np_over_quota(&g->s, &j->j, NULL) < 0;
+        if (!topo || !kai_topo_why(g->topo, &j->j, &b)) {
             kai_why(&g->s, &j->j, &b);
+            /* a job the cycle never tried (it waited behind another job of its queue) has no
+             * topology reason yet; kai_why's trial placement runs the topology plugin when the
+             * nodes alone hold every pod, and then the reason is the topology's, not "found
+             * resources for 3 pods while 3 are required" */
+            strbuf tb = {0};
+            if (topo && kai_topo_why(g->topo, &j->j, &tb)) {
+                sb_free(&b);
+                b = tb;
+            } else
+                sb_free(&tb);
+        }
         free(ci->why);
         ci->why = xstrdup(sb_str(&b));
         sb_free(&b);

@@ -122,7 +122,8 @@ struct plan_ctx {
     size_t nchoices;
     size_t *best_pick;                /* the answer's choice of each (when found and nchoices) */
     /* --minimize cost|energy (plan_minimize.c): the summary metric measured per probe, or NULL;
-     * batch: points per search step whatever `jobs` (0: jobs), so the probes do not depend on -j */
+     * batch: points per search step whatever `jobs` (2 plain, 4 with an objective; 0: jobs, for
+     * callers that do not care), so the probes, the answer and the plan table never depend on -j */
     const char *objective;
     int batch;
     volatile sig_atomic_t *interrupt;

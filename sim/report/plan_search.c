@@ -27,8 +27,9 @@ bool plan_autoscaled(const plan_ctx *c) {
 
 const char *plan_dim_field(const plan_dim *d) { return d->autoscaled ? "autoscaling.max" : "count"; }
 
-/* Points per search step: c->batch when set (--minimize: the probes then do
- * not depend on -j), else the probes that run at a time. */
+/* Points per search step: c->batch (2 for the plain search, 4 for
+ * --minimize), whatever -j, so the probes never depend on -j; c->jobs only
+ * says how many of them run at a time. */
 static int plan_width(const plan_ctx *c) { return c->batch > 0 ? c->batch : c->jobs; }
 
 /* What monotonicity says of x: 1 passes, 0 fails, -1 unknown. */
