@@ -320,7 +320,7 @@ static int dget(dctx *c, const ynode *map, const char *key, bool required, const
 int dstr(dctx *c, const ynode *map, const char *key, bool required, const char **out) {
     const ynode *v;
     if (dget(c, map, key, required, &v)) return -1;
-    if (!v) return 0;
+    if (!v || y_str_try(v, out)) return 0;   /* the field's path is built only for a message */
     size_t m = dpush(c, ".%s", key);
     int r = y_str(v, dwhat(c), out, c->err);
     dpop(c, m);
@@ -331,7 +331,7 @@ int dint(dctx *c, const ynode *map, const char *key, bool required, int64_t *out
     const ynode *v;
     if (dget(c, map, key, required, &v)) return -1;
     if (present) *present = v != NULL;
-    if (!v) return 0;
+    if (!v || y_int_try(v, out)) return 0;
     size_t m = dpush(c, ".%s", key);
     int r = y_int(v, dwhat(c), out, c->err);
     dpop(c, m);
@@ -342,7 +342,7 @@ int dbool(dctx *c, const ynode *map, const char *key, bool *out, bool *present) 
     const ynode *v;
     if (dget(c, map, key, false, &v)) return -1;
     if (present) *present = v != NULL;
-    if (!v) return 0;
+    if (!v || y_bool_try(v, out)) return 0;
     size_t m = dpush(c, ".%s", key);
     int r = y_bool(v, dwhat(c), out, c->err);
     dpop(c, m);
@@ -372,6 +372,14 @@ int dqty(dctx *c, const ynode *map, const char *key, bool required, quantity *ou
     if (dget(c, map, key, required, &v)) return -1;
     if (present) *present = v != NULL;
     if (!v) return 0;
+    quantity q;
+    strbuf quiet = {0};   /* a valid quantity needs no path: read it first without one */
+    strbuf *keep = c->err;
+    c->err = &quiet;
+    int ok = dqty_node(c, v, &q) == 0;
+    c->err = keep;
+    sb_free(&quiet);
+    if (ok) { *out = q; return 0; }
     size_t m = dpush(c, ".%s", key);
     int r = dqty_node(c, v, out);
     dpop(c, m);
@@ -383,6 +391,7 @@ int dseq(dctx *c, const ynode *map, const char *key, size_t max, const ynode **s
     if (dget(c, map, key, false, &v)) return -1;
     *seq = NULL;
     if (!v) return 0;
+    if (v->kind == YN_SEQ && v->n <= max) { *seq = v; return 0; }
     size_t m = dpush(c, ".%s", key);
     int r = 0;
     if (y_expect(v, YN_SEQ, dwhat(c), c->err)) r = -1;
@@ -397,6 +406,7 @@ int dmap(dctx *c, const ynode *map, const char *key, size_t max, const ynode **o
     if (dget(c, map, key, false, &v)) return -1;
     *out = NULL;
     if (!v) return 0;
+    if (v->kind == YN_MAP && v->n <= max) { *out = v; return 0; }
     size_t m = dpush(c, ".%s", key);
     int r = 0;
     if (y_expect(v, YN_MAP, dwhat(c), c->err)) r = -1;
@@ -414,6 +424,7 @@ int dstrlist(dctx *c, const ynode *map, const char *key, size_t max, const char 
     if (!seq) return 0;
     const char **v = ARENA_NEW(c->a, const char *, seq->n ? seq->n : 1);
     for (size_t i = 0; i < seq->n; i++) {
+        if (y_str_try(seq->vals[i], &v[i])) continue;
         size_t m = dpush(c, ".%s[%zu]", key, i);
         int r = y_str(seq->vals[i], dwhat(c), &v[i], c->err);
         dpop(c, m);
@@ -432,6 +443,7 @@ int dkvmap(dctx *c, const ynode *map, const char *key, k8s_kv **out, size_t *n) 
     if (!mp) return 0;
     k8s_kv *kv = ARENA_NEW(c->a, k8s_kv, mp->n ? mp->n : 1);
     for (size_t i = 0; i < mp->n; i++) {
+        if (y_str_try(mp->keys[i], &kv[i].key) && y_str_try(mp->vals[i], &kv[i].value)) continue;
         size_t m = dpush(c, ".%s", key);
         int r = y_str(mp->keys[i], dwhat(c), &kv[i].key, c->err);
         dpop(c, m);

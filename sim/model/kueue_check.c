@@ -7,10 +7,13 @@
  * (Kueue would keep such a ClusterQueue inactive; a simulation of it would
  * silently admit nothing). FILE:LINE:COL on the offending field.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/kueue.h"
 #include "util/intern.h"
+#include "util/xalloc.h"
 
 const kq_flavor *kq_find_flavor(const kq_objects *o, const char *name) {
     for (size_t i = 0; i < o->flavors.len; i++)
@@ -124,24 +127,67 @@ static kq_cohort *add_implicit_cohort(kq_objects *o, const char *name, const yno
     return co;
 }
 
+/* A set of (name, namespace) pairs of interned strings (either may be NULL),
+ * open addressing: the duplicate and existence checks in linear time (a
+ * 1,000-queue snapshot made them 18 M instructions of `drasim admit`). */
+typedef struct pairset { const char **a, **b; unsigned char *used; size_t mask; } pairset;
+
+static void pairset_init(pairset *s, size_t n) {
+    size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    s->a = xcalloc(cap, sizeof *s->a);
+    s->b = xcalloc(cap, sizeof *s->b);
+    s->used = xcalloc(cap, 1);
+    s->mask = cap - 1;
+}
+
+static void pairset_free(pairset *s) {
+    free(s->a);
+    free(s->b);
+    free(s->used);
+}
+
+static size_t pairset_slot(const pairset *s, const char *a, const char *b) {
+    uint64_t h = (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)b * 0xC2B2AE3D27D4EB4Full;
+    size_t j = (size_t)(h >> 20) & s->mask;
+    while (s->used[j] && !(s->a[j] == a && s->b[j] == b)) j = (j + 1) & s->mask;
+    return j;
+}
+
+/* Add (a, b); true when it was already there. */
+static bool pairset_add(pairset *s, const char *a, const char *b) {
+    size_t j = pairset_slot(s, a, b);
+    if (s->used[j]) return true;
+    s->used[j] = 1;
+    s->a[j] = a;
+    s->b[j] = b;
+    return false;
+}
+
+static bool pairset_has(const pairset *s, const char *a, const char *b) { return s->used[pairset_slot(s, a, b)]; }
+
 int kq_objects_check(kq_objects *o, bool implicit_cohorts, strbuf *err) {
-#define DUPS(vec, what, same)                                                                          \
-    for (size_t i = 0; i < o->vec.len; i++)                                                            \
-        for (size_t j = 0; j < i; j++)                                                                 \
-            if (same) {                                                                                \
+    /* the first object whose name (and namespace) an earlier one has */
+#define DUPS(vec, what, ns)                                                                            \
+    {                                                                                                  \
+        pairset s_;                                                                                    \
+        pairset_init(&s_, o->vec.len);                                                                 \
+        for (size_t i = 0; i < o->vec.len; i++)                                                        \
+            if (pairset_add(&s_, o->vec.data[i]->meta.name, (ns))) {                                   \
+                pairset_free(&s_);                                                                     \
                 ynode n = at_meta(&o->vec.data[i]->meta);                                              \
                 yerr(err, &n, "%s %s: duplicate name", what, o->vec.data[i]->meta.name);               \
                 return -1;                                                                             \
-            }
-    DUPS(flavors, "ResourceFlavor", o->flavors.data[i]->meta.name == o->flavors.data[j]->meta.name)
-    DUPS(cqs, "ClusterQueue", o->cqs.data[i]->meta.name == o->cqs.data[j]->meta.name)
-    DUPS(cohorts, "Cohort", o->cohorts.data[i]->meta.name == o->cohorts.data[j]->meta.name)
-    DUPS(wpcs, "WorkloadPriorityClass", o->wpcs.data[i]->meta.name == o->wpcs.data[j]->meta.name)
-    DUPS(lqs, "LocalQueue", o->lqs.data[i]->meta.name == o->lqs.data[j]->meta.name &&
-                                o->lqs.data[i]->meta.namespace_ == o->lqs.data[j]->meta.namespace_)
-    DUPS(workloads, "Workload", o->workloads.data[i]->meta.name == o->workloads.data[j]->meta.name &&
-                                    o->workloads.data[i]->meta.namespace_ == o->workloads.data[j]->meta.namespace_)
-    DUPS(topologies, "Topology", o->topologies.data[i]->meta.name == o->topologies.data[j]->meta.name)
+            }                                                                                          \
+        pairset_free(&s_);                                                                             \
+    }
+    DUPS(flavors, "ResourceFlavor", NULL)
+    DUPS(cqs, "ClusterQueue", NULL)
+    DUPS(cohorts, "Cohort", NULL)
+    DUPS(wpcs, "WorkloadPriorityClass", NULL)
+    DUPS(lqs, "LocalQueue", o->lqs.data[i]->meta.namespace_)
+    DUPS(workloads, "Workload", o->workloads.data[i]->meta.namespace_)
+    DUPS(topologies, "Topology", NULL)
 #undef DUPS
     /* A flavor naming a Topology that does not exist (beyond upstream: Kueue keeps such a flavor
      * out of its TAS cache and its workloads pending, "Flavor ... information missing in TAS cache"). */
@@ -195,9 +241,13 @@ int kq_objects_check(kq_objects *o, bool implicit_cohorts, strbuf *err) {
         const kq_cohort *co = o->cohorts.data[i];
         if (check_groups(o, "Cohort", co->meta.name, co->groups, co->ngroups, co->parent != NULL, err)) return -1;
     }
+    pairset cqs;   /* the ClusterQueues' names, for the references below */
+    pairset_init(&cqs, o->cqs.len);
+    for (size_t i = 0; i < o->cqs.len; i++) pairset_add(&cqs, o->cqs.data[i]->meta.name, NULL);
     for (size_t i = 0; i < o->lqs.len; i++) {
         const kq_local_queue *lq = o->lqs.data[i];
-        if (!kq_find_cq(o, lq->cluster_queue)) {
+        if (!pairset_has(&cqs, lq->cluster_queue, NULL)) {
+            pairset_free(&cqs);
             yerr(err, lq->cq_where, "LocalQueue %s/%s: spec.clusterQueue: ClusterQueue '%s' does not exist",
                  lq->meta.namespace_, lq->meta.name, lq->cluster_queue);
             return -1;
@@ -206,12 +256,14 @@ int kq_objects_check(kq_objects *o, bool implicit_cohorts, strbuf *err) {
     for (size_t i = 0; i < o->workloads.len; i++) {
         const kq_workload *w = o->workloads.data[i];
         if (w->priority_class && !w->has_priority && !kq_find_wpc(o, w->priority_class)) {
+            pairset_free(&cqs);
             yerr(err, w->where, "Workload %s: spec.priorityClassName: WorkloadPriorityClass '%s' does not exist",
                  w->meta.name, w->priority_class);
             return -1;
         }
         if (!w->admitted_cq) continue;
-        if (!kq_find_cq(o, w->admitted_cq)) {
+        if (!pairset_has(&cqs, w->admitted_cq, NULL)) {
+            pairset_free(&cqs);
             yerr(err, w->where, "Workload %s: status.admission.clusterQueue: ClusterQueue '%s' does not exist",
                  w->meta.name, w->admitted_cq);
             return -1;
@@ -219,10 +271,12 @@ int kq_objects_check(kq_objects *o, bool implicit_cohorts, strbuf *err) {
         for (size_t j = 0; j < w->npod_sets; j++)
             for (size_t k = 0; k < w->pod_sets[j].nflavors; k++)
                 if (!kq_find_flavor(o, w->pod_sets[j].flavors[k].flavor)) {
+                    pairset_free(&cqs);
                     yerr(err, w->where, "Workload %s: status.admission: ResourceFlavor '%s' does not exist",
                          w->meta.name, w->pod_sets[j].flavors[k].flavor);
                     return -1;
                 }
     }
+    pairset_free(&cqs);
     return 0;
 }

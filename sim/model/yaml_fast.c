@@ -57,9 +57,28 @@ static inline bool flow_ind(char c) { return c == ',' || c == '[' || c == ']' ||
 /* Every byte libyaml's reader accepts and this reader understands: printable
  * ASCII, LF, and well-formed UTF-8 of U+00A0..U+10FFFF except the line and
  * paragraph separators, the BOM and U+FFFE/U+FFFF (reader.c's ranges). */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* 0x80 in each byte of y that is zero, exactly (no carries between bytes). */
+static inline uint64_t zero_bytes(uint64_t y) { return ~(((y & ~HIGHS) + ~HIGHS) | y | ~HIGHS); }
+
+/* Are the 8 bytes printable ASCII or LF? (LF bytes are made ' '-like, then
+ * no byte may be below 0x20 or be 0x7F; a byte >= 0x80 says no too.) */
+static inline bool clean_word(uint64_t w) {
+    if (w & HIGHS) return false;
+    uint64_t v = w | (zero_bytes(w ^ (ONES * '\n')) >> 2);
+    return !zero_bytes(v ^ (ONES * 0x7F)) && !((v - ONES * 0x20) & ~v & HIGHS);
+}
+
 static bool prescan(const unsigned char *s, size_t len, bool *ascii) {
     *ascii = true;
     for (size_t i = 0; i < len;) {
+        if (i + 8 <= len) {   /* 8 bytes at a time while they are plain */
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (clean_word(w)) { i += 8; continue; }
+        }
         unsigned c = s[i];
         if ((c >= 0x20 && c < 0x7F) || c == '\n') { i++; continue; }
         if (c < 0xC2 || c > 0xF4) return false;
@@ -659,7 +678,9 @@ static void stream(fp *P) {
     }
 }
 
-int yfast_load(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out, const char **why) {
+/* terminated: data[len] is 0, so the input is read in place (no copy). */
+static int fast_load(const char *name, const char *data, size_t len, uint64_t max_nodes, bool terminated, yfile *out,
+                     const char **why) {
     memset(out, 0, sizeof *out);
     bool ascii;
     if (!prescan((const unsigned char *)data, len, &ascii)) {
@@ -668,11 +689,14 @@ int yfast_load(const char *name, const char *data, size_t len, uint64_t max_node
     }
     /* the state lives on the heap: nothing local changes between setjmp and longjmp */
     fp *const P = xcalloc(1, sizeof *P);
-    char *const z = xmalloc(len + 1);   /* NUL-terminated: 0 is the end (prescan refused NULs) */
-    if (len) memcpy(z, data, len);
-    z[len] = 0;
+    /* NUL-terminated: 0 is the end (prescan refused NULs) */
+    char *const z = terminated ? NULL : xmalloc(len + 1);
+    if (z) {
+        if (len) memcpy(z, data, len);
+        z[len] = 0;
+    }
     out->name = arena_strndup(&out->a, name, strlen(name));
-    P->p = P->ls = z;
+    P->p = P->ls = z ? z : data;
     P->line = 1;
     P->ascii = ascii;
     P->f = out;
@@ -692,4 +716,12 @@ int yfast_load(const char *name, const char *data, size_t len, uint64_t max_node
     free(P->buf);
     free(P);
     return rc;
+}
+
+int yfast_load(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out, const char **why) {
+    return fast_load(name, data, len, max_nodes, false, out, why);
+}
+
+int yfast_load_z(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out, const char **why) {
+    return fast_load(name, data, len, max_nodes, true, out, why);
 }

@@ -19,6 +19,9 @@
  * the first construct outside the subset). */
 int yfast_load(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out, const char **why);
 
+/* yfast_load for input with data[len] == 0, read in place. */
+int yfast_load_z(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out, const char **why);
+
 /* The libyaml path alone (yfile_load_mem without the fast reader). */
 int yfile_load_mem_libyaml(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out,
                            strbuf *err);

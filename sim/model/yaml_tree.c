@@ -325,6 +325,12 @@ int yfile_load_mem_max(const char *name, const char *data, size_t len, uint64_t 
     return yfile_load_mem_libyaml(name, data, len, max_nodes, out, err);
 }
 
+/* yfile_load_mem for a file's bytes, which a strbuf keeps NUL-terminated. */
+static int load_terminated(const char *name, const char *data, size_t len, yfile *out, strbuf *err) {
+    if (yfast_load_z(name, data, len, YAML_MAX_EXPANDED, out, NULL) == 0) return 0;
+    return yfile_load_mem_libyaml(name, data, len, YAML_MAX_EXPANDED, out, err);
+}
+
 int yfile_load_mem_libyaml(const char *name, const char *data, size_t len, uint64_t max_nodes, yfile *out,
                            strbuf *err) {
     memset(out, 0, sizeof *out);
@@ -350,7 +356,7 @@ int yfile_load(const char *path, yfile *out, strbuf *err) {
         sb_free(&data);
         return -1;
     }
-    int rc = yfile_load_mem(path, sb_str(&data), data.len, out, err);
+    int rc = load_terminated(path, sb_str(&data), data.len, out, err);
     sb_free(&data);
     return rc;
 }
@@ -421,7 +427,14 @@ int y_expect(const ynode *n, ynode_kind kind, const char *what, strbuf *err) {
     return -1;
 }
 
+bool y_str_try(const ynode *n, const char **out) {
+    if (!n || n->kind != YN_SCALAR || memchr(n->str, 0, n->len)) return false;
+    *out = intern_n(n->str, n->len);
+    return true;
+}
+
 int y_str(const ynode *n, const char *what, const char **out, strbuf *err) {
+    if (y_str_try(n, out)) return 0;
     if (!n || n->kind != YN_SCALAR) {
         yerr(err, n, "%s: expected a string, found %s", what, ykind_name(n));
         return -1;
@@ -434,7 +447,18 @@ int y_str(const ynode *n, const char *what, const char **out, strbuf *err) {
     return 0;
 }
 
+bool y_int_try(const ynode *n, int64_t *out) {
+    if (!n || n->kind != YN_SCALAR || !n->plain || n->len == 0) return false;
+    errno = 0;
+    char *end;
+    long long v = strtoll(n->str, &end, 10);
+    if (*end || errno == ERANGE || end == n->str) return false;
+    *out = v;
+    return true;
+}
+
 int y_int(const ynode *n, const char *what, int64_t *out, strbuf *err) {
+    if (y_int_try(n, out)) return 0;
     if (!n || n->kind != YN_SCALAR || !n->plain || n->len == 0) {
         yerr(err, n, "%s: expected an integer, found %s", what, n && n->kind == YN_SCALAR ? "a string" : ykind_name(n));
         return -1;
@@ -466,11 +490,16 @@ int y_double(const ynode *n, const char *what, double *out, strbuf *err) {
     return 0;
 }
 
-int y_bool(const ynode *n, const char *what, bool *out, strbuf *err) {
+bool y_bool_try(const ynode *n, bool *out) {
     if (n && n->kind == YN_SCALAR && n->plain) {
-        if (!strcmp(n->str, "true") || !strcmp(n->str, "True") || !strcmp(n->str, "TRUE")) { *out = true; return 0; }
-        if (!strcmp(n->str, "false") || !strcmp(n->str, "False") || !strcmp(n->str, "FALSE")) { *out = false; return 0; }
+        if (!strcmp(n->str, "true") || !strcmp(n->str, "True") || !strcmp(n->str, "TRUE")) { *out = true; return true; }
+        if (!strcmp(n->str, "false") || !strcmp(n->str, "False") || !strcmp(n->str, "FALSE")) { *out = false; return true; }
     }
+    return false;
+}
+
+int y_bool(const ynode *n, const char *what, bool *out, strbuf *err) {
+    if (y_bool_try(n, out)) return 0;
     yerr(err, n, "%s: expected true or false, found %s%s%s", what,
          n && n->kind == YN_SCALAR ? "'" : "", n && n->kind == YN_SCALAR ? n->str : ykind_name(n),
          n && n->kind == YN_SCALAR ? "'" : "");

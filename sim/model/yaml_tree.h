@@ -65,6 +65,12 @@ int y_str(const ynode *n, const char *what, const char **out, strbuf *err);  /* 
 int y_int(const ynode *n, const char *what, int64_t *out, strbuf *err);
 int y_double(const ynode *n, const char *what, double *out, strbuf *err);
 int y_bool(const ynode *n, const char *what, bool *out, strbuf *err);
+/* The same readers without a message: true and *out set, or false (then
+ * the y_* reader above gives the error). For callers whose `what` is costly
+ * to build: they build it only when the quiet reader says no. */
+bool y_str_try(const ynode *n, const char **out);
+bool y_int_try(const ynode *n, int64_t *out);
+bool y_bool_try(const ynode *n, bool *out);
 /* Every key of `map` must be in the NULL-terminated list `allowed`. */
 int ymap_check_keys(const ynode *map, const char *const *allowed, const char *what, strbuf *err);
 /* A required key: error "missing field 'key' in WHAT" at the map's position. */
