@@ -58,6 +58,19 @@ static const char *const schema_sql =
     "CREATE TABLE arrival_curve(run_id INTEGER NOT NULL, arrived_pct INTEGER NOT NULL, gpu_alloc_pct REAL NOT NULL,"
     " frag_gpu_pct REAL NOT NULL, frag_ratio_pct REAL NOT NULL, PRIMARY KEY(run_id, arrived_pct));\n";
 
+/* Does main hold an object `name` of type `type` ("table", "view")? */
+bool store_has_object(sqlite3 *db, const char *type, const char *name) {
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.sqlite_master WHERE type = ?1 AND name = ?2", -1, &s, NULL) !=
+        SQLITE_OK)
+        return false;
+    sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+    bool found = sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    return found;
+}
+
 int store_create_schema(sqlite3 *db) {
     char pragma[64];
     snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", STORE_SCHEMA_VERSION);

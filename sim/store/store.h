@@ -26,6 +26,8 @@ typedef struct sqlite3 sqlite3;
 #define STORE_SCHEMA_VERSION 3
 /* Create every table of the results schema in `db` (no sweep table). */
 int store_create_schema(sqlite3 *db);
+/* Does the main schema of `db` hold an object `name` of type `type` ("table", "view")? */
+bool store_has_object(sqlite3 *db, const char *type, const char *name);
 
 typedef struct store {
     sqlite3 *db;

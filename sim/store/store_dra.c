@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sched/dra/dra.h"
+#include "store/store.h"
 #include "store/store_dra.h"
 #include "store/store_rows.h"
 #include "util/strbuf.h"
@@ -45,26 +46,13 @@ static const char *const claims_sql =
     "CREATE VIEW claim_allocations(run_id, pod_id, claim, request, driver, pool, device, share_id, consumed) AS"    \
     CLAIMS_SELECT " ORDER BY p.rowid, s.n"
 
-/* Does main hold an object `name` of type `type` ("table", "view")? */
-static bool has_object(sqlite3 *db, const char *type, const char *name) {
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.sqlite_master WHERE type = ?1 AND name = ?2", -1, &s, NULL) !=
-        SQLITE_OK)
-        return false;
-    sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-    bool found = sqlite3_step(s) == SQLITE_ROW;
-    sqlite3_finalize(s);
-    return found;
-}
-
 int store_claim_view(sqlite3 *db) {
-    if (!has_object(db, "table", "claim_results") || !has_object(db, "table", "claim_sets") ||
-        !has_object(db, "table", "pod_claim_sets"))
+    if (!store_has_object(db, "table", "claim_results") || !store_has_object(db, "table", "claim_sets") ||
+        !store_has_object(db, "table", "pod_claim_sets"))
         return 0;
-    if (!has_object(db, "table", "claim_allocations") && !has_object(db, "view", "claim_allocations"))
+    if (!store_has_object(db, "table", "claim_allocations") && !store_has_object(db, "view", "claim_allocations"))
         return sqlite3_exec(db, CLAIMS_VIEW, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-    if (!has_object(db, "table", "claim_allocations")) return 0;
+    if (!store_has_object(db, "table", "claim_allocations")) return 0;
     /* a table claim_allocations from a database of schema version 2 or older (merged by `report A.db B.db`):
      * it gets the claim-set runs' rows too, so it holds every run's claims */
     return sqlite3_exec(db, "INSERT INTO claim_allocations" CLAIMS_SELECT " ORDER BY p.rowid, s.n", NULL, NULL, NULL) ==

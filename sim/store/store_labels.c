@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "engine/sim_labels.h"
+#include "store/store.h"
 #include "store/store_labels.h"
 #include "store/store_rows.h"
 #include "util/xalloc.h"
@@ -27,24 +28,11 @@
     "CREATE VIEW pod_labels(run_id, pod_id, key, value) AS SELECT p.run_id, p.pod_id, s.key, s.value"              \
     " FROM pod_label_sets p JOIN label_sets s ON s.run_id = p.run_id AND s.set_id = p.set_id"
 
-/* Does main hold an object `name` of type `type` ("table", "view")? */
-static bool has_object(sqlite3 *db, const char *type, const char *name) {
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM main.sqlite_master WHERE type = ?1 AND name = ?2", -1, &s, NULL) !=
-        SQLITE_OK)
-        return false;
-    sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-    bool found = sqlite3_step(s) == SQLITE_ROW;
-    sqlite3_finalize(s);
-    return found;
-}
-
 int store_label_view(sqlite3 *db) {
-    if (!has_object(db, "table", "label_sets") || !has_object(db, "table", "pod_label_sets")) return 0;
-    if (!has_object(db, "table", "pod_labels") && !has_object(db, "view", "pod_labels"))
+    if (!store_has_object(db, "table", "label_sets") || !store_has_object(db, "table", "pod_label_sets")) return 0;
+    if (!store_has_object(db, "table", "pod_labels") && !store_has_object(db, "view", "pod_labels"))
         return sqlite3_exec(db, POD_LABELS_VIEW, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-    if (!has_object(db, "table", "pod_labels")) return 0;
+    if (!store_has_object(db, "table", "pod_labels")) return 0;
     /* a table pod_labels from a database of schema version 1 (merged by `report A.db B.db`): it gets the
      * label-set runs' rows too, so it holds every run's labels */
     return sqlite3_exec(db,
