@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store.h"
 #include "store/store_dra.h"
 #include "store/store_labels.h"
 #include "util/xalloc.h"
@@ -30,12 +31,7 @@ static int copy_table(sqlite3 *db, const char *table, const char *create, int64_
     strbuf q = {0}, cols = {0}, sel = {0};
     int rc = 0;
     sqlite3_stmt *s;
-    sb_printf(&q, "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = '%s'", table);
-    if (sqlite3_prepare_v2(db, sb_str(&q), -1, &s, NULL) != SQLITE_OK) rc = -1;
-    bool exists = !rc && sqlite3_step(s) == SQLITE_ROW;
-    if (!rc) sqlite3_finalize(s);
-    if (!rc && !exists && create) rc = exec(db, create, err);
-    sb_clear(&q);
+    if (!store_has_object(db, "table", table) && create) rc = exec(db, create, err);
     sb_printf(&q, "PRAGMA probe.table_info(\"%s\")", table);
     if (!rc && sqlite3_prepare_v2(db, sb_str(&q), -1, &s, NULL) == SQLITE_OK) {
         while (sqlite3_step(s) == SQLITE_ROW) {

@@ -172,20 +172,24 @@ static int hold_claims(sim_run *r, state_source *ss, const k8s_objects *o) {
     return rc;
 }
 
+/* Is claim c reserved for pod p (same namespace, reservedFor names it)? */
+static bool reserved_for(const k8s_resource_claim *c, const k8s_pod *p) {
+    if (!same_ns(c->meta.namespace_, p->meta.namespace_)) return false;
+    for (size_t k = 0; k < c->nreserved_pods; k++)
+        if (c->reserved_pods[k] == p->meta.name) return true;
+    return false;
+}
+
 /* Running pod p's held claims (those whose reservedFor names it) into
  * ss->pod_claims, each with a record for pod `id` (dra_hold_record). */
 static uint32_t claims_of(sim_run *r, state_source *ss, const k8s_pod *p, uint32_t id) {
     uint32_t n = 0;
     for (size_t h = 0; h < ss->held.len; h++) {
         const k8s_resource_claim *c = ss->held.data[h].claim;
-        if (!same_ns(c->meta.namespace_, p->meta.namespace_)) continue;
-        for (size_t k = 0; k < c->nreserved_pods; k++)
-            if (c->reserved_pods[k] == p->meta.name) {
-                dra_hold_record(r->dra, id, c, ss->held.data[h].users++ == 0);
-                VEC_PUSH(ss->pod_claims, (uint32_t)h);
-                n++;
-                break;
-            }
+        if (!reserved_for(c, p)) continue;
+        dra_hold_record(r->dra, id, c, ss->held.data[h].users++ == 0);
+        VEC_PUSH(ss->pod_claims, (uint32_t)h);
+        n++;
     }
     return n;
 }
@@ -195,15 +199,8 @@ static uint32_t claims_of(sim_run *r, state_source *ss, const k8s_pod *p, uint32
  * queue/kai_snapshot.c), for KAI's queue usage in DRA mode. */
 static double held_gpus(const state_source *ss, const k8s_pod *p) {
     double n = 0;
-    for (size_t h = 0; h < ss->held.len; h++) {
-        const k8s_resource_claim *c = ss->held.data[h].claim;
-        if (!same_ns(c->meta.namespace_, p->meta.namespace_)) continue;
-        for (size_t k = 0; k < c->nreserved_pods; k++)
-            if (c->reserved_pods[k] == p->meta.name) {
-                n += kai_claim_gpus(&c->spec);
-                break;
-            }
-    }
+    for (size_t h = 0; h < ss->held.len; h++)
+        if (reserved_for(ss->held.data[h].claim, p)) n += kai_claim_gpus(&ss->held.data[h].claim->spec);
     return n;
 }
 
