@@ -272,3 +272,8 @@ drasim_cli_test(NAME traces/helios-vc-quota-waits
   EXPECT "vcgkz +2 +0 +0 +0[.]0 +90[.]0"
   SQL ${_d} "SELECT group_concat(name || ':' || arrival_ms || ':' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
       "^9000001:0:0 9000002:10000:100000 9000003:20000:20000$")
+
+# an empty trace (a header, no row) says so: a run of 0 pods must not pass for a quiet replay
+drasim_cli_test(NAME traces/helios-empty-warns
+  COMMAND run ${_tr}/helios.yaml -o ${_tr_out}/helios-empty.db --force --set "workload.jobs[0].file=${_tr}/helios-empty.csv"
+  EXPECT "warning: [^\n]*helios-empty[.]csv: no job rows [(]the file holds no data row[)]: nothing of it was replayed")

@@ -579,6 +579,10 @@ static void jobs_summarize(sim_run *r, void *ctx) {
         sb_puts(&b, ")");
         warn(r, "jobs-skipped", &b);
     }
+    if (!job_reader_rows(js->reader)) {   /* an empty trace must not pass for a quiet one */
+        sb_printf(&b, "%s: no job rows (the file holds no data row): nothing of it was replayed", s->cfg.path);
+        warn(r, "jobs-empty", &b);
+    }
     if (job_reader_attempts_dropped(js->reader)) {
         sb_printf(&b, "%s: %lld attempts without a start or end time (a logging error, the trace's README says) left out",
                   s->cfg.path, (long long)job_reader_attempts_dropped(js->reader));
