@@ -203,6 +203,17 @@ static void test_shapes_are_interned(void **state) {
     lrun_free(&t);
 }
 
+/* Priorities and group-name lengths around 10 and 100 (shape keys write numbers below 100 inline):
+ * 18 distinct shapes of two pods each (tests/lua/shape_numbers.lua). */
+static void test_shape_numbers(void **state) {
+    lrun t;
+    expect_success("shape_numbers.lua", NULL, &t);
+    assert_int_equal(t.run.pods.len, 36);
+    assert_int_equal(t.run.sched.nclasses, 18);
+    for (size_t c = 0; c < 18; c++) assert_int_equal(sim_class_spec(&t.run, (uint32_t)c)->count, 2);
+    lrun_free(&t);
+}
+
 static void test_standard_library(void **state) {
     lrun t;
     expect_success("lib_dist.lua", NULL, &t);
@@ -338,6 +349,7 @@ int main(void) {
         cmocka_unit_test(test_timers_and_clock),
         cmocka_unit_test(test_cluster_state),
         cmocka_unit_test(test_shapes_are_interned),
+        cmocka_unit_test(test_shape_numbers),
         cmocka_unit_test(test_standard_library),
         cmocka_unit_test(test_pairs_order_is_fixed),
         cmocka_unit_test(test_same_seed_same_pods),
