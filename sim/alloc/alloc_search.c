@@ -667,19 +667,58 @@ static bool quick_pick(acall *c) {
     return true;
 }
 
+/* A call's scratch: the call arena reset, the spare vectors (call_free gives them back). */
+static void call_begin(acall *c) {
+    allocator *A = c->A;
+    arena_reset(&A->call_mem);
+    acall_spare *sp = A->spare;
+    c->cstates.data = sp->cstates.data, c->cstates.cap = sp->cstates.cap;
+    c->results.data = sp->results.data, c->results.cap = sp->results.cap;
+    c->leaked.data = sp->leaked.data, c->leaked.cap = sp->leaked.cap;
+    c->allocating.data = sp->allocating.data, c->allocating.cap = sp->allocating.cap;
+    c->capvals.data = sp->capvals.data, c->capvals.cap = sp->capvals.cap;
+    c->claim_first = ARENA_NEW(&A->call_mem, size_t, c->nclaims + 1);
+}
+
+size_t allocator_take_plain(allocator *A, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
+                            uint32_t *uids, size_t max, uint64_t *steps) {
+    const k8s_device_request_spec *spec = quick_spec(A, claims, n, node);
+    if (!spec || spec->ntolerations || (uint64_t)spec->count > max) return 0;   /* results with more than a device */
+    strbuf err = {0};
+    acall c = {.A = A, .node = node, .claims = claims, .nclaims = n, .err = &err};
+    call_begin(&c);
+    uint32_t picks[ALLOC_RESULTS_MAX];
+    int u, need;
+    bool ok = !alloc_gather_pools(&c) && quick_scan(&c, picks, &u, &need) && u >= need;
+    for (int i = 0; ok && i < need; i++) {
+        uint32_t dev = c.cands.data[picks[i]].dev;
+        if (A->f.binding_conditions && (A->dev_flags[dev] & DEV_BINDING)) ok = false;   /* its result has them */
+        uids[i] = A->devs.data[dev].uid;
+    }
+    if (ok) {   /* allocator_commit of those results: dedicated devices, no share, no admin access */
+        A->built.len = 0;
+        for (int i = 0; i < need; i++) {
+            if (!A->uid_allocated[uids[i]]) {
+                A->uid_allocated[uids[i]] = 1;
+                alloc_qnode_count(A, uids[i], -1);
+            }
+            uint32_t ci;
+            if (A->counters.len && pmap_get(&A->counters_map, intern(A->uids.data[uids[i]].pool), NULL, NULL, &ci))
+                A->counters.data[ci]->avail_ready = false;
+        }
+        if (steps) *steps = (uint64_t)need + 3;
+    }
+    call_free(&c);
+    sb_free(&err);
+    return ok ? (size_t)need : 0;
+}
+
 alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
                                 arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err) {
     alloc_status st = ALLOC_ERROR;
     if (!result_arena && quick_cached(A, node, claims, n, out, &st, steps)) return st;
     acall c = {.A = A, .node = node, .claims = claims, .nclaims = n, .err = err};
-    arena_reset(&A->call_mem);
-    acall_spare *sp = A->spare;
-    c.cstates.data = sp->cstates.data, c.cstates.cap = sp->cstates.cap;
-    c.results.data = sp->results.data, c.results.cap = sp->results.cap;
-    c.leaked.data = sp->leaked.data, c.leaked.cap = sp->leaked.cap;
-    c.allocating.data = sp->allocating.data, c.allocating.cap = sp->allocating.cap;
-    c.capvals.data = sp->capvals.data, c.capvals.cap = sp->capvals.cap;
-    c.claim_first = ARENA_NEW(&A->call_mem, size_t, n + 1);
+    call_begin(&c);
     if (alloc_gather_pools(&c)) {
         strbuf msg = {0};
         sb_printf(&msg, "gather pool information: %s", sb_str(err));
