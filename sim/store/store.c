@@ -137,17 +137,6 @@ static void bind_opt_int(sqlite3_stmt *s, int i, int64_t v) {
     else sqlite3_bind_null(s, i);
 }
 
-static const char *state_name(uint8_t st) {
-    switch (st) {
-    case POD_RUNNING: return "Running";
-    case POD_SUCCEEDED: return "Succeeded";
-    case POD_DELETED: return "Deleted";
-    case POD_TERMINATING: return "Terminating";
-    case POD_FAILED: return "Failed";
-    default: return "Pending";
-    }
-}
-
 static int write_nodes(store *st, int64_t id, const sim_run *run, const inv_node *info) {
     const scheduler *s = &run->sched;
     sqlite3_stmt *n = prep(st, "INSERT INTO nodes VALUES(?,?,?,?,?,?,?,?,?)");
@@ -194,15 +183,16 @@ static int write_nodes(store *st, int64_t id, const sim_run *run, const inv_node
     return rc;
 }
 
+/* v in decimal at the end of b (no strlen: the digits are counted). */
 static void put_uint(strbuf *b, uint64_t v) {
     char num[24], *q = num + sizeof num;
-    *--q = 0;
     do *--q = (char)('0' + v % 10); while ((v /= 10));
-    sb_puts(b, q);
+    sb_append(b, q, (size_t)(num + sizeof num - q));
 }
 
-/* "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's unit masks. */
-static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
+/* "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's unit masks;
+ * rlen: the length of each resource name (res_names). */
+static void devices_text(const sim_run *run, const sim_pod *p, const size_t *rlen, strbuf *out) {
     const pod_class *c = &run->sched.classes[p->group];
     const uint64_t *u = sim_pod_units(run, p);
     size_t e = 0;
@@ -215,7 +205,7 @@ static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
         if (!m && (int)c->demand[i].res == c->gpu_res) m = p->gpus;
         if (!m) continue;
         if (out->len) sb_putc(out, ';');
-        sb_puts(out, run->sched.res_names[c->demand[i].res]);
+        sb_append(out, run->sched.res_names[c->demand[i].res], rlen[c->demand[i].res]);
         sb_putc(out, '=');
         for (bool first = true; m; m &= m - 1, first = false) {
             if (!first) sb_putc(out, ',');
@@ -226,7 +216,16 @@ static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
 
 enum { POD_COLS = 14 };
 
-/* Cursor over the pods for store_rows_insert: pod i, its name and devices texts. */
+/* What every pod of a class writes alike: its name's prefix and priority. */
+typedef struct pod_class_text {
+    const char *name;
+    size_t nlen;
+    int64_t priority;
+} pod_class_text;
+
+/* Cursor over the pods for store_rows_insert: pod i, its name and devices
+ * texts; per class and per resource what does not change from pod to pod
+ * is looked up once (issue 31: 10M rows). */
 typedef struct pod_cursor {
     const sim_run *run;
     int64_t id;
@@ -234,6 +233,8 @@ typedef struct pod_cursor {
     volatile sig_atomic_t *interrupt;
     bool interrupted;
     strbuf name, dev;
+    pod_class_text *cls;                /* per class */
+    size_t rlen[SCHED_MAX_RESOURCES];   /* strlen of each resource name */
 } pod_cursor;
 
 static bool next_pod(void *ctx) {
@@ -257,6 +258,18 @@ static void result_text(sqlite3_context *out, const char *v) {
     else sqlite3_result_null(out);
 }
 
+/* pods.state: the text of each sim_pod_state, with its length. */
+static void result_state(sqlite3_context *out, uint8_t st) {
+    switch (st) {
+    case POD_RUNNING: sqlite3_result_text(out, "Running", 7, SQLITE_STATIC); break;
+    case POD_SUCCEEDED: sqlite3_result_text(out, "Succeeded", 9, SQLITE_STATIC); break;
+    case POD_DELETED: sqlite3_result_text(out, "Deleted", 7, SQLITE_STATIC); break;
+    case POD_TERMINATING: sqlite3_result_text(out, "Terminating", 11, SQLITE_STATIC); break;
+    case POD_FAILED: sqlite3_result_text(out, "Failed", 6, SQLITE_STATIC); break;
+    default: sqlite3_result_text(out, "Pending", 7, SQLITE_STATIC); break;
+    }
+}
+
 /* Column `col` of the current pod (texts built in the cursor's buffers, read once each). */
 static void pod_column(void *ctx, sqlite3_context *out, int col) {
     pod_cursor *c = ctx;
@@ -266,19 +279,19 @@ static void pod_column(void *ctx, sqlite3_context *out, int col) {
     switch (col) {
     case 0: sqlite3_result_int64(out, c->id); break;
     case 1: sqlite3_result_int64(out, (int64_t)i); break;
-    case 2: {
-        const pod_group_spec *g = sim_class_spec(run, p->group);
-        sb_clear(&c->name);
-        sb_puts(&c->name, p->name ? p->name : g->name);   /* pods of a workload source carry their own name */
-        if (!p->name) {
-            sb_putc(&c->name, '-');
-            put_uint(&c->name, p->ordinal);
+    case 2:
+        if (i < run->pod_names.len && run->pod_names.data[i]) {   /* pods of a workload source carry their own name */
+            sqlite3_result_text(out, run->pod_names.data[i], -1, SQLITE_STATIC);
+            break;
         }
+        sb_clear(&c->name);
+        sb_append(&c->name, c->cls[p->group].name, c->cls[p->group].nlen);
+        sb_putc(&c->name, '-');
+        put_uint(&c->name, p->ordinal);
         sqlite3_result_text(out, sb_str(&c->name), (int)c->name.len, SQLITE_STATIC);
         break;
-    }
     case 3: sqlite3_result_int64(out, p->group); break;
-    case 4: sqlite3_result_int64(out, sim_class_spec(run, p->group)->priority); break;
+    case 4: sqlite3_result_int64(out, c->cls[p->group].priority); break;
     case 5: sqlite3_result_int64(out, p->arrival); break;
     case 6: result_opt_int(out, p->start); break;
     case 7: result_opt_int(out, p->end); break;
@@ -287,16 +300,18 @@ static void pod_column(void *ctx, sqlite3_context *out, int col) {
     case 10: result_opt_int(out, p->node); break;
     case 11:
         sb_clear(&c->dev);
-        if (p->node >= 0) devices_text(run, p, &c->dev);
+        if (p->node >= 0) devices_text(run, p, c->rlen, &c->dev);
         if (c->dev.len) sqlite3_result_text(out, sb_str(&c->dev), (int)c->dev.len, SQLITE_STATIC);
         else sqlite3_result_null(out);
         break;
-    case 12: result_text(out, state_name(p->state)); break;
+    case 12: result_state(out, p->state); break;
     default:
-        result_text(out, p->state == POD_PENDING ? run->class_reason[p->group]
-                         : p->state == POD_DELETED || p->state == POD_TERMINATING || p->state == POD_FAILED
-                             ? sim_delete_reason(run, (uint32_t)i)
-                             : NULL);
+        switch (p->state) {
+        case POD_RUNNING:
+        case POD_SUCCEEDED: sqlite3_result_null(out); break;
+        case POD_PENDING: result_text(out, run->class_reason[p->group]); break;
+        default: result_text(out, sim_delete_reason(run, (uint32_t)i)); break;   /* deleted, terminating, failed */
+        }
         break;
     }
 }
@@ -304,8 +319,16 @@ static void pod_column(void *ctx, sqlite3_context *out, int col) {
 /* Every pod in one INSERT ... SELECT (store_rows.h); -2 when interrupted. */
 static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_atomic_t *interrupt) {
     pod_cursor cur = {.run = run, .id = id, .interrupt = interrupt};
+    size_t ncls = run->sched.nclasses;
+    cur.cls = xmalloc((ncls ? ncls : 1) * sizeof *cur.cls);
+    for (size_t c = 0; c < ncls; c++) {
+        const pod_group_spec *g = sim_class_spec(run, (uint32_t)c);
+        cur.cls[c] = (pod_class_text){g->name, g->name ? strlen(g->name) : 0, g->priority};
+    }
+    for (size_t k = 0; k < run->sched.nres; k++) cur.rlen[k] = strlen(run->sched.res_names[k]);
     store_rows rows = {.ncols = POD_COLS, .ctx = &cur, .next = next_pod, .column = pod_column};
     int rc = store_rows_insert(st->db, "pods", &rows);
+    free(cur.cls);
     sb_free(&cur.name);
     sb_free(&cur.dev);
     return cur.interrupted ? -2 : rc;
