@@ -137,49 +137,106 @@ static void bind_opt_int(sqlite3_stmt *s, int i, int64_t v) {
     else sqlite3_bind_null(s, i);
 }
 
-static int write_nodes(store *st, int64_t id, const sim_run *run, const inv_node *info) {
-    const scheduler *s = &run->sched;
-    sqlite3_stmt *n = prep(st, "INSERT INTO nodes VALUES(?,?,?,?,?,?,?,?,?)");
-    sqlite3_stmt *nr = prep(st, "INSERT INTO node_resources VALUES(?,?,?,?)");
-    sqlite3_stmt *d = prep(st, "INSERT INTO devices VALUES(?,?,?,?,?,?)");
-    int rc = n && nr && d ? 0 : -1;
-    strbuf name = {0};
-    for (size_t i = 0; i < run->nnodes && !rc; i++) {
-        const int64_t *alloc = &s->alloc[i * s->nres];
-        sqlite3_bind_int64(n, 1, id);
-        sqlite3_bind_int64(n, 2, (int64_t)i);
-        bind_text(n, 3, run->nodes[i].meta.name);
-        bind_text(n, 4, info && info[i].pool ? info[i].pool->name : NULL);
-        bind_text(n, 5, info && info[i].gpu ? info[i].gpu->key : info && info[i].pool ? info[i].pool->gpu_model : NULL);
-        sqlite3_bind_int64(n, 6, info ? info[i].gpus : 0);
-        sqlite3_bind_int64(n, 7, alloc[RES_CPU]);
-        sqlite3_bind_int64(n, 8, alloc[RES_MEMORY]);
-        sqlite3_bind_int64(n, 9, alloc[RES_PODS]);
-        rc = step(n);
-        for (size_t r = RES_PODS + 1; r < s->nres && !rc; r++) {
-            if (!alloc[r]) continue;
-            sqlite3_bind_int64(nr, 1, id);
-            sqlite3_bind_int64(nr, 2, (int64_t)i);
-            bind_text(nr, 3, s->res_names[r]);
-            sqlite3_bind_int64(nr, 4, alloc[r]);
-            rc = step(nr);
-            for (int64_t u = 0; u < alloc[r] && alloc[r] <= 64 && !rc; u++) {   /* counted devices only */
-                sb_clear(&name);
-                sb_printf(&name, "%s/%s/%lld", run->nodes[i].meta.name, s->res_names[r], (long long)u);
-                sqlite3_bind_int64(d, 1, id);
-                sqlite3_bind_int64(d, 2, (int64_t)i);
-                bind_text(d, 3, s->res_names[r]);
-                sqlite3_bind_int64(d, 4, u);
-                bind_text(d, 5, sb_str(&name));
-                sqlite3_bind_double(d, 6, run->res_equiv[r]);
-                rc = step(d);
-            }
+/* Cursor over one of the node tables for store_rows_insert (write_nodes):
+ * table 0 nodes (node i), 1 node_resources (its extended resource r with
+ * allocatable > 0), 2 devices (unit u of such a resource with <= 64 units),
+ * each in the order of a loop over the nodes, their resources and units. */
+typedef struct node_cursor {
+    const sim_run *run;
+    const inv_node *info;
+    int64_t id;
+    int table;
+    bool started;
+    size_t i, r;
+    int64_t u;
+    strbuf name;
+} node_cursor;
+
+static void put_uint(strbuf *b, uint64_t v);
+static void result_text(sqlite3_context *out, const char *v);
+
+static bool next_node_row(void *ctx) {
+    node_cursor *c = ctx;
+    const scheduler *s = &c->run->sched;
+    if (c->table == 0) {
+        if (c->started) c->i++;
+        c->started = true;
+        return c->i < c->run->nnodes;
+    }
+    if (!c->started) {
+        c->started = true;
+        c->i = 0, c->r = RES_PODS + 1, c->u = 0;
+    } else if (c->table == 2) {
+        c->u++;
+    } else {
+        c->r++;
+    }
+    for (; c->i < c->run->nnodes; c->i++, c->r = RES_PODS + 1, c->u = 0) {
+        const int64_t *alloc = &s->alloc[c->i * s->nres];
+        for (; c->r < s->nres; c->r++, c->u = 0) {
+            if (!alloc[c->r]) continue;
+            if (c->table == 1 || (alloc[c->r] <= 64 && c->u < alloc[c->r])) return true;   /* counted devices only */
         }
     }
-    sb_free(&name);
-    sqlite3_finalize(n);
-    sqlite3_finalize(nr);
-    sqlite3_finalize(d);
+    return false;
+}
+
+static void node_column(void *ctx, sqlite3_context *out, int col) {
+    node_cursor *c = ctx;
+    const sim_run *run = c->run;
+    const scheduler *s = &run->sched;
+    const inv_node *info = c->info;
+    size_t i = c->i;
+    const int64_t *alloc = &s->alloc[i * s->nres];
+    if (col == 0) {
+        sqlite3_result_int64(out, c->id);
+        return;
+    }
+    if (col == 1) {
+        sqlite3_result_int64(out, (int64_t)i);
+        return;
+    }
+    if (c->table == 0) {
+        switch (col) {
+        case 2: result_text(out, run->nodes[i].meta.name); break;
+        case 3: result_text(out, info && info[i].pool ? info[i].pool->name : NULL); break;
+        case 4: result_text(out, info && info[i].gpu ? info[i].gpu->key : info && info[i].pool ? info[i].pool->gpu_model : NULL); break;
+        case 5: sqlite3_result_int64(out, info ? info[i].gpus : 0); break;
+        case 6: sqlite3_result_int64(out, alloc[RES_CPU]); break;
+        case 7: sqlite3_result_int64(out, alloc[RES_MEMORY]); break;
+        default: sqlite3_result_int64(out, alloc[RES_PODS]); break;
+        }
+        return;
+    }
+    switch (col) {
+    case 2: result_text(out, s->res_names[c->r]); break;
+    case 3: sqlite3_result_int64(out, c->table == 1 ? alloc[c->r] : c->u); break;
+    case 4: {   /* devices.name: "<node>/<resource>/<unit>" */
+        const char *node = run->nodes[i].meta.name;
+        sb_clear(&c->name);
+        sb_puts(&c->name, node ? node : "(null)");
+        sb_putc(&c->name, '/');
+        sb_puts(&c->name, s->res_names[c->r]);
+        sb_putc(&c->name, '/');
+        put_uint(&c->name, (uint64_t)c->u);
+        sqlite3_result_text(out, sb_str(&c->name), (int)c->name.len, SQLITE_STATIC);
+        break;
+    }
+    default: sqlite3_result_double(out, run->res_equiv[c->r]); break;
+    }
+}
+
+/* nodes, node_resources and devices, each in one INSERT ... SELECT (store_rows.h). */
+static int write_nodes(store *st, int64_t id, const sim_run *run, const inv_node *info) {
+    static const char *const table[3] = {"nodes", "node_resources", "devices"};
+    static const int ncols[3] = {9, 4, 6};
+    int rc = 0;
+    for (int t = 0; t < 3 && !rc; t++) {
+        node_cursor cur = {.run = run, .info = info, .id = id, .table = t};
+        store_rows rows = {.ncols = ncols[t], .ctx = &cur, .next = next_node_row, .column = node_column};
+        rc = store_rows_insert(st->db, table[t], &rows);
+        sb_free(&cur.name);
+    }
     return rc;
 }
 
