@@ -225,6 +225,30 @@ drasim_cli_test(NAME queues/run/preempt-within-cq
       "^l-0@0 l-1@1000 h-0@15000 m-0@100000 l-2@35000$"
       ${_kq_out}/within-cq.db "SELECT reason FROM pods WHERE name = 'l-1'"
       "^Preempted to accommodate a workload due to prioritization in the ClusterQueue [(]Kueue[)]$")
+# A preempted Workload is requeued when its quota is released and the
+# scheduler runs then (kueue ff69552e79 workload_controller.go Update ->
+# AddOrUpdateWorkload -> Broadcast); by hand in run/requeue.yaml. Before,
+# the victim waited for the next event in its cohort (grace 0: b-2, b-3 at
+# 12 s) or was a head while its old self still held quota (grace 5: b-2 at 12 s).
+set(_kq_rq "SELECT group_concat(t_ms || ':' || flavor || '=' || usage, ' ') FROM queue_usage WHERE cluster_queue = 'team-b' AND resource = 'nvidia.com/gpu' AND t_ms IN (15000, 20000)")
+set(_kq_rqw "SELECT group_concat(metric || '=' || printf('%.3f', value), ' ') FROM summary WHERE grp = 'team-b' AND metric IN ('queue_admitted', 'queue_admitted_borrowing', 'queue_preempted', 'queue_wait_censored_max_s')")
+drasim_cli_test(NAME queues/run/requeue-grace-0
+  COMMAND run ${_kq}/run/requeue.yaml -o ${_kq_out}/requeue-0.db --force
+  SQL ${_kq_out}/requeue-0.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^b-0@0 b-1@1000 a-0@10000 a-1@10000 a-2@10000 a-3@10000 b-2@10001 b-3@10001 c-0@12000$"
+      ${_kq_out}/requeue-0.db "${_kq_rqw}"
+      "^queue_admitted=4.000 queue_admitted_borrowing=2.000 queue_preempted=2.000 queue_wait_censored_max_s=0.001$"
+      ${_kq_out}/requeue-0.db "${_kq_rq}"
+      "^15000:h100=0[.]0 15000:a100=2[.]0 20000:h100=0[.]0 20000:a100=2[.]0$")
+drasim_cli_test(NAME queues/run/requeue-grace-5
+  COMMAND run ${_kq}/run/requeue.yaml -o ${_kq_out}/requeue-5.db --force
+          --set workload.podGroups.b.terminationGracePeriodSeconds=5
+  SQL ${_kq_out}/requeue-5.db "SELECT group_concat(name || '@' || arrival_ms || '-' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^b-0@0-0 b-1@1000-1000 a-0@10000-10000 a-1@10000-10000 a-2@10000-15000 a-3@10000-20000 b-2@10000-15000 c-0@12000-12000 b-3@15000-20000$"
+      ${_kq_out}/requeue-5.db "${_kq_rqw}"
+      "^queue_admitted=4.000 queue_admitted_borrowing=2.000 queue_preempted=2.000 queue_wait_censored_max_s=5.000$"
+      ${_kq_out}/requeue-5.db "${_kq_rq}"
+      "^15000:h100=1[.]0 15000:a100=1[.]0 20000:h100=0[.]0 20000:a100=2[.]0$")
 # kueue ff69552e79 scheduler_test.go TestSchedule "preemption while borrowing,
 # workload waiting for preemption should not block a borrowing workload in another CQ"
 drasim_cli_test(NAME queues/run/upstream-borrow-not-blocked
@@ -372,6 +396,17 @@ drasim_cli_test(NAME queues/run/pods-ready-block
   SQL ${_kq_out}/pods-ready-block.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_evicted_PodsReadyTimeout', 'queue_evicted_Deactivated', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
       "^queue_admitted=2.0 queue_evicted_PodsReadyTimeout=0.0 queue_evicted_Deactivated=1.0 queue_wait_censored_mean_s=25.0 queue_wait_censored_max_s=50.0$"
       ${_kq_out}/pods-ready-block.db "SELECT scheduled_ms FROM pods WHERE name = 'small-0'" "^60000$")
+# a timed-out gang with running pods: requeued when its backoff (35 s) is
+# over and its pods are gone (50 s), not at 35 s while they still hold its
+# quota; by hand in run/pods-ready-held.yaml (before: admitted at 35 s, wait
+# 5 s, deactivated at 65 s)
+drasim_cli_test(NAME queues/run/pods-ready-held
+  COMMAND run ${_kq}/run/pods-ready-held.yaml -o ${_kq_out}/pods-ready-held.db --force
+  EXPECT "big: 3 pods: ClusterQueue team: Workload deactivated after 2 PodsReady timeout[(]s[)] [(]backoffLimitCount 1[)]"
+  SQL ${_kq_out}/pods-ready-held.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_evicted_PodsReadyTimeout', 'queue_evicted_Deactivated', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
+      "^queue_admitted=2[.]0 queue_evicted_PodsReadyTimeout=1[.]0 queue_evicted_Deactivated=1[.]0 queue_wait_censored_mean_s=10[.]0 queue_wait_censored_max_s=20[.]0$"
+      ${_kq_out}/pods-ready-held.db "SELECT group_concat(name || '@' || arrival_ms || '-' || ifnull(scheduled_ms, '') || '-' || ifnull(completion_ms, ''), ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^big-0@0-0-50000 big-1@0-0-50000 big-2@0--30000 big-3@30000-50000-100000 big-4@30000-50000-100000 big-5@30000--80000 big-6@80000-- big-7@80000-- big-8@80000--$")
 drasim_cli_test(NAME queues/run/bad-pods-ready
   COMMAND run ${_kq}/run/bad-pods-ready.yaml -o ${_kq_out}/bad-pods-ready.db
   EXIT 3 EXPECT [[bad-pods-ready.yaml:41:38: waitForPodsReady.requeuingStrategy.timestamp: supported values: "Creation", "Eviction"]]

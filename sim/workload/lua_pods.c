@@ -311,7 +311,7 @@ static inline void kputc(strbuf *b, char c) {
 
 /* Append the decimal text of v (sb_printf's "%lld", without printf: shape keys are built per pod),
  * after `tag` (0: none) and before `end`, in one append. */
-static void put_int(strbuf *b, char tag, long long v, char end) {
+static __attribute__((noinline)) void put_int_any(strbuf *b, char tag, long long v, char end) {
     char tmp[28];
     int n = (int)sizeof tmp;
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
@@ -322,6 +322,25 @@ static void put_int(strbuf *b, char tag, long long v, char end) {
     kput(b, tmp + n, sizeof tmp - (size_t)n);
 }
 
+/* put_int_any, with the common case inline: 0 .. 99 (lengths of keys and names, counts) while the
+ * buffer has room. The same text. */
+static inline void put_int(strbuf *b, char tag, long long v, char end) {
+    if ((unsigned long long)v >= 100 || b->len + 5 >= b->cap) {
+        put_int_any(b, tag, v, end);
+        return;
+    }
+    char *p = b->s + b->len;
+    if (tag) *p++ = tag;
+    if (v >= 10) *p++ = (char)('0' + v / 10);
+    *p++ = (char)('0' + v % 10);
+    *p++ = end;
+    *p = 0;
+    b->len = (size_t)(p - b->s);
+}
+
+enum { MAX_KEYS = 64, FEW_KEYS = 8, KEY_LEVEL_SLOTS = 2 * FEW_KEYS + 8 };
+
+/* Append the shape-key text of the value at idx (nested tables down to MAX_DEPTH). */
 static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
     if (idx < 0) idx = lua_absindex(L, idx);
     if (depth > MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
@@ -342,8 +361,7 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
     case LUA_TTABLE: break;
     default: luaL_error(L, "%s: unsupported value of type %s", what, luaL_typename(L, idx));
     }
-    enum { MAX_KEYS = 64, FEW_KEYS = 8 };
-    luaL_checkstack(L, 2 * FEW_KEYS + 8, "nested too deeply");   /* a map of up to FEW_KEYS keys, and the nested call's */
+    luaL_checkstack(L, KEY_LEVEL_SLOTS, "nested too deeply");   /* a map of up to FEW_KEYS keys, and the nested call's */
     key_ref keys[MAX_KEYS];
     size_t n = 0;
     lua_Integer maxint = 0;   /* the largest key while all are integers >= 1, else -1 */
@@ -356,8 +374,10 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
             maxint = -1;
         } else {
             strkeys = false;
-            if (!lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1) maxint = -1;
-            else if (maxint >= 0 && lua_tointeger(L, -2) > maxint) maxint = lua_tointeger(L, -2);
+            int isint;   /* a float key is never integral (Lua stores those as integers) */
+            lua_Integer k = lua_tointegerx(L, -2, &isint);
+            if (!isint || k < 1) maxint = -1;
+            else if (maxint >= 0 && k > maxint) maxint = k;
         }
         if (strkeys && n < MAX_KEYS) {   /* a map's value stays on the stack: read after the sort, no lookup */
             keys[n].v = base + 2 + 2 * (int)n;   /* above the values and key copies of the keys before it */
@@ -375,7 +395,7 @@ static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *w
         kputc(b, '[');
         for (size_t i = 1; i <= len; i++) {
             lua_rawgeti(L, idx, (lua_Integer)i);
-            key_value(L, -1, b, depth + 1, what);
+            key_value(L, base + 1, b, depth + 1, what);
             lua_pop(L, 1);
         }
         kputc(b, ']');

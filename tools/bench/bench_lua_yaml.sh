@@ -16,9 +16,11 @@
 # BUILD=dir picks the build (relative to the source tree).
 #
 # Last measured (callgrind, 1000 100000, docs/LUA.md "Speed"): lua / yaml
-# 1.50x device plugin, 1.59x DRA (1.60x, 1.71x before drasim.submit read its
-# table once); lua+labels +14 % over lua. 1000 1000000 3 dp (CPU, load 25):
-# yaml 3.71 s, lua 6.48 s (1.75x), lua+labels +11 %.
+# 1.47x device plugin, 1.73x DRA (1.50x, 1.79x on main 9064902; the script's
+# own VM work alone is 0.26x / 0.39x of the yaml run); lua+labels +14 % over
+# lua. CPU medians of 3 at load 18-23 (too loaded to tell 2 % apart): dp
+# 1.37-1.66x, dra 1.45-1.71x, lua+labels +4 to +31 %. 1000 1000000 3 dp (CPU,
+# load 25, a stop earlier): yaml 3.71 s, lua 6.48 s (1.75x), lua+labels +11 %.
 set -eu
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
