@@ -48,6 +48,14 @@ struct kq_node {
     size_t index;                                         /* in kq_snapshot.nodes */
     struct kq_wl **adm;                                   /* is_cq: its admitted workloads, in admission order (NULL: gone) */
     size_t nadm, cap_adm, holes_adm;
+    /* is_cq: what lets kq_preempt.c read `adm` backwards as candidates in
+     * CandidatesOrdering instead of collecting and ordering all of them */
+    struct kq_wl **evl;                                   /* its admitted workloads marked evicted (any order) */
+    size_t nevl, cap_evl;
+    int32_t adm_prio;                                     /* the priority of the first workload listed since it was empty */
+    size_t adm_odd;                                       /* listed workloads with another priority or a reservation text */
+    int64_t adm_last;                                     /* the latest reserved_ms listed */
+    bool adm_unsorted;                                    /* some reserved_ms listed after a later one */
 };
 
 typedef struct kq_fr {
@@ -116,6 +124,14 @@ void kq_add_usage(kq_node *n, uint32_t fr, int64_t v);
 void kq_remove_usage(kq_node *n, uint32_t fr, int64_t v);
 void kq_admit_wl(kq_snapshot *s, kq_wl *w);      /* adds w's usage and lists it */
 void kq_unadmit_wl(kq_snapshot *s, kq_wl *w);    /* removes both */
+/* Mark an admitted (or about to be admitted) workload evicted: its Kueue
+ * Evicted condition, which puts it first among preemption candidates. Use
+ * this, not the field, once it is listed (its ClusterQueue keeps a list). */
+void kq_wl_mark_evicted(kq_wl *w);
+/* True when cq's listed workloads all have its first one's priority, no
+ * reservation text and reserved_ms in listing order: then `adm` read
+ * backwards is CandidatesOrdering up to ties of reserved_ms (kq_preempt.c). */
+bool kq_adm_ordered(const kq_node *cq);
 /* Add or remove only the usage (preemption simulation). */
 void kq_wl_usage(kq_wl *w, bool add);
 /* The same for a preemption candidate: its quota usage and, during a TAS

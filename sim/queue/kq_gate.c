@@ -681,7 +681,7 @@ static bool preempt(kq_gate *g, uint32_t pod, const kq_result *r, wl_vec *target
         kq_wl *w = r->victims[i].wl;
         VEC_PUSH(*targeted, w);
         if (w->evicted) continue;   /* already on its way out: wait for it */
-        w->evicted = true;
+        kq_wl_mark_evicted(w);
         disarm(g, wl_pod(w), g->now);
         int k = reason_index(r->victims[i].reason);
         cs->preemptions[k]++;
@@ -872,7 +872,7 @@ static void time_out(kq_gate *g, uint32_t pod, int64_t t, queue_cycle_out *out) 
     cls_info *ci = &g->cls[p->cls];
     cq_state *cs = &g->cqs[p->cq];
     const kq_wait_ready *wr = g->wr;
-    p->wl->evicted = true;
+    kq_wl_mark_evicted(p->wl);
     strbuf b = {0};
     const char *text;
     if (wr->backoff_limit >= 0 && (int64_t)e->requeues + 1 > wr->backoff_limit) {

@@ -174,11 +174,11 @@ void kq_snapshot_free(kq_snapshot *s) {
         free(n->subtree);
         free(n->usage);
         free(n->adm);
+        free(n->evl);
         free(n);
     }
     free(s->nodes);
     free(s->frs);
-    free(s->admitted);
     memset(s, 0, sizeof *s);
 }
 
@@ -279,11 +279,32 @@ static void list_compact(kq_wl **l, size_t *n, size_t *holes, bool cq_list) {
     *holes = 0;
 }
 
+static bool adm_odd(const kq_node *cq, const kq_wl *w) { return w->reserved_at || w->priority != cq->adm_prio; }
+
 void kq_admit_wl(kq_snapshot *s, kq_wl *w) {
     kq_wl_usage(w, true);
     w->slot = list_add(&s->admitted, &s->nadmitted, &s->cap_admitted, w);
     kq_node *cq = w->cq;   /* its ClusterQueue's own list (kq_preempt's candidates) */
+    if (cq->nadm == cq->holes_adm) {   /* empty: its order starts again */
+        cq->adm_prio = w->priority;
+        cq->adm_odd = 0;
+        cq->adm_last = w->reserved_ms;
+        cq->adm_unsorted = false;
+    }
+    cq->adm_odd += adm_odd(cq, w);
+    if (w->reserved_ms < cq->adm_last) cq->adm_unsorted = true;
+    else cq->adm_last = w->reserved_ms;
     w->cq_slot = list_add(&cq->adm, &cq->nadm, &cq->cap_adm, w);
+    if (w->evicted) list_add(&cq->evl, &cq->nevl, &cq->cap_evl, w);
+}
+
+bool kq_adm_ordered(const kq_node *cq) { return cq->adm_odd == 0 && !cq->adm_unsorted; }
+
+void kq_wl_mark_evicted(kq_wl *w) {
+    if (w->evicted) return;
+    w->evicted = true;
+    kq_node *cq = w->cq;
+    if (cq && w->cq_slot < cq->nadm && cq->adm[w->cq_slot] == w) list_add(&cq->evl, &cq->nevl, &cq->cap_evl, w);
 }
 
 /* Removal leaves a hole (O(1); a run removes every Workload it admitted),
@@ -295,5 +316,12 @@ void kq_unadmit_wl(kq_snapshot *s, kq_wl *w) {
     if (++s->holes_admitted * 2 > s->nadmitted) list_compact(s->admitted, &s->nadmitted, &s->holes_admitted, false);
     kq_node *cq = w->cq;
     cq->adm[w->cq_slot] = NULL;
+    cq->adm_odd -= adm_odd(cq, w);
+    if (w->evicted)
+        for (size_t i = 0; i < cq->nevl; i++)
+            if (cq->evl[i] == w) {
+                cq->evl[i] = cq->evl[--cq->nevl];
+                break;
+            }
     if (++cq->holes_adm * 2 > cq->nadm) list_compact(cq->adm, &cq->nadm, &cq->holes_adm, true);
 }
