@@ -46,7 +46,8 @@ struct kq_node {
     const kq_cluster_queue *cq;                           /* is_cq */
     const kq_cohort *cohort;                              /* !is_cq */
     size_t index;                                         /* in kq_snapshot.nodes */
-    struct kq_wl **adm;                                   /* is_cq: its admitted workloads, in admission order (NULL: gone) */
+    struct kq_wl **adm;                                   /* is_cq: its admitted workloads (owned by the caller), in
+                                                           * admission order; NULL: one that left (compacted when half are) */
     size_t nadm, cap_adm, holes_adm;
     /* is_cq: what lets kq_preempt.c read `adm` backwards as candidates in
      * CandidatesOrdering instead of collecting and ordering all of them */
@@ -81,7 +82,7 @@ typedef struct kq_wl {
     kq_usage *usage;                 /* admitted: total usage per fr */
     size_t nusage;
     uint64_t seq;                    /* uid order */
-    size_t slot, cq_slot;            /* admitted: its index in kq_snapshot.admitted and in cq->adm */
+    size_t cq_slot;                  /* admitted: its index in cq->adm */
 } kq_wl;
 
 /* Kueue's TAS check inside preemption (kq_tas_admit.c; preemption.go
@@ -101,9 +102,6 @@ typedef struct kq_snapshot {
     size_t nfr, cap_fr;
     kq_node **nodes;                 /* ClusterQueues (in input order), then cohorts */
     size_t nnodes, ncq;
-    kq_wl **admitted;                /* every admitted workload (owned by the caller), in admission
-                                      * order; NULL: one that left (skip it; compacted when half are) */
-    size_t nadmitted, cap_admitted, holes_admitted;
     bool fair_sharing;               /* Configuration fairSharing: DRS ordering and fair preemption */
     kq_fs_strategy fs_strategies[2]; /* preemptionStrategies */
     size_t nfs_strategies;

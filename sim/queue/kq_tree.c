@@ -265,14 +265,13 @@ static size_t list_add(kq_wl ***l, size_t *n, size_t *cap, kq_wl *w) {
     return (*n)++;
 }
 
-/* Drop the NULL holes of list l, keeping the order; each entry's index is
- * stored again (its cq_slot for a ClusterQueue's list, else its slot). */
-static void list_compact(kq_wl **l, size_t *n, size_t *holes, bool cq_list) {
+/* Drop the NULL holes of a ClusterQueue's list, keeping the order; each
+ * entry's cq_slot is stored again. */
+static void list_compact(kq_wl **l, size_t *n, size_t *holes) {
     size_t k = 0;
     for (size_t i = 0; i < *n; i++)
         if (l[i]) {
-            if (cq_list) l[i]->cq_slot = k;
-            else l[i]->slot = k;
+            l[i]->cq_slot = k;
             l[k++] = l[i];
         }
     *n = k;
@@ -282,9 +281,9 @@ static void list_compact(kq_wl **l, size_t *n, size_t *holes, bool cq_list) {
 static bool adm_odd(const kq_node *cq, const kq_wl *w) { return w->reserved_at || w->priority != cq->adm_prio; }
 
 void kq_admit_wl(kq_snapshot *s, kq_wl *w) {
+    (void)s;
     kq_wl_usage(w, true);
-    w->slot = list_add(&s->admitted, &s->nadmitted, &s->cap_admitted, w);
-    kq_node *cq = w->cq;   /* its ClusterQueue's own list (kq_preempt's candidates) */
+    kq_node *cq = w->cq;   /* its ClusterQueue's own list (the preemption candidates) */
     if (cq->nadm == cq->holes_adm) {   /* empty: its order starts again */
         cq->adm_prio = w->priority;
         cq->adm_odd = 0;
@@ -310,11 +309,10 @@ void kq_wl_mark_evicted(kq_wl *w) {
 /* Removal leaves a hole (O(1); a run removes every Workload it admitted),
  * the list is compacted once half of it is holes. */
 void kq_unadmit_wl(kq_snapshot *s, kq_wl *w) {
+    (void)s;
     kq_wl_usage(w, false);
-    if (w->slot >= s->nadmitted || s->admitted[w->slot] != w) return;
-    s->admitted[w->slot] = NULL;
-    if (++s->holes_admitted * 2 > s->nadmitted) list_compact(s->admitted, &s->nadmitted, &s->holes_admitted, false);
     kq_node *cq = w->cq;
+    if (w->cq_slot >= cq->nadm || cq->adm[w->cq_slot] != w) return;
     cq->adm[w->cq_slot] = NULL;
     cq->adm_odd -= adm_odd(cq, w);
     if (w->evicted)
@@ -323,5 +321,5 @@ void kq_unadmit_wl(kq_snapshot *s, kq_wl *w) {
                 cq->evl[i] = cq->evl[--cq->nevl];
                 break;
             }
-    if (++cq->holes_adm * 2 > cq->nadm) list_compact(cq->adm, &cq->nadm, &cq->holes_adm, true);
+    if (++cq->holes_adm * 2 > cq->nadm) list_compact(cq->adm, &cq->nadm, &cq->holes_adm);
 }
