@@ -102,6 +102,7 @@ typedef struct kq_snapshot {
     size_t nfr, cap_fr;
     kq_node **nodes;                 /* ClusterQueues (in input order), then cohorts */
     size_t nnodes, ncq;
+    const char *pods_name;           /* intern("pods"), looked up once */
     bool fair_sharing;               /* Configuration fairSharing: DRS ordering and fair preemption */
     kq_fs_strategy fs_strategies[2]; /* preemptionStrategies */
     size_t nfs_strategies;
@@ -194,6 +195,8 @@ typedef struct kq_pending {
     int32_t *ps_counts;
     const k8s_pod **ps_specs;        /* per pod set: requests per pod, selector, tolerations */
     const kq_topology_request **ps_tas;  /* per pod set: TAS request (NULL: none; kq_tas_admit.c) */
+    const int64_t *const *ps_amounts;    /* per pod set: kq_resource_value of each of ps_specs' requests,
+                                          * worked out once by the caller; NULL: worked out here */
     size_t npod_sets;
 } kq_pending;
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "queue/kq.h"
+#include "util/intern.h"
 #include "util/xalloc.h"
 
 int64_t kq_sat_add(int64_t a, int64_t b) {
@@ -137,6 +138,7 @@ static void accumulate(kq_node *n, size_t nfr) {
 void kq_snapshot_build(kq_snapshot *s, const kq_objects *o) {
     memset(s, 0, sizeof *s);
     s->o = o;
+    s->pods_name = intern("pods");
     s->fair_sharing = o->config.fair_sharing;
     memcpy(s->fs_strategies, o->config.fs_strategies, sizeof s->fs_strategies);
     s->nfs_strategies = o->config.nfs_strategies;
