@@ -225,6 +225,30 @@ drasim_cli_test(NAME queues/run/preempt-within-cq
       "^l-0@0 l-1@1000 h-0@15000 m-0@100000 l-2@35000$"
       ${_kq_out}/within-cq.db "SELECT reason FROM pods WHERE name = 'l-1'"
       "^Preempted to accommodate a workload due to prioritization in the ClusterQueue [(]Kueue[)]$")
+# A preempted Workload is requeued when its quota is released and the
+# scheduler runs then (kueue ff69552e79 workload_controller.go Update ->
+# AddOrUpdateWorkload -> Broadcast); by hand in run/requeue.yaml. Before,
+# the victim waited for the next event in its cohort (grace 0: b-2, b-3 at
+# 12 s) or was a head while its old self still held quota (grace 5: b-2 at 12 s).
+set(_kq_rq "SELECT group_concat(t_ms || ':' || flavor || '=' || usage, ' ') FROM queue_usage WHERE cluster_queue = 'team-b' AND resource = 'nvidia.com/gpu' AND t_ms IN (15000, 20000)")
+set(_kq_rqw "SELECT group_concat(metric || '=' || printf('%.3f', value), ' ') FROM summary WHERE grp = 'team-b' AND metric IN ('queue_admitted', 'queue_admitted_borrowing', 'queue_preempted', 'queue_wait_censored_max_s')")
+drasim_cli_test(NAME queues/run/requeue-grace-0
+  COMMAND run ${_kq}/run/requeue.yaml -o ${_kq_out}/requeue-0.db --force
+  SQL ${_kq_out}/requeue-0.db "SELECT group_concat(name || '@' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^b-0@0 b-1@1000 a-0@10000 a-1@10000 a-2@10000 a-3@10000 b-2@10001 b-3@10001 c-0@12000$"
+      ${_kq_out}/requeue-0.db "${_kq_rqw}"
+      "^queue_admitted=4.000 queue_admitted_borrowing=2.000 queue_preempted=2.000 queue_wait_censored_max_s=0.001$"
+      ${_kq_out}/requeue-0.db "${_kq_rq}"
+      "^15000:h100=0[.]0 15000:a100=2[.]0 20000:h100=0[.]0 20000:a100=2[.]0$")
+drasim_cli_test(NAME queues/run/requeue-grace-5
+  COMMAND run ${_kq}/run/requeue.yaml -o ${_kq_out}/requeue-5.db --force
+          --set workload.podGroups.b.terminationGracePeriodSeconds=5
+  SQL ${_kq_out}/requeue-5.db "SELECT group_concat(name || '@' || arrival_ms || '-' || scheduled_ms, ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^b-0@0-0 b-1@1000-1000 a-0@10000-10000 a-1@10000-10000 a-2@10000-15000 a-3@10000-20000 b-2@10000-15000 c-0@12000-12000 b-3@15000-20000$"
+      ${_kq_out}/requeue-5.db "${_kq_rqw}"
+      "^queue_admitted=4.000 queue_admitted_borrowing=2.000 queue_preempted=2.000 queue_wait_censored_max_s=5.000$"
+      ${_kq_out}/requeue-5.db "${_kq_rq}"
+      "^15000:h100=1[.]0 15000:a100=1[.]0 20000:h100=0[.]0 20000:a100=2[.]0$")
 # kueue ff69552e79 scheduler_test.go TestSchedule "preemption while borrowing,
 # workload waiting for preemption should not block a borrowing workload in another CQ"
 drasim_cli_test(NAME queues/run/upstream-borrow-not-blocked

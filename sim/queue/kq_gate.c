@@ -73,7 +73,8 @@ typedef struct gang_wl {
     int64_t order;                   /* queue-order timestamp; -1 = its creation */
     int32_t live;                    /* admitted members that have not ended */
     int32_t nbound;                  /* members bound to a node */
-    int64_t created, not_before;     /* a requeued Workload's creation and backoff end; -1 = none */
+    int64_t created, not_before;     /* a requeued Workload's creation and requeue time (REQ_HELD: its
+                                        old self still holds quota); -1 = none */
     int32_t requeues;                /* its requeueState.count */
     uint32_t wid;                    /* its identity (kq_ready jitter) + 1; 0 = new */
     bool deactivated;
@@ -99,13 +100,25 @@ typedef struct pod_rec {
  * requeued or evicted (default in brackets). */
 typedef struct pod_ext {
     int64_t order;                   /* queue-order timestamp (ms) [arrival]: the requeued Workload's */
-    int64_t not_before;              /* a requeued victim: not a head before this instant [0] */
+    int64_t not_before;              /* a requeued victim: not a head before this instant; REQ_HELD
+                                        while its evicted self still holds quota [0] */
     int64_t created;                 /* the Workload's creationTimestamp [arrival] */
-    int64_t evicted_at, requeue_at;  /* its PodsReadyTimeout eviction, the backoff's end [0] */
+    int64_t evicted_at, requeue_at;  /* its PodsReadyTimeout eviction, the backoff's end; evicted and
+                                        its quota held: the earliest requeue (requeue_released) [0] */
     int32_t requeues;                /* status.requeueState.count [0] */
     uint32_t wid;                    /* the Workload's identity: its first pod [the pod] */
     uint8_t evicted_by;              /* BY_TIMEOUT, BY_DEACTIVATION: why the gate evicted it [BY_NONE] */
+    bool heirs;                      /* evicted, quota held: requeued Workloads wait for it (g->heirs) [false] */
 } pod_ext;
+
+/* The requeue time of a Workload whose evicted self still holds its quota. */
+#define REQ_HELD INT64_MAX
+
+/* An evicted Workload (its leader pod) whose quota is still held, and a
+ * pod of its requeued self (a gang: one of the new gang's pods). */
+typedef struct heir {
+    uint32_t victim, rep;
+} heir;
 
 static const pod_ext NO_EXT = {0};
 
@@ -197,6 +210,8 @@ typedef struct kq_gate {
     const kq_wait_ready *wr;
     kq_timers timers;
     VEC(int64_t) wakes;              /* instants to hand to the engine (take_wake) */
+    VEC(heir) heirs;                 /* evicted Workloads still holding quota -> their requeued selves */
+    int64_t requeues_due;            /* T_REQUEUE timers not fired yet (gate_busy) */
     int64_t awaiting;                /* armed Workloads */
     bool blocked;                    /* blockAdmission: admission waits for them */
     rng jitter;                      /* base of the per-Workload jitter streams */
@@ -465,16 +480,50 @@ static void disarm(kq_gate *g, uint32_t pod, int64_t t) {
     VEC_PUSH(g->wakes, t);
 }
 
+/* A cycle of ClusterQueue `cq`'s tree at `at`: a Workload requeued then is
+ * a head again (Kueue's Broadcast after the requeue). */
+static void requeue_wake(kq_gate *g, int32_t cq, int64_t at) {
+    kq_timers_push(&g->timers, at, (uint32_t)cq, T_REQUEUE);
+    g->requeues_due++;
+    if (!g->wakes.len || g->wakes.data[g->wakes.len - 1] != at) VEC_PUSH(g->wakes, at);
+}
+
+/* The requeued Workload of pod `rep` (a gang's: its gang, complete or
+ * still collecting) is a head again from `at` (REQ_HELD: not yet). */
+static void set_requeue(kq_gate *g, uint32_t rep, int64_t at) {
+    if (g->pods.data[rep].gw) {
+        gang_wl *gw = &g->gangs.data[g->pods.data[rep].gw - 1];
+        gw->not_before = at;
+        rep = gw->members.data[0];   /* complete: the leader stands for it; else gang_collect applies it */
+    }
+    if (g->pods.data[rep].pending) ext_of(g, rep)->not_before = at;
+}
+
 /* The victim's Workload requeued as its replacement: Kueue's Job integration
  * suspends the Job and requeues the same Workload, which keeps its creation
  * time as queue-order timestamp (pkg/workload/workload.go
  * GetQueueOrderTimestamp; its +1 ms for InCohortReclaimWhileBorrowing applies
  * only with PrioritySortingWithinCohort off, a feature gate on by default).
- * It is back in the queue only after the instant of its preemption: Kueue
- * requeues it once the Job is suspended and its quota released
- * (pkg/controller/core/workload_controller.go), never within the scheduling
- * cycle that preempted it; without this a victim still pending (deleted at
- * once) would be readmitted and preempted again forever. */
+ *
+ * When: kueue ff69552e79 requeues an evicted Workload when its quota is
+ * released. The Job reconciler (pkg/controller/jobframework/reconciler.go,
+ * "handle eviction") stops the Job and, once it is no longer active, clears
+ * the quota reservation; the Workload controller's Update for that
+ * QuotaReserved -> Pending transition (pkg/controller/core/
+ * workload_controller.go) deletes it from the cache (its quota is free),
+ * puts it back in its ClusterQueue's heap (queues.AddOrUpdateWorkloadWithoutLock,
+ * pkg/cache/queue/manager.go), requeues the cohort's inadmissible Workloads
+ * (QueueAssociatedInadmissibleWorkloadsAfter) and wakes the scheduler
+ * (Broadcast). drasim releases an evicted Workload's quota when its pods are
+ * gone (gate_ended), so the replacement becomes a head then (REQ_HELD until
+ * requeue_released), and a timer wakes its tree when that instant has no
+ * other event. Two floors: never in the instant that preempted it (Kueue
+ * requeues it after the scheduling cycle that evicted it; drasim's next
+ * instant is 1 ms later -- without this a victim deleted at once could be
+ * readmitted and preempted again in the same instant forever), and for a
+ * PodsReadyTimeout eviction not before RequeueState.RequeueAt (the Update
+ * handler requeues at once only when the backoff is over; Reconcile does it
+ * at RequeueAt otherwise). A deactivated Workload is never requeued. */
 static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     kq_gate *g = ctx;
     if (victim >= g->pods.len || rep >= g->pods.len) return;
@@ -484,12 +533,26 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
     int64_t v_created = created_of(g, vp);
     uint32_t v_wid = wid_of(g, victim);
     /* GetQueueOrderTimestamp: the PodsReadyTimeout eviction's time with
-     * requeuingStrategy.timestamp Eviction, else the creation time; a
-     * PodsReadyTimeout victim waits for its backoff (RequeueState.RequeueAt) */
+     * requeuingStrategy.timestamp Eviction, else the creation time */
     int64_t order = v->evicted_by == BY_TIMEOUT && !g->wr->creation_timestamp ? v->evicted_at : v_created;
-    int64_t not_before = v->evicted_by == BY_TIMEOUT && v->requeue_at > g->now + 1 ? v->requeue_at : g->now + 1;
+    int64_t floor = v->evicted_by == BY_TIMEOUT && v->requeue_at > g->now + 1 ? v->requeue_at : g->now + 1;
     bool deact = v->evicted_by == BY_DEACTIVATION;
-    int32_t v_requeues = v->requeues;
+    bool held = vp->wl != NULL && !deact;   /* its quota not released yet (its pods still terminating) */
+    int64_t not_before = held ? REQ_HELD : floor;
+    int32_t v_requeues = v->requeues, cq = vp->cq;
+    if (held) {   /* requeue_released finishes it; one entry per requeued Workload */
+        uint32_t rgw = g->pods.data[rep].gw;
+        bool known = false;
+        for (size_t i = 0; i < g->heirs.len && !known; i++)
+            known = g->heirs.data[i].victim == victim &&
+                    (rgw ? g->pods.data[g->heirs.data[i].rep].gw == rgw : g->heirs.data[i].rep == rep);
+        if (!known) VEC_PUSH(g->heirs, ((heir){victim, rep}));
+        pod_ext *ve = ext_of(g, victim);   /* v may move: not used below */
+        ve->requeue_at = floor;
+        ve->heirs = true;
+    } else if (!deact) {
+        requeue_wake(g, cq, floor);
+    }
     if (g->pods.data[rep].gw) {   /* a gang: its new Workload keeps the old order */
         gang_wl *gw = &g->gangs.data[g->pods.data[rep].gw - 1];
         if (gw->order < 0 || order < gw->order) gw->order = order;
@@ -499,11 +562,11 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
         gw->not_before = not_before;
         gw->deactivated = deact;
         rep = gw->members.data[0];
-        if (!g->pods.data[rep].pending) return;   /* still collecting: applied at completion */
+        if (!g->pods.data[rep].pending) return;   /* still collecting: applied at completion (gang_collect) */
         order = gw->order;
     }
     if (!g->pods.data[rep].pending) return;
-    pod_ext *e = ext_of(g, rep);   /* may move the victim's: v is not used below */
+    pod_ext *e = ext_of(g, rep);
     e->order = order;
     e->created = v_created;
     e->requeues = v_requeues;
@@ -524,6 +587,25 @@ static void gate_requeued(void *ctx, uint32_t victim, uint32_t rep) {
             sift_up(g, cs, i);
             break;
         }
+}
+
+/* Evicted Workload `pod` (a gang's leader) released its quota at t: the
+ * Workloads it was requeued as are heads again from then (not before the
+ * floor gate_requeued kept in its requeue_at); gate_ended marked its tree
+ * dirty, so a requeue at t is seen in this instant's cycle, a later one
+ * gets a timer. */
+static void requeue_released(kq_gate *g, uint32_t pod, int64_t t) {
+    pod_ext *e = ext_of(g, pod);
+    e->heirs = false;
+    int64_t at = e->requeue_at > t ? e->requeue_at : t;
+    size_t keep = 0;
+    for (size_t i = 0; i < g->heirs.len; i++) {
+        heir h = g->heirs.data[i];
+        if (h.victim == pod) set_requeue(g, h.rep, at);
+        else g->heirs.data[keep++] = h;
+    }
+    g->heirs.len = keep;
+    if (at > t) requeue_wake(g, g->pods.data[pod].cq, at);
 }
 
 /* TAS: any pod that ends frees node capacity: every tree tries again
@@ -559,6 +641,7 @@ static void gate_ended(void *ctx, uint32_t pod, int64_t t) {
     mark_dirty(g, p->wl->cq);
     wl_release(g, p->wl);
     p->wl = NULL;
+    if (p->ext && g->ext.data[p->ext - 1].heirs) requeue_released(g, pod, t);   /* evicted: requeued now */
 }
 
 /* Kueue's cycle for one pending pod against the current usage (r filled;
@@ -895,10 +978,7 @@ static void time_out(kq_gate *g, uint32_t pod, int64_t t, queue_cycle_out *out) 
         e->evicted_at = t;
         e->requeue_at = t + wait;
         cs->evicted_timeout++;
-        text = TIMEOUT_TEXT;
-        int64_t at = e->requeue_at > t ? e->requeue_at : t + 1;
-        kq_timers_push(&g->timers, at, (uint32_t)p->cq, T_REQUEUE);
-        VEC_PUSH(g->wakes, at);
+        text = TIMEOUT_TEXT;   /* requeued at the backoff's end, once its pods are gone (gate_requeued) */
         sb_printf(&b, "ClusterQueue %s: evicted after the PodsReady timeout %.0f s (%d time(s)); requeued after a backoff of %.3f s",
                   g->l.s.nodes[p->cq]->name, (double)wr->timeout_ms / 1000.0, e->requeues, (double)wait / 1000.0);
     }
@@ -925,6 +1005,7 @@ static void fire_timers(kq_gate *g, int64_t t, queue_cycle_out *out) {
     kq_timer x;
     while (kq_timers_pop_due(&g->timers, t, &x)) {
         if (x.what == T_REQUEUE) {
+            g->requeues_due--;
             mark_dirty(g, g->l.s.nodes[x.id]);
             continue;
         }
@@ -948,7 +1029,11 @@ static int64_t gate_take_wake(void *ctx) {
     return g->wakes.len ? g->wakes.data[--g->wakes.len] : -1;
 }
 
-static bool gate_busy(void *ctx) { return ((kq_gate *)ctx)->awaiting > 0; }
+/* A Workload waits for its PodsReady deadline or for its requeue. */
+static bool gate_busy(void *ctx) {
+    const kq_gate *g = ctx;
+    return g->awaiting > 0 || g->requeues_due > 0;
+}
 
 static void gate_cycle(void *ctx, int64_t t, queue_cycle_out *out) {
     kq_gate *g = ctx;
@@ -1139,6 +1224,7 @@ static void gate_free(void *ctx) {
     kq_timers_free(&g->timers);
     kq_afs_free(&g->afs);
     VEC_FREE(g->wakes);
+    VEC_FREE(g->heirs);
     for (size_t i = 0; i < g->pods.len; i++)
         if (g->pods.data[i].wl && block_of(g->pods.data[i].wl)->h.cap > WL_POOL_CAP) free(block_of(g->pods.data[i].wl));
     for (size_t i = 0; i < g->pool.slabs.len; i++) free(g->pool.slabs.data[i]);
@@ -1299,11 +1385,8 @@ queue_gate *kq_gate_new(const scenario *sc) {
     *q = (queue_gate){.ctx = g, .arrive = gate_arrive, .requeued = gate_requeued, .ended = gate_ended,
                       .cycle = gate_cycle, .bound = gate_bound, .sample = gate_sample, .samples = gate_samples,
                       .why = gate_why, .summarize = gate_summarize, .free = gate_free, .cluster = gate_cluster,
-                      .running = gate_running, .held_gangs = gate_held_gangs};
-    if (g->wr->on || g->afs_on) {   /* waitForPodsReady, admission fair sharing: timers (without them the engine never asks) */
-        q->take_wake = gate_take_wake;
-        q->busy = gate_busy;
-    }
+                      .running = gate_running, .held_gangs = gate_held_gangs, .take_wake = gate_take_wake,
+                      .busy = gate_busy};   /* timers: requeues, waitForPodsReady, admission fair sharing */
     return q;
 }
 
