@@ -396,6 +396,17 @@ drasim_cli_test(NAME queues/run/pods-ready-block
   SQL ${_kq_out}/pods-ready-block.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_evicted_PodsReadyTimeout', 'queue_evicted_Deactivated', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
       "^queue_admitted=2.0 queue_evicted_PodsReadyTimeout=0.0 queue_evicted_Deactivated=1.0 queue_wait_censored_mean_s=25.0 queue_wait_censored_max_s=50.0$"
       ${_kq_out}/pods-ready-block.db "SELECT scheduled_ms FROM pods WHERE name = 'small-0'" "^60000$")
+# a timed-out gang with running pods: requeued when its backoff (35 s) is
+# over and its pods are gone (50 s), not at 35 s while they still hold its
+# quota; by hand in run/pods-ready-held.yaml (before: admitted at 35 s, wait
+# 5 s, deactivated at 65 s)
+drasim_cli_test(NAME queues/run/pods-ready-held
+  COMMAND run ${_kq}/run/pods-ready-held.yaml -o ${_kq_out}/pods-ready-held.db --force
+  EXPECT "big: 3 pods: ClusterQueue team: Workload deactivated after 2 PodsReady timeout[(]s[)] [(]backoffLimitCount 1[)]"
+  SQL ${_kq_out}/pods-ready-held.db "SELECT group_concat(metric || '=' || printf('%.1f', value), ' ') FROM summary WHERE grp = 'team' AND metric IN ('queue_admitted', 'queue_evicted_PodsReadyTimeout', 'queue_evicted_Deactivated', 'queue_wait_censored_mean_s', 'queue_wait_censored_max_s')"
+      "^queue_admitted=2[.]0 queue_evicted_PodsReadyTimeout=1[.]0 queue_evicted_Deactivated=1[.]0 queue_wait_censored_mean_s=10[.]0 queue_wait_censored_max_s=20[.]0$"
+      ${_kq_out}/pods-ready-held.db "SELECT group_concat(name || '@' || arrival_ms || '-' || ifnull(scheduled_ms, '') || '-' || ifnull(completion_ms, ''), ' ') FROM (SELECT * FROM pods ORDER BY pod_id)"
+      "^big-0@0-0-50000 big-1@0-0-50000 big-2@0--30000 big-3@30000-50000-100000 big-4@30000-50000-100000 big-5@30000--80000 big-6@80000-- big-7@80000-- big-8@80000--$")
 drasim_cli_test(NAME queues/run/bad-pods-ready
   COMMAND run ${_kq}/run/bad-pods-ready.yaml -o ${_kq_out}/bad-pods-ready.db
   EXIT 3 EXPECT [[bad-pods-ready.yaml:41:38: waitForPodsReady.requeuingStrategy.timestamp: supported values: "Creation", "Eviction"]]

@@ -166,4 +166,20 @@ void allocator_set_step_limit(allocator *a, uint64_t steps);
 alloc_status allocator_allocate(allocator *a, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
                                 arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err);
 
+/* drasim-only shortcut of allocator_allocate + allocator_commit for the
+ * scheduler's Reserve (issue 31), when the caller keeps device uids only:
+ * for one claim with one ExactCount request of N <= max devices, no
+ * tolerations, constraints or capacity requests, on a node whose candidates
+ * are plain (no counters, shares, taints, binding conditions, per-device
+ * node selection; no device filter set), the devices the search would take
+ * (the first N usable candidates in search order) are committed and their
+ * uids written to uids[0..N); returns N, and *steps gets the search's N + 3 steps. It
+ * stands for upstream's Reserve taking the allocation its Filter found for
+ * the node (stateData.nodeAllocations, kubernetes v1.33
+ * pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go)
+ * instead of searching again. 0, with nothing changed, when the call is
+ * not of that kind or does not fit: then allocator_allocate decides. */
+size_t allocator_take_plain(allocator *a, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
+                            uint32_t *uids, size_t max, uint64_t *steps);
+
 #endif

@@ -141,7 +141,9 @@ struct allocator {
      * (uid_qnode: 1 + that node, 0 = none) or any device's taints change (qepoch);
      * a plain device taken or given back only moves the count when it is one
      * the node's current answer counted (uid_qgen = that answer's gen) */
-    struct alloc_qnode { const uint8_t *combo; uint32_t epoch, gen; uint8_t usable; bool valid; } *qnode;
+    /* first_uid, nuid: the remembered candidates' uids when they are first_uid, first_uid + 1, ... in
+     * search order and none has binding conditions (allocator_take_plain's short way); nuid 0 = not so */
+    struct alloc_qnode { const uint8_t *combo; uint32_t epoch, gen, first_uid; uint8_t usable; bool valid; uint8_t nuid; } *qnode;
     uint32_t *uid_qnode, *uid_qgen;
     uint32_t qepoch;
     /* per node of allocator_set_nodes: the node-name NodeSelector every result

@@ -584,10 +584,12 @@ static void quick_remember(acall *c) {
     const uint8_t *combo = A->memo->req_combo;
     uint32_t seen[ALLOC_RESULTS_MAX];
     int ns = 0, u = 0;
+    bool binding = false;
     for (uint32_t k = 0; k < c->cands.len; k++) {
         uint32_t dev = c->cands.data[k].dev;
         uint8_t f = A->dev_flags[dev];
         if ((f & DEV_BINDING) && !A->f.binding_conditions) continue;   /* never selectable */
+        binding |= (f & DEV_BINDING) != 0;
         if (combo[dev] == 1) continue;                                   /* never matches */
         if (combo[dev] == 0 || (f & (DEV_NODE_SEL | DEV_CONSUMES)) || !(f & DEV_SLICE_NODE)) return;
         if (A->f.device_taints && (f & DEV_TAINTS)) return;
@@ -601,7 +603,9 @@ static void quick_remember(acall *c) {
     }
     uint32_t gen = A->qnode[ni].gen + 1;   /* devices stamped by an earlier answer of this node no longer count */
     for (int i = 0; i < ns; i++) A->uid_qnode[seen[i]] = (uint32_t)ni + 1, A->uid_qgen[seen[i]] = gen;
-    A->qnode[ni] = (struct alloc_qnode){combo, A->qepoch, gen, (uint8_t)u, true};
+    bool run = ns > 0 && !binding;   /* uids seen[0], seen[0] + 1, ...? */
+    for (int i = 1; i < ns && run; i++) run = seen[i] == seen[0] + (uint32_t)i;
+    A->qnode[ni] = (struct alloc_qnode){combo, A->qepoch, gen, ns ? seen[0] : 0, (uint8_t)u, true, run ? (uint8_t)ns : 0};
 }
 
 /* quick_status's answer from quick_remember's count (no pools gathered, no
@@ -667,19 +671,91 @@ static bool quick_pick(acall *c) {
     return true;
 }
 
+/* Commit dedicated device `uid` as allocator_commit commits a plain result. */
+static void take_uid(allocator *A, uint32_t uid) {
+    if (!A->uid_allocated[uid]) {
+        A->uid_allocated[uid] = 1;
+        alloc_qnode_count(A, uid, -1);
+    }
+    uint32_t ci;
+    if (A->counters.len && pmap_get(&A->counters_map, intern(A->uids.data[uid].pool), NULL, NULL, &ci))
+        A->counters.data[ci]->avail_ready = false;
+}
+
+/* allocator_take_plain from the node's remembered quick answer (quick_remember),
+ * without gathering its pools: valid for this request, it lists every
+ * candidate the request can select, all plain and distinct, as the uids
+ * first_uid .. first_uid + nuid - 1 in search order; quick_scan would pick
+ * the first N not allocated. Returns N, or 0 (nothing done) when there is no
+ * such answer, too few are usable, or the step limit decides. */
+static size_t take_remembered(allocator *A, const k8s_node *node, const k8s_device_request_spec *spec,
+                              uint32_t *uids) {
+    size_t ni = A->qnode ? alloc_node_index(A, node) : SIZE_MAX;
+    if (ni == SIZE_MAX) return 0;
+    const struct alloc_qnode *q = &A->qnode[ni];
+    int need = (int)spec->count;
+    if (!q->valid || !q->nuid || q->epoch != A->qepoch || q->combo != A->memo->req_combo || q->usable < need)
+        return 0;
+    if (A->step_limit && (uint64_t)need + 3 > A->step_limit) return 0;
+    int u = 0;
+    uint32_t first = q->first_uid, nuid = q->nuid;   /* q->usable follows the takes below */
+    for (uint32_t i = 0; i < nuid && u < need; i++)
+        if (!A->uid_allocated[first + i]) uids[u++] = first + i;
+    if (u < need) return 0;   /* cannot happen while the count is valid */
+    A->built.len = 0;
+    for (int i = 0; i < need; i++) take_uid(A, uids[i]);
+    return (size_t)need;
+}
+
+/* A call's scratch: the call arena reset, the spare vectors (call_free gives them back). */
+static void call_begin(acall *c) {
+    allocator *A = c->A;
+    arena_reset(&A->call_mem);
+    acall_spare *sp = A->spare;
+    c->cstates.data = sp->cstates.data, c->cstates.cap = sp->cstates.cap;
+    c->results.data = sp->results.data, c->results.cap = sp->results.cap;
+    c->leaked.data = sp->leaked.data, c->leaked.cap = sp->leaked.cap;
+    c->allocating.data = sp->allocating.data, c->allocating.cap = sp->allocating.cap;
+    c->capvals.data = sp->capvals.data, c->capvals.cap = sp->capvals.cap;
+    c->claim_first = ARENA_NEW(&A->call_mem, size_t, c->nclaims + 1);
+}
+
+size_t allocator_take_plain(allocator *A, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
+                            uint32_t *uids, size_t max, uint64_t *steps) {
+    const k8s_device_request_spec *spec = quick_spec(A, claims, n, node);
+    if (!spec || spec->ntolerations || (uint64_t)spec->count > max) return 0;   /* results with more than a device */
+    size_t nt = take_remembered(A, node, spec, uids);
+    if (nt) {
+        if (steps) *steps = (uint64_t)nt + 3;
+        return nt;
+    }
+    strbuf err = {0};
+    acall c = {.A = A, .node = node, .claims = claims, .nclaims = n, .err = &err};
+    call_begin(&c);
+    uint32_t picks[ALLOC_RESULTS_MAX];
+    int u, need;
+    bool ok = !alloc_gather_pools(&c) && quick_scan(&c, picks, &u, &need) && u >= need;
+    for (int i = 0; ok && i < need; i++) {
+        uint32_t dev = c.cands.data[picks[i]].dev;
+        if (A->f.binding_conditions && (A->dev_flags[dev] & DEV_BINDING)) ok = false;   /* its result has them */
+        uids[i] = A->devs.data[dev].uid;
+    }
+    if (ok) {   /* allocator_commit of those results: dedicated devices, no share, no admin access */
+        A->built.len = 0;
+        for (int i = 0; i < need; i++) take_uid(A, uids[i]);
+        if (steps) *steps = (uint64_t)need + 3;
+    }
+    call_free(&c);
+    sb_free(&err);
+    return ok ? (size_t)need : 0;
+}
+
 alloc_status allocator_allocate(allocator *A, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
                                 arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err) {
     alloc_status st = ALLOC_ERROR;
     if (!result_arena && quick_cached(A, node, claims, n, out, &st, steps)) return st;
     acall c = {.A = A, .node = node, .claims = claims, .nclaims = n, .err = err};
-    arena_reset(&A->call_mem);
-    acall_spare *sp = A->spare;
-    c.cstates.data = sp->cstates.data, c.cstates.cap = sp->cstates.cap;
-    c.results.data = sp->results.data, c.results.cap = sp->results.cap;
-    c.leaked.data = sp->leaked.data, c.leaked.cap = sp->leaked.cap;
-    c.allocating.data = sp->allocating.data, c.allocating.cap = sp->allocating.cap;
-    c.capvals.data = sp->capvals.data, c.capvals.cap = sp->capvals.cap;
-    c.claim_first = ARENA_NEW(&A->call_mem, size_t, n + 1);
+    call_begin(&c);
     if (alloc_gather_pools(&c)) {
         strbuf msg = {0};
         sb_printf(&msg, "gather pool information: %s", sb_str(err));

@@ -92,13 +92,32 @@ static uint64_t fnv1a(const char *s, uint64_t h) {
     return h;
 }
 
-/* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (or "MIG-...") from a seed text. */
+/* `digits` lower-case hex digits of v at p (as %0Nx); returns the end. */
+static char *put_hex(char *p, uint64_t v, int digits) {
+    for (int k = digits - 1; k >= 0; k--, v >>= 4) p[k] = "0123456789abcdef"[v & 15];
+    return p + digits;
+}
+
+/* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (or "MIG-...") from a seed text
+ * (formatted by hand: 80,000 of them in a 10,000-node inventory, issue 31). */
 static const char *fake_uuid(const char *prefix, const char *seed) {
     uint64_t a = fnv1a(seed, 0xcbf29ce484222325ULL), b = fnv1a(seed, a ^ 0x9e3779b97f4a7c15ULL);
     char buf[64];
-    snprintf(buf, sizeof buf, "%s-%08x-%04x-%04x-%04x-%012llx", prefix, (unsigned)(a >> 32),
-             (unsigned)(a >> 16) & 0xffff, (unsigned)(0x4000 | (a & 0x0fff)), (unsigned)(0x8000 | (b >> 48 & 0x3fff)),
-             (unsigned long long)(b & 0xffffffffffffULL));
+    size_t n = strlen(prefix);
+    if (n > 20) n = 20;   /* the prefixes are "GPU" and "MIG" */
+    memcpy(buf, prefix, n);
+    char *p = buf + n;
+    *p++ = '-';
+    p = put_hex(p, a >> 32, 8);
+    *p++ = '-';
+    p = put_hex(p, (a >> 16) & 0xffff, 4);
+    *p++ = '-';
+    p = put_hex(p, 0x4000 | (a & 0x0fff), 4);
+    *p++ = '-';
+    p = put_hex(p, 0x8000 | (b >> 48 & 0x3fff), 4);
+    *p++ = '-';
+    p = put_hex(p, b & 0xffffffffffffULL, 12);
+    *p = 0;
     return intern(buf);
 }
 
@@ -116,12 +135,36 @@ static gpu_identity identity(const char *node, int i) {
     unsigned bus = hgx_bus[i % 8], domain = (unsigned)i / 8;
     char seed[160], buf[32];
     gpu_identity id = {0};
-    snprintf(seed, sizeof seed, "%s/gpu-%d", node, i);
+    size_t len = strlen(node);
+    if (len < sizeof seed - 16 && i >= 0 && i < 1000) {   /* "%s/gpu-%d" by hand (the common case) */
+        memcpy(seed, node, len);
+        memcpy(seed + len, "/gpu-", 5);
+        char *p = seed + len + 5;
+        if (i >= 100) *p++ = (char)('0' + i / 100);
+        if (i >= 10) *p++ = (char)('0' + i / 10 % 10);
+        *p++ = (char)('0' + i % 10);
+        *p = 0;
+    } else {
+        snprintf(seed, sizeof seed, "%s/gpu-%d", node, i);
+    }
     id.uuid = fake_uuid("GPU", seed);
-    snprintf(buf, sizeof buf, "%04x:%02x:00.0", domain, bus);
-    id.bus = intern(buf);
-    snprintf(buf, sizeof buf, "pci%04x:%02x", domain, (bus & 0xf0) ? bus - 3 : bus);
-    id.root = intern(buf);
+    if (domain <= 0xffff) {   /* "%04x:%02x:00.0" and "pci%04x:%02x" by hand (bus < 0x100) */
+        char *p = put_hex(buf, domain, 4);
+        *p++ = ':';
+        p = put_hex(p, bus, 2);
+        memcpy(p, ":00.0", 6);
+        id.bus = intern(buf);
+        memcpy(buf, "pci", 3);
+        p = put_hex(buf + 3, domain, 4);
+        *p++ = ':';
+        put_hex(p, (bus & 0xf0) ? bus - 3 : bus, 2)[0] = 0;
+        id.root = intern(buf);
+    } else {
+        snprintf(buf, sizeof buf, "%04x:%02x:00.0", domain, bus);
+        id.bus = intern(buf);
+        snprintf(buf, sizeof buf, "pci%04x:%02x", domain, (bus & 0xf0) ? bus - 3 : bus);
+        id.root = intern(buf);
+    }
     id.index = i;
     return id;
 }

@@ -408,14 +408,23 @@ static bool gang_collect(kq_gate *g, cls_info *ci, uint32_t pod, int64_t t) {
     uint32_t li = gw->members.data[0];
     pod_rec *lead = &g->pods.data[li];
     lead->arrival = t;   /* the Workload exists from now */
-    if (lead->ext || gw->order >= 0 || gw->created >= 0 || gw->requeues || gw->wid) {   /* a requeued gang */
+    if (lead->ext || gw->order >= 0 || gw->created >= 0 || gw->requeues || gw->wid || gw->not_before >= 0) {
+        /* a requeued gang: completed after gate_requeued saw its pods, so
+         * what it set (order, requeue time: a backoff, or REQ_HELD while its
+         * evicted self holds quota) applies now */
         uint32_t wid = wid_of(g, li);
         pod_ext *e = ext_of(g, li);
         e->order = gw->order >= 0 ? gw->order : t;
         e->created = gw->created >= 0 ? gw->created : t;
         e->requeues = gw->requeues;
         e->wid = gw->wid ? gw->wid - 1 : wid;
+        if (gw->not_before >= 0) e->not_before = gw->not_before;
         lead = &g->pods.data[li];
+    }
+    if (gw->deactivated) {   /* spec.active false: its pods stay held, never queued (gate_requeued) */
+        g->cls[lead->cls].deactivated++;
+        g->pods.data[pod].pending = false;
+        return false;
     }
     lead->pending = true;
     g->pods.data[pod].pending = false;

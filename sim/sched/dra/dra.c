@@ -165,6 +165,9 @@ int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err) {
         c->nown = 1;
         if (extended_claim(d, g, &c->own[0], err)) return -1;
     }
+    c->lone = c->nown == 1 && c->nshared == 0;
+    for (size_t r = 0; c->lone && r < c->own[0].spec.nrequests; r++)
+        if (c->own[0].spec.requests[r].nfirst_available) c->lone = false;
     return 0;
 }
 

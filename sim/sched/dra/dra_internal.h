@@ -18,6 +18,7 @@ struct dra_class {
     const char *explain;          /* while sched_explain runs: why the allocator finds no fit (dra_explain.c) */
     int32_t *score;               /* per node: prioritized-list score from the last Filter */
     bool any;                     /* has claims at all */
+    bool lone;                    /* one own claim, no shared ones, no firstAvailable: dra_filter's short way */
 };
 
 struct dra_shared {
@@ -73,6 +74,9 @@ int64_t dra_allocation_mig_devices(const dra_state *d, const k8s_allocation *al)
  * device results of allocation al, kept compact (dra_records.c); uids:
  * its results' devices when the caller has them (dra_plain_uids), or NULL. */
 void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al, const uint32_t *uids);
+/* dra_add_record for n plain results (no admin access, share, tolerations or
+ * binding conditions) of devices uids[0..n), all of request `request` (interned). */
+void dra_add_record_uids(dra_state *d, const dra_record *r, const uint32_t *uids, size_t n, const char *request);
 void dra_records_init(dra_state *d);
 void dra_records_free(dra_state *d);
 

@@ -50,11 +50,26 @@ static bool is_rare(const k8s_device_result *r) {
            r->share_id || r->nconsumed;
 }
 
-void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al, const uint32_t *uids) {
+/* Record r's pod gets its first record (the next one) when it has none live. */
+static void note_pod_first(dra_state *d, const dra_record *r) {
     while (d->pod_first.len <= r->pod) VEC_PUSH(d->pod_first, 0);
     uint32_t *first = &d->pod_first.data[r->pod];
     /* a pod reserved again (a gang rejected at Permit, engine/sim_gang.c): its records are the new ones */
     if (!*first || d->records.data[*first - 1].deleted) *first = (uint32_t)d->records.len + 1;
+}
+
+void dra_add_record_uids(dra_state *d, const dra_record *r, const uint32_t *uids, size_t n, const char *request) {
+    note_pod_first(d, r);
+    dra_record rec = *r;
+    rec.first = (uint32_t)d->results.len;
+    rec.nresults = (uint16_t)n;
+    uint32_t req = req_index(d, request);
+    for (size_t k = 0; k < n; k++) VEC_PUSH(d->results, ((dra_result){uids[k], req}));
+    VEC_PUSH(d->records, rec);
+}
+
+void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al, const uint32_t *uids) {
+    note_pod_first(d, r);
     dra_record rec = *r;
     rec.first = (uint32_t)d->results.len;
     rec.nresults = (uint16_t)al->nresults;

@@ -133,6 +133,33 @@ static bool dra_pre_filter(const scheduler *s, const pod_class *pc, sched_reason
     return c->never == NULL;
 }
 
+/* Why the allocator's status st is no fit. */
+static const char *no_fit_reason(const dra_class *c, alloc_status st) {
+    return st == ALLOC_TIMEOUT                ? "allocation search budget exhausted"
+           : st == ALLOC_ERROR && c->error ? c->error
+           : c->explain                    ? c->explain
+                                           : "cannot allocate all claims";
+}
+
+/* dra_filter for a class with one template claim and no subrequest lists,
+ * without MIG placement: the allocator's status alone (no results, score 0),
+ * as the general way below gets it. */
+static bool filter_lone(const scheduler *s, dra_class *c, size_t node, sched_reasons *why) {
+    dra_state *d = s->dra;
+    c->call[0] = &c->own[0];
+    c->call_shared[0] = -1;
+    c->score[node] = 0;
+    uint64_t steps = 0;
+    sb_clear(&d->err);
+    alloc_status st = allocator_allocate(d->A, &s->nodes[node], c->call, 1, NULL, c->out, &steps, &d->err);
+    d->allocate_calls++;
+    d->steps += steps;
+    if (st == ALLOC_OK) return true;
+    if (st == ALLOC_ERROR) c->error = intern(sb_str(&d->err));
+    add_reason(why, no_fit_reason(c, st));
+    return false;
+}
+
 static bool dra_filter(const scheduler *s, const pod_class *pc, size_t node, sched_reasons *why) {
     dra_class *c = class_of(s, pc);
     if (!c->any) return true;
@@ -140,6 +167,7 @@ static bool dra_filter(const scheduler *s, const pod_class *pc, size_t node, sch
         add_reason(why, c->never);
         return false;
     }
+    if (c->lone && !s->dra->mig) return filter_lone(s, c, node, why);
     size_t n;
     if (!collect(s, c, node, &n)) {
         add_reason(why, "resourceclaim not available on the node");
@@ -153,10 +181,7 @@ static bool dra_filter(const scheduler *s, const pod_class *pc, size_t node, sch
     arena *into = s->dra->mig || has_first_available(c, n) ? &s->dra->scratch : NULL;
     alloc_status st = run_allocator(s, c, node, n, into, &ms);
     if (st != ALLOC_OK) {
-        add_reason(why, st == ALLOC_TIMEOUT                ? "allocation search budget exhausted"
-                        : st == ALLOC_ERROR && c->error ? c->error
-                        : c->explain                    ? c->explain
-                                                        : "cannot allocate all claims");
+        add_reason(why, no_fit_reason(c, st));
         return false;
     }
     c->score[node] = ms >= 0 ? ms : list_score(c, n);
@@ -200,6 +225,31 @@ static uint32_t view_gpus_uids(scheduler *s, size_t node, const uint32_t *uids, 
     return mask;
 }
 
+/* reserve_account of n plain results, devices uids[0..n): the sums and the
+ * view's GPUs of view_gpus_uids in one pass over the per-uid facts. */
+static uint32_t reserve_account_uids(scheduler *s, size_t node, const uint32_t *uids, size_t n, dra_record *r) {
+    double eq = 0;
+    int64_t mig = 0;
+    int16_t milli[GS_MAX_GPUS] = {0};
+    for (size_t k = 0; k < n; k++) {
+        const dra_uid_facts *f = dra_uid_facts_of(s->dra, uids[k], node);
+        if (f->gpu >= 0) {
+            int v = f->milli + milli[f->gpu];
+            milli[f->gpu] = (int16_t)(v > GS_MILLI ? GS_MILLI : v);
+        }
+        if (!f->present) continue;
+        eq += f->equiv;
+        mig += f->mig;
+    }
+    r->gpu_equiv = eq;
+    r->mig_devices = (uint16_t)mig;
+    gpu_view_add_gpus(&s->gv, node, milli, +1);
+    uint32_t mask = 0;
+    for (int g = 0; g < GS_MAX_GPUS; g++)
+        if (milli[g]) mask |= 1u << g;
+    return mask;
+}
+
 /* Reserve's accounting of allocation al on `node`: the view's GPUs (+1),
  * GPU-equivalents and MIG devices; from the per-uid facts when its results
  * are plain (uids: dra_plain_uids), else by name. */
@@ -211,17 +261,30 @@ static uint32_t reserve_account(scheduler *s, size_t node, const k8s_allocation 
         r->mig_devices = (uint16_t)dra_allocation_mig_devices(d, al);
         return view_gpus(s, node, al, +1);
     }
-    double eq = 0;
-    int64_t mig = 0;
-    for (size_t k = 0; k < al->nresults; k++) {
-        const dra_uid_facts *f = dra_uid_facts_of(d, uids[k], node);
-        if (!f->present) continue;
-        eq += f->equiv;
-        mig += f->mig;
-    }
-    r->gpu_equiv = eq;
-    r->mig_devices = (uint16_t)mig;
-    return view_gpus_uids(s, node, uids, al->nresults, +1);
+    return reserve_account_uids(s, node, uids, al->nresults, r);
+}
+
+/* Reserve of the pod's one template claim when its devices are plain
+ * (allocator_take_plain): the devices the search would take, committed,
+ * accounted and recorded by uid, as the full path below does them; false
+ * (nothing done) otherwise. Upstream's Reserve takes what its Filter found
+ * for the node; here Filter's answer on the node still holds (a change
+ * re-runs it before the next pick), so the same devices come back. */
+static bool reserve_taken(scheduler *s, dra_class *c, size_t node, placement *p, uint32_t *gpus) {
+    dra_state *d = s->dra;
+    uint32_t uids[64];
+    uint64_t steps = 0;
+    size_t nu = allocator_take_plain(d->A, &s->nodes[node], c->call, 1, uids, 64, &steps);
+    if (!nu) return false;
+    d->allocate_calls++;
+    d->steps += steps;
+    dra_record r = {.pod = p->pod, .claim = c->own_names[0]};
+    *gpus = reserve_account_uids(s, node, uids, nu, &r);
+    d->cur_gpu_equiv += r.gpu_equiv;
+    d->cur_mig_devices += r.mig_devices;
+    d->claims_created++;
+    dra_add_record_uids(d, &r, uids, nu, c->call[0]->spec.requests[0].name);
+    return true;
 }
 
 static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placement *p) {
@@ -232,6 +295,9 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
     if (!collect(s, c, node, &n)) return;   /* Filter said it fits: cannot happen */
     bool mig_placed = pc->dra_mig && place_mig_chooses(d->mig);   /* fgd's MIG placement decides */
     uint32_t prefer = s->cfg.policy && pc->dra_gpus && !mig_placed ? p->gpus : 0;   /* the policy's GPUs */
+    uint32_t gpus = 0;
+    bool changed_shared[64] = {0};
+    if (n == 1 && c->call_shared[0] < 0 && !d->mig && !prefer && reserve_taken(s, c, node, p, &gpus)) goto reserved;
     /* the records keep results compact (dra_records.c): the full ones only
      * live for this call, but a shared claim's allocation stays (dra_shared.al) */
     arena *into = &d->scratch;
@@ -239,8 +305,6 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
         if (c->call_shared[i] >= 0) into = &d->keep;
     if (into == &d->scratch) arena_reset(into);
     if (n && run_allocator_on(s, c, node, n, into, NULL, prefer) != ALLOC_OK) return;
-    bool changed_shared[64] = {0};
-    uint32_t gpus = 0;
     for (size_t i = 0; i < n; i++) {
         allocator_commit(d->A, &c->out[i]);
         if (d->mig) place_mig_commit(d->mig, &c->out[i], s->now);
@@ -267,6 +331,7 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
         }
         dra_add_record(d, &r, &c->out[i], plain);
     }
+reserved:
     /* shared claims allocated before: only reserved */
     for (size_t i = 0; i < c->nshared; i++) {
         dra_shared *sh = &d->shared[c->shared[i]];
