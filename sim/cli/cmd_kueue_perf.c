@@ -239,13 +239,13 @@ static void print_summary(const sim_run *run, size_t nnodes, int64_t run_id, voi
             sim_time end = p->end >= 0 ? p->end : run->end_time;
             used[cq_of[g]] += o->groups[g].cores * (double)(end - p->start) / 1000.0;
         }
-        if (p->replaces) wev[wl_of[g]]++;
+        if (sim_pod_replaces(run, (uint32_t)i)) wev[wl_of[g]]++;
         if (p->state != POD_SUCCEEDED) {
             if (p->state != POD_DELETED) unfinished++;
             continue;
         }
         const sim_pod *root = p;   /* the Workload's first pod: its creation */
-        while (root->replaces) root = &run->pods.data[root->replaces - 1];
+        for (uint32_t at = (uint32_t)i, prev; (prev = sim_pod_replaces(run, at)); at = prev - 1) root = &run->pods.data[prev - 1];
         wsum[wl_of[g]] += (double)(p->start - root->arrival);
         wn[wl_of[g]]++;
     }

@@ -79,13 +79,14 @@ static pod_id identify(arena *a, const sim_run *r, uint32_t i) {
     const pod_group_spec *g = sim_class_spec(r, p->group);
     pod_id id = {g->namespace_, NULL, NULL};
     char buf[600];
-    if (p->name) {
-        const char *slash = strchr(p->name, '/');
+    const char *own = sim_pod_name(r, i);
+    if (own) {
+        const char *slash = strchr(own, '/');
         if (slash) {
-            id.ns = arena_strndup(a, p->name, (size_t)(slash - p->name));
+            id.ns = arena_strndup(a, own, (size_t)(slash - own));
             snprintf(buf, sizeof buf, "%s", slash + 1);
         } else {
-            snprintf(buf, sizeof buf, "%s", p->name);
+            snprintf(buf, sizeof buf, "%s", own);
         }
     } else {
         snprintf(buf, sizeof buf, "%s-%u", g->name, p->ordinal);

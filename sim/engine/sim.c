@@ -247,6 +247,8 @@ void sim_free(sim_run *r) {
     free(r->tot_alloc);
     free(r->area);
     VEC_FREE(r->pods);
+    VEC_FREE(r->pod_names);
+    VEC_FREE(r->replaced);
     VEC_FREE(r->started);
     VEC_FREE(r->deleted);
     VEC_FREE(r->samples);
@@ -271,6 +273,50 @@ uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p) {
     }
     uint64_t *u = r->late.data[p->group - ng].units.data;
     return u ? u + (size_t)p->ordinal * next : NULL;   /* NULL: the class takes no device units */
+}
+
+const char *sim_pod_name(const sim_run *r, uint32_t id) {
+    return id < r->pod_names.len ? r->pod_names.data[id] : NULL;
+}
+
+/* The names array grows to the named pod's id only: a run whose pods all
+ * take the engine's names keeps none. */
+void sim_pod_set_name(sim_run *r, uint32_t id, const char *name) {
+    if (id >= r->pod_names.len) {
+        if (!name) return;
+        VEC_RESERVE(r->pod_names, (size_t)id + 1);
+        while (r->pod_names.len <= id) r->pod_names.data[r->pod_names.len++] = NULL;
+    }
+    r->pod_names.data[id] = name;
+}
+
+/* `replaced` is in pod id order (a replacement is the newest pod when it is
+ * noted): a binary search. */
+uint32_t sim_pod_replaces(const sim_run *r, uint32_t id) {
+    size_t lo = 0, hi = r->replaced.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->replaced.data[mid].pod < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < r->replaced.len && r->replaced.data[lo].pod == id ? r->replaced.data[lo].replaces : 0;
+}
+
+void sim_pod_set_replaces(sim_run *r, uint32_t rep, uint32_t replaces) {
+    size_t lo = 0, hi = r->replaced.len;
+    while (lo < hi) {   /* its place in id order (the end, as sim_replace notes it) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->replaced.data[mid].pod < rep) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < r->replaced.len && r->replaced.data[lo].pod == rep) {
+        r->replaced.data[lo].replaces = replaces;
+        return;
+    }
+    struct sim_replaced x = {rep, replaces};
+    VEC_PUSH(r->replaced, x);
+    memmove(&r->replaced.data[lo + 1], &r->replaced.data[lo], (r->replaced.len - 1 - lo) * sizeof x);
+    r->replaced.data[lo] = x;
 }
 
 const pod_group_spec *sim_class_spec(const sim_run *r, uint32_t c) {
@@ -349,8 +395,9 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
         for (size_t k = 0; k < next; k++) lc->units.data[lc->units.len++] = 0;
     }
     sim_pod p = {.arrival = t, .start = -1, .end = -1, .duration = duration, .node = -1, .group = c,
-                 .ordinal = ordinal, .state = POD_PENDING, .source = (uint8_t)src, .name = name};
+                 .ordinal = ordinal, .state = POD_PENDING, .source = (uint8_t)src};
     VEC_PUSH(r->pods, p);
+    if (name) sim_pod_set_name(r, (uint32_t)(r->pods.len - 1), name);
     if (r->gate && r->gate->arrive(r->gate->ctx, (uint32_t)(r->pods.len - 1), c, sim_class_spec(r, c), t))
         return (uint32_t)(r->pods.len - 1);   /* the queue holds it until admitted (queue/gate.h) */
     if (!r->gangs || !sim_gang_hold(r, (uint32_t)(r->pods.len - 1), t))   /* a gang's pods wait for its quorum */
@@ -712,6 +759,10 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             if (r->usage && sim_usage_skip_stale(r)) continue;
             event e = evq_pop(&r->q);
             r->nevents++;
+            /* the next completion's pod record is far from the last one touched (issue 31: a cache miss per
+             * pod at 10M pods): fetch it while this event is handled */
+            if (!evq_empty(&r->q) && evq_peek(&r->q)->kind == EV_COMPLETION)
+                __builtin_prefetch(&r->pods.data[evq_peek(&r->q)->arg]);
             switch (e.kind) {
             case EV_COMPLETION:
                 if (on_completion(r, (uint32_t)e.arg, t)) return interrupt && *interrupt ? -1 : -2;

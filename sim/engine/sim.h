@@ -29,6 +29,10 @@
  * Never (engine/sim_crash.h). */
 typedef enum { POD_PENDING, POD_RUNNING, POD_SUCCEEDED, POD_DELETED, POD_TERMINATING, POD_FAILED } sim_pod_state;
 
+/* One pod, 48 bytes (issue 31: 10M pods): what scheduling and the results
+ * need of every pod. What few pods have is kept beside the array: a source's
+ * name for its pods (sim_pod_name) and the pod a replacement replaces
+ * (sim_pod_replaces). */
 typedef struct sim_pod {
     sim_time arrival, start, end, duration;   /* start/end = -1 while unknown */
     int32_t node;                             /* -1 = never bound */
@@ -38,8 +42,6 @@ typedef struct sim_pod {
     uint8_t source;                           /* the workload source that submitted it */
     uint8_t gpus;                             /* the GPUs it took on its node (mask over the GPU view's GPUs) */
     bool dropped;                             /* never tried again (profile openb-artifact) */
-    uint32_t replaces;                        /* pod id + 1 of the evicted pod it replaces (0: none) */
-    const char *name;                         /* NULL: "<group>-<ordinal>"; set by sources that name their pods */
 } sim_pod;
 
 typedef struct sim_sample {
@@ -135,6 +137,10 @@ struct sim_run {
     event_queue q;
     int64_t *class_arrived;                   /* pods arrived per scenario pod group (their ordinals) */
     VEC(sim_pod) pods;
+    /* names of pods by id (sim_pod_name): only up to the last named pod, empty when no source names its pods */
+    VEC(const char *) pod_names;
+    /* replacement pods (sim_evict.h) in id order, each with the pod id + 1 it replaces (sim_pod_replaces) */
+    VEC(struct sim_replaced { uint32_t pod; uint32_t replaces; }) replaced;
     uint64_t *units;                          /* device units taken, per pod: [pod_units_base + k] */
     size_t *units_base;                       /* per group, into `units`, sized count * class.next */
     VEC(sim_sample) samples;
@@ -293,5 +299,13 @@ void sim_pod_start(sim_run *r, uint32_t id, sim_time t);
 void sim_pod_unbind(sim_run *r, uint32_t id);
 /* The device unit masks of pod p (class.next of them). */
 uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p);
+/* Pod id's name as its source named it (interned or owned by the source),
+ * NULL: the engine's "<group>-<ordinal>"; set it (NULL: unnamed). */
+const char *sim_pod_name(const sim_run *r, uint32_t id);
+void sim_pod_set_name(sim_run *r, uint32_t id, const char *name);
+/* The pod id + 1 of the evicted pod that pod id replaces (0: none); note
+ * that pod `rep` replaces `id + 1`'s pod (sim_evict.c). */
+uint32_t sim_pod_replaces(const sim_run *r, uint32_t id);
+void sim_pod_set_replaces(sim_run *r, uint32_t rep, uint32_t replaces);
 
 #endif

@@ -85,6 +85,13 @@ void sim_capacity_breakdown(const sim_run *r, gpu_metrics *m) {
     bool asked[SCHED_MAX_RESOURCES] = {0};
     for (size_t ci = 0; ci < s->nclasses; ci++)
         for (size_t d = 0; d < s->classes[ci].ndemand; d++) asked[s->classes[ci].demand[d].res] = true;
+    /* MIG slices per resource (0: not MIG), named once per sample rather than per node (issue 31) */
+    int slices_of[SCHED_MAX_RESOURCES] = {0};
+    bool any_mig = false;
+    for (size_t k = RES_PODS + 1; k < R && !r->dra; k++) {
+        int g;
+        if (is_mig(s->res_names[k], &g)) slices_of[k] = g, any_mig = true;
+    }
     double layout = 0, frag = 0, unavail = 0, strand_out = 0;
     for (size_t i = 0; i < s->nnodes; i++) {
         double out = 0;   /* idle GPU capacity on the node's GPUs out of use */
@@ -105,9 +112,9 @@ void sim_capacity_breakdown(const sim_run *r, gpu_metrics *m) {
         const int64_t *al = &s->alloc[i * R], *us = &s->used[i * R];
         int64_t cut = 0;
         bool mig = false;
-        for (size_t k = RES_PODS + 1; k < R && !r->dra; k++) {
-            int g;
-            if (al[k] <= 0 || !is_mig(s->res_names[k], &g)) continue;
+        for (size_t k = RES_PODS + 1; k < R && any_mig; k++) {
+            int g = slices_of[k];
+            if (al[k] <= 0 || !g) continue;
             mig = true;
             cut += al[k] * g;
             if (!asked[k]) layout += (double)(al[k] - us[k]) * r->res_equiv[k];

@@ -48,17 +48,17 @@ static void work_after_eviction(const sim_run *r, uint32_t id, const pod_group_s
  * controller names a new pod (the engine names unnamed pods "<group>-<ordinal>"). */
 static const char *replacement_name(const sim_run *r, uint32_t id) {
     uint32_t root = id, n = 1;
-    while (r->pods.data[root].replaces) root = r->pods.data[root].replaces - 1, n++;
+    for (uint32_t prev; (prev = sim_pod_replaces(r, root));) root = prev - 1, n++;
     char buf[300];
-    snprintf(buf, sizeof buf, "%s-r%u", r->pods.data[root].name, n);
+    snprintf(buf, sizeof buf, "%s-r%u", sim_pod_name(r, root), n);
     return intern(buf);
 }
 
 uint32_t sim_replace(sim_run *r, uint32_t id, sim_time duration, sim_time t) {
     const sim_pod *p = &r->pods.data[id];
-    const char *name = p->name ? replacement_name(r, id) : NULL;
+    const char *name = sim_pod_name(r, id) ? replacement_name(r, id) : NULL;
     uint32_t rep = sim_arrive(r, p->source, sim_class_origin(r, p->group), name, duration, t);   /* unpinned */
-    r->pods.data[rep].replaces = id + 1;
+    sim_pod_set_replaces(r, rep, id + 1);
     return rep;
 }
 

@@ -164,9 +164,10 @@ static uint32_t member_of(sim_run *r, uint32_t pod) {
     const sim_pod *p = &r->pods.data[pod];
     uint32_t c = sim_class_origin(r, p->group);   /* a pod the queue pinned (sim_pin.h) keeps its gang */
     if (G->cls_gang && c < G->ncls && G->cls_gang[c]) return G->cls_gang[c];
-    if (!G->nslots || !p->name) return 0;
-    for (size_t i = name_hash(p->name) & (G->nslots - 1); G->slots[i].name; i = (i + 1) & (G->nslots - 1))
-        if (!G->slots[i].gone && !strcmp(G->slots[i].name, p->name)) {
+    const char *name = sim_pod_name(r, pod);
+    if (!G->nslots || !name) return 0;
+    for (size_t i = name_hash(name) & (G->nslots - 1); G->slots[i].name; i = (i + 1) & (G->nslots - 1))
+        if (!G->slots[i].gone && !strcmp(G->slots[i].name, name)) {
             G->slots[i].gone = true;
             return G->slots[i].gang + 1;
         }

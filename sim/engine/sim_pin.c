@@ -67,10 +67,11 @@ void sim_pin_pod(sim_run *r, const queue_pin *pin) {
     int c = pinned_class_of(r, origin, pin->selector, pin->nselector);
     if (c < 0) return;   /* (cannot happen: the class's resources are known) */
     p = &r->pods.data[pin->pod];
-    if (!p->name) {   /* keep the name the store would give it: <group>-<ordinal> */
+    if (!sim_pod_name(r, pin->pod)) {   /* keep the name the store would give it: <group>-<ordinal> */
         char buf[320];
         snprintf(buf, sizeof buf, "%s-%llu", sim_class_spec(r, origin)->name, (unsigned long long)p->ordinal);
-        p->name = intern(buf);
+        sim_pod_set_name(r, pin->pod, intern(buf));
+        p = &r->pods.data[pin->pod];
     }
     sim_late_class *lc = &r->late.data[(size_t)c - r->sc->ngroups];
     size_t next = r->sched.classes[c].next;

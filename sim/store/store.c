@@ -137,72 +137,119 @@ static void bind_opt_int(sqlite3_stmt *s, int i, int64_t v) {
     else sqlite3_bind_null(s, i);
 }
 
-static const char *state_name(uint8_t st) {
-    switch (st) {
-    case POD_RUNNING: return "Running";
-    case POD_SUCCEEDED: return "Succeeded";
-    case POD_DELETED: return "Deleted";
-    case POD_TERMINATING: return "Terminating";
-    case POD_FAILED: return "Failed";
-    default: return "Pending";
+/* Cursor over one of the node tables for store_rows_insert (write_nodes):
+ * table 0 nodes (node i), 1 node_resources (its extended resource r with
+ * allocatable > 0), 2 devices (unit u of such a resource with <= 64 units),
+ * each in the order of a loop over the nodes, their resources and units. */
+typedef struct node_cursor {
+    const sim_run *run;
+    const inv_node *info;
+    int64_t id;
+    int table;
+    bool started;
+    size_t i, r;
+    int64_t u;
+    strbuf name;
+} node_cursor;
+
+static void put_uint(strbuf *b, uint64_t v);
+static void result_text(sqlite3_context *out, const char *v);
+
+static bool next_node_row(void *ctx) {
+    node_cursor *c = ctx;
+    const scheduler *s = &c->run->sched;
+    if (c->table == 0) {
+        if (c->started) c->i++;
+        c->started = true;
+        return c->i < c->run->nnodes;
+    }
+    if (!c->started) {
+        c->started = true;
+        c->i = 0, c->r = RES_PODS + 1, c->u = 0;
+    } else if (c->table == 2) {
+        c->u++;
+    } else {
+        c->r++;
+    }
+    for (; c->i < c->run->nnodes; c->i++, c->r = RES_PODS + 1, c->u = 0) {
+        const int64_t *alloc = &s->alloc[c->i * s->nres];
+        for (; c->r < s->nres; c->r++, c->u = 0) {
+            if (!alloc[c->r]) continue;
+            if (c->table == 1 || (alloc[c->r] <= 64 && c->u < alloc[c->r])) return true;   /* counted devices only */
+        }
+    }
+    return false;
+}
+
+static void node_column(void *ctx, sqlite3_context *out, int col) {
+    node_cursor *c = ctx;
+    const sim_run *run = c->run;
+    const scheduler *s = &run->sched;
+    const inv_node *info = c->info;
+    size_t i = c->i;
+    const int64_t *alloc = &s->alloc[i * s->nres];
+    if (col == 0) {
+        sqlite3_result_int64(out, c->id);
+        return;
+    }
+    if (col == 1) {
+        sqlite3_result_int64(out, (int64_t)i);
+        return;
+    }
+    if (c->table == 0) {
+        switch (col) {
+        case 2: result_text(out, run->nodes[i].meta.name); break;
+        case 3: result_text(out, info && info[i].pool ? info[i].pool->name : NULL); break;
+        case 4: result_text(out, info && info[i].gpu ? info[i].gpu->key : info && info[i].pool ? info[i].pool->gpu_model : NULL); break;
+        case 5: sqlite3_result_int64(out, info ? info[i].gpus : 0); break;
+        case 6: sqlite3_result_int64(out, alloc[RES_CPU]); break;
+        case 7: sqlite3_result_int64(out, alloc[RES_MEMORY]); break;
+        default: sqlite3_result_int64(out, alloc[RES_PODS]); break;
+        }
+        return;
+    }
+    switch (col) {
+    case 2: result_text(out, s->res_names[c->r]); break;
+    case 3: sqlite3_result_int64(out, c->table == 1 ? alloc[c->r] : c->u); break;
+    case 4: {   /* devices.name: "<node>/<resource>/<unit>" */
+        const char *node = run->nodes[i].meta.name;
+        sb_clear(&c->name);
+        sb_puts(&c->name, node ? node : "(null)");
+        sb_putc(&c->name, '/');
+        sb_puts(&c->name, s->res_names[c->r]);
+        sb_putc(&c->name, '/');
+        put_uint(&c->name, (uint64_t)c->u);
+        sqlite3_result_text(out, sb_str(&c->name), (int)c->name.len, SQLITE_STATIC);
+        break;
+    }
+    default: sqlite3_result_double(out, run->res_equiv[c->r]); break;
     }
 }
 
+/* nodes, node_resources and devices, each in one INSERT ... SELECT (store_rows.h). */
 static int write_nodes(store *st, int64_t id, const sim_run *run, const inv_node *info) {
-    const scheduler *s = &run->sched;
-    sqlite3_stmt *n = prep(st, "INSERT INTO nodes VALUES(?,?,?,?,?,?,?,?,?)");
-    sqlite3_stmt *nr = prep(st, "INSERT INTO node_resources VALUES(?,?,?,?)");
-    sqlite3_stmt *d = prep(st, "INSERT INTO devices VALUES(?,?,?,?,?,?)");
-    int rc = n && nr && d ? 0 : -1;
-    strbuf name = {0};
-    for (size_t i = 0; i < run->nnodes && !rc; i++) {
-        const int64_t *alloc = &s->alloc[i * s->nres];
-        sqlite3_bind_int64(n, 1, id);
-        sqlite3_bind_int64(n, 2, (int64_t)i);
-        bind_text(n, 3, run->nodes[i].meta.name);
-        bind_text(n, 4, info && info[i].pool ? info[i].pool->name : NULL);
-        bind_text(n, 5, info && info[i].gpu ? info[i].gpu->key : info && info[i].pool ? info[i].pool->gpu_model : NULL);
-        sqlite3_bind_int64(n, 6, info ? info[i].gpus : 0);
-        sqlite3_bind_int64(n, 7, alloc[RES_CPU]);
-        sqlite3_bind_int64(n, 8, alloc[RES_MEMORY]);
-        sqlite3_bind_int64(n, 9, alloc[RES_PODS]);
-        rc = step(n);
-        for (size_t r = RES_PODS + 1; r < s->nres && !rc; r++) {
-            if (!alloc[r]) continue;
-            sqlite3_bind_int64(nr, 1, id);
-            sqlite3_bind_int64(nr, 2, (int64_t)i);
-            bind_text(nr, 3, s->res_names[r]);
-            sqlite3_bind_int64(nr, 4, alloc[r]);
-            rc = step(nr);
-            for (int64_t u = 0; u < alloc[r] && alloc[r] <= 64 && !rc; u++) {   /* counted devices only */
-                sb_clear(&name);
-                sb_printf(&name, "%s/%s/%lld", run->nodes[i].meta.name, s->res_names[r], (long long)u);
-                sqlite3_bind_int64(d, 1, id);
-                sqlite3_bind_int64(d, 2, (int64_t)i);
-                bind_text(d, 3, s->res_names[r]);
-                sqlite3_bind_int64(d, 4, u);
-                bind_text(d, 5, sb_str(&name));
-                sqlite3_bind_double(d, 6, run->res_equiv[r]);
-                rc = step(d);
-            }
-        }
+    static const char *const table[3] = {"nodes", "node_resources", "devices"};
+    static const int ncols[3] = {9, 4, 6};
+    int rc = 0;
+    for (int t = 0; t < 3 && !rc; t++) {
+        node_cursor cur = {.run = run, .info = info, .id = id, .table = t};
+        store_rows rows = {.ncols = ncols[t], .ctx = &cur, .next = next_node_row, .column = node_column};
+        rc = store_rows_insert(st->db, table[t], &rows);
+        sb_free(&cur.name);
     }
-    sb_free(&name);
-    sqlite3_finalize(n);
-    sqlite3_finalize(nr);
-    sqlite3_finalize(d);
     return rc;
 }
 
+/* v in decimal at the end of b (no strlen: the digits are counted). */
 static void put_uint(strbuf *b, uint64_t v) {
     char num[24], *q = num + sizeof num;
-    *--q = 0;
     do *--q = (char)('0' + v % 10); while ((v /= 10));
-    sb_puts(b, q);
+    sb_append(b, q, (size_t)(num + sizeof num - q));
 }
 
-/* "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's unit masks. */
-static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
+/* "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's unit masks;
+ * rlen: the length of each resource name (res_names). */
+static void devices_text(const sim_run *run, const sim_pod *p, const size_t *rlen, strbuf *out) {
     const pod_class *c = &run->sched.classes[p->group];
     const uint64_t *u = sim_pod_units(run, p);
     size_t e = 0;
@@ -215,7 +262,7 @@ static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
         if (!m && (int)c->demand[i].res == c->gpu_res) m = p->gpus;
         if (!m) continue;
         if (out->len) sb_putc(out, ';');
-        sb_puts(out, run->sched.res_names[c->demand[i].res]);
+        sb_append(out, run->sched.res_names[c->demand[i].res], rlen[c->demand[i].res]);
         sb_putc(out, '=');
         for (bool first = true; m; m &= m - 1, first = false) {
             if (!first) sb_putc(out, ',');
@@ -226,7 +273,16 @@ static void devices_text(const sim_run *run, const sim_pod *p, strbuf *out) {
 
 enum { POD_COLS = 14 };
 
-/* Cursor over the pods for store_rows_insert: pod i, its name and devices texts. */
+/* What every pod of a class writes alike: its name's prefix and priority. */
+typedef struct pod_class_text {
+    const char *name;
+    size_t nlen;
+    int64_t priority;
+} pod_class_text;
+
+/* Cursor over the pods for store_rows_insert: pod i, its name and devices
+ * texts; per class and per resource what does not change from pod to pod
+ * is looked up once (issue 31: 10M rows). */
 typedef struct pod_cursor {
     const sim_run *run;
     int64_t id;
@@ -234,6 +290,8 @@ typedef struct pod_cursor {
     volatile sig_atomic_t *interrupt;
     bool interrupted;
     strbuf name, dev;
+    pod_class_text *cls;                /* per class */
+    size_t rlen[SCHED_MAX_RESOURCES];   /* strlen of each resource name */
 } pod_cursor;
 
 static bool next_pod(void *ctx) {
@@ -257,6 +315,18 @@ static void result_text(sqlite3_context *out, const char *v) {
     else sqlite3_result_null(out);
 }
 
+/* pods.state: the text of each sim_pod_state, with its length. */
+static void result_state(sqlite3_context *out, uint8_t st) {
+    switch (st) {
+    case POD_RUNNING: sqlite3_result_text(out, "Running", 7, SQLITE_STATIC); break;
+    case POD_SUCCEEDED: sqlite3_result_text(out, "Succeeded", 9, SQLITE_STATIC); break;
+    case POD_DELETED: sqlite3_result_text(out, "Deleted", 7, SQLITE_STATIC); break;
+    case POD_TERMINATING: sqlite3_result_text(out, "Terminating", 11, SQLITE_STATIC); break;
+    case POD_FAILED: sqlite3_result_text(out, "Failed", 6, SQLITE_STATIC); break;
+    default: sqlite3_result_text(out, "Pending", 7, SQLITE_STATIC); break;
+    }
+}
+
 /* Column `col` of the current pod (texts built in the cursor's buffers, read once each). */
 static void pod_column(void *ctx, sqlite3_context *out, int col) {
     pod_cursor *c = ctx;
@@ -266,19 +336,19 @@ static void pod_column(void *ctx, sqlite3_context *out, int col) {
     switch (col) {
     case 0: sqlite3_result_int64(out, c->id); break;
     case 1: sqlite3_result_int64(out, (int64_t)i); break;
-    case 2: {
-        const pod_group_spec *g = sim_class_spec(run, p->group);
-        sb_clear(&c->name);
-        sb_puts(&c->name, p->name ? p->name : g->name);   /* pods of a workload source carry their own name */
-        if (!p->name) {
-            sb_putc(&c->name, '-');
-            put_uint(&c->name, p->ordinal);
+    case 2:
+        if (i < run->pod_names.len && run->pod_names.data[i]) {   /* pods of a workload source carry their own name */
+            sqlite3_result_text(out, run->pod_names.data[i], -1, SQLITE_STATIC);
+            break;
         }
+        sb_clear(&c->name);
+        sb_append(&c->name, c->cls[p->group].name, c->cls[p->group].nlen);
+        sb_putc(&c->name, '-');
+        put_uint(&c->name, p->ordinal);
         sqlite3_result_text(out, sb_str(&c->name), (int)c->name.len, SQLITE_STATIC);
         break;
-    }
     case 3: sqlite3_result_int64(out, p->group); break;
-    case 4: sqlite3_result_int64(out, sim_class_spec(run, p->group)->priority); break;
+    case 4: sqlite3_result_int64(out, c->cls[p->group].priority); break;
     case 5: sqlite3_result_int64(out, p->arrival); break;
     case 6: result_opt_int(out, p->start); break;
     case 7: result_opt_int(out, p->end); break;
@@ -287,16 +357,18 @@ static void pod_column(void *ctx, sqlite3_context *out, int col) {
     case 10: result_opt_int(out, p->node); break;
     case 11:
         sb_clear(&c->dev);
-        if (p->node >= 0) devices_text(run, p, &c->dev);
+        if (p->node >= 0) devices_text(run, p, c->rlen, &c->dev);
         if (c->dev.len) sqlite3_result_text(out, sb_str(&c->dev), (int)c->dev.len, SQLITE_STATIC);
         else sqlite3_result_null(out);
         break;
-    case 12: result_text(out, state_name(p->state)); break;
+    case 12: result_state(out, p->state); break;
     default:
-        result_text(out, p->state == POD_PENDING ? run->class_reason[p->group]
-                         : p->state == POD_DELETED || p->state == POD_TERMINATING || p->state == POD_FAILED
-                             ? sim_delete_reason(run, (uint32_t)i)
-                             : NULL);
+        switch (p->state) {
+        case POD_RUNNING:
+        case POD_SUCCEEDED: sqlite3_result_null(out); break;
+        case POD_PENDING: result_text(out, run->class_reason[p->group]); break;
+        default: result_text(out, sim_delete_reason(run, (uint32_t)i)); break;   /* deleted, terminating, failed */
+        }
         break;
     }
 }
@@ -304,8 +376,16 @@ static void pod_column(void *ctx, sqlite3_context *out, int col) {
 /* Every pod in one INSERT ... SELECT (store_rows.h); -2 when interrupted. */
 static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_atomic_t *interrupt) {
     pod_cursor cur = {.run = run, .id = id, .interrupt = interrupt};
+    size_t ncls = run->sched.nclasses;
+    cur.cls = xmalloc((ncls ? ncls : 1) * sizeof *cur.cls);
+    for (size_t c = 0; c < ncls; c++) {
+        const pod_group_spec *g = sim_class_spec(run, (uint32_t)c);
+        cur.cls[c] = (pod_class_text){g->name, g->name ? strlen(g->name) : 0, g->priority};
+    }
+    for (size_t k = 0; k < run->sched.nres; k++) cur.rlen[k] = strlen(run->sched.res_names[k]);
     store_rows rows = {.ncols = POD_COLS, .ctx = &cur, .next = next_pod, .column = pod_column};
     int rc = store_rows_insert(st->db, "pods", &rows);
+    free(cur.cls);
     sb_free(&cur.name);
     sb_free(&cur.dev);
     return cur.interrupted ? -2 : rc;

@@ -163,7 +163,7 @@ static int source_finished(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     luaw *w = ctx;
     if (!w->any_finish) return 0;   /* no drasim.on_finish yet: nothing to look up */
     lua_State *L = w->L;
-    const char *name = r->pods.data[pod].name;
+    const char *name = sim_pod_name(r, pod);
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->finish_ref);
     if (lua_getfield(L, -1, name) == LUA_TNIL) {
         lua_pop(L, 2);
@@ -210,7 +210,7 @@ static int source_started(sim_run *r, void *ctx, uint32_t pod, sim_time t) {
     luaw *w = ctx;
     if (!w->any_start) return 0;   /* no on_start callback was ever set */
     lua_State *L = w->L;
-    const char *name = r->pods.data[pod].name;
+    const char *name = sim_pod_name(r, pod);
     if (!lua_checkstack(L, 8)) return -1;
     int top = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, w->start_all_ref);

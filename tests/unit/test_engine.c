@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -180,6 +181,50 @@ static void test_stop_time(void **state) {
     test_free(a);
 }
 
+/* Issue 31: a pod record is 48 bytes; a source's pod names and the pods
+ * replacements replace live beside the array. Expectations by hand: the
+ * names array grows to the last named id only (ids 0..4 unnamed, 5 named:
+ * 6 entries; an unnamed pod past it adds none), and replacement links are
+ * found by id in whatever order they were noted. */
+static void test_pod_side_tables(void **state) {
+    (void)state;
+    assert_int_equal(sizeof(sim_pod), 48);
+    sim_run r;
+    memset(&r, 0, sizeof r);
+    sim_pod_set_name(&r, 3, NULL);   /* unnamed: nothing kept */
+    assert_int_equal(r.pod_names.len, 0);
+    assert_null(sim_pod_name(&r, 3));
+    sim_pod_set_name(&r, 5, "job-a");
+    assert_int_equal(r.pod_names.len, 6);
+    for (uint32_t i = 0; i < 5; i++) assert_null(sim_pod_name(&r, i));
+    assert_string_equal(sim_pod_name(&r, 5), "job-a");
+    sim_pod_set_name(&r, 9, NULL);
+    assert_int_equal(r.pod_names.len, 6);
+    assert_null(sim_pod_name(&r, 9));
+    assert_null(sim_pod_name(&r, 1000000));
+    sim_pod_set_name(&r, 2, "job-b");   /* inside the array: no growth */
+    assert_int_equal(r.pod_names.len, 6);
+    assert_string_equal(sim_pod_name(&r, 2), "job-b");
+    /* pod 7 replaces pod 4 (4 + 1 stored), pod 12 replaces 7, then out of order: 9 replaces 1 */
+    sim_pod_set_replaces(&r, 7, 5);
+    sim_pod_set_replaces(&r, 12, 8);
+    sim_pod_set_replaces(&r, 9, 2);
+    assert_int_equal(r.replaced.len, 3);
+    assert_int_equal(r.replaced.data[0].pod, 7);
+    assert_int_equal(r.replaced.data[1].pod, 9);
+    assert_int_equal(r.replaced.data[2].pod, 12);
+    assert_int_equal(sim_pod_replaces(&r, 7), 5);
+    assert_int_equal(sim_pod_replaces(&r, 9), 2);
+    assert_int_equal(sim_pod_replaces(&r, 12), 8);
+    for (uint32_t i = 0; i < 20; i++)
+        if (i != 7 && i != 9 && i != 12) assert_int_equal(sim_pod_replaces(&r, i), 0);
+    sim_pod_set_replaces(&r, 9, 3);   /* noted again: replaced, not added */
+    assert_int_equal(r.replaced.len, 3);
+    assert_int_equal(sim_pod_replaces(&r, 9), 3);
+    VEC_FREE(r.pod_names);
+    VEC_FREE(r.replaced);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_time_fires_in_push_order),
@@ -187,6 +232,7 @@ int main(void) {
         cmocka_unit_test(test_push_during_drain),
         cmocka_unit_test(test_run_is_deterministic_and_consistent),
         cmocka_unit_test(test_stop_time),
+        cmocka_unit_test(test_pod_side_tables),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     intern_reset();

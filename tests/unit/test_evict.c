@@ -105,7 +105,7 @@ static void test_job_replacement_resumes_from_checkpoint(void **state) {
     const sim_run *r = &x.run;
     assert_int_equal(r->pods.len, 3);
     const sim_pod *rep = &r->pods.data[2];
-    assert_int_equal(rep->replaces, 1);
+    assert_int_equal(sim_pod_replaces(r, 2), 1);
     assert_int_equal(rep->group, 0);
     assert_int_equal(rep->arrival, SIM_SECONDS(9000));
     assert_int_equal(r->pods.data[1].start, SIM_SECONDS(9000));

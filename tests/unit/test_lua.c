@@ -90,7 +90,7 @@ static void expect_success(const char *script, const char *extra, lrun *t) {
 
 static const sim_pod *pod_named(const sim_run *r, const char *name) {
     for (size_t i = 0; i < r->pods.len; i++)
-        if (r->pods.data[i].name && !strcmp(r->pods.data[i].name, name)) return &r->pods.data[i];
+        if (sim_pod_name(r, (uint32_t)i) && !strcmp(sim_pod_name(r, (uint32_t)i), name)) return &r->pods.data[i];
     fail_msg("no pod named %s", name);
     return NULL;
 }
@@ -156,7 +156,7 @@ static void test_timers_and_clock(void **state) {
     assert_int_equal(pod_named(r, "tick-2")->arrival, SIM_SECONDS(5400));
     assert_int_equal(pod_named(r, "g-0")->arrival, SIM_SECONDS(10800));
     size_t ticks = 0;
-    for (size_t i = 0; i < r->pods.len; i++) ticks += r->pods.data[i].name && !strncmp(r->pods.data[i].name, "tick-", 5);
+    for (size_t i = 0; i < r->pods.len; i++) ticks += sim_pod_name(r, (uint32_t)i) && !strncmp(sim_pod_name(r, (uint32_t)i), "tick-", 5);
     assert_int_equal(ticks, 3);   /* the every() callback returned false on the third tick */
     assert_int_equal(r->pods.len, 11);
     assert_int_equal(pod_named(r, "after-first")->state, POD_SUCCEEDED);
@@ -235,7 +235,7 @@ static void test_same_seed_same_pods(void **state) {
     bool differs = a.run.pods.len != c.run.pods.len;
     for (size_t i = 0; i < a.run.pods.len; i++) {
         const sim_pod *x = &a.run.pods.data[i], *y = &b.run.pods.data[i];
-        assert_string_equal(x->name, y->name);
+        assert_string_equal(sim_pod_name(&a.run, (uint32_t)i), sim_pod_name(&b.run, (uint32_t)i));
         assert_int_equal(x->arrival, y->arrival);
         assert_int_equal(x->start, y->start);
         assert_int_equal(x->duration, y->duration);

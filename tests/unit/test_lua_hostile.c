@@ -146,7 +146,8 @@ static void test_budget_is_per_callback(void **state) {
     lrun t;
     expect_success("hostile_budget.lua", ", instructionLimit: 1000000", &t);
     bool done = false;
-    for (size_t i = 0; i < t.run.pods.len; i++) done |= t.run.pods.data[i].name && !strcmp(t.run.pods.data[i].name, "done-50");
+    for (size_t i = 0; i < t.run.pods.len; i++)
+        done |= sim_pod_name(&t.run, (uint32_t)i) && !strcmp(sim_pod_name(&t.run, (uint32_t)i), "done-50");
     assert_true(done);
     lrun_free(&t);
     /* and the same callback with a budget below its need fails in the first call */
