@@ -46,8 +46,17 @@ struct kq_node {
     const kq_cluster_queue *cq;                           /* is_cq */
     const kq_cohort *cohort;                              /* !is_cq */
     size_t index;                                         /* in kq_snapshot.nodes */
-    struct kq_wl **adm;                                   /* is_cq: its admitted workloads, in admission order (NULL: gone) */
+    struct kq_wl **adm;                                   /* is_cq: its admitted workloads (owned by the caller), in
+                                                           * admission order; NULL: one that left (compacted when half are) */
     size_t nadm, cap_adm, holes_adm;
+    /* is_cq: what lets kq_preempt.c read `adm` backwards as candidates in
+     * CandidatesOrdering instead of collecting and ordering all of them */
+    struct kq_wl **evl;                                   /* its admitted workloads marked evicted (any order) */
+    size_t nevl, cap_evl;
+    int32_t adm_prio;                                     /* the priority of the first workload listed since it was empty */
+    size_t adm_odd;                                       /* listed workloads with another priority or a reservation text */
+    int64_t adm_last;                                     /* the latest reserved_ms listed */
+    bool adm_unsorted;                                    /* some reserved_ms listed after a later one */
 };
 
 typedef struct kq_fr {
@@ -73,7 +82,7 @@ typedef struct kq_wl {
     kq_usage *usage;                 /* admitted: total usage per fr */
     size_t nusage;
     uint64_t seq;                    /* uid order */
-    size_t slot, cq_slot;            /* admitted: its index in kq_snapshot.admitted and in cq->adm */
+    size_t cq_slot;                  /* admitted: its index in cq->adm */
 } kq_wl;
 
 /* Kueue's TAS check inside preemption (kq_tas_admit.c; preemption.go
@@ -93,9 +102,7 @@ typedef struct kq_snapshot {
     size_t nfr, cap_fr;
     kq_node **nodes;                 /* ClusterQueues (in input order), then cohorts */
     size_t nnodes, ncq;
-    kq_wl **admitted;                /* every admitted workload (owned by the caller), in admission
-                                      * order; NULL: one that left (skip it; compacted when half are) */
-    size_t nadmitted, cap_admitted, holes_admitted;
+    const char *pods_name;           /* intern("pods"), looked up once */
     bool fair_sharing;               /* Configuration fairSharing: DRS ordering and fair preemption */
     kq_fs_strategy fs_strategies[2]; /* preemptionStrategies */
     size_t nfs_strategies;
@@ -116,6 +123,14 @@ void kq_add_usage(kq_node *n, uint32_t fr, int64_t v);
 void kq_remove_usage(kq_node *n, uint32_t fr, int64_t v);
 void kq_admit_wl(kq_snapshot *s, kq_wl *w);      /* adds w's usage and lists it */
 void kq_unadmit_wl(kq_snapshot *s, kq_wl *w);    /* removes both */
+/* Mark an admitted (or about to be admitted) workload evicted: its Kueue
+ * Evicted condition, which puts it first among preemption candidates. Use
+ * this, not the field, once it is listed (its ClusterQueue keeps a list). */
+void kq_wl_mark_evicted(kq_wl *w);
+/* True when cq's listed workloads all have its first one's priority, no
+ * reservation text and reserved_ms in listing order: then `adm` read
+ * backwards is CandidatesOrdering up to ties of reserved_ms (kq_preempt.c). */
+bool kq_adm_ordered(const kq_node *cq);
 /* Add or remove only the usage (preemption simulation). */
 void kq_wl_usage(kq_wl *w, bool add);
 /* The same for a preemption candidate: its quota usage and, during a TAS
@@ -180,6 +195,8 @@ typedef struct kq_pending {
     int32_t *ps_counts;
     const k8s_pod **ps_specs;        /* per pod set: requests per pod, selector, tolerations */
     const kq_topology_request **ps_tas;  /* per pod set: TAS request (NULL: none; kq_tas_admit.c) */
+    const int64_t *const *ps_amounts;    /* per pod set: kq_resource_value of each of ps_specs' requests,
+                                          * worked out once by the caller; NULL: worked out here */
     size_t npod_sets;
 } kq_pending;
 

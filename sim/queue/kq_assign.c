@@ -301,13 +301,14 @@ static gmode assign_pod_set(actx *a, size_t ps) {
     bool done_small[8] = {0};
     kq_request *req = nreq + 1 <= 8 ? req_small : xmalloc((nreq + 1) * sizeof *req);
     bool pods_asked = false;
+    const int64_t *amounts = a->p->ps_amounts ? a->p->ps_amounts[ps] : NULL;
+    const char *pods = a->s->pods_name;
     for (size_t i = 0; i < nreq; i++) {
-        int64_t per = kq_resource_value(spec->requests[i].name, &spec->requests[i].value);
+        int64_t per = amounts ? amounts[i] : kq_resource_value(spec->requests[i].name, &spec->requests[i].value);
         req[i] = (kq_request){ps, spec->requests[i].name, per, per > 0 && count > INT64_MAX / per ? KQ_UNLIMITED : per * count};
-        pods_asked |= !strcmp(spec->requests[i].name, "pods");
+        pods_asked |= spec->requests[i].name == pods || !strcmp(spec->requests[i].name, "pods");
     }
     /* `pods` counts one per pod when the ClusterQueue has quota for it */
-    const char *pods = intern("pods");
     for (size_t k = 0; k < q->ngroups && !pods_asked; k++)
         for (size_t c = 0; c < q->groups[k].ncovered; c++)
             if (q->groups[k].covered[c] == pods && !pods_asked) {

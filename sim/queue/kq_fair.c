@@ -226,19 +226,25 @@ size_t kq_fair_targets(kq_snapshot *s, const kq_wl *in, kq_node *cq, const uint3
     const kq_cluster_queue *q = cq->cq;
     const kq_node *root = root_of(cq);
     bool reclaim = cq->parent && q->reclaim_within_cohort != KQ_NEVER;
-    kq_wl **cands = xmalloc((s->nadmitted ? s->nadmitted : 1) * sizeof *cands);
+    size_t total = 0;
+    for (size_t x = 0; x < s->ncq; x++) total += s->nodes[x]->nadm;
+    kq_wl **cands = xmalloc((total ? total : 1) * sizeof *cands);
     size_t n = 0;
-    for (size_t i = 0; i < s->nadmitted; i++) {
-        kq_wl *w = s->admitted[i];
-        if (!w || !kq_wl_uses(w, need, nneed)) continue;   /* NULL: a hole, gone */
-        if (w->cq == cq) {
-            if (q->within_cluster_queue != KQ_NEVER && kq_satisfies_policy(in, w, q->within_cluster_queue)) cands[n++] = w;
-            continue;
+    /* every ClusterQueue's admitted list: the order does not matter, the
+     * candidates are sorted by kq_candidate_cmp, a total order (uid order last) */
+    for (size_t x = 0; x < s->ncq; x++) {
+        for (size_t i = 0; i < s->nodes[x]->nadm; i++) {
+            kq_wl *w = s->nodes[x]->adm[i];
+            if (!w || !kq_wl_uses(w, need, nneed)) continue;   /* NULL: a hole, gone */
+            if (w->cq == cq) {
+                if (q->within_cluster_queue != KQ_NEVER && kq_satisfies_policy(in, w, q->within_cluster_queue)) cands[n++] = w;
+                continue;
+            }
+            if (!reclaim || !w->cq->parent || root_of(w->cq) != root) continue;
+            bool borrowing = false;   /* cqIsBorrowing */
+            for (size_t k = 0; k < nneed && !borrowing; k++) borrowing = kq_borrowing_with(w->cq, need[k], 0);
+            if (borrowing && kq_satisfies_policy(in, w, q->reclaim_within_cohort)) cands[n++] = w;
         }
-        if (!reclaim || !w->cq->parent || root_of(w->cq) != root) continue;
-        bool borrowing = false;   /* cqIsBorrowing */
-        for (size_t k = 0; k < nneed && !borrowing; k++) borrowing = kq_borrowing_with(w->cq, need[k], 0);
-        if (borrowing && kq_satisfies_policy(in, w, q->reclaim_within_cohort)) cands[n++] = w;
     }
     if (n == 0) {
         free(cands);

@@ -51,6 +51,7 @@ typedef struct cls_info {
     kq_node *cq;                     /* NULL with a missing LocalQueue */
     const char *lq;
     k8s_pod spec;                    /* per-pod requests, selector, tolerations */
+    int64_t *amounts;                /* kq_resource_value of each of spec's requests (kq_pending.ps_amounts) */
     int32_t priority;
     char *why;                       /* last reason its head did not fit */
     uint64_t failed_cycle;           /* cycle in which a pod of it did not fit */
@@ -356,6 +357,8 @@ static void resolve(kq_gate *g, uint32_t c, const pod_group_spec *ps) {
     }
     ci->spec.requests = rq;
     ci->spec.nrequests = k;
+    ci->amounts = xcalloc(k ? k : 1, sizeof *ci->amounts);
+    for (size_t i = 0; i < k; i++) ci->amounts[i] = kq_resource_value(rq[i].name, &rq[i].value);
     ci->spec.node_selector = ps->node_selector;
     ci->spec.nnode_selector = ps->nnode_selector;
     ci->spec.tolerations = ps->tolerations;
@@ -660,7 +663,9 @@ static void evaluate(kq_gate *g, uint32_t pod, kq_result *r) {
     int32_t one = p->gw ? (int32_t)g->gangs.data[p->gw - 1].members.len : 1;   /* pods in the pod set */
     const k8s_pod *spec = &ci->spec;
     const kq_topology_request *tr = ci->tas.has ? &ci->tas : NULL;
-    kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .ps_tas = &tr, .npod_sets = 1};
+    const int64_t *amounts = ci->amounts;   /* tas_spec's requests are a prefix of spec's */
+    kq_pending pd = {.cq = cq, .ps_names = &name, .ps_counts = &one, .ps_specs = &spec, .ps_tas = &tr,
+                     .ps_amounts = &amounts, .npod_sets = 1};
     pd.wl.name = name;
     pd.wl.priority = ci->priority;
     pd.wl.order_ms = order_of(g, p);
@@ -773,7 +778,7 @@ static bool preempt(kq_gate *g, uint32_t pod, const kq_result *r, wl_vec *target
         kq_wl *w = r->victims[i].wl;
         VEC_PUSH(*targeted, w);
         if (w->evicted) continue;   /* already on its way out: wait for it */
-        w->evicted = true;
+        kq_wl_mark_evicted(w);
         disarm(g, wl_pod(w), g->now);
         int k = reason_index(r->victims[i].reason);
         cs->preemptions[k]++;
@@ -964,7 +969,7 @@ static void time_out(kq_gate *g, uint32_t pod, int64_t t, queue_cycle_out *out) 
     cls_info *ci = &g->cls[p->cls];
     cq_state *cs = &g->cqs[p->cq];
     const kq_wait_ready *wr = g->wr;
-    p->wl->evicted = true;
+    kq_wl_mark_evicted(p->wl);
     strbuf b = {0};
     const char *text;
     if (wr->backoff_limit >= 0 && (int64_t)e->requeues + 1 > wr->backoff_limit) {
@@ -1215,6 +1220,7 @@ static void gate_free(void *ctx) {
     for (size_t i = 0; i < g->ncls; i++) {
         free(g->cls[i].why);
         free(g->cls[i].spec.requests);
+        free(g->cls[i].amounts);
     }
     free(g->cls);
     VEC_FREE(g->heads);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "queue/kq.h"
+#include "util/intern.h"
 #include "util/xalloc.h"
 
 int64_t kq_sat_add(int64_t a, int64_t b) {
@@ -137,6 +138,7 @@ static void accumulate(kq_node *n, size_t nfr) {
 void kq_snapshot_build(kq_snapshot *s, const kq_objects *o) {
     memset(s, 0, sizeof *s);
     s->o = o;
+    s->pods_name = intern("pods");
     s->fair_sharing = o->config.fair_sharing;
     memcpy(s->fs_strategies, o->config.fs_strategies, sizeof s->fs_strategies);
     s->nfs_strategies = o->config.nfs_strategies;
@@ -174,11 +176,11 @@ void kq_snapshot_free(kq_snapshot *s) {
         free(n->subtree);
         free(n->usage);
         free(n->adm);
+        free(n->evl);
         free(n);
     }
     free(s->nodes);
     free(s->frs);
-    free(s->admitted);
     memset(s, 0, sizeof *s);
 }
 
@@ -265,35 +267,61 @@ static size_t list_add(kq_wl ***l, size_t *n, size_t *cap, kq_wl *w) {
     return (*n)++;
 }
 
-/* Drop the NULL holes of list l, keeping the order; each entry's index is
- * stored again (its cq_slot for a ClusterQueue's list, else its slot). */
-static void list_compact(kq_wl **l, size_t *n, size_t *holes, bool cq_list) {
+/* Drop the NULL holes of a ClusterQueue's list, keeping the order; each
+ * entry's cq_slot is stored again. */
+static void list_compact(kq_wl **l, size_t *n, size_t *holes) {
     size_t k = 0;
     for (size_t i = 0; i < *n; i++)
         if (l[i]) {
-            if (cq_list) l[i]->cq_slot = k;
-            else l[i]->slot = k;
+            l[i]->cq_slot = k;
             l[k++] = l[i];
         }
     *n = k;
     *holes = 0;
 }
 
+static bool adm_odd(const kq_node *cq, const kq_wl *w) { return w->reserved_at || w->priority != cq->adm_prio; }
+
 void kq_admit_wl(kq_snapshot *s, kq_wl *w) {
+    (void)s;
     kq_wl_usage(w, true);
-    w->slot = list_add(&s->admitted, &s->nadmitted, &s->cap_admitted, w);
-    kq_node *cq = w->cq;   /* its ClusterQueue's own list (kq_preempt's candidates) */
+    kq_node *cq = w->cq;   /* its ClusterQueue's own list (the preemption candidates) */
+    if (cq->nadm == cq->holes_adm) {   /* empty: its order starts again */
+        cq->adm_prio = w->priority;
+        cq->adm_odd = 0;
+        cq->adm_last = w->reserved_ms;
+        cq->adm_unsorted = false;
+    }
+    cq->adm_odd += adm_odd(cq, w);
+    if (w->reserved_ms < cq->adm_last) cq->adm_unsorted = true;
+    else cq->adm_last = w->reserved_ms;
     w->cq_slot = list_add(&cq->adm, &cq->nadm, &cq->cap_adm, w);
+    if (w->evicted) list_add(&cq->evl, &cq->nevl, &cq->cap_evl, w);
+}
+
+bool kq_adm_ordered(const kq_node *cq) { return cq->adm_odd == 0 && !cq->adm_unsorted; }
+
+void kq_wl_mark_evicted(kq_wl *w) {
+    if (w->evicted) return;
+    w->evicted = true;
+    kq_node *cq = w->cq;
+    if (cq && w->cq_slot < cq->nadm && cq->adm[w->cq_slot] == w) list_add(&cq->evl, &cq->nevl, &cq->cap_evl, w);
 }
 
 /* Removal leaves a hole (O(1); a run removes every Workload it admitted),
  * the list is compacted once half of it is holes. */
 void kq_unadmit_wl(kq_snapshot *s, kq_wl *w) {
+    (void)s;
     kq_wl_usage(w, false);
-    if (w->slot >= s->nadmitted || s->admitted[w->slot] != w) return;
-    s->admitted[w->slot] = NULL;
-    if (++s->holes_admitted * 2 > s->nadmitted) list_compact(s->admitted, &s->nadmitted, &s->holes_admitted, false);
     kq_node *cq = w->cq;
+    if (w->cq_slot >= cq->nadm || cq->adm[w->cq_slot] != w) return;
     cq->adm[w->cq_slot] = NULL;
-    if (++cq->holes_adm * 2 > cq->nadm) list_compact(cq->adm, &cq->nadm, &cq->holes_adm, true);
+    cq->adm_odd -= adm_odd(cq, w);
+    if (w->evicted)
+        for (size_t i = 0; i < cq->nevl; i++)
+            if (cq->evl[i] == w) {
+                cq->evl[i] = cq->evl[--cq->nevl];
+                break;
+            }
+    if (++cq->holes_adm * 2 > cq->nadm) list_compact(cq->adm, &cq->nadm, &cq->holes_adm);
 }
