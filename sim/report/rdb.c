@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "report/escape.h"
+#include "store/store.h"
 #include "util/xalloc.h"
 
 static char *col_text(sqlite3_stmt *s, int i) {
@@ -100,14 +101,7 @@ int rdb_schema_version(const rdb *r) {
 }
 
 bool rdb_has_table(const rdb *r, const char *table) {
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?", -1, &s,
-                           NULL) != SQLITE_OK)
-        return false;
-    sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
-    bool found = sqlite3_step(s) == SQLITE_ROW;
-    sqlite3_finalize(s);
-    return found;
+    return store_has_object(r->db, "table", table) || store_has_object(r->db, "view", table);
 }
 
 bool rdb_table_has_rows(const rdb *r, const char *table) {
