@@ -258,17 +258,13 @@ void allocator_commit(allocator *A, const k8s_allocation *al) {
             if (shared) {
                 A->uid_shared[u] = 1;
                 alloc_qnode_touch(A, u);
-            } else if (!A->uid_allocated[u]) {
-                A->uid_allocated[u] = 1;
-                alloc_qnode_count(A, u, -1);
+            } else {
+                alloc_uid_take(A, u);
             }
         }
         for (size_t k = 0; shared && k < r->nconsumed; k++)
             add_consumed(A, &(alloc_consumed){id, r->consumed[k].qname, r->consumed[k].value});
-        /* counter availability of that pool name must be recomputed */
-        uint32_t ci;
-        if (A->counters.len && pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci))
-            A->counters.data[ci]->avail_ready = false;
+        alloc_counters_stale(A, r->pool);
     }
 }
 

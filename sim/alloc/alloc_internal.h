@@ -15,6 +15,7 @@
 
 #include "alloc/alloc.h"
 #include "cel/cel.h"
+#include "util/intern.h"
 #include "util/vec.h"
 
 #define ALLOC_RESULTS_MAX 32
@@ -385,6 +386,20 @@ static inline void alloc_qnode_count(allocator *A, uint32_t uid, int delta) {
     int u = (int)q->usable + delta;
     if (A->uid_qgen[uid] != q->gen || u < 0 || u > ALLOC_RESULTS_MAX) q->valid = false;   /* an earlier answer's: recount */
     else q->usable = (uint8_t)u;
+}
+/* A device of pool `pool` was taken or given back: the pool's counter
+ * availability must be recomputed. */
+static inline void alloc_counters_stale(allocator *A, const char *pool) {
+    uint32_t ci;
+    if (A->counters.len && pmap_get(&A->counters_map, intern(pool), NULL, NULL, &ci))
+        A->counters.data[ci]->avail_ready = false;
+}
+/* Dedicated device `uid` is taken (allocator_commit's plain result). */
+static inline void alloc_uid_take(allocator *A, uint32_t uid) {
+    if (!A->uid_allocated[uid]) {
+        A->uid_allocated[uid] = 1;
+        alloc_qnode_count(A, uid, -1);
+    }
 }
 /* alloc_taints.c: device `dev`'s taints now (those set while a run goes, else its slice's). */
 const k8s_taint *alloc_device_taints(const allocator *A, uint32_t dev, size_t *n);

@@ -42,9 +42,7 @@ void allocator_release(allocator *A, const k8s_allocation *al) {
              * A shared device without capacities cannot be told apart and stays marked. */
             if (r->nconsumed && !still_consumed(A, u, r)) A->uid_shared[u] = 0;
         }
-        uint32_t ci;
-        if (A->counters.len && pmap_get(&A->counters_map, intern(r->pool), NULL, NULL, &ci))
-            A->counters.data[ci]->avail_ready = false;
+        alloc_counters_stale(A, r->pool);
     }
 }
 
@@ -53,7 +51,5 @@ void allocator_release_uid(allocator *A, uint32_t u) {
         A->uid_allocated[u] = 0;
         alloc_qnode_count(A, u, +1);
     }
-    uint32_t ci;
-    if (A->counters.len && pmap_get(&A->counters_map, intern(A->uids.data[u].pool), NULL, NULL, &ci))
-        A->counters.data[ci]->avail_ready = false;
+    alloc_counters_stale(A, A->uids.data[u].pool);
 }

@@ -673,13 +673,8 @@ static bool quick_pick(acall *c) {
 
 /* Commit dedicated device `uid` as allocator_commit commits a plain result. */
 static void take_uid(allocator *A, uint32_t uid) {
-    if (!A->uid_allocated[uid]) {
-        A->uid_allocated[uid] = 1;
-        alloc_qnode_count(A, uid, -1);
-    }
-    uint32_t ci;
-    if (A->counters.len && pmap_get(&A->counters_map, intern(A->uids.data[uid].pool), NULL, NULL, &ci))
-        A->counters.data[ci]->avail_ready = false;
+    alloc_uid_take(A, uid);
+    alloc_counters_stale(A, A->uids.data[uid].pool);
 }
 
 /* allocator_take_plain from the node's remembered quick answer (quick_remember),
