@@ -225,6 +225,7 @@ static void node_changed(scheduler *s, size_t node, bool wake_blocked) {
         }
         if (!BIT_GET(o->dirty, node)) {
             BIT_SET(o->dirty, node);
+            if (o->ndirty < SCHED_DIRTY_LIST) o->dirty_list[o->ndirty] = (uint32_t)node;
             o->ndirty++;
         }
     }
@@ -232,17 +233,63 @@ static void node_changed(scheduler *s, size_t node, bool wake_blocked) {
 
 void sched_node_changed(scheduler *s, size_t node) { node_changed(s, node, true); }
 
+/* Refresh the dirty nodes in node order either way: from the short list
+ * (sorted; a flush between two attempts of a class usually has a handful),
+ * or, when more changed than it holds, by scanning the bitmap. */
 void sched_flush_class(scheduler *s, uint32_t ci) {
     pod_class *c = &s->classes[ci];
-    if (!c->ndirty) return;
-    for (size_t w = 0; w < s->nwords && c->ndirty; w++) {
+    size_t nd = c->ndirty;
+    if (!nd) return;
+    c->ndirty = 0;
+    if (nd <= SCHED_DIRTY_LIST) {
+        uint32_t *d = c->dirty_list;
+        for (size_t i = 1; i < nd; i++) {   /* insertion sort: a few entries */
+            uint32_t x = d[i];
+            size_t j = i;
+            for (; j > 0 && d[j - 1] > x; j--) d[j] = d[j - 1];
+            d[j] = x;
+        }
+        for (size_t i = 0; i < nd; i++) {
+            BIT_CLR(c->dirty, d[i]);
+            refresh(s, c, d[i]);
+        }
+        return;
+    }
+    for (size_t w = 0; w < s->nwords && nd; w++) {
         uint64_t bits = c->dirty[w];
         if (!bits) continue;
         c->dirty[w] = 0;
         for (; bits; bits &= bits - 1) {
             refresh(s, c, (w << 6) + (size_t)__builtin_ctzll(bits));
-            c->ndirty--;
+            nd--;
         }
+    }
+}
+
+/* Node `node`'s score in class c went from `old` to `v`: keep its word's best
+ * score and how many have it (c->wmax/wcnt, read by find_best) true without
+ * rescanning the word. Only a drop of the word's last best score loses the
+ * count (wcnt 0: recounted when find_best next needs it); an unknown word
+ * where no other node fits gets v as its best (the others are INT32_MIN). */
+static inline void word_note(pod_class *c, size_t node, int32_t old, int32_t v) {
+    size_t w = node >> 6;
+    unsigned n = c->wcnt[w];
+    if (old == v) return;
+    if (!n) {
+        if (v != INT32_MIN && !(c->fits[w] & ~((uint64_t)1 << (node & 63)))) {
+            c->wmax[w] = v;
+            c->wcnt[w] = 1;
+        }
+        return;
+    }
+    int32_t m = c->wmax[w];
+    if (v > m) {
+        c->wmax[w] = v;
+        c->wcnt[w] = 1;
+    } else if (v == m) {
+        c->wcnt[w] = (uint8_t)(n + 1);
+    } else if (old == m) {
+        c->wcnt[w] = (uint8_t)(n - 1);
     }
 }
 
@@ -251,15 +298,15 @@ static bool refresh(scheduler *s, pod_class *c, size_t node) {
     bool was = BIT_GET(c->fits, node), now = BIT_GET(c->eligible, node) && !(s->absent && BIT_GET(s->absent, node));
     for (size_t p = 0; p < s->nplugins && now; p++)
         if (s->plugins[p]->filter) now = s->plugins[p]->filter(s, c, node, NULL);
+    int32_t v = INT32_MIN;            /* never the best: lets find_best take max over whole words */
     if (now) {
         int64_t total = 0;
         for (size_t p = 0; p < s->nplugins; p++)
             if (s->plugins[p]->score && s->weights[p]) total += s->weights[p] * s->plugins[p]->score(s, c, node);
-        c->score[node] = (int32_t)total;
-    } else {
-        c->score[node] = INT32_MIN;   /* never the best: lets find_best take max over whole words */
+        v = (int32_t)total;
     }
-    c->wcnt[node >> 6] = 0;           /* its word's best is recounted when next needed */
+    word_note(c, node, c->score[node], v);
+    c->score[node] = v;
     if (now && !was) { BIT_SET(c->fits, node); c->nfit++; }
     if (!now && was) { BIT_CLR(c->fits, node); c->nfit--; }
     return now && !was;
@@ -346,6 +393,7 @@ void sched_prepare(scheduler *s) {
         view_node(s, i);
     }
     s->scratch = xmalloc((n ? n : 1) * sizeof *s->scratch);
+    s->ties = xmalloc((s->nwords + 4) * sizeof *s->ties);   /* a walk visits each word once, the start word twice */
     s->heap_cap = s->nclasses ? s->nclasses : 1;
     s->heap = xmalloc(s->heap_cap * sizeof *s->heap);
     for (size_t ci = 0; ci < s->nclasses; ci++) prepare_static(s, ci);
@@ -401,9 +449,11 @@ static void prepare_static(scheduler *s, size_t ci) {
     c->eligible = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->eligible);
     c->fits = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->fits);
     c->dirty = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->dirty);
-    c->score = xcalloc(n ? n : 1, sizeof *c->score);
+    c->score = xmalloc((n ? n : 1) * sizeof *c->score);
+    for (size_t i = 0; i < n; i++) c->score[i] = INT32_MIN;   /* fits nowhere yet (word_note relies on it) */
     c->wmax = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wmax);
     c->wcnt = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wcnt);
+    c->dirty_list = xmalloc(SCHED_DIRTY_LIST * sizeof *c->dirty_list);
     if (s->cfg.policy) c->choice = xcalloc(n ? n : 1, 1);
     bool pre = true;
     for (size_t p = 0; p < s->nplugins && pre; p++)
@@ -443,6 +493,7 @@ void sched_free(scheduler *s) {
         free(c->eligible);
         free(c->fits);
         free(c->dirty);
+        free(c->dirty_list);
         free(c->score);
         free(c->wmax);
         free(c->wcnt);
@@ -460,6 +511,7 @@ void sched_free(scheduler *s) {
     free(s->unit_milli);
     free(s->per_gpu);
     free(s->scratch);
+    free(s->ties);
     free(s->heap);
     free(s->retry);
     free(s->absent);
@@ -622,8 +674,6 @@ static int32_t max64(const int32_t *sc) {
     return r;
 }
 
-#define WORD_TAG 0x80000000u   /* scratch entry naming a whole word of candidates */
-
 /* How many of the 64 scores equal v (vectorizable). */
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("tree-vectorize")))
@@ -634,70 +684,142 @@ static int count_eq64(const int32_t *sc, int32_t v) {
     return n;
 }
 
-/* Walk the feasible nodes of c from `start` (wrapping), stopping after `want`
- * of them, and pick one of the best-scored uniformly at random (selectHost).
- * Ties are remembered in s->scratch in walk order: single nodes, or whole
- * words (WORD_TAG | w) whose tied nodes are counted (c->wmax/wcnt: per word,
- * its best score and how many have it, recounted only after a score of the
- * word changed) and located only for the winner. Returns how many nodes were
- * passed over (processedNodes). */
-static size_t find_best(scheduler *s, pod_class *c, size_t start, size_t want, size_t *chosen) {
-    size_t n = s->nnodes, found = 0, ties = 0, nent = 0, last = start;
-    int32_t best = INT32_MIN;
-    for (size_t pass = 0; pass < 2 && found < want; pass++) {
-        size_t from = pass == 0 ? start : 0, to = pass == 0 ? n : start;
-        for (size_t w = from >> 6; w < s->nwords && (w << 6) < to && found < want; w++) {
-            uint64_t bits = c->fits[w];
-            if ((w << 6) < from) bits &= ~(uint64_t)0 << (from & 63);
-            if (((w + 1) << 6) > to && (to & 63)) bits &= ((uint64_t)1 << (to & 63)) - 1;
-            size_t cnt = (size_t)__builtin_popcountll(bits);
-            if (cnt && cnt <= want - found && (w << 6) >= from && ((w + 1) << 6) <= to) {
-                /* a whole word of candidates: scores of nodes that do not fit are INT32_MIN */
-                if (!c->wcnt[w]) {   /* a score changed since: the word's best and its count, once */
-                    const int32_t *sc = &c->score[w << 6];
-                    c->wmax[w] = max64(sc);
-                    c->wcnt[w] = (uint8_t)count_eq64(sc, c->wmax[w]);
-                }
-                int32_t wmax = c->wmax[w];
-                found += cnt;
-                last = (w << 6) + 63 - (size_t)__builtin_clzll(bits);
-                if (wmax < best) continue;
-                if (wmax > best) { best = wmax; ties = 0; nent = 0; }
-                ties += c->wcnt[w];   /* wmax == best */
-                s->scratch[nent++] = WORD_TAG | (uint32_t)w;
-                continue;
-            }
-            while (bits && found < want) {
-                size_t i = (w << 6) + (size_t)__builtin_ctzll(bits);
-                bits &= bits - 1;
-                found++;
-                last = i;
-                int32_t sc = c->score[i];
-                if (sc > best) { best = sc; ties = 0; nent = 0; }
-                if (sc == best) { s->scratch[nent++] = (uint32_t)i; ties++; }
-            }
-        }
+/* A walk over the feasible nodes (find_best): how many were found of the
+ * `want` to find, the best score, how many nodes have it (ties), and where
+ * they are: s->ties[0, nent) in walk order, each a part of one word. */
+typedef struct walk {
+    size_t found, want, ties, nent, last;
+    int32_t best;
+} walk;
+
+/* Nodes `bits` of word w (in walk order) have score m: `nbest` of them the
+ * word's best when mask is 0 (a whole word whose scores differ), else all
+ * of `mask`. */
+static inline void walk_group(scheduler *s, walk *k, size_t w, uint64_t bits, size_t cnt, int32_t m, size_t nbest,
+                              uint64_t mask) {
+    k->found += cnt;
+    k->last = (w << 6) + 63 - (size_t)__builtin_clzll(bits);
+    if (m < k->best) return;
+    if (m > k->best) { k->best = m; k->ties = 0; k->nent = 0; }
+    k->ties += nbest;
+    s->ties[k->nent++] = (sched_tie){.mask = mask, .word = (uint32_t)w};
+}
+
+/* The lowest j (1 <= j <= cnt) of the cnt set bits of `bits`. */
+static inline uint64_t lowest_bits(uint64_t bits, size_t cnt, size_t j) {
+    if (2 * j > cnt) {   /* drop the highest cnt - j */
+        for (; cnt > j; cnt--) bits &= ~((uint64_t)1 << (63 - __builtin_clzll(bits)));
+        return bits;
     }
-    /* the r-th tie in walk order */
-    size_t r = ties > 1 ? (size_t)rng_below(&s->rng, ties) : 0;
-    *chosen = 0;
-    for (size_t e = 0; e < nent; e++) {
-        uint32_t x = s->scratch[e];
-        if (!(x & WORD_TAG)) {
-            if (r == 0) { *chosen = x; break; }
-            r--;
-            continue;
+    uint64_t x = bits;
+    for (size_t i = 1; i < j; i++) x &= x - 1;   /* its lowest bit is the j-th */
+    x &= -x;
+    return bits & (x | (x - 1));
+}
+
+/* The fitting nodes of `bits` (a part of word w) one by one, until `want` are found. */
+static void walk_bits(scheduler *s, const pod_class *c, walk *k, size_t w, uint64_t bits) {
+    uint64_t mask = 0;   /* this word's nodes with the best score so far */
+    while (bits && k->found < k->want) {
+        uint64_t bit = bits & -bits;
+        size_t i = (w << 6) + (size_t)__builtin_ctzll(bits);
+        bits ^= bit;
+        k->found++;
+        k->last = i;
+        int32_t sc = c->score[i];
+        if (sc > k->best) { k->best = sc; k->ties = 0; k->nent = 0; mask = 0; }
+        if (sc == k->best) { mask |= bit; k->ties++; }
+    }
+    if (mask) s->ties[k->nent++] = (sched_tie){.mask = mask, .word = (uint32_t)w};
+}
+
+/* Part `bits` of word w, where the walk may end: at once when every fitting
+ * node of the word has its best score (known, refresh keeps it), else node
+ * by node. */
+static inline void walk_part(scheduler *s, const pod_class *c, walk *k, size_t w, uint64_t bits) {
+    if (!bits) return;
+    size_t n = c->wcnt[w];
+    if (!n || n != (size_t)__builtin_popcountll(c->fits[w])) {
+        walk_bits(s, c, k, w, bits);
+        return;
+    }
+    size_t cnt = (size_t)__builtin_popcountll(bits), left = k->want - k->found;
+    if (cnt > left) {
+        bits = lowest_bits(bits, cnt, left);
+        cnt = left;
+    }
+    walk_group(s, k, w, bits, cnt, c->wmax[w], cnt, bits);
+}
+
+/* The feasible nodes in [from, to): whole words at once while all their
+ * fitting nodes are still wanted (scores of nodes that do not fit are
+ * INT32_MIN, so a word's best is that of its fitting nodes; refresh keeps
+ * each word's best and count, recounted here if unknown), the ends and the
+ * word where the walk ends as walk_part. */
+static void walk_range(scheduler *s, pod_class *c, walk *k, size_t from, size_t to) {
+    size_t w = from >> 6, wend = to >> 6;   /* words [w, wend) lie wholly inside once `from` is aligned */
+    if (from >= to) return;
+    if (from & 63) {
+        uint64_t bits = c->fits[w] & (~(uint64_t)0 << (from & 63));
+        if (w == wend) {   /* from and to in one word */
+            walk_part(s, c, k, w, bits & (((uint64_t)1 << (to & 63)) - 1));
+            return;
         }
-        const int32_t *sc = &c->score[(size_t)(x & ~WORD_TAG) << 6];
-        size_t k = 0, here = c->wcnt[x & ~WORD_TAG];   /* its wmax is best */
+        walk_part(s, c, k, w++, bits);
+    }
+    for (; w < wend && k->found < k->want; w++) {
+        uint64_t bits = c->fits[w];
+        if (!bits) continue;
+        size_t cnt = (size_t)__builtin_popcountll(bits);
+        if (cnt > k->want - k->found) {   /* the walk ends inside this word */
+            walk_part(s, c, k, w, bits);
+            return;
+        }
+        if (!c->wcnt[w]) {
+            const int32_t *sc = &c->score[w << 6];
+            c->wmax[w] = max64(sc);
+            c->wcnt[w] = (uint8_t)count_eq64(sc, c->wmax[w]);
+        }
+        size_t nbest = c->wcnt[w];
+        walk_group(s, k, w, bits, cnt, c->wmax[w], nbest, nbest == cnt ? bits : 0);
+    }
+    if ((to & 63) && k->found < k->want) walk_part(s, c, k, wend, c->fits[wend] & (((uint64_t)1 << (to & 63)) - 1));
+}
+
+/* Walk the feasible nodes of c from `start` (wrapping), stopping after `want`
+ * of them, and pick one of the best-scored uniformly at random (selectHost):
+ * the r-th of the ties in walk order, located only in the winner's word.
+ * Returns how many nodes were passed over (processedNodes).
+ * kubernetes v1.33 pkg/scheduler/schedule_one.go: findNodesThatPassFilters
+ * checks nodes from nextStartNodeIndex until numFeasibleNodesToFind pass,
+ * schedulePod advances the index by processedNodes, and selectHost picks
+ * uniformly among the top scores. */
+static size_t find_best(scheduler *s, pod_class *c, size_t start, size_t want, size_t *chosen) {
+    size_t n = s->nnodes;
+    walk k = {.want = want, .last = start, .best = INT32_MIN};
+    walk_range(s, c, &k, start, n);
+    if (k.found < want) walk_range(s, c, &k, 0, start);
+    size_t r = k.ties > 1 ? (size_t)rng_below(&s->rng, k.ties) : 0;
+    *chosen = 0;
+    for (size_t e = 0; e < k.nent; e++) {
+        size_t w = s->ties[e].word;
+        uint64_t mask = s->ties[e].mask;
+        size_t here = mask ? (size_t)__builtin_popcountll(mask) : c->wcnt[w];
         if (r >= here) { r -= here; continue; }
-        for (;; k++)
-            if (sc[k] == best && r-- == 0) break;
-        *chosen = ((size_t)(x & ~WORD_TAG) << 6) + k;
+        if (mask) {   /* all of mask tie: its r-th node */
+            for (; r; r--) mask &= mask - 1;
+            *chosen = (w << 6) + (size_t)__builtin_ctzll(mask);
+            break;
+        }
+        const int32_t *sc = &c->score[w << 6];
+        size_t i = 0;
+        for (;; i++)
+            if (sc[i] == k.best && r-- == 0) break;
+        *chosen = (w << 6) + i;
         break;
     }
-    if (found < want) return n;   /* scanned every node */
-    return last >= start ? last - start + 1 : n - start + last + 1;
+    if (k.found < want) return n;   /* scanned every node */
+    return k.last >= start ? k.last - start + 1 : n - start + k.last + 1;
 }
 
 /* The GPUs the placement policy chose for class c on `node` (its Score's

@@ -33,6 +33,7 @@
 #include "util/rng.h"
 
 #define SCHED_MAX_RESOURCES 64
+#define SCHED_DIRTY_LIST 64           /* changed nodes a class lists before it scans its dirty bitmap */
 enum { RES_CPU = 0, RES_MEMORY = 1, RES_PODS = 2 };   /* fixed resource indexes */
 
 /* One resource a pod class asks for (amount in the resource's base unit:
@@ -67,10 +68,11 @@ typedef struct pod_class {
     uint64_t *eligible;               /* passes every state-independent filter */
     uint64_t *fits;                   /* eligible and fits now (after sched_flush_class) */
     uint64_t *dirty;                  /* nodes changed since this class's entry was computed (lazy refresh) */
+    uint32_t *dirty_list;             /* the first SCHED_DIRTY_LIST of them (unordered) */
     size_t ndirty;
-    int32_t *score;                   /* weighted score sum, valid where fits */
+    int32_t *score;                   /* weighted score sum where fits, INT32_MIN elsewhere */
     int32_t *wmax;                    /* per word of 64 nodes: its largest score (find_best) ... */
-    uint8_t *wcnt;                    /* ... and how many have it; 0 = a score changed since */
+    uint8_t *wcnt;                    /* ... and how many have it (kept by refresh); 0 = unknown */
     uint8_t *choice;                  /* placement policy: the GPUs (mask) it chose per node, NULL without */
     size_t nfit;
     /* queue state */
@@ -93,6 +95,13 @@ typedef struct pod_class {
 } pod_class;
 
 typedef struct sched_plugin sched_plugin;
+
+/* Nodes of one word tied for the best score (find_best): all of mask, or
+ * with mask 0 the word's wcnt nodes that have its best score. */
+typedef struct sched_tie {
+    uint64_t mask;
+    uint32_t word;
+} sched_tie;
 struct dra_state;
 
 typedef struct sched_config {
@@ -158,7 +167,8 @@ typedef struct scheduler {
     /* selection state */
     size_t next_start;                /* rotating start index (nextStartNodeIndex) */
     rng rng;
-    uint32_t *scratch;                /* ties of the best score */
+    uint32_t *scratch;                /* per node scratch (PostFilter's potential nodes) */
+    struct sched_tie *ties;           /* find_best: where the best-scored nodes are, one entry per word part */
     uint64_t cycles;
     struct dra_state *dra;            /* NULL outside DRA mode; not owned */
     int64_t now;                      /* simulated time (ms), set by the engine before each step */
