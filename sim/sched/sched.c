@@ -83,6 +83,19 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
     }
     for (size_t i = 0; i < s->nplugins; i++)   /* a policy scores with its own weight; a bare filter does not score */
         if (s->plugins[i] == &plugin_placement_policy) s->weights[i] = cfg->policy ? cfg->policy_weight : 0;
+    bool fit_only = true;
+    for (size_t i = 0; i < s->nplugins; i++) {   /* refresh's hooks, in plugin order */
+        const sched_plugin *pl = s->plugins[i];
+        if (pl->filter) {
+            s->filters[s->nfilters++] = pl->filter;
+            fit_only &= pl == &plugin_node_resources_fit;
+        }
+        if (pl->score && s->weights[i]) {
+            s->scorers[s->nscorers] = pl->score;
+            s->scorer_weights[s->nscorers++] = s->weights[i];
+        }
+    }
+    s->monotone = fit_only;
     if (cfg->score_resources) {
         for (size_t i = 0; i < cfg->nscore_resources; i++) {
             int r = res_register(s, cfg->score_resources[i].name);
@@ -213,12 +226,22 @@ int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mo
 }
 
 /* Node `node` changed: blocked classes re-evaluate it now (waking any it now
- * fits, when `wake_blocked`), the others mark it to re-evaluate when tried. */
+ * fits, when `wake_blocked`), the others mark it to re-evaluate when tried.
+ * `dir` says how: +1 a pod bound there (its free resources only shrank), -1
+ * one left (they only grew), 0 anything else. With NodeResourcesFit the only
+ * Filter that reads the node's state (s->monotone), a node that does not fit
+ * a class cannot fit it after a bind, and when nothing scores (every node
+ * that fits scores 0) one that fits still fits, with the same score, after a
+ * release: that class's entry is already right (unless it is stale anyway). */
 static void wake(scheduler *s, uint32_t ci);
 static bool refresh(scheduler *s, pod_class *c, size_t node);
-static void node_changed(scheduler *s, size_t node, bool wake_blocked) {
+static void node_changed(scheduler *s, size_t node, bool wake_blocked, int dir) {
+    int keep = -1;   /* the fits bit whose entry stays right, -1 = none */
+    if (s->monotone && dir > 0) keep = 0;
+    if (s->monotone && dir < 0 && !s->nscorers) keep = 1;
     for (size_t k = 0; k < s->nclasses; k++) {
         pod_class *o = &s->classes[k];
+        if ((int)BIT_GET(o->fits, node) == keep && !BIT_GET(o->dirty, node)) continue;
         if (o->blocked) {
             if (refresh(s, o, node) && wake_blocked) wake(s, (uint32_t)k);
             continue;
@@ -231,7 +254,7 @@ static void node_changed(scheduler *s, size_t node, bool wake_blocked) {
     }
 }
 
-void sched_node_changed(scheduler *s, size_t node) { node_changed(s, node, true); }
+void sched_node_changed(scheduler *s, size_t node) { node_changed(s, node, true, 0); }
 
 /* Refresh the dirty nodes in node order either way: from the short list
  * (sorted; a flush between two attempts of a class usually has a handful),
@@ -296,13 +319,11 @@ static inline void word_note(pod_class *c, size_t node, int32_t old, int32_t v) 
 /* Recompute class c's cache entry for one node; true when it newly fits. */
 static bool refresh(scheduler *s, pod_class *c, size_t node) {
     bool was = BIT_GET(c->fits, node), now = BIT_GET(c->eligible, node) && !(s->absent && BIT_GET(s->absent, node));
-    for (size_t p = 0; p < s->nplugins && now; p++)
-        if (s->plugins[p]->filter) now = s->plugins[p]->filter(s, c, node, NULL);
+    for (size_t p = 0; p < s->nfilters && now; p++) now = s->filters[p](s, c, node, NULL);
     int32_t v = INT32_MIN;            /* never the best: lets find_best take max over whole words */
     if (now) {
         int64_t total = 0;
-        for (size_t p = 0; p < s->nplugins; p++)
-            if (s->plugins[p]->score && s->weights[p]) total += s->weights[p] * s->plugins[p]->score(s, c, node);
+        for (size_t p = 0; p < s->nscorers; p++) total += s->scorer_weights[p] * s->scorers[p](s, c, node);
         v = (int32_t)total;
     }
     word_note(c, node, c->score[node], v);
@@ -940,7 +961,7 @@ static void bind(scheduler *s, uint32_t ci, size_t node, placement *p) {
     for (size_t pi = 0; pi < s->nplugins; pi++)
         if (s->plugins[pi]->reserve) s->plugins[pi]->reserve(s, c, node, p);
     if (s->pre) preempt_bound(s, ci, p);
-    node_changed(s, node, false);
+    node_changed(s, node, false, +1);
 }
 
 /* Profile openb-artifact: the feasible node with the best score, ties to the
@@ -1088,7 +1109,7 @@ void sched_release(scheduler *s, uint32_t ci, const placement *p) {
     }
     s->nz_used[node * 2] -= c->nz_cpu;
     s->nz_used[node * 2 + 1] -= c->nz_mem;
-    node_changed(s, node, true);
+    node_changed(s, node, true, -1);
 }
 
 void sched_dry_account(scheduler *s, uint32_t ci, const placement *p, int sign) {
@@ -1127,7 +1148,7 @@ void sched_set_present(scheduler *s, size_t node, bool present) {
     if (present == !BIT_GET(s->absent, node)) return;
     if (present) BIT_CLR(s->absent, node);
     else BIT_SET(s->absent, node);
-    node_changed(s, node, true);
+    node_changed(s, node, true, 0);
 }
 
 bool sched_try_bind(scheduler *s, uint32_t ci, size_t node, uint32_t pod, placement *p) {

@@ -95,6 +95,7 @@ typedef struct pod_class {
 } pod_class;
 
 typedef struct sched_plugin sched_plugin;
+struct sched_reasons;
 
 /* Nodes of one word tied for the best score (find_best): all of mask, or
  * with mask 0 the word's wcnt nodes that have its best score. */
@@ -160,6 +161,13 @@ typedef struct scheduler {
     int64_t weights[16];              /* score weight per plugin (profile), 0 = not scored */
     sched_config cfg;
     int64_t score_weights[SCHED_MAX_RESOURCES];  /* NodeResourcesFit weights per resource, 0 = not scored */
+    /* the plugins' Filter hooks in order, and the Score hooks that weigh (refresh) */
+    bool (*filters[16])(const struct scheduler *s, const pod_class *c, size_t node, struct sched_reasons *why);
+    size_t nfilters;
+    int64_t (*scorers[16])(const struct scheduler *s, const pod_class *c, size_t node);
+    int64_t scorer_weights[16];
+    size_t nscorers;
+    bool monotone;                    /* NodeResourcesFit is the only Filter on node state (node_changed) */
     /* queue: binary heap of class indexes with waiting pods, not blocked */
     uint32_t *heap;
     size_t heap_len, heap_cap;
