@@ -761,15 +761,15 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             r->nevents++;
             /* the next completion's pod record is far from the last one touched (issue 31: a cache miss per
              * pod at 10M pods): fetch it while this event is handled */
-            if (!evq_empty(&r->q) && evq_peek(&r->q)->kind == EV_COMPLETION)
+            if (!evq_empty(&r->q) && ev_kind(evq_peek(&r->q)) == EV_COMPLETION)
                 __builtin_prefetch(&r->pods.data[evq_peek(&r->q)->arg]);
-            switch (e.kind) {
+            switch (ev_kind(&e)) {
             case EV_COMPLETION:
                 if (on_completion(r, (uint32_t)e.arg, t)) return interrupt && *interrupt ? -1 : -2;
                 break;
             case EV_SOURCE:
             case EV_SOURCE_BG: {
-                if (e.kind == EV_SOURCE) r->live_events--;
+                if (ev_kind(&e) == EV_SOURCE) r->live_events--;
                 const sim_source *src = &r->sources[e.arg >> SRC_SHIFT];
                 if (src->event(r, src->ctx, e.arg & (((uint64_t)1 << SRC_SHIFT) - 1), t)) return interrupt && *interrupt ? -1 : -2;
                 break;
