@@ -56,6 +56,11 @@ event evq_pop(event_queue *q) {
         size_t first = 4 * i + 1, c = first;
         if (first >= n) break;
         size_t end = first + 4 < n ? first + 4 : n;
+        size_t gc = 4 * first + 1;   /* the children's children: 16 events in a row, fetched while this level is compared */
+        if (gc < n) {
+            const char *g = (const char *)&q->heap[gc];
+            for (size_t off = 0; off < 16 * sizeof(event); off += 64) __builtin_prefetch(g + off);
+        }
         unsigned __int128 best = key(&q->heap[c]);
         for (size_t k = first + 1; k < end; k++) {   /* the least child, without branches */
             unsigned __int128 x = key(&q->heap[k]);

@@ -69,10 +69,11 @@ static void test_push_during_drain(void **state) {
     evq_free(&q);
 }
 
-/* Pushes and pops interleaved, times also before the last pop and negative,
- * every kind: the queue gives the same events in the same order as a plain
- * list searched for its least (time, push order), with the kind and
- * argument each was pushed with. */
+/* Pushes and pops interleaved, every kind, times before the last pop and
+ * negative, in the current time bucket (2^16 ms), in later buckets of the
+ * ring, beyond the ring (2^16 * 4096 ms) and far beyond: the queue gives the
+ * same events in the same order as a plain list searched for its least
+ * (time, push order), with the kind and argument each was pushed with. */
 static void test_matches_linear_reference(void **state) {
     (void)state;
     enum { N = 8000 };
@@ -88,7 +89,9 @@ static void test_matches_linear_reference(void **state) {
     for (int step = 0; step < 2 * N; step++) {
         bool push = nref == 0 || (pushed < N && rng_below(&r, 3) != 0);
         if (push) {
-            int64_t t = now - 5 + (int64_t)rng_below(&r, 60);
+            static const int64_t span[] = {60, 1 << 16, 1 << 22, (int64_t)1 << 28, (int64_t)1 << 29, (int64_t)1 << 34};
+            int64_t t = now - 5 + (int64_t)rng_below(&r, (uint64_t)span[rng_below(&r, 6)]);
+            if (rng_below(&r, 50) == 0) t = now;   /* ties with the last pop */
             uint32_t kind = (uint32_t)rng_below(&r, 256);
             uint64_t arg = ((uint64_t)rng_below(&r, 1u << 30) << 33) | pushed;
             uint64_t seq = evq_push(&q, t, kind, arg);
