@@ -1123,10 +1123,21 @@ void luaV_finishOp (lua_State *L) {
            luai_threadyield(L); }
 
 
+/*
+** drasim: a count hook alone (no line hook) that is not due at this
+** instruction is counted down here, without calling 'luaG_traceexec',
+** which would do just that: decrement 'hookcount' and return 1 (keep
+** 'trap' on); it saves 'savedpc' too, which only a hook reads, and the
+** hook is called by 'luaG_traceexec' as before, at the same instruction.
+** Upstream calls it for every instruction while a count hook is set.
+*/
 /* fetch an instruction and prepare its execution */
 #define vmfetch()	{ \
   if (l_unlikely(trap)) {  /* stack reallocation or hooks? */ \
-    trap = luaG_traceexec(L, pc);  /* handle hooks */ \
+    if (L->hookmask == LUA_MASKCOUNT && L->hookcount > 1) \
+      L->hookcount--;  /* drasim: count hook, not due (above) */ \
+    else \
+      trap = luaG_traceexec(L, pc);  /* handle hooks */ \
     updatebase(ci);  /* correct stack */ \
   } \
   i = *(pc++); \
