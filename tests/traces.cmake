@@ -154,6 +154,8 @@ drasim_cli_test(NAME traces/pai-v2020-task-without-job
   SQL ${_d} "SELECT group_concat(name, ' ') FROM pods" "^job_0-worker-0 job_0-worker-1$")
 foreach(_case "job-time;jobTable=${_tr}/pai-bad-job-time.csv;pai-bad-job-time.csv:2:53: submit '17391x50[.]0': expected a time"
               "dup-job;jobTable=${_tr}/pai-dup-job.csv;pai-dup-job.csv:2:1: job_name 'job_0' repeats"
+              # a 0-byte job table: every task would be skipped (no_job), an error, not a run of nothing
+              "no-jobs;jobTable=${_tr}/pai-empty-job.csv;pai-empty-job.csv:1:1: the joined table has no rows: no task row could find its job_name"
               "gpu;file=${_tr}/pai-bad-gpu.csv;pai-bad-gpu.csv:2:65: gpus 'fifty': expected a number of GPUs"
               # an empty file name is an error at the field, not an open of the scenario's folder
               "empty-job-table;jobTable=;workload.jobs.jobTable: expected a file name, found an empty string"

@@ -18,10 +18,25 @@
 #include "util/sort_i64.h"
 #include "util/xalloc.h"
 
-/* Nearest-rank percentile q (0 < q <= 1) of n sorted values, in seconds. */
-static double pct_s(const int64_t *v, size_t n, double q) {
+/* The nearest-rank index of quantile q (0 < q <= 1) among n values. */
+static size_t rank_of(size_t n, double q) {
     size_t k = (size_t)ceil(q * (double)n);
-    return (double)v[k ? k - 1 : 0] / 1000.0;
+    return k ? k - 1 : 0;
+}
+
+/* Nearest-rank percentile q of v[0..n) in seconds, once place_quantiles put it in place. */
+static double pct_s(const int64_t *v, size_t n, double q) { return (double)v[rank_of(n, q)] / 1000.0; }
+
+/* Puts in place the ranks pct_s reads for q[0..nq) (ascending) and the
+ * maximum: a selection, not a sort (issue 31: ~40 % of a gang run's
+ * instructions were sorting waits). */
+static void place_quantiles(int64_t *v, size_t n, const double *q, int nq) {
+    if (!n) return;
+    size_t ranks[8];
+    int nr = 0;
+    for (int k = 0; k < nq && nr < 7; k++) ranks[nr++] = rank_of(n, q[k]);
+    ranks[nr++] = n - 1;
+    select_ranks_i64(v, n, ranks, (size_t)nr);
 }
 
 static void add(sim_run *r, const char *group, const char *name, double v) {
@@ -53,10 +68,18 @@ typedef struct members {
     const double *cls_eq;         /* per class: what a pod of it takes when it did not start (DRA) */
 } members;
 
+/* The sum of v[0..n) (waits in ms), exact whatever the order: the selection
+ * above leaves v partly unordered (a double sum is order-free only below 2^53). */
+static double exact_sum(const int64_t *v, size_t n) {
+    int64_t s = 0;
+    for (size_t i = 0; i < n; i++) s += v[i];
+    return (double)s;
+}
+
 static uint32_t member(const members *m, size_t i) { return m->ids ? m->ids[i] : (uint32_t)i; }
 
 /* The waits of m's pods into v (started ones only, or every pod censored at
- * the run's end), sorted; their count. With `hours`: also the GPU-hours
+ * the run's end), in pod order; their count. With `hours`: also the GPU-hours
  * asked for within the run (from arrival, for the duration, until the end)
  * and those held, summed in pod order. */
 static size_t fill_waits(const sim_run *r, const members *m, bool censored, int64_t *v, double *req_h,
@@ -78,7 +101,6 @@ static size_t fill_waits(const sim_run *r, const members *m, bool censored, int6
             *alloc_h += eq * (double)(stop - p->start) / 3600000.0;
         }
     }
-    sort_i64(v, k);
     return k;
 }
 
@@ -93,17 +115,17 @@ static void add_waits(sim_run *r, const char *group, const members *m) {
     int64_t *v = xmalloc((m->n ? m->n : 1) * sizeof *v);
     double req_h = 0, alloc_h = 0;
     size_t n = fill_waits(r, m, false, v, &req_h, &alloc_h);
+    place_quantiles(v, n, q, 4);
     /* started pods only: the whole run has mean, p50, p99 and max already (engine/sim.c; 0 when
      * no pod started); a group's are NULL when none of its pods started */
-    double sum = 0, none = group ? NAN : 0;
-    for (size_t i = 0; i < n; i++) sum += (double)v[i];
+    double sum = exact_sum(v, n), none = group ? NAN : 0;
     if (group) add(r, group, "wait_mean_s", n ? sum / (double)n / 1000.0 : none);
     for (int k = 0; k < 4; k++)
         if (group || k == 1 || k == 2) add(r, group, sname[k], n ? pct_s(v, n, q[k]) : none);
     if (group) add(r, group, "wait_max_s", n ? pct_s(v, n, 1.0) : none);
     n = fill_waits(r, m, true, v, NULL, NULL);
-    double csum = 0;
-    for (size_t i = 0; i < n; i++) csum += (double)v[i];
+    place_quantiles(v, n, q, 4);
+    double csum = exact_sum(v, n);
     add(r, group, "wait_censored_mean_s", n ? csum / (double)n / 1000.0 : 0);
     for (int k = 0; k < 4; k++) add(r, group, cname[k], n ? pct_s(v, n, q[k]) : 0);
     add(r, group, "wait_censored_max_s", n ? pct_s(v, n, 1.0) : 0);

@@ -463,6 +463,11 @@ static int join_load(job_reader *r, strbuf *err) {
         *e = (join_entry){xstrdup(key), intern(csv_stream_cell(t, (size_t)ti)), ms};
         r->njoin++;
     }
+    if (k == 0 && !r->njoin) {   /* every task row would be skipped (no_job): say why, not a run of nothing */
+        sb_clear(err);
+        sb_printf(err, "%s:1:1: the joined table has no rows: no task row could find its %s", t->name, c->join_key);
+        k = -1;
+    }
     csv_stream_close(t);
     return k < 0 ? -1 : 0;
 }

@@ -45,6 +45,17 @@ static int64_t median3(int64_t a, int64_t b, int64_t c) {
     return a > b ? a : b;
 }
 
+/* The partition pivot of v[0..n): median of three, or for long parts
+ * Tukey's ninther (median of three medians of three, Bentley & McIlroy,
+ * "Engineering a Sort Function", 1993), which keeps runs of rising waits
+ * (a gang's pods, arrival order) from exhausting the depth limit. */
+static int64_t pivot(const int64_t *v, size_t n) {
+    if (n < 128) return median3(v[0], v[n / 2], v[n - 1]);
+    size_t s = n / 8, m = n / 2;
+    return median3(median3(v[0], v[s], v[2 * s]), median3(v[m - s], v[m], v[m + s]),
+                   median3(v[n - 1 - 2 * s], v[n - 1 - s], v[n - 1]));
+}
+
 /* Sorts v[0..n); `depth` partitions left before heapsort takes over. Equal
  * keys (many zero waits) go to the middle band at once (Dijkstra's 3-way
  * partition), so they cost one pass. Recurses on the smaller side only. */
@@ -54,7 +65,7 @@ static void intro(int64_t *v, size_t n, int depth) {
             heapsort_i64(v, n);
             return;
         }
-        int64_t p = median3(v[0], v[n / 2], v[n - 1]);
+        int64_t p = pivot(v, n);
         size_t lt = 0, i = 0, gt = n;   /* [0,lt) < p, [lt,i) == p, [gt,n) > p */
         while (i < gt) {
             if (v[i] < p) swap(&v[lt++], &v[i++]);
@@ -78,4 +89,42 @@ void sort_i64(int64_t *v, size_t n) {
     int depth = 0;
     for (size_t k = n; k > 1; k >>= 1) depth += 2;
     intro(v, n, depth);
+}
+
+/* Puts the order statistics asked for in place: v[0..n) is the part of the
+ * whole array that starts at index `base`, ranks[0..nr) the ascending
+ * whole-array ranks that fall inside it. The partition step is intro()'s;
+ * recursion follows only the sides that hold a rank, so a few ranks cost
+ * O(n) on average instead of a sort's O(n log n). Past the depth limit, or
+ * when short, the part is sorted, which also places its ranks. */
+static void select_ranks(int64_t *v, size_t n, size_t base, const size_t *ranks, size_t nr, int depth) {
+    while (nr && n > 16) {
+        if (depth-- == 0) {
+            heapsort_i64(v, n);
+            return;
+        }
+        int64_t p = pivot(v, n);
+        size_t lt = 0, i = 0, gt = n;   /* [0,lt) < p, [lt,i) == p, [gt,n) > p */
+        while (i < gt) {
+            if (v[i] < p) swap(&v[lt++], &v[i++]);
+            else if (v[i] > p) swap(&v[i], &v[--gt]);
+            else i++;
+        }
+        size_t nl = 0, skip = 0;   /* ranks left of the equal band; ranks up to its end */
+        while (nl < nr && ranks[nl] < base + lt) nl++;
+        for (skip = nl; skip < nr && ranks[skip] < base + gt; skip++) {}
+        select_ranks(v, lt, base, ranks, nl, depth);
+        v += gt;
+        n -= gt;
+        base += gt;
+        ranks += skip;
+        nr -= skip;
+    }
+    if (nr) insertion(v, n);
+}
+
+void select_ranks_i64(int64_t *v, size_t n, const size_t *ranks, size_t nr) {
+    int depth = 0;
+    for (size_t k = n; k > 1; k >>= 1) depth += 2;
+    select_ranks(v, n, 0, ranks, nr, depth);
 }

@@ -9,4 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 void sort_i64(int64_t *v, size_t n);
+/* Order statistics without a full sort: afterwards v[k] holds what it would
+ * hold after sort_i64 for every k in ranks[0..nr) (ascending, each < n);
+ * the other elements are only partitioned. The percentiles of a run's waits
+ * need a handful of ranks of up to 10M values. */
+void select_ranks_i64(int64_t *v, size_t n, const size_t *ranks, size_t nr);
 #endif
