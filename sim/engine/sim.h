@@ -281,6 +281,8 @@ void sim_schedule_background(sim_run *r, int src, sim_time t, uint64_t arg);
 int64_t sim_place_running(sim_run *r, int src, uint32_t c, const char *name, sim_time duration, size_t node,
                           sim_time t, void (*bound)(sim_run *r, void *ctx, uint32_t pod), void *ctx);
 /* ---- engine internals (engine/sim_*.c) ---- */
+/* Ask for transparent huge pages on a big array (engine/sim.c): fewer page faults. */
+void sim_huge_pages(void *p, size_t bytes);
 /* Free running (or terminating) pod `pod`'s resources; it ends at t in `state`. */
 void sim_end_pod(sim_run *r, uint32_t pod, sim_time t, uint8_t state);
 /* Running pod `pod` will not complete by itself: its queued completion no

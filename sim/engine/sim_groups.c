@@ -113,6 +113,7 @@ static void add_waits(sim_run *r, const char *group, const members *m) {
     static const char *const cname[] = {"wait_censored_p50_s", "wait_censored_p90_s", "wait_censored_p95_s",
                                         "wait_censored_p99_s"};
     int64_t *v = xmalloc((m->n ? m->n : 1) * sizeof *v);
+    sim_huge_pages(v, m->n * sizeof *v);
     double req_h = 0, alloc_h = 0;
     size_t n = fill_waits(r, m, false, v, &req_h, &alloc_h);
     place_quantiles(v, n, q, 4);
@@ -161,6 +162,7 @@ void sim_group_summary(sim_run *r) {
     add_waits(r, NULL, &(members){NULL, np, cls_eq});
     for (size_t g = 0; g < ng; g++) first[g + 1] += first[g];
     uint32_t *ids = xmalloc((np ? np : 1) * sizeof *ids);
+    sim_huge_pages(ids, np * sizeof *ids);
     size_t *at = xmalloc((ng ? ng : 1) * sizeof *at);
     memcpy(at, first, ng * sizeof *at);
     for (size_t i = 0; i < np; i++) ids[at[cls_group[r->pods.data[i].group]]++] = (uint32_t)i;

@@ -490,7 +490,7 @@ bool sim_usage_cancel(sim_run *r, uint32_t id) {
 
 bool sim_usage_skip_stale(sim_run *r) {
     const event *e = evq_peek(&r->q);
-    if (e->kind != EV_COMPLETION) return false;
+    if (ev_kind(e) != EV_COMPLETION) return false;
     const upod *x = up_of(r->usage, (uint32_t)e->arg);
     if (!x || x->due == e->time) return false;
     evq_pop(&r->q);   /* not live: counted out when it went stale */

@@ -247,31 +247,17 @@ static void put_uint(strbuf *b, uint64_t v) {
     sb_append(b, q, (size_t)(num + sizeof num - q));
 }
 
-/* "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's unit masks;
- * rlen: the length of each resource name (res_names). */
-static void devices_text(const sim_run *run, const sim_pod *p, const size_t *rlen, strbuf *out) {
-    const pod_class *c = &run->sched.classes[p->group];
-    const uint64_t *u = sim_pod_units(run, p);
-    size_t e = 0;
-    sb_clear(out);
-    for (size_t i = 0; i < c->ndemand; i++) {
-        if (c->demand[i].res <= RES_PODS) continue;
-        uint64_t m = e < 8 ? u[e] : 0;
-        e++;
-        /* a GPU resource with too many units to track (milli-GPU): the GPUs the pod took */
-        if (!m && (int)c->demand[i].res == c->gpu_res) m = p->gpus;
-        if (!m) continue;
-        if (out->len) sb_putc(out, ';');
-        sb_append(out, run->sched.res_names[c->demand[i].res], rlen[c->demand[i].res]);
-        sb_putc(out, '=');
-        for (bool first = true; m; m &= m - 1, first = false) {
-            if (!first) sb_putc(out, ',');
-            put_uint(out, (uint64_t)__builtin_ctzll(m));
-        }
+/* "res=0,1,5": resource name `res` (length rlen) and the units of mask m, at the end of out. */
+static void put_units(strbuf *out, const char *res, size_t rlen, uint64_t m) {
+    sb_append(out, res, rlen);
+    sb_putc(out, '=');
+    for (bool first = true; m; m &= m - 1, first = false) {
+        if (!first) sb_putc(out, ',');
+        put_uint(out, (uint64_t)__builtin_ctzll(m));
     }
 }
 
-enum { POD_COLS = 14 };
+enum { POD_COLS = 14, DEV_CACHED = 256 };
 
 /* What every pod of a class writes alike: its name's prefix and priority. */
 typedef struct pod_class_text {
@@ -279,6 +265,12 @@ typedef struct pod_class_text {
     size_t nlen;
     int64_t priority;
 } pod_class_text;
+
+/* One resource's "res=units" text for a unit mask, built once. */
+typedef struct dev_text {
+    char *s;
+    uint32_t len;
+} dev_text;
 
 /* Cursor over the pods for store_rows_insert: pod i, its name and devices
  * texts; per class and per resource what does not change from pod to pod
@@ -289,10 +281,66 @@ typedef struct pod_cursor {
     size_t i;                           /* the current pod + 1 (0 before the first) */
     volatile sig_atomic_t *interrupt;
     bool interrupted;
-    strbuf name, dev;
+    strbuf dev;
+    char *name;                         /* "<class>-<ordinal>": the class's prefix stays while the class does */
+    uint32_t name_class;                /* the class whose prefix `name` holds (UINT32_MAX: none) */
     pod_class_text *cls;                /* per class */
     size_t rlen[SCHED_MAX_RESOURCES];   /* strlen of each resource name */
+    dev_text *dev_cache[SCHED_MAX_RESOURCES];   /* per resource: the text of each mask < DEV_CACHED, built on first use */
 } pod_cursor;
+
+/* The cached "res=units" text of mask m (< DEV_CACHED) of resource k. */
+static const dev_text *dev_cached(pod_cursor *c, size_t k, uint64_t m) {
+    if (!c->dev_cache[k]) c->dev_cache[k] = xcalloc(DEV_CACHED, sizeof *c->dev_cache[k]);
+    dev_text *d = &c->dev_cache[k][m];
+    if (!d->s) {
+        strbuf b = {0};
+        put_units(&b, c->run->sched.res_names[k], c->rlen[k], m);
+        d->len = (uint32_t)b.len;
+        d->s = xstrdup(sb_str(&b));
+        sb_free(&b);
+    }
+    return d;
+}
+
+/* pods.devices: "nvidia.com/gpu=0,1;nvidia.com/mig-1g.10gb=3" from the pod's
+ * unit masks (*len 0: none). One resource with a small mask (the usual pod)
+ * is its cached text as it is; more are joined in c->dev. */
+static const char *devices_text(pod_cursor *c, const sim_pod *p, size_t *len) {
+    const sim_run *run = c->run;
+    const pod_class *cl = &run->sched.classes[p->group];
+    const uint64_t *u = sim_pod_units(run, p);
+    const dev_text *one = NULL;   /* the first resource's text while it is the only one */
+    size_t e = 0;
+    sb_clear(&c->dev);
+    for (size_t i = 0; i < cl->ndemand; i++) {
+        size_t k = cl->demand[i].res;
+        if (k <= RES_PODS) continue;
+        uint64_t m = e < 8 ? u[e] : 0;
+        e++;
+        /* a GPU resource with too many units to track (milli-GPU): the GPUs the pod took */
+        if (!m && (int)k == cl->gpu_res) m = p->gpus;
+        if (!m) continue;
+        if (m < DEV_CACHED && !one && !c->dev.len) {
+            one = dev_cached(c, k, m);
+            continue;
+        }
+        if (one) sb_append(&c->dev, one->s, one->len), one = NULL;
+        if (c->dev.len) sb_putc(&c->dev, ';');
+        if (m < DEV_CACHED) {
+            const dev_text *d = dev_cached(c, k, m);
+            sb_append(&c->dev, d->s, d->len);
+        } else {
+            put_units(&c->dev, run->sched.res_names[k], c->rlen[k], m);
+        }
+    }
+    if (one) {
+        *len = one->len;
+        return one->s;
+    }
+    *len = c->dev.len;
+    return sb_str(&c->dev);
+}
 
 static bool next_pod(void *ctx) {
     pod_cursor *c = ctx;
@@ -327,7 +375,25 @@ static void result_state(sqlite3_context *out, uint8_t st) {
     }
 }
 
-/* Column `col` of the current pod (texts built in the cursor's buffers, read once each). */
+/* pods.name of an unnamed pod, "<class>-<ordinal>", in c->name: the class's
+ * prefix is copied when the class changes, then only the digits. */
+static void result_pod_name(pod_cursor *c, sqlite3_context *out, const sim_pod *p) {
+    const pod_class_text *t = &c->cls[p->group];
+    if (c->name_class != p->group) {
+        if (t->nlen) memcpy(c->name, t->name, t->nlen);
+        c->name[t->nlen] = '-';
+        c->name_class = p->group;
+    }
+    char num[24], *q = num + sizeof num;
+    uint64_t v = p->ordinal;
+    do *--q = (char)('0' + v % 10); while ((v /= 10));
+    size_t nd = (size_t)(num + sizeof num - q);
+    memcpy(c->name + t->nlen + 1, q, nd);
+    sqlite3_result_text(out, c->name, (int)(t->nlen + 1 + nd), SQLITE_STATIC);
+}
+
+/* Column `col` of the current pod (texts built in the cursor's buffers, read
+ * once each). pods.run_id (col 0) is a constant of the SELECT (write_pods). */
 static void pod_column(void *ctx, sqlite3_context *out, int col) {
     pod_cursor *c = ctx;
     const sim_run *run = c->run;
@@ -341,11 +407,7 @@ static void pod_column(void *ctx, sqlite3_context *out, int col) {
             sqlite3_result_text(out, run->pod_names.data[i], -1, SQLITE_STATIC);
             break;
         }
-        sb_clear(&c->name);
-        sb_append(&c->name, c->cls[p->group].name, c->cls[p->group].nlen);
-        sb_putc(&c->name, '-');
-        put_uint(&c->name, p->ordinal);
-        sqlite3_result_text(out, sb_str(&c->name), (int)c->name.len, SQLITE_STATIC);
+        result_pod_name(c, out, p);
         break;
     case 3: sqlite3_result_int64(out, p->group); break;
     case 4: sqlite3_result_int64(out, c->cls[p->group].priority); break;
@@ -355,12 +417,13 @@ static void pod_column(void *ctx, sqlite3_context *out, int col) {
     case 8: sqlite3_result_int64(out, p->duration); break;
     case 9: result_opt_int(out, p->start >= 0 ? p->start - p->arrival : -1); break;
     case 10: result_opt_int(out, p->node); break;
-    case 11:
-        sb_clear(&c->dev);
-        if (p->node >= 0) devices_text(run, p, c->rlen, &c->dev);
-        if (c->dev.len) sqlite3_result_text(out, sb_str(&c->dev), (int)c->dev.len, SQLITE_STATIC);
+    case 11: {
+        size_t len = 0;
+        const char *d = p->node >= 0 ? devices_text(c, p, &len) : NULL;
+        if (len) sqlite3_result_text(out, d, (int)len, SQLITE_STATIC);
         else sqlite3_result_null(out);
         break;
+    }
     case 12: result_state(out, p->state); break;
     default:
         switch (p->state) {
@@ -375,18 +438,26 @@ static void pod_column(void *ctx, sqlite3_context *out, int col) {
 
 /* Every pod in one INSERT ... SELECT (store_rows.h); -2 when interrupted. */
 static int write_pods(store *st, int64_t id, const sim_run *run, volatile sig_atomic_t *interrupt) {
-    pod_cursor cur = {.run = run, .id = id, .interrupt = interrupt};
-    size_t ncls = run->sched.nclasses;
+    pod_cursor cur = {.run = run, .id = id, .interrupt = interrupt, .name_class = UINT32_MAX};
+    size_t ncls = run->sched.nclasses, longest = 0;
     cur.cls = xmalloc((ncls ? ncls : 1) * sizeof *cur.cls);
     for (size_t c = 0; c < ncls; c++) {
         const pod_group_spec *g = sim_class_spec(run, (uint32_t)c);
         cur.cls[c] = (pod_class_text){g->name, g->name ? strlen(g->name) : 0, g->priority};
+        if (cur.cls[c].nlen > longest) longest = cur.cls[c].nlen;
     }
+    cur.name = xmalloc(longest + 24);   /* prefix, '-', up to 20 digits */
     for (size_t k = 0; k < run->sched.nres; k++) cur.rlen[k] = strlen(run->sched.res_names[k]);
-    store_rows rows = {.ncols = POD_COLS, .ctx = &cur, .next = next_pod, .column = pod_column};
+    char select[128];   /* the run id as a constant: one column less to hand SQLite per row */
+    snprintf(select, sizeof select, "%lld,c1,c2,c3,c4,c5,c6,c7,c8,c9,c10,c11,c12,c13", (long long)id);
+    store_rows rows = {.ncols = POD_COLS, .select = select, .ctx = &cur, .next = next_pod, .column = pod_column};
     int rc = store_rows_insert(st->db, "pods", &rows);
+    for (size_t k = 0; k < SCHED_MAX_RESOURCES; k++) {
+        for (size_t m = 0; cur.dev_cache[k] && m < DEV_CACHED; m++) free(cur.dev_cache[k][m].s);
+        free(cur.dev_cache[k]);
+    }
     free(cur.cls);
-    sb_free(&cur.name);
+    free(cur.name);
     sb_free(&cur.dev);
     return cur.interrupted ? -2 : rc;
 }

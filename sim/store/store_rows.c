@@ -115,7 +115,9 @@ int store_rows_insert(sqlite3 *db, const char *table, store_rows *rows) {
     if (sqlite3_create_module_v2(db, "drasim_rows", &rows_module, rows, NULL) != SQLITE_OK) return -1;
     strbuf sql = {0};
     sb_printf(&sql, "INSERT INTO %s SELECT ", table);
-    for (int k = 0; k < rows->ncols; k++) sb_printf(&sql, "%sc%d", k ? "," : "", k);
+    if (rows->select) sb_puts(&sql, rows->select);
+    else
+        for (int k = 0; k < rows->ncols; k++) sb_printf(&sql, "%sc%d", k ? "," : "", k);
     sb_puts(&sql, " FROM drasim_rows");
     sqlite3_stmt *s = NULL;
     int rc = sqlite3_prepare_v2(db, sb_str(&sql), -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_DONE ? 0 : -1;

@@ -15,6 +15,9 @@ enum { STORE_ROWS_MAX_COLS = 16 };
 
 typedef struct store_rows {
     int ncols;                                             /* columns of the target table, <= STORE_ROWS_MAX_COLS */
+    /* the SELECT's column list, e.g. "1,c1,c2" for a constant first column that
+     * then costs no call per row; NULL: c0, c1, ... c<ncols-1> */
+    const char *select;
     void *ctx;
     bool (*next)(void *ctx);                               /* move to the next row; false after the last */
     void (*column)(void *ctx, sqlite3_context *out, int col);   /* the current row's column col (sqlite3_result_*) */

@@ -149,6 +149,7 @@ typedef struct luaw {
 
 #define LUAW_CANCELLED UINT32_MAX
 #define LUAW_GONE INT64_MIN
+#define LUAW_MAX_DEPTH 24      /* nesting of a pod table's demand values (lua_pods.c, lua_walk.c) */
 #define LUAW_INSTR_STEP 1000   /* the count hook runs every this many VM instructions */
 #define LUAW_MAX_CLASSES 10000 /* distinct pod shapes a script may create */
 #define LUAW_SHAPE_WORK 2000   /* instructions charged for a new shape (parse, class), + 8 per node */
@@ -158,6 +159,20 @@ typedef struct luaw {
 #define LUAW_MAX_CALLS_PER_INSTANT 1000000 /* Lua callbacks of any kind at one simulated time (chains) */   /* default wall seconds per callback (workload.lua.timeLimit) */
 
 enum { LUAW_TRIP_NONE, LUAW_TRIP_INSTRUCTIONS, LUAW_TRIP_TIME, LUAW_TRIP_INTERRUPT };
+
+/* A pod field name's entry in luaw.field_at: by the address of its interned string. */
+static inline size_t luaw_field_slot(const char *k) { return ((uintptr_t)k >> 4) & 63; }
+
+/* ---- lua_walk.c: read straight from Lua's tables ---- */
+/* The fields of the pod table at stack index idx (> 0): the value of known field f (w->field_str)
+ * goes to stack slot fbase + f (they exist), and its bit is set in the result. Stops at the first
+ * key that is not a string (*bad_type = its type) or names no field and is not `extra`
+ * (*bad_type = LUA_TSTRING, *bad_name = it); else *bad_type = LUA_TNONE. lua_next's order. */
+uint32_t luaw_walk_fields(lua_State *L, const luaw *w, int idx, int fbase, int nfields, const char *extra,
+                          int *bad_type, const char **bad_name);
+/* Append the shape-key text of the value at stack index idx (nested tables down to LUAW_MAX_DEPTH;
+ * maps by sorted key): an injective text form, raising the errors of an unsupported value. */
+void luaw_key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what);
 
 /* ---- lua_sandbox.c ---- */
 /* A sandboxed state with limits; w->L set. Returns 0 or -1 (out of memory). */

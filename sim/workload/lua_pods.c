@@ -27,8 +27,7 @@
 #include "model/kueue.h"
 #include "model/yaml_tree.h"
 #include "workload/lua_internal.h"
-
-#define MAX_DEPTH 24
+#include "workload/lua_keytext.h"
 
 static const char *const POD_FIELDS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory",
                                          "requests", "nodeSelector", "affinity", "tolerations", "gpu", "on_start", "labels",
@@ -66,7 +65,7 @@ static int cmp_cstr(const void *a, const void *b) { return strcmp(*(const char *
  * 1..n are lists, other tables maps with string keys (sorted). */
 static ynode *to_ynode(lua_State *L, int idx, arena *a, int depth, const char *what) {
     idx = lua_absindex(L, idx);
-    if (depth > MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
+    if (depth > LUAW_MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
     switch (lua_type(L, idx)) {
     case LUA_TSTRING: {
         size_t len;
@@ -124,9 +123,6 @@ static ynode *to_ynode(lua_State *L, int idx, arena *a, int depth, const char *w
     return map;
 }
 
-/* A field name's entry in luaw.field_at: by the address of its interned string. */
-static size_t field_slot(const char *k) { return ((uintptr_t)k >> 4) & 63; }
-
 /* Check that the pod table at index 1 (the only value on the stack) only
  * has known fields, note which it has (w->present) and put their values in
  * the slots FBASE + f. Lua interns short strings, so a key spelling a field
@@ -139,35 +135,22 @@ static void check_fields(lua_State *L, luaw *w, const char *fn, const char *extr
             w->field_str[i] = lua_pushstring(L, POD_FIELDS[i]);
             lua_pushinteger(L, i + 1);
             lua_rawset(L, -3);
-            uint8_t *e = &w->field_at[field_slot(w->field_str[i])];
+            uint8_t *e = &w->field_at[luaw_field_slot(w->field_str[i])];
             if (!*e) *e = (uint8_t)(i + 1);   /* a clash: the later name is found by the scan */
         }
         w->fields_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     luaL_checkstack(L, NFIELDS + 8, "drasim.submit");
     lua_settop(L, FBASE + NFIELDS - 1);   /* the slots: nil */
-    uint32_t present = 0;
-    lua_pushnil(L);
-    while (lua_next(L, 1)) {
-        if (lua_type(L, -2) != LUA_TSTRING)
-            luaL_error(L, "%s: field names must be strings, found a %s key", fn, luaL_typename(L, -2));
-        const char *k = lua_tostring(L, -2);
-        int f = w->field_at[field_slot(k)] - 1;
-        if (f < 0 || w->field_str[f] != k)
-            for (f = 0; f < NFIELDS && w->field_str[f] != k; f++) {}
-        if (f < NFIELDS) {
-            present |= 1u << f;
-            lua_replace(L, FBASE + f);   /* the value into its slot; the key stays for lua_next */
-            continue;
-        }
-        lua_pop(L, 1);
-        if (!(extra && !strcmp(k, extra)))
-            luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
-                          "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels, containers, initContainers, usage, "
-                          "owner, checkpoint, terminationGracePeriodSeconds, restartPolicy, namespace%s%s)", fn, k, extra ? ", " : "",
-                       extra ? extra : "");
-    }
-    w->present = present;
+    int bad;
+    const char *k = NULL;
+    w->present = luaw_walk_fields(L, w, 1, FBASE, NFIELDS, extra, &bad, &k);
+    if (bad == LUA_TSTRING)
+        luaL_error(L, "%s: unknown field '%s' (expected one of: name, group, at, duration, priority, cpu, memory, "
+                      "requests, nodeSelector, affinity, tolerations, gpu, on_start, labels, containers, initContainers, usage, "
+                      "owner, checkpoint, terminationGracePeriodSeconds, restartPolicy, namespace%s%s)", fn, k, extra ? ", " : "",
+                   extra ? extra : "");
+    if (bad != LUA_TNONE) luaL_error(L, "%s: field names must be strings, found a %s key", fn, lua_typename(L, bad));
 }
 
 /* Replace the pod table at index 1 by a plain copy of its fields (POD_FIELDS
@@ -277,148 +260,6 @@ static void drop_zero(k8s_resource_amount *r, size_t *n) {
  * build and one table lookup. Validity follows the structure, so two tables
  * with one key are both valid or both not. ---- */
 
-typedef struct key_ref {
-    const char *s;
-    size_t n;
-    int v;   /* stack index of the key's value (key_value's maps) */
-} key_ref;
-
-static int cmp_key_ref(const void *a, const void *b) {
-    const key_ref *x = a, *y = b;
-    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
-    return c ? c : (x->n > y->n) - (x->n < y->n);
-}
-
-/* Appends to a shape key (built per pod): in place while the buffer has room, sb_append to grow it. */
-static inline void kput(strbuf *b, const char *s, size_t n) {
-    if (b->len + n >= b->cap) {
-        sb_append(b, s, n);
-        return;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = 0;
-}
-
-static inline void kputc(strbuf *b, char c) {
-    if (b->len + 1 >= b->cap) {
-        sb_putc(b, c);
-        return;
-    }
-    b->s[b->len++] = c;
-    b->s[b->len] = 0;
-}
-
-/* Append the decimal text of v (sb_printf's "%lld", without printf: shape keys are built per pod),
- * after `tag` (0: none) and before `end`, in one append. */
-static __attribute__((noinline)) void put_int_any(strbuf *b, char tag, long long v, char end) {
-    char tmp[28];
-    int n = (int)sizeof tmp;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    tmp[--n] = end;
-    do tmp[--n] = (char)('0' + u % 10); while ((u /= 10) && n > 3);
-    if (v < 0) tmp[--n] = '-';
-    if (tag) tmp[--n] = tag;
-    kput(b, tmp + n, sizeof tmp - (size_t)n);
-}
-
-/* put_int_any, with the common case inline: 0 .. 99 (lengths of keys and names, counts) while the
- * buffer has room. The same text. */
-static inline void put_int(strbuf *b, char tag, long long v, char end) {
-    if ((unsigned long long)v >= 100 || b->len + 5 >= b->cap) {
-        put_int_any(b, tag, v, end);
-        return;
-    }
-    char *p = b->s + b->len;
-    if (tag) *p++ = tag;
-    if (v >= 10) *p++ = (char)('0' + v / 10);
-    *p++ = (char)('0' + v % 10);
-    *p++ = end;
-    *p = 0;
-    b->len = (size_t)(p - b->s);
-}
-
-enum { MAX_KEYS = 64, FEW_KEYS = 8, KEY_LEVEL_SLOTS = 2 * FEW_KEYS + 8 };
-
-/* Append the shape-key text of the value at idx (nested tables down to MAX_DEPTH). */
-static void key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
-    if (idx < 0) idx = lua_absindex(L, idx);
-    if (depth > MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
-    switch (lua_type(L, idx)) {
-    case LUA_TNIL: kputc(b, '-'); return;
-    case LUA_TBOOLEAN: kputc(b, lua_toboolean(L, idx) ? 'T' : 'F'); return;
-    case LUA_TSTRING: {
-        size_t len;
-        const char *str = lua_tolstring(L, idx, &len);
-        put_int(b, 's', (long long)len, ':');
-        kput(b, str, len);
-        return;
-    }
-    case LUA_TNUMBER:
-        if (lua_isinteger(L, idx)) put_int(b, 'i', (long long)lua_tointeger(L, idx), ';');
-        else sb_printf(b, "f%.17g;", (double)lua_tonumber(L, idx));
-        return;
-    case LUA_TTABLE: break;
-    default: luaL_error(L, "%s: unsupported value of type %s", what, luaL_typename(L, idx));
-    }
-    luaL_checkstack(L, KEY_LEVEL_SLOTS, "nested too deeply");   /* a map of up to FEW_KEYS keys, and the nested call's */
-    key_ref keys[MAX_KEYS];
-    size_t n = 0;
-    lua_Integer maxint = 0;   /* the largest key while all are integers >= 1, else -1 */
-    bool strkeys = true;
-    int base = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {   /* stack: base, [key value] per kept entry, key value */
-        if (lua_type(L, -2) == LUA_TSTRING) {
-            if (n < MAX_KEYS) keys[n].s = lua_tolstring(L, -2, &keys[n].n);   /* kept alive by the table */
-            maxint = -1;
-        } else {
-            strkeys = false;
-            int isint;   /* a float key is never integral (Lua stores those as integers) */
-            lua_Integer k = lua_tointegerx(L, -2, &isint);
-            if (!isint || k < 1) maxint = -1;
-            else if (maxint >= 0 && k > maxint) maxint = k;
-        }
-        if (strkeys && n < MAX_KEYS) {   /* a map's value stays on the stack: read after the sort, no lookup */
-            keys[n].v = base + 2 + 2 * (int)n;   /* above the values and key copies of the keys before it */
-            if (n >= FEW_KEYS) luaL_checkstack(L, 2 + 8, "nested too deeply");
-            lua_pushvalue(L, -2);        /* the key again, for lua_next */
-        } else {
-            lua_pop(L, 1);
-        }
-        n++;
-    }
-    if (!strkeys) lua_settop(L, base);
-    /* a list: keys 1..n (the border only matters then: lua_rawlen is not free on a map) */
-    size_t len = n > 0 && maxint > 0 ? lua_rawlen(L, idx) : 0;
-    if (n > 0 && maxint > 0 && (size_t)maxint <= len && n == len) {
-        kputc(b, '[');
-        for (size_t i = 1; i <= len; i++) {
-            lua_rawgeti(L, idx, (lua_Integer)i);
-            key_value(L, base + 1, b, depth + 1, what);
-            lua_pop(L, 1);
-        }
-        kputc(b, ']');
-        return;
-    }
-    if (!strkeys) luaL_error(L, "%s: a table must be a list (keys 1..n) or a map with string keys", what);
-    if (n > MAX_KEYS) luaL_error(L, "%s: more than %d fields in one table", what, MAX_KEYS);
-    for (size_t i = 1; i < n; i++)   /* a few keys: insertion sort */
-        for (size_t j = i; j > 0 && cmp_key_ref(&keys[j - 1], &keys[j]) > 0; j--) {
-            key_ref t = keys[j];
-            keys[j] = keys[j - 1];
-            keys[j - 1] = t;
-        }
-    kputc(b, '{');
-    for (size_t i = 0; i < n; i++) {
-        put_int(b, 0, (long long)keys[i].n, ':');
-        kput(b, keys[i].s, keys[i].n);
-        key_value(L, keys[i].v, b, depth + 1, what);
-    }
-    kputc(b, '}');
-    lua_settop(L, base);
-}
-
 /* True when labels route pods to queues in this run (ROUTING_LABELS). */
 static bool routed(const luaw *w) { return w->run && (w->run->sc->queues || w->run->sc->kai_queues); }
 
@@ -437,14 +278,14 @@ static void shape_key(lua_State *L, const luaw *w, const char *group, strbuf *b)
             kputc(b, '-');
             continue;
         }
-        key_value(L, FBASE + fields[i], b, 1, POD_FIELDS[fields[i]]);
+        luaw_key_value(L, FBASE + fields[i], b, 1, POD_FIELDS[fields[i]]);
     }
     if (!routed(w) || !(w->present & (1u << F_LABELS))) return;
     kputc(b, 'L');
     pod_field(L, F_LABELS);
     for (int i = 0; ROUTING_LABELS[i]; i++) {
         lua_getfield(L, -1, ROUTING_LABELS[i]);
-        key_value(L, -1, b, 1, "labels");
+        luaw_key_value(L, -1, b, 1, "labels");
         lua_pop(L, 1);
     }
     lua_pop(L, 1);

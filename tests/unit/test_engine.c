@@ -44,7 +44,7 @@ static void test_random_order_is_time_then_sequence(void **state) {
     event prev = evq_pop(&q);
     for (size_t i = 1; i < N; i++) {
         event e = evq_pop(&q);
-        assert_true(e.time > prev.time || (e.time == prev.time && e.seq > prev.seq));
+        assert_true(e.time > prev.time || (e.time == prev.time && ev_seq(&e) > ev_seq(&prev)));
         if (e.time == prev.time) assert_true(e.arg > prev.arg);   /* push order kept */
         prev = e;
     }
@@ -67,6 +67,55 @@ static void test_push_during_drain(void **state) {
     assert_int_equal(evq_pop(&q).arg, 2);
     assert_int_equal(evq_pop(&q).arg, 3);
     evq_free(&q);
+}
+
+/* Pushes and pops interleaved, every kind, times before the last pop and
+ * negative, in the current time bucket (2^16 ms), in later buckets of the
+ * ring, beyond the ring (2^16 * 4096 ms) and far beyond: the queue gives the
+ * same events in the same order as a plain list searched for its least
+ * (time, push order), with the kind and argument each was pushed with. */
+static void test_matches_linear_reference(void **state) {
+    (void)state;
+    enum { N = 8000 };
+    typedef struct { int64_t time; uint64_t seq; uint32_t kind; uint64_t arg; } ref_ev;
+    ref_ev *ref = malloc(N * sizeof *ref);
+    size_t nref = 0;
+    event_queue q;
+    evq_init(&q);
+    rng r;
+    rng_seed(&r, 31);
+    int64_t now = -20;
+    uint64_t pushed = 0;
+    for (int step = 0; step < 2 * N; step++) {
+        bool push = nref == 0 || (pushed < N && rng_below(&r, 3) != 0);
+        if (push) {
+            static const int64_t span[] = {60, 1 << 16, 1 << 22, (int64_t)1 << 28, (int64_t)1 << 29, (int64_t)1 << 34};
+            int64_t t = now - 5 + (int64_t)rng_below(&r, (uint64_t)span[rng_below(&r, 6)]);
+            if (rng_below(&r, 50) == 0) t = now;   /* ties with the last pop */
+            uint32_t kind = (uint32_t)rng_below(&r, 256);
+            uint64_t arg = ((uint64_t)rng_below(&r, 1u << 30) << 33) | pushed;
+            uint64_t seq = evq_push(&q, t, kind, arg);
+            assert_int_equal(seq, pushed);
+            ref[nref++] = (ref_ev){t, pushed, kind, arg};
+            pushed++;
+            continue;
+        }
+        size_t best = 0;
+        for (size_t k = 1; k < nref; k++)
+            if (ref[k].time < ref[best].time || (ref[k].time == ref[best].time && ref[k].seq < ref[best].seq)) best = k;
+        assert_false(evq_empty(&q));
+        assert_int_equal(evq_peek(&q)->arg, ref[best].arg);
+        event e = evq_pop(&q);
+        assert_int_equal(e.time, ref[best].time);
+        assert_int_equal(ev_seq(&e), ref[best].seq);
+        assert_int_equal(ev_kind(&e), ref[best].kind);
+        assert_int_equal(e.arg, ref[best].arg);
+        now = e.time;
+        ref[best] = ref[--nref];
+    }
+    assert_true(evq_empty(&q) == (nref == 0));
+    evq_free(&q);
+    free(ref);
 }
 
 /* A whole run: 4 nodes x 4 GPUs, 400 Poisson pods of 1-4 GPUs. */
@@ -230,6 +279,7 @@ int main(void) {
         cmocka_unit_test(test_same_time_fires_in_push_order),
         cmocka_unit_test(test_random_order_is_time_then_sequence),
         cmocka_unit_test(test_push_during_drain),
+        cmocka_unit_test(test_matches_linear_reference),
         cmocka_unit_test(test_run_is_deterministic_and_consistent),
         cmocka_unit_test(test_stop_time),
         cmocka_unit_test(test_pod_side_tables),

@@ -214,6 +214,26 @@ static void test_shape_numbers(void **state) {
     lrun_free(&t);
 }
 
+/* The same demand is one class however its tables were built (lua_walk.c reads them raw):
+ * 3 demands of 3, 2 and 2 pods (tests/lua/shape_tables.lua). */
+static void test_shape_tables(void **state) {
+    lrun t;
+    expect_success("shape_tables.lua", NULL, &t);
+    assert_int_equal(t.run.pods.len, 7);
+    assert_int_equal(t.run.sched.nclasses, 3);
+    assert_int_equal(sim_class_spec(&t.run, 0)->count, 3);
+    assert_int_equal(sim_class_spec(&t.run, 1)->count, 2);
+    assert_int_equal(sim_class_spec(&t.run, 2)->count, 2);
+    lrun_free(&t);
+}
+
+/* Integers' text from the vendored Lua equals printf's (tests/lua/int_text.lua asserts it). */
+static void test_integer_text(void **state) {
+    lrun t;
+    expect_success("int_text.lua", NULL, &t);
+    lrun_free(&t);
+}
+
 static void test_standard_library(void **state) {
     lrun t;
     expect_success("lib_dist.lua", NULL, &t);
@@ -272,7 +292,17 @@ static void test_api_argument_errors(void **state) {
         {"drasim.submit{cpu='lots', duration=1}", "invalid quantity 'lots'"},
         {"drasim.submit{cpu={1,2}, duration=1}", "requests: cpu: expected a quantity"},
         {"drasim.submit{cpu='1', duration=1, wat=1}", "unknown field 'wat'"},
-        {"drasim.submit{[1]=2, duration=1}", "field names must be strings"},
+        {"drasim.submit{[1]=2, duration=1}", "field names must be strings, found a number key"},
+        {"drasim.submit{cpu='1', duration=1, [true]=1}", "field names must be strings, found a boolean key"},
+        {"drasim.submit{cpu='1', duration=1, [0.5]=1}", "field names must be strings, found a number key"},
+        {"drasim.submit_gang{size=1, cpu='1', duration=1, sise=1}", "unknown field 'sise'"},
+        {"drasim.submit{cpu='1', duration=1, nodeSelector={'a', b='c'}}", "nodeSelector: a table must be a list"},
+        {"drasim.submit{cpu='1', duration=1, tolerations={[2]={key='k'}}}", "tolerations: a table must be a list"},
+        {"drasim.submit{cpu='1', duration=1, tolerations={{[0]=1}}}", "tolerations: a table must be a list"},
+        {"local t = {} for i = 1, 65 do t['k' .. i] = 'v' end drasim.submit{cpu='1', duration=1, nodeSelector=t}",
+         "nodeSelector: more than 64 fields in one table"},
+        {"drasim.submit{cpu='1', duration=1, gpu={dra={claims={{name='c', spec=coroutine.create(print)}}}}}",
+         "gpu: unsupported value of type thread"},
         {"drasim.submit{cpu='1', duration=1, priority='high'}", "priority: expected an integer"},
         {"drasim.submit{cpu='1', duration=1, gpu={devicePlugin={gpu=1}}}", "is not an extended resource name"},
         {"drasim.submit{cpu='1', duration=1, gpu={devicePlugin={['example.com/fpga']=1}}}",
@@ -350,6 +380,8 @@ int main(void) {
         cmocka_unit_test(test_cluster_state),
         cmocka_unit_test(test_shapes_are_interned),
         cmocka_unit_test(test_shape_numbers),
+        cmocka_unit_test(test_shape_tables),
+        cmocka_unit_test(test_integer_text),
         cmocka_unit_test(test_standard_library),
         cmocka_unit_test(test_pairs_order_is_fixed),
         cmocka_unit_test(test_same_seed_same_pods),

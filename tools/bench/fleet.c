@@ -228,7 +228,14 @@ static int run_child(sched_mode mode, long nnodes, long npods, const char *polic
         store_abort(&st);
         goto fail;
     }
-    unlink(out);
+    /* DRASIM_BENCH_KEEP_DB=PATH keeps the run's results as PATH.dp or
+     * PATH.dra (to compare databases before and after a change, e.g. with
+     * sqlite3 .dump) */
+    const char *keep = getenv("DRASIM_BENCH_KEEP_DB");
+    char kept[4096];
+    if (!keep || !*keep || snprintf(kept, sizeof kept, "%s.%s", keep, mode == SCHED_MODE_DRA ? "dra" : "dp") >= (int)sizeof kept ||
+        rename(out, kept))
+        unlink(out);
     *rep = (child_report){t1 - t0, t2 - t1, now_s() - t2, cpu_now() - c0,
                           sim_metric_get(&run, "pods_arrived"), sim_metric_get(&run, "pods_scheduled"),
                           sim_metric_get(&run, "scheduling_cycles"), (double)run.end_time / 3600e3,
