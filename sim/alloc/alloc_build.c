@@ -360,13 +360,6 @@ void allocator_free(allocator *A) {
 void allocator_set_step_limit(allocator *A, uint64_t steps) { A->step_limit = steps; }
 
 /* Integer arithmetic: the pointer may point anywhere. */
-size_t alloc_node_index(const allocator *A, const k8s_node *node) {
-    uintptr_t np = (uintptr_t)node, nb = (uintptr_t)A->node_base;
-    if (A->nnode_base && np >= nb && np - nb < A->nnode_base * sizeof(k8s_node) && (np - nb) % sizeof(k8s_node) == 0)
-        return (np - nb) / sizeof(k8s_node);
-    return SIZE_MAX;
-}
-
 void allocator_set_nodes(allocator *A, const k8s_node *nodes, size_t n) {
     free(A->node_gi);
     free(A->node_sel);

@@ -370,7 +370,12 @@ int alloc_build_results(acall *c, arena *ar, k8s_allocation *out);
  * node selector that can fail)? Then a status-only call may skip it. */
 bool alloc_results_traceless(const acall *c);
 /* Index of `node` in the array of allocator_set_nodes, or SIZE_MAX. */
-size_t alloc_node_index(const allocator *A, const k8s_node *node);
+static inline size_t alloc_node_index(const allocator *A, const k8s_node *node) {   /* inline: ~650,000 calls per 100,000 pods */
+    uintptr_t np = (uintptr_t)node, nb = (uintptr_t)A->node_base;
+    if (A->nnode_base && np >= nb && np - nb < A->nnode_base * sizeof(k8s_node) && (np - nb) % sizeof(k8s_node) == 0)
+        return (np - nb) / sizeof(k8s_node);
+    return SIZE_MAX;
+}
 /* Device `uid` changed hands (taken or given back): the quick answer of its node is stale. */
 static inline void alloc_qnode_touch(allocator *A, uint32_t uid) {
     if (A->uid_qnode && A->uid_qnode[uid]) A->qnode[A->uid_qnode[uid] - 1].valid = false;

@@ -399,6 +399,16 @@ int alloc_gather_pools(acall *c) {
             const cpool *p = &A->remote->pools.data[A->remote_bad.data[i]];
             if (p->invalid && !own_pool(c, p)) c->saw_invalid = true;
         }
+        /* kept for the allocator's life, once per node: no spare capacity (issue 31:
+         * room for 8 pools where a node has one was 8 MB at 10,000 nodes) */
+        if (c->pools.cap > c->pools.len && c->pools.len) {
+            c->pools.data = xrealloc(c->pools.data, c->pools.len * sizeof *c->pools.data);
+            c->pools.cap = c->pools.len;
+        }
+        if (c->cands.cap > c->cands.len && c->cands.len) {
+            c->cands.data = xrealloc(c->cands.data, c->cands.len * sizeof *c->cands.data);
+            c->cands.cap = c->cands.len;
+        }
         gathered *g = xcalloc(1, sizeof *g);
         g->pools.data = c->pools.data, g->pools.len = c->pools.len, g->pools.cap = c->pools.cap;
         g->cands.data = c->cands.data, g->cands.len = c->cands.len, g->cands.cap = c->cands.cap;

@@ -124,15 +124,15 @@ typedef enum { ATTR_INT, ATTR_BOOL, ATTR_STRING, ATTR_VERSION, ATTR_LIST_UNSUPPO
 
 /* One device attribute. `domain` is the qualified-name domain, already
  * resolved: a bare name gets the slice's driver as domain. */
-typedef struct k8s_attribute {
+typedef struct k8s_attribute {   /* fields ordered for no padding: 88 bytes, not 104 (issue 31) */
     const char *domain;
     const char *id;
     const char *qname;          /* the map key as written ("numa" or "d.io/numa"); may be NULL */
-    k8s_attr_kind kind;
-    int64_t i;                  /* ATTR_INT */
-    bool b;                     /* ATTR_BOOL */
     const char *s;              /* ATTR_STRING, and the raw text of ATTR_VERSION */
+    int64_t i;                  /* ATTR_INT */
     semver v;                   /* ATTR_VERSION, valid when v_ok */
+    k8s_attr_kind kind;
+    bool b;                     /* ATTR_BOOL */
     bool v_ok;
 } k8s_attribute;
 
@@ -183,20 +183,20 @@ typedef struct k8s_device {
     size_t nconsumes;
     k8s_taint *taints;
     size_t ntaints;
-    bool has_binds_to_node;
-    bool binds_to_node;
     const char **binding_conditions;
     size_t nbinding_conditions;
     const char **binding_failure_conditions;
     size_t nbinding_failure_conditions;
-    bool has_allow_multiple;    /* allowMultipleAllocations written */
-    bool allow_multiple;
     /* per-device node scoping, only with perDeviceNodeSelection */
     const char *node_name;
-    bool has_node_selector;
     k8s_node_selector node_selector;
+    bool has_node_selector;
     bool all_nodes;
-} k8s_device;
+    bool has_binds_to_node;
+    bool binds_to_node;
+    bool has_allow_multiple;    /* allowMultipleAllocations written */
+    bool allow_multiple;
+} k8s_device;   /* the flags last, for no padding: 152 bytes, not 176 (issue 31: 80,000 devices) */
 
 /* Number of attributes of d, both runs. */
 static inline size_t k8s_dev_nattrs(const k8s_device *d) { return d->nattrs + d->nattrs_own; }

@@ -93,10 +93,22 @@ typedef struct claim_index {
 
 static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001B3ULL; }
 
+/* MurmurHash3's 64-bit finalizer: every input bit reaches the low bits that
+ * pick a table slot. A result word's low 8 bits are its request (the same
+ * for most results) and its device uid sits above them, which the FNV step
+ * alone carries only upwards. */
+static uint64_t fmix(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
 static uint64_t record_hash(const dra_record *r, const uint32_t *w, size_t n) {
     uint64_t h = (uint64_t)(uintptr_t)r->claim * 0x9E3779B97F4A7C15ULL;
     for (size_t k = 0; k < n; k++) h = mix(h, w[k]);
-    return h ^ (h >> 29);
+    return fmix(h);
 }
 
 static void index_grow(claim_index *ix) {
@@ -135,9 +147,9 @@ static uint32_t set_of(claim_index *ix, size_t rec) {
     return (uint32_t)ix->first.len;
 }
 
-/* Result k of a plain record: its claim name and two words (uid, request). */
+/* Result k of a plain record: its claim name and its word (uid, request). */
 static uint64_t result_hash(const dra_record *r, const uint32_t *w) {
-    return mix(mix((uint64_t)(uintptr_t)r->claim * 0x9E3779B97F4A7C15ULL, w[0]), w[1]);
+    return fmix((uint64_t)(uintptr_t)r->claim * 0x9E3779B97F4A7C15ULL ^ w[0]);
 }
 
 static void results_grow(claim_index *ix) {
@@ -149,7 +161,7 @@ static void results_grow(claim_index *ix) {
         const uint32_t *w;
         dra_record_words(ix->d, r, &w);
         if (!w) continue;
-        size_t h = result_hash(r, w + 2 * ix->res.data[i].k) & (ix->rcap - 1);
+        size_t h = result_hash(r, w + ix->res.data[i].k) & (ix->rcap - 1);
         while (ix->rtab[h]) h = (h + 1) & (ix->rcap - 1);
         ix->rtab[h] = (uint32_t)i + 1;
     }
@@ -162,14 +174,14 @@ static uint32_t result_of(claim_index *ix, uint32_t rec, uint32_t k) {
     dra_record_words(ix->d, r, &w);
     if (w) {
         if (2 * (ix->res.len + 1) > ix->rcap) results_grow(ix);
-        w += 2 * k;
+        w += k;
         size_t h = result_hash(r, w) & (ix->rcap - 1);
         for (; ix->rtab[h]; h = (h + 1) & (ix->rcap - 1)) {
             const result_ref *o = &ix->res.data[ix->rtab[h] - 1];
             const dra_record *orec = &ix->d->records.data[o->rec];
             const uint32_t *ow;
             dra_record_words(ix->d, orec, &ow);
-            if (orec->claim == r->claim && ow && ow[2 * o->k] == w[0] && ow[2 * o->k + 1] == w[1]) return ix->rtab[h];
+            if (orec->claim == r->claim && ow && ow[o->k] == w[0]) return ix->rtab[h];
         }
         ix->rtab[h] = (uint32_t)ix->res.len + 1;
     }

@@ -1,7 +1,7 @@
 /* test_sched_dra.c -- the DynamicResources plugin on small hand-made clusters:
  * template claim lifecycle, shared claims, extended resources backed by DRA,
- * missing DeviceClasses, the prioritized-list score, MIG GPU equivalents and
- * the decoding errors of gpu.dra. */
+ * missing DeviceClasses, the prioritized-list score, MIG GPU equivalents,
+ * the decoding errors of gpu.dra and the compact records' fallback. */
 #include <setjmp.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,6 +17,7 @@
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "sched/dra/dra.h"
+#include "sched/dra/dra_internal.h"
 #include "util/intern.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
@@ -301,6 +302,51 @@ static void test_percentage_of_nodes_to_score(void **state) {
     teardown(&x);
 }
 
+/* A record's device result is one word (uid, request index in 8 bits); the
+ * 256th distinct request name on does not fit and is kept whole
+ * (dra_records.c). Hand-made records: 300 pods, each holding gpu-1 of n-0
+ * under its own request name req-000 ... req-299. Every allocation reads
+ * back as it was made; the first 255 as one word each, the rest kept whole
+ * (no words); and the device stays in use while any of them holds it,
+ * through the kept-whole ones once the others have ended. */
+static void test_result_words_fallback(void **state) {
+    (void)state;
+    fixture x;
+    setup(&x, one_node_two_gpus);
+    dra_state *d = x.run.dra;
+    const char *driver = intern("gpu.nvidia.com"), *pool = intern("n-0"), *dev = intern("gpu-1");
+    char name[32];
+    for (uint32_t i = 0; i < 300; i++) {
+        snprintf(name, sizeof name, "req-%03u", i);
+        k8s_device_result res = {.request = intern(name), .driver = driver, .pool = pool, .device = dev};
+        k8s_allocation al = {.results = &res, .nresults = 1};
+        dra_record r = {.pod = 10 + i, .claim = intern("c"), .gpu_equiv = 1};
+        dra_add_record(d, &r, &al, NULL);
+    }
+    for (uint32_t i = 0; i < 300; i++) {
+        size_t n;
+        const dra_record *r = dra_pod_records(d, 10 + i, &n);
+        assert_int_equal(n, 1);
+        const k8s_allocation *al = dra_record_allocation(d, &r[0]);
+        snprintf(name, sizeof name, "req-%03u", i);
+        assert_int_equal(al->nresults, 1);
+        assert_string_equal(al->results[0].request, name);
+        assert_ptr_equal(al->results[0].driver, driver);
+        assert_ptr_equal(al->results[0].pool, pool);
+        assert_ptr_equal(al->results[0].device, dev);
+        const uint32_t *w;
+        assert_int_equal(dra_record_words(d, &r[0], &w), i < 255 ? 1 : 0);
+        assert_true(i < 255 ? w != NULL : w == NULL);
+    }
+    assert_true(dra_device_in_use(d, "gpu.nvidia.com", "n-0", "gpu-1"));
+    for (uint32_t i = 0; i < 255; i++) dra_hold_records_end(d, 10 + i);
+    assert_true(dra_device_in_use(d, "gpu.nvidia.com", "n-0", "gpu-1"));   /* the kept-whole ones */
+    for (uint32_t i = 255; i < 300; i++) dra_hold_records_end(d, 10 + i);
+    assert_false(dra_device_in_use(d, "gpu.nvidia.com", "n-0", "gpu-1"));
+    assert_false(dra_device_in_use(d, "gpu.nvidia.com", "n-0", "gpu-0"));
+    teardown(&x);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_template_claim_lifecycle),
@@ -311,6 +357,7 @@ int main(void) {
         cmocka_unit_test(test_decoding_errors),
         cmocka_unit_test(test_run_to_completion),
         cmocka_unit_test(test_percentage_of_nodes_to_score),
+        cmocka_unit_test(test_result_words_fallback),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     intern_reset();

@@ -45,15 +45,17 @@ typedef struct dra_record {
     bool deleted;                 /* template claim deleted / shared reservation dropped */
 } dra_record;
 
-/* A device result of a record: the device's uid in the allocator and the
- * request's name (index into dra_state.req_names); DRA_RESULT_RARE in req:
- * the result has more (share ID, consumed capacity, tolerations, admin
- * access, binding conditions), kept whole in dra_state.rare. */
-typedef struct dra_result {
-    uint32_t uid;
-    uint32_t req;
-} dra_result;
-#define DRA_RESULT_RARE 0x80000000u
+/* A device result of a record, one word: the device's uid in the allocator
+ * (high 24 bits) and the request's name (low 8 bits: index into
+ * dra_state.req_names); DRA_RESULT_RARE in the low bits: the result has more
+ * (share ID, consumed capacity, tolerations, admin access, binding
+ * conditions) or does not fit the word (a uid of 2^24 or more, the 255th
+ * request name), kept whole in dra_state.rare. Issue 31: 4 bytes instead of
+ * 8 for each of ~2.4 results per pod, kept until the results are written. */
+typedef uint32_t dra_result;
+#define DRA_RESULT_RARE 0xFFu
+#define DRA_RESULT_REQ(x) ((x) & 0xFFu)
+#define DRA_RESULT_UID(x) ((x) >> 8)
 typedef struct dra_rare {
     uint32_t at;                  /* index in dra_state.results */
     k8s_device_result r;
@@ -94,7 +96,7 @@ typedef struct dra_state {
     VEC(dra_record) records;      /* in scheduling order */
     VEC(dra_result) results;      /* every record's device results, in record order (dra_records.c) */
     VEC(dra_rare) rare;           /* the results with more than request and device, by index */
-    VEC(const char *) req_names;  /* request names (interned), indexed by dra_result.req */
+    VEC(const char *) req_names;  /* request names (interned), indexed by DRA_RESULT_REQ */
     uint32_t *req_tab;            /* req_names' open-addressing index: 1 + position, 0 = empty */
     size_t req_cap;
     struct dra_view *view;        /* dra_record_allocation's buffer */
@@ -128,8 +130,8 @@ const dra_record *dra_pod_records(const dra_state *d, uint32_t pod, size_t *n);
  * consumed capacity, tolerations, admin access, binding conditions); no
  * config or node selector (not kept). Valid until the next call. */
 const k8s_allocation *dra_record_allocation(const dra_state *d, const dra_record *r);
-/* Record r's results as compact words (2 per result: device uid, request
- * index) when every result is plain: two records with equal claim names and
+/* Record r's results as compact words (1 per result: device uid and request
+ * index, dra_result) when every result is plain: two records with equal claim names and
  * equal words have equal allocations (the results database stores each such
  * set once, store_dra.c). 0 words (*words NULL) when some result is kept whole. */
 size_t dra_record_words(const dra_state *d, const dra_record *r, const uint32_t **words);

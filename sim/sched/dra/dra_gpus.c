@@ -115,6 +115,7 @@ void dra_gpus_init(dra_state *d) {
         for (uint32_t k = 0; k < n->ndev; k++)
             if (n->dev[k].gpu >= 0) n->dev[keep++] = n->dev[k];
         n->ndev = keep;
+        if (keep && keep < cap) n->dev = xrealloc(n->dev, keep * sizeof *n->dev);   /* kept for the run: no spare room */
         number_by_minor(n);
     }
     VEC_FREE(parents);

@@ -1,6 +1,6 @@
 /*
  * dra_records.c -- what each scheduled pod's claims got, kept compact (issue
- * 31): records stay until the results are written, so a device result is 8
+ * 31): records stay until the results are written, so a device result is 4
  * bytes (the device's uid in the allocator, the request's name by index)
  * instead of a k8s_device_result and its allocation's node selector. The
  * rare results with more (a share's ID and consumed capacity, tolerations,
@@ -58,13 +58,37 @@ static void note_pod_first(dra_state *d, const dra_record *r) {
     if (!*first || d->records.data[*first - 1].deleted) *first = (uint32_t)d->records.len + 1;
 }
 
+/* Result x (device uid `uid`, found in the allocator) as one word, or kept
+ * whole in the side table when it has more than request and device or its
+ * uid or request index does not fit the word. */
+static void push_result(dra_state *d, const k8s_device_result *x, bool found, uint32_t uid) {
+    uint32_t req = found && !is_rare(x) && uid < (1u << 24) ? req_index(d, x->request) : DRA_RESULT_RARE;
+    if (req < DRA_RESULT_RARE) {
+        VEC_PUSH(d->results, uid << 8 | req);
+        return;
+    }
+    /* kept whole; its arrays outlive the call's arena (consumed is the call's own) */
+    dra_rare e = {(uint32_t)d->results.len, *x};
+    if (x->nconsumed) e.r.consumed = arena_memdup(&d->keep, x->consumed, x->nconsumed * sizeof *x->consumed);
+    VEC_PUSH(d->rare, e);
+    VEC_PUSH(d->results, DRA_RESULT_RARE);
+}
+
 void dra_add_record_uids(dra_state *d, const dra_record *r, const uint32_t *uids, size_t n, const char *request) {
     note_pod_first(d, r);
     dra_record rec = *r;
     rec.first = (uint32_t)d->results.len;
     rec.nresults = (uint16_t)n;
     uint32_t req = req_index(d, request);
-    for (size_t k = 0; k < n; k++) VEC_PUSH(d->results, ((dra_result){uids[k], req}));
+    for (size_t k = 0; k < n; k++) {
+        if (uids[k] < (1u << 24) && req < DRA_RESULT_RARE) {
+            VEC_PUSH(d->results, uids[k] << 8 | req);
+            continue;
+        }
+        const alloc_device_id *id = allocator_uid_device(d->A, uids[k]);
+        k8s_device_result x = {.request = request, .driver = id->driver, .pool = id->pool, .device = id->device};
+        push_result(d, &x, true, uids[k]);
+    }
     VEC_PUSH(d->records, rec);
 }
 
@@ -75,17 +99,9 @@ void dra_add_record(dra_state *d, const dra_record *r, const k8s_allocation *al,
     rec.nresults = (uint16_t)al->nresults;
     for (size_t k = 0; k < al->nresults; k++) {
         const k8s_device_result *x = &al->results[k];
-        dra_result c = {UINT32_MAX, 0};
-        bool found = uids ? (c.uid = uids[k], true) : allocator_result_uid(d->A, x, &c.uid);
-        if (found && !is_rare(x)) {
-            c.req = req_index(d, x->request);
-        } else {   /* kept whole; its arrays outlive the call's arena (consumed is the call's own) */
-            c.req = DRA_RESULT_RARE;
-            dra_rare e = {(uint32_t)d->results.len, *x};
-            if (x->nconsumed) e.r.consumed = arena_memdup(&d->keep, x->consumed, x->nconsumed * sizeof *x->consumed);
-            VEC_PUSH(d->rare, e);
-        }
-        VEC_PUSH(d->results, c);
+        uint32_t uid = UINT32_MAX;
+        bool found = uids ? (uid = uids[k], true) : allocator_result_uid(d->A, x, &uid);
+        push_result(d, x, found, uid);
     }
     VEC_PUSH(d->records, rec);
 }
@@ -108,28 +124,28 @@ const k8s_allocation *dra_record_allocation(const dra_state *d, const dra_record
         v->res = xrealloc(v->res, v->cap * sizeof *v->res);
     }
     for (uint32_t k = 0; k < r->nresults; k++) {
-        const dra_result *x = &d->results.data[r->first + k];
-        if (x->req & DRA_RESULT_RARE) {
+        dra_result x = d->results.data[r->first + k];
+        if (DRA_RESULT_REQ(x) == DRA_RESULT_RARE) {
             v->res[k] = *rare_result(d, r->first + k);
             continue;
         }
-        const alloc_device_id *id = allocator_uid_device(d->A, x->uid);
-        v->res[k] = (k8s_device_result){.request = d->req_names.data[x->req], .driver = id->driver, .pool = id->pool,
-                                        .device = id->device};
+        const alloc_device_id *id = allocator_uid_device(d->A, DRA_RESULT_UID(x));
+        v->res[k] = (k8s_device_result){.request = d->req_names.data[DRA_RESULT_REQ(x)], .driver = id->driver,
+                                        .pool = id->pool, .device = id->device};
     }
     v->al = (k8s_allocation){.results = v->res, .nresults = r->nresults};
     return &v->al;
 }
 
 size_t dra_record_words(const dra_state *d, const dra_record *r, const uint32_t **words) {
-    _Static_assert(sizeof(dra_result) == 2 * sizeof(uint32_t), "dra_result is two words");
+    _Static_assert(sizeof(dra_result) == sizeof(uint32_t), "dra_result is one word");
     *words = NULL;
     if (!r->nresults) return 0;
     const dra_result *x = &d->results.data[r->first];
     for (uint32_t k = 0; k < r->nresults; k++)
-        if (x[k].req & DRA_RESULT_RARE) return 0;
-    *words = (const uint32_t *)x;
-    return 2 * (size_t)r->nresults;
+        if (DRA_RESULT_REQ(x[k]) == DRA_RESULT_RARE) return 0;
+    *words = x;
+    return r->nresults;
 }
 
 void dra_records_init(dra_state *d) { d->view = xcalloc(1, sizeof *d->view); }
@@ -159,8 +175,14 @@ bool dra_device_in_use(const dra_state *d, const char *driver, const char *pool,
     for (size_t i = 0; i < d->records.len; i++) {
         const dra_record *r = &d->records.data[i];
         if (r->deleted) continue;
-        for (uint32_t k = 0; k < r->nresults; k++)
-            if (d->results.data[r->first + k].uid == uid) return true;
+        for (uint32_t k = 0; k < r->nresults; k++) {
+            dra_result x = d->results.data[r->first + k];
+            uint32_t u;
+            if (DRA_RESULT_REQ(x) != DRA_RESULT_RARE ? DRA_RESULT_UID(x) == uid
+                                                     : allocator_result_uid(d->A, rare_result(d, r->first + k), &u) &&
+                                                           u == uid)
+                return true;
+        }
     }
     return false;
 }

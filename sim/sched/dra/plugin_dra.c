@@ -357,9 +357,9 @@ static bool unreserve_plain(scheduler *s, size_t node, const dra_record *r) {
     uint32_t uids[64];
     if (r->nresults > 64) return false;
     for (uint32_t k = 0; k < r->nresults; k++) {
-        const dra_result *x = &d->results.data[r->first + k];
-        if (x->req & DRA_RESULT_RARE) return false;
-        uids[k] = x->uid;
+        dra_result x = d->results.data[r->first + k];
+        if (DRA_RESULT_REQ(x) == DRA_RESULT_RARE) return false;
+        uids[k] = DRA_RESULT_UID(x);
     }
     for (uint32_t k = 0; k < r->nresults; k++) allocator_release_uid(d->A, uids[k]);
     view_gpus_uids(s, node, uids, r->nresults, -1);
