@@ -173,6 +173,9 @@ uint32_t luaw_walk_fields(lua_State *L, const luaw *w, int idx, int fbase, int n
 /* Append the shape-key text of the value at stack index idx (nested tables down to LUAW_MAX_DEPTH;
  * maps by sorted key): an injective text form, raising the errors of an unsupported value. */
 void luaw_key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what);
+/* Whether the caller of the running C function uses any of its results (a call as a statement
+ * wants none). */
+bool luaw_results_wanted(lua_State *L);
 
 /* ---- lua_sandbox.c ---- */
 /* A sandboxed state with limits; w->L set. Returns 0 or -1 (out of memory). */

@@ -390,12 +390,11 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     return (uint32_t)c;
 }
 
-/* Record the name at the top of the stack (a Lua string; popped) as taken
- * (error if it was; `free`: base_name made it and found it free) under the
- * next submission number (*k); returns a copy that lives as long as the run. */
-static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, uint32_t *k) {
-    size_t len;
-    const char *name = lua_tolstring(L, -1, &len);
+/* Record the name (base_name's text) as taken (error if it was; `free`:
+ * base_name made it and found it free) under the next submission number
+ * (*k); returns a copy that lives as long as the run. */
+static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, uint32_t *k, const char *name) {
+    size_t len = strlen(name);
     if (!free && luaw_name_find(w, name, len) != UINT32_MAX) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
     if (w->podref.len >= UINT32_MAX - 1) luaL_error(L, "%s: too many pods", fn);
     if (!w->max_pods) {   /* the scenario's cap on pods per run holds for a script's pods too */
@@ -410,14 +409,15 @@ static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, 
     VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
     const char *copy = arena_strndup(&w->a, name, len);
     luaw_name_add(w, copy, len, *k);
-    lua_pop(L, 1);
     return copy;
 }
 
 /* The pod (or gang) name: field `name` if given, else "<group>-<n>" with the
- * group's next free number. Pushed as a Lua string and written into buf (300
- * bytes); true when it is such a free made-up name. */
-static bool base_name(lua_State *L, luaw *w, char *buf, const char *fn) {
+ * group's next free number. Written into buf (300 bytes) and pushed as a Lua
+ * string, except a made-up one when `push` is false (nil is pushed: the
+ * caller returns nothing, and a Lua string per pod costs its making and its
+ * collection); true when it is such a free made-up name. */
+static bool base_name(lua_State *L, luaw *w, char *buf, const char *fn, bool push) {
     if (pod_field(L, F_NAME) != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253 ||
             strlen(lua_tostring(L, -1)) != lua_rawlen(L, -1))
@@ -446,7 +446,8 @@ static bool base_name(lua_State *L, luaw *w, char *buf, const char *fn) {
         while (d) buf[len++] = num[--d];
         buf[len] = 0;
         if (luaw_name_find(w, buf, len) == UINT32_MAX) {
-            lua_pushlstring(L, buf, len);
+            if (push) lua_pushlstring(L, buf, len);
+            else lua_pushnil(L);
             break;
         }
     }
@@ -526,13 +527,13 @@ int luaw_submit(lua_State *L) {
     uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, FBASE + F_LABELS, "drasim.submit") : 0;
     uint32_t c = class_of(L, w, 1, "drasim.submit");
     char buf[300];
-    bool made = base_name(L, w, buf, "drasim.submit");
-    lua_pushvalue(L, -1);   /* the name: returned */
+    bool wanted = luaw_results_wanted(L);   /* a statement `drasim.submit{...}` drops the name */
+    bool made = base_name(L, w, buf, "drasim.submit", wanted);   /* the name: returned */
     uint32_t k;
-    const char *name = claim_name(L, w, "drasim.submit", made, &k);
+    const char *name = claim_name(L, w, "drasim.submit", made, &k, buf);
     enqueue(L, w, c, name, k, at, dur, labels);
     add_on_start(L, w, name);
-    return 1;
+    return wanted ? 1 : 0;
 }
 
 /* submit_gang{size=n, name=..., ...}: n pods of the same demand at the same instant,
@@ -555,14 +556,13 @@ int luaw_submit_gang(lua_State *L) {
     uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, FBASE + F_LABELS, "drasim.submit_gang") : 0;
     uint32_t c = class_of(L, w, 1, "drasim.submit_gang");
     char base[300], buf[320];
-    base_name(L, w, base, "drasim.submit_gang");
+    base_name(L, w, base, "drasim.submit_gang", false);
     lua_pop(L, 1);
     lua_createtable(L, size, 0);
     for (int i = 0; i < size; i++) {
         snprintf(buf, sizeof buf, "%s-%d", base, i);
         uint32_t k;
-        lua_pushstring(L, buf);
-        const char *name = claim_name(L, w, "drasim.submit_gang", false, &k);
+        const char *name = claim_name(L, w, "drasim.submit_gang", false, &k, buf);
         enqueue(L, w, c, name, k, at, dur, labels);
         add_on_start(L, w, name);
         lua_pushstring(L, name);

@@ -146,3 +146,5 @@ static void key_value(lua_State *L, const TValue *v, strbuf *b, int depth, const
 void luaw_key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
     key_value(L, at_index(L, lua_absindex(L, idx)), b, depth, what);
 }
+
+bool luaw_results_wanted(lua_State *L) { return L->ci->nresults != 0; }

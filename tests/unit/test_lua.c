@@ -227,6 +227,17 @@ static void test_shape_tables(void **state) {
     lrun_free(&t);
 }
 
+/* A statement drasim.submit{...} gets no Lua string for its made-up name; numbering and
+ * returned names are unchanged (tests/lua/submit_names.lua): g-0 .. g-4, x, g-5 in order. */
+static void test_submit_names(void **state) {
+    lrun t;
+    expect_success("submit_names.lua", NULL, &t);
+    static const char *const want[] = {"g-0", "g-1", "g-2", "g-3", "g-4", "x", "g-5"};
+    assert_int_equal(t.run.pods.len, 7);
+    for (uint32_t i = 0; i < 7; i++) assert_string_equal(sim_pod_name(&t.run, i), want[i]);
+    lrun_free(&t);
+}
+
 /* Integers' text from the vendored Lua equals printf's (tests/lua/int_text.lua asserts it). */
 static void test_integer_text(void **state) {
     lrun t;
@@ -382,6 +393,7 @@ int main(void) {
         cmocka_unit_test(test_shape_numbers),
         cmocka_unit_test(test_shape_tables),
         cmocka_unit_test(test_integer_text),
+        cmocka_unit_test(test_submit_names),
         cmocka_unit_test(test_standard_library),
         cmocka_unit_test(test_pairs_order_is_fixed),
         cmocka_unit_test(test_same_seed_same_pods),

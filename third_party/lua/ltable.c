@@ -554,6 +554,13 @@ void luaH_resize (lua_State *L, Table *t, unsigned int newasize,
   Table newt;  /* to keep the new hash part */
   unsigned int oldasize = setlimittosize(t);
   TValue *newarray;
+  /* drasim: a table without parts (a constructor's new table) that gets
+  ** only a hash part: nothing to move or free, so build it in place (what
+  ** the general path below ends with, without its calls) */
+  if (oldasize == 0 && newasize == 0 && isdummy(t)) {
+    setnodevector(L, t, nhsize);
+    return;
+  }
   /* create new hash part with appropriate size into 'newt' */
   setnodevector(L, &newt, nhsize);
   if (newasize < oldasize) {  /* will array shrink? */

@@ -16,11 +16,10 @@
 # BUILD=dir picks the build (relative to the source tree).
 #
 # Last measured (callgrind, 1000 100000, docs/LUA.md "Speed"): lua / yaml
-# 1.47x device plugin, 1.73x DRA (1.50x, 1.79x on main 9064902; the script's
-# own VM work alone is 0.26x / 0.39x of the yaml run); lua+labels +14 % over
-# lua. CPU medians of 3 at load 18-23 (too loaded to tell 2 % apart): dp
-# 1.37-1.66x, dra 1.45-1.71x, lua+labels +4 to +31 %. 1000 1000000 3 dp (CPU,
-# load 25, a stop earlier): yaml 3.71 s, lua 6.48 s (1.75x), lua+labels +11 %.
+# 1.37x device plugin, 1.54x DRA (1.55x, 1.83x on main 25962cb; the
+# script's own VM work alone is 0.23x / 0.34x of the yaml run, drasim.submit
+# 0.15x / 0.20x); lua+labels +13 % over lua. Earlier CPU medians of 3 at load
+# 18-23 (too loaded to tell 2 % apart): dp 1.37-1.66x, dra 1.45-1.71x.
 set -eu
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
