@@ -18,7 +18,7 @@
 # Last measured (callgrind, 1000 100000, docs/LUA.md "Speed"): lua / yaml
 # 1.37x device plugin, 1.54x DRA (1.55x, 1.83x on main 25962cb; the
 # script's own VM work alone is 0.23x / 0.34x of the yaml run, drasim.submit
-# 0.15x / 0.20x); lua+labels +13 % over lua. Earlier CPU medians of 3 at load
+# 0.15x / 0.20x); lua+labels +14 % (dp), +10 % (dra) over lua. Earlier CPU medians of 3 at load
 # 18-23 (too loaded to tell 2 % apart): dp 1.37-1.66x, dra 1.45-1.71x.
 set -eu
 cd "$(dirname "$0")/../.."
