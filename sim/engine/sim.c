@@ -206,7 +206,11 @@ static void sim_init_with(sim_run *r, const scenario *sc, const k8s_node *nodes,
     r->class_running = xcalloc(sc->ngroups ? sc->ngroups : 1, sizeof *r->class_running);
     size_t total = 0;   /* every pod that can arrive, up to a sane up-front reservation */
     for (size_t g = 0; g < sc->ngroups; g++) total += (size_t)sc->groups[g].count;
-    VEC_RESERVE(r->pods, total < (4u << 20) ? total : (4u << 20));
+    /* The pod array for every pod the groups can bring, up to 16M (768 MB of address
+     * space; untouched pages cost no memory), with huge pages. Past that it grows
+     * without them: the advice splits the array's mapping, so glibc's realloc would
+     * copy it instead of moving it with mremap (a doubled peak: +86 MB at 5M pods). */
+    VEC_RESERVE(r->pods, total < (16u << 20) ? total : (16u << 20));
     sim_huge_pages(r->pods.data, r->pods.cap * sizeof *r->pods.data);
     r->usage = sim_usage_new(r);   /* NULL unless a group has a usage profile */
     r->cost = sim_cost_new(r);     /* NULL unless a pool is priced or the cluster has power (issue 30) */
@@ -269,7 +273,10 @@ void sim_free(sim_run *r) {
  * array, the device units and the summary's waits are ~700 MB; faulted in 4
  * KB pages that is ~170,000 page faults, each costly on a virtual machine).
  * Advises the 2 MB pages wholly inside [p, p + bytes); arrays under 4 MB and
- * systems without MADV_HUGEPAGE are left as they are. Contents unchanged. */
+ * systems without MADV_HUGEPAGE are left as they are. Contents unchanged.
+ * Only for arrays that are never reallocated: the advice splits the
+ * allocation's mapping, and mremap (glibc's realloc of a big block) refuses a
+ * range of several mappings, so realloc would copy and double the peak. */
 void sim_huge_pages(void *p, size_t bytes) {
 #ifdef MADV_HUGEPAGE
     const uintptr_t huge = (uintptr_t)2 << 20;
@@ -415,11 +422,7 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
     }
     sim_pod p = {.arrival = t, .start = -1, .end = -1, .duration = duration, .node = -1, .group = c,
                  .ordinal = ordinal, .state = POD_PENDING, .source = (uint8_t)src};
-    if (r->pods.len == r->pods.cap) {   /* the array grows: huge pages for its new part too */
-        VEC_RESERVE(r->pods, r->pods.len + 1);
-        sim_huge_pages(r->pods.data, r->pods.cap * sizeof *r->pods.data);
-    }
-    r->pods.data[r->pods.len++] = p;
+    VEC_PUSH(r->pods, p);
     if (name) sim_pod_set_name(r, (uint32_t)(r->pods.len - 1), name);
     if (r->gate && r->gate->arrive(r->gate->ctx, (uint32_t)(r->pods.len - 1), c, sim_class_spec(r, c), t))
         return (uint32_t)(r->pods.len - 1);   /* the queue holds it until admitted (queue/gate.h) */
