@@ -56,6 +56,20 @@ static int64_t pivot(const int64_t *v, size_t n) {
                    median3(v[n - 1 - 2 * s], v[n - 1 - s], v[n - 1]));
 }
 
+/* Dijkstra's 3-way partition of v[0..n) around pivot(): afterwards [0,lt)
+ * < p, [lt,gt) == p, [gt,n) > p. */
+static void partition3(int64_t *v, size_t n, size_t *lt_out, size_t *gt_out) {
+    int64_t p = pivot(v, n);
+    size_t lt = 0, i = 0, gt = n;
+    while (i < gt) {
+        if (v[i] < p) swap(&v[lt++], &v[i++]);
+        else if (v[i] > p) swap(&v[i], &v[--gt]);
+        else i++;
+    }
+    *lt_out = lt;
+    *gt_out = gt;
+}
+
 /* Sorts v[0..n); `depth` partitions left before heapsort takes over. Equal
  * keys (many zero waits) go to the middle band at once (Dijkstra's 3-way
  * partition), so they cost one pass. Recurses on the smaller side only. */
@@ -65,13 +79,8 @@ static void intro(int64_t *v, size_t n, int depth) {
             heapsort_i64(v, n);
             return;
         }
-        int64_t p = pivot(v, n);
-        size_t lt = 0, i = 0, gt = n;   /* [0,lt) < p, [lt,i) == p, [gt,n) > p */
-        while (i < gt) {
-            if (v[i] < p) swap(&v[lt++], &v[i++]);
-            else if (v[i] > p) swap(&v[i], &v[--gt]);
-            else i++;
-        }
+        size_t lt, gt;
+        partition3(v, n, &lt, &gt);
         size_t nl = lt, nr = n - gt;
         if (nl < nr) {
             intro(v, nl, depth);
@@ -103,13 +112,8 @@ static void select_ranks(int64_t *v, size_t n, size_t base, const size_t *ranks,
             heapsort_i64(v, n);
             return;
         }
-        int64_t p = pivot(v, n);
-        size_t lt = 0, i = 0, gt = n;   /* [0,lt) < p, [lt,i) == p, [gt,n) > p */
-        while (i < gt) {
-            if (v[i] < p) swap(&v[lt++], &v[i++]);
-            else if (v[i] > p) swap(&v[i], &v[--gt]);
-            else i++;
-        }
+        size_t lt, gt;
+        partition3(v, n, &lt, &gt);
         size_t nl = 0, skip = 0;   /* ranks left of the equal band; ranks up to its end */
         while (nl < nr && ranks[nl] < base + lt) nl++;
         for (skip = nl; skip < nr && ranks[skip] < base + gt; skip++) {}
