@@ -166,6 +166,15 @@ void allocator_set_step_limit(allocator *a, uint64_t steps);
 alloc_status allocator_allocate(allocator *a, const k8s_node *node, k8s_resource_claim *const *claims, size_t n,
                                 arena *result_arena, k8s_allocation *out, uint64_t *steps, strbuf *err);
 
+/* Cache hints for a coming allocator_take_plain or allocator_release_uid on
+ * `node` (issue 31: at 10,000 nodes each per-node and per-device array a
+ * Reserve or release reads is a cache miss, one after another). Stage 1
+ * hints the node's remembered quick answer; stage 2 reads it and hints the
+ * per-device flags of the devices it names, giving their uids as
+ * [*first, *first + *n) (false: no such answer). Nothing changes: only the
+ * cache is warmed. */
+void allocator_prefetch_node(const allocator *a, const k8s_node *node);
+bool allocator_prefetch_uids(const allocator *a, const k8s_node *node, uint32_t *first, uint32_t *n);
 /* drasim-only shortcut of allocator_allocate + allocator_commit for the
  * scheduler's Reserve (issue 31), when the caller keeps device uids only:
  * for one claim with one ExactCount request of N <= max devices, no

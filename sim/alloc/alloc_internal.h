@@ -399,6 +399,11 @@ static inline void alloc_counters_stale(allocator *A, const char *pool) {
     if (A->counters.len && pmap_get(&A->counters_map, intern(pool), NULL, NULL, &ci))
         A->counters.data[ci]->avail_ready = false;
 }
+/* alloc_counters_stale of device `uid`'s pool; its name is read only when
+ * some pool has counters (issue 31: a cache miss per device otherwise). */
+static inline void alloc_uid_counters_stale(allocator *A, uint32_t uid) {
+    if (A->counters.len) alloc_counters_stale(A, A->uids.data[uid].pool);
+}
 /* Dedicated device `uid` is taken (allocator_commit's plain result). */
 static inline void alloc_uid_take(allocator *A, uint32_t uid) {
     if (!A->uid_allocated[uid]) {

@@ -51,5 +51,5 @@ void allocator_release_uid(allocator *A, uint32_t u) {
         A->uid_allocated[u] = 0;
         alloc_qnode_count(A, u, +1);
     }
-    alloc_counters_stale(A, A->uids.data[u].pool);
+    alloc_uid_counters_stale(A, u);
 }

@@ -674,7 +674,24 @@ static bool quick_pick(acall *c) {
 /* Commit dedicated device `uid` as allocator_commit commits a plain result. */
 static void take_uid(allocator *A, uint32_t uid) {
     alloc_uid_take(A, uid);
-    alloc_counters_stale(A, A->uids.data[uid].pool);
+    alloc_uid_counters_stale(A, uid);
+}
+
+void allocator_prefetch_node(const allocator *A, const k8s_node *node) {
+    size_t ni = A->qnode ? alloc_node_index(A, node) : SIZE_MAX;
+    if (ni != SIZE_MAX) __builtin_prefetch(&A->qnode[ni]);
+}
+
+bool allocator_prefetch_uids(const allocator *A, const k8s_node *node, uint32_t *first, uint32_t *n) {
+    size_t ni = A->qnode ? alloc_node_index(A, node) : SIZE_MAX;
+    if (ni == SIZE_MAX) return false;
+    const struct alloc_qnode *q = &A->qnode[ni];
+    if (!q->valid || !q->nuid) return false;
+    *first = q->first_uid, *n = q->nuid;
+    __builtin_prefetch(&A->uid_allocated[*first]);
+    __builtin_prefetch(&A->uid_qnode[*first]);
+    __builtin_prefetch(&A->uid_qgen[*first]);
+    return true;
 }
 
 /* allocator_take_plain from the node's remembered quick answer (quick_remember),

@@ -264,6 +264,23 @@ static uint32_t reserve_account(scheduler *s, size_t node, const k8s_allocation 
     return reserve_account_uids(s, node, uids, al->nresults, r);
 }
 
+/* Cache hints for a Reserve or Unreserve on `node` whose node-side reads
+ * (the allocator's quick answer, its devices' flags and facts) would each
+ * be a cache miss after the other (issue 31: ~10 a pod at 10,000 nodes).
+ * Stage 1 hints the quick answer; stage 2, once it has arrived, the rest. */
+static void prefetch_node(const scheduler *s, size_t node, int stage) {
+    const dra_state *d = s->dra;
+    if (stage == 1) {
+        allocator_prefetch_node(d->A, &s->nodes[node]);
+        __builtin_prefetch(&s->gv.nodes[node]);
+        return;
+    }
+    uint32_t first, n;
+    if (!allocator_prefetch_uids(d->A, &s->nodes[node], &first, &n) || first + n > d->nfacts) return;
+    for (uint32_t u = 0; u < n; u += 64 / sizeof *d->facts) __builtin_prefetch(&d->facts[first + u]);
+    __builtin_prefetch(&d->facts[first + n - 1]);
+}
+
 /* Reserve of the pod's one template claim when its devices are plain
  * (allocator_take_plain): the devices the search would take, committed,
  * accounted and recorded by uid, as the full path below does them; false
@@ -291,6 +308,8 @@ static void dra_reserve(scheduler *s, const pod_class *pc, size_t node, placemen
     dra_state *d = s->dra;
     dra_class *c = class_of(s, pc);
     if (!c->any) return;
+    prefetch_node(s, node, 1);
+    prefetch_node(s, node, 2);
     size_t n;
     if (!collect(s, c, node, &n)) return;   /* Filter said it fits: cannot happen */
     bool mig_placed = pc->dra_mig && place_mig_chooses(d->mig);   /* fgd's MIG placement decides */
@@ -372,8 +391,11 @@ static bool unreserve_plain(scheduler *s, size_t node, const dra_record *r) {
 static void dra_unreserve(scheduler *s, const pod_class *pc, size_t node, const placement *p) {
     dra_state *d = s->dra;
     if (!class_of(s, pc)->any) return;
+    prefetch_node(s, node, 1);
     size_t n;
     dra_record *r = (dra_record *)dra_pod_records(d, p->pod, &n);
+    if (n && r[0].first < d->results.len) __builtin_prefetch(&d->results.data[r[0].first]);
+    prefetch_node(s, node, 2);
     for (size_t i = 0; i < n; i++) {
         if (r[i].deleted) continue;
         r[i].deleted = true;
