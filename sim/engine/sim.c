@@ -792,8 +792,11 @@ int sim_execute(sim_run *r, volatile sig_atomic_t *interrupt) {
             r->nevents++;
             /* the next completion's pod record is far from the last one touched (issue 31: a cache miss per
              * pod at 10M pods): fetch it while this event is handled */
-            if (!evq_empty(&r->q) && ev_kind(evq_peek(&r->q)) == EV_COMPLETION)
+            if (!evq_empty(&r->q) && ev_kind(evq_peek(&r->q)) == EV_COMPLETION) {
                 __builtin_prefetch(&r->pods.data[evq_peek(&r->q)->arg]);
+                if (r->dra) dra_prefetch_pod(r->dra, (uint32_t)evq_peek(&r->q)->arg, 1);   /* its DRA records too */
+            }
+            if (r->dra && ev_kind(&e) == EV_COMPLETION) dra_prefetch_pod(r->dra, (uint32_t)e.arg, 2);
             switch (ev_kind(&e)) {
             case EV_COMPLETION:
                 if (on_completion(r, (uint32_t)e.arg, t)) return interrupt && *interrupt ? -1 : -2;

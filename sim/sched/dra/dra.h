@@ -125,6 +125,12 @@ int dra_add_class(dra_state *d, const pod_group_spec *g, strbuf *err);
 
 /* The records of pod `pod` (NULL/0 when it holds none). */
 const dra_record *dra_pod_records(const dra_state *d, uint32_t pod, size_t *n);
+/* Cache hints for pod `pod`'s coming Unreserve, for the engine to give as
+ * the pod's completion comes near (issue 31: its records are two cache
+ * misses, one after the other, at 1M pods): stage 1 hints where its records
+ * start, stage 2 (an event later, when that has arrived) its first record.
+ * Nothing changes. */
+void dra_prefetch_pod(const dra_state *d, uint32_t pod, int stage);
 /* Record r's allocation as the allocator made it: its device results
  * (request, driver, pool, device and, where there were any, share ID,
  * consumed capacity, tolerations, admin access, binding conditions); no

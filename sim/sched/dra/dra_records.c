@@ -169,6 +169,16 @@ const dra_record *dra_pod_records(const dra_state *d, uint32_t pod, size_t *n) {
     return &d->records.data[first];
 }
 
+void dra_prefetch_pod(const dra_state *d, uint32_t pod, int stage) {
+    if (pod >= d->pod_first.len) return;
+    if (stage == 1) {
+        __builtin_prefetch(&d->pod_first.data[pod]);
+        return;
+    }
+    uint32_t first = d->pod_first.data[pod];
+    if (first && first <= d->records.len) __builtin_prefetch(&d->records.data[first - 1]);
+}
+
 bool dra_device_in_use(const dra_state *d, const char *driver, const char *pool, const char *device) {
     uint32_t uid;
     if (!allocator_device_uid(d->A, driver, pool, device, &uid)) return false;
