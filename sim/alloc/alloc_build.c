@@ -346,6 +346,8 @@ void allocator_free(allocator *A) {
     VEC_FREE(A->spare->leaked);
     VEC_FREE(A->spare->allocating);
     VEC_FREE(A->spare->capvals);
+    VEC_FREE(A->spare->gpools);
+    VEC_FREE(A->spare->gcands);
     free(A->spare);
     VEC_FREE(A->ctr_idx);
     pmap_free(&A->node_map);

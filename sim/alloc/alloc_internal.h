@@ -295,6 +295,8 @@ typedef struct acall_spare {
     VEC(taken) results, leaked;
     VEC(allocating_cap) allocating;
     VEC(quantity) capvals;
+    VEC(cpool) gpools;              /* a node's gathering in progress (alloc_gather_pools) */
+    VEC(cand) gcands;
 } acall_spare;
 
 /* Quantity arithmetic for hot loops: exact, with a shortcut when both sides
