@@ -141,6 +141,8 @@ typedef struct luaw {
     luaw_forks forks;          /* callbacks set per (stream state, prototype) at this instant (lua_streams.c) */
     const char *field_str[32]; /* the interned Lua strings of lua_pods.c's field names (kept alive by fields_ref) */
     uint8_t field_at[64];      /* by the address of such a string (lua_pods.c's field_slot): its index + 1, 0 = none */
+    VEC(const void *) key_strs; /* the short strings (TString *) the last shape key names by address (lua_walk.c) */
+    int anchors_ref;           /* registry table: the short strings of the shape keys kept (0 until the first) */
     /* the Lua state's small blocks (lua_sandbox.c): a free list per 16-byte size class, carved from chunks */
     void *pool_free[LUAW_POOL_CLASSES];
     void *pool_chunks;         /* chunks, linked through their first word */
@@ -171,8 +173,15 @@ static inline size_t luaw_field_slot(const char *k) { return ((uintptr_t)k >> 4)
 uint32_t luaw_walk_fields(lua_State *L, const luaw *w, int idx, int fbase, int nfields, const char *extra,
                           int *bad_type, const char **bad_name);
 /* Append the shape-key text of the value at stack index idx (nested tables down to LUAW_MAX_DEPTH;
- * maps by sorted key): an injective text form, raising the errors of an unsupported value. */
-void luaw_key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what);
+ * maps by sorted key): an injective text form, raising the errors of an unsupported value. A short
+ * string (interned by Lua: one object per content) is written as its address and noted in
+ * w->key_strs, a long one as its bytes; map keys are sorted short ones first, by address, then long
+ * ones bytewise. So the text is injective only while those strings live: a key kept beyond the
+ * call must have them anchored (luaw_anchor_key_strs); then no other string can take an address it
+ * names. The text is never shown: it only finds classes. */
+void luaw_key_value(lua_State *L, luaw *w, int idx, strbuf *b, int depth, const char *what);
+/* Keep the strings of w->key_strs alive as long as the state (a registry table of them). */
+void luaw_anchor_key_strs(lua_State *L, luaw *w);
 /* Whether the caller of the running C function uses any of its results (a call as a statement
  * wants none). */
 bool luaw_results_wanted(lua_State *L);

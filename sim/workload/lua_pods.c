@@ -265,11 +265,12 @@ static bool routed(const luaw *w) { return w->run && (w->run->sc->queues || w->r
 
 /* The shape key of the pod table (its slots): group + demand fields in a fixed order
  * (+ the routing labels when the run has queues). */
-static void shape_key(lua_State *L, const luaw *w, const char *group, strbuf *b) {
+static void shape_key(lua_State *L, luaw *w, const char *group, strbuf *b) {
     static const int fields[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NODESELECTOR, F_AFFINITY, F_TOLERATIONS,
                                  F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE, F_RESTART,
                                  F_NAMESPACE, -1};
     sb_clear(b);
+    w->key_strs.len = 0;
     size_t glen = strlen(group);
     put_int(b, 0, (long long)glen, ':');
     kput(b, group, glen);
@@ -278,14 +279,14 @@ static void shape_key(lua_State *L, const luaw *w, const char *group, strbuf *b)
             kputc(b, '-');
             continue;
         }
-        luaw_key_value(L, FBASE + fields[i], b, 1, POD_FIELDS[fields[i]]);
+        luaw_key_value(L, w, FBASE + fields[i], b, 1, POD_FIELDS[fields[i]]);
     }
     if (!routed(w) || !(w->present & (1u << F_LABELS))) return;
     kputc(b, 'L');
     pod_field(L, F_LABELS);
     for (int i = 0; ROUTING_LABELS[i]; i++) {
         lua_getfield(L, -1, ROUTING_LABELS[i]);
-        luaw_key_value(L, -1, b, 1, "labels");
+        luaw_key_value(L, w, -1, b, 1, "labels");
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -384,6 +385,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         luaL_error(L, "%s: %s", fn, *why ? why : "the scheduler refused the pod's class");
     }
     shape_key(L, w, group, &w->buf);   /* w->buf held parser errors meanwhile */
+    luaw_anchor_key_strs(L, w);        /* the key names them by address (lua_walk.c) */
     luaw_shape_add(&w->shapes, h, sb_str(&w->buf), w->buf.len, (uint32_t)c);
     lua_pop(L, 1);
     luaw_index_class(L, w, (uint32_t)c);
