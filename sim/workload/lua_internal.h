@@ -143,6 +143,7 @@ typedef struct luaw {
     uint8_t field_at[64];      /* by the address of such a string (lua_pods.c's field_slot): its index + 1, 0 = none */
     VEC(const void *) key_strs; /* the short strings (TString *) the last shape key names by address (lua_walk.c) */
     int anchors_ref;           /* registry table: the short strings of the shape keys kept (0 until the first) */
+    const void *template_mt;   /* the metatable of drasim.template's handles (in the registry), NULL until the first */
     /* the Lua state's small blocks (lua_sandbox.c): a free list per 16-byte size class, carved from chunks */
     void *pool_free[LUAW_POOL_CLASSES];
     void *pool_chunks;         /* chunks, linked through their first word */
@@ -232,6 +233,8 @@ sim_time luaw_check_duration(lua_State *L, int idx, const char *what);
 /* ---- lua_pods.c ---- */
 int luaw_submit(lua_State *L);
 int luaw_submit_gang(lua_State *L);
+/* drasim.template{...}: a pod table kept as a handle for drasim.submit(handle, {at=, duration=, ...}). */
+int luaw_template(lua_State *L);
 /* lua_gang.c: drasim.submit_gang with all_or_nothing (the scheduler's gang model). */
 int luaw_gang_submit(lua_State *L);
 
