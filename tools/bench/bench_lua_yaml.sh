@@ -22,10 +22,8 @@
 # CALLGRIND=PREFIX also keeps each run's profile as PREFIX.MODE-VARIANT.
 #
 # Last measured (callgrind, 1000 100000, docs/LUA.md "Speed"): lua / yaml
-# 1.37x device plugin, 1.54x DRA (1.55x, 1.83x on main 25962cb; the
-# script's own VM work alone is 0.23x / 0.34x of the yaml run, drasim.submit
-# 0.15x / 0.20x); lua+labels +14 % (dp), +10 % (dra) over lua. Earlier CPU medians of 3 at load
-# 18-23 (too loaded to tell 2 % apart): dp 1.37-1.66x, dra 1.45-1.71x.
+# 1.42x device plugin, 1.57x DRA (1.46x, 1.62x on main d53a5a8); template /
+# yaml 1.27x, 1.20x; lua+labels +15.5 % (dp), +8.8 % (dra) over lua.
 set -eu
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
