@@ -129,6 +129,7 @@ typedef struct luaw {
     uint32_t present;          /* the fields the pod table being submitted has (bits of lua_pods.c's F_*) */
     int groups_ref;            /* registry table: group name -> list of its class indexes */
     luaw_names names;          /* pod name -> its submission number (podref), lua_names.c */
+    bool any_named;            /* a name not made up ("<group>-<n>") was ever taken: made-up names must be looked up */
     int start_ref;             /* registry table: pod name -> list of on_start callbacks */
     int start_all_ref;         /* registry list: drasim.on_start callbacks (every pod) */
     VEC(int64_t) due;          /* per class: pods submitted for now that have not arrived yet */

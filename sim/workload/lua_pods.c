@@ -398,6 +398,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
 static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, uint32_t *k, const char *name) {
     size_t len = strlen(name);
     if (!free && luaw_name_find(w, name, len) != UINT32_MAX) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
+    if (!free) w->any_named = true;
     if (w->podref.len >= UINT32_MAX - 1) luaL_error(L, "%s: too many pods", fn);
     if (!w->max_pods) {   /* the scenario's cap on pods per run holds for a script's pods too */
         w->max_pods = scenario_max_pods();
@@ -447,7 +448,10 @@ static bool base_name(lua_State *L, luaw *w, char *buf, const char *fn, bool pus
         buf[len++] = '-';
         while (d) buf[len++] = num[--d];
         buf[len] = 0;
-        if (luaw_name_find(w, buf, len) == UINT32_MAX) {
+        /* Made-up names never clash with each other ("<group>-<n>" splits at its last '-', and a
+         * group's n only grows), so while every name taken was made up, none is looked up (a
+         * random access into the names table per pod). */
+        if (!w->any_named || luaw_name_find(w, buf, len) == UINT32_MAX) {
             if (push) lua_pushlstring(L, buf, len);
             else lua_pushnil(L);
             break;
