@@ -98,6 +98,16 @@ void openb_arrival_curve(const openb_event *ev, size_t n, sim_run *r) {
 }
 
 double openb_py_round2(double x) {
+    /* x * 100 off a rounding tie by more than its own rounding error (|y| 2^-53,
+     * taken 8x): the integer it rounds to, divided by 100 (correctly rounded,
+     * as strtod reads "d/100"); -0.00 keeps x's sign as printf does */
+    if (fabs(x) < 1e9) {
+        double y = x * 100, fl = floor(y), fr = y - fl;
+        if (fabs(fr - 0.5) > fabs(y) * 0x1p-50 + 0x1p-60) {
+            double d = fl + (fr > 0.5);
+            return d == 0 ? copysign(0.0, x) : d / 100.0;
+        }
+    }
     char buf[64];
     snprintf(buf, sizeof buf, "%.2f", x);   /* glibc prints the exact binary value, rounded half to even */
     return strtod(buf, NULL);
