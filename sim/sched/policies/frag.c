@@ -127,8 +127,23 @@ enum { Q1_LACK_BOTH, Q2_LACK_GPU, Q3_SATISFIED, Q4_LACK_CPU, XL_SATISFIED, XR_LA
 
 static double frag_node_artifact(const gs_node *n, const frag_typical *t) {
     double d[NCAT] = {0};
-    int64_t left = 0;
-    for (int g = 0; g < n->ngpu; g++) left += n->free[g];
+    /* the free milli per GPU from most to least, with prefix sums: for a shape's
+     * milli, the GPUs with room are a leading run and the others' idle milli
+     * is what the run leaves of the total */
+    int ng = n->ngpu;
+    int16_t sf[GS_MAX_GPUS];
+    int64_t ps[GS_MAX_GPUS + 1];
+    for (int g = 0; g < ng; g++) {
+        int16_t v = n->free[g];
+        int k = g;
+        for (; k > 0 && sf[k - 1] < v; k--) sf[k] = sf[k - 1];
+        sf[k] = v;
+    }
+    ps[0] = 0;
+    for (int g = 0; g < ng; g++) ps[g + 1] = ps[g] + sf[g];
+    int64_t left = ps[ng];
+    int last_milli = -1, fit = 0;
+    int64_t below = 0;
     for (size_t i = 0; i < t->n; i++) {
         const gs_pod *m = &t->pods[i].shape;
         double freq = t->pods[i].p;
@@ -137,16 +152,15 @@ static double frag_node_artifact(const gs_node *n, const frag_typical *t) {
         if (m->milli <= 0) cat = cpu_ok ? XL_SATISFIED : XR_LACK_CPU;
         else if (!gs_model_ok(n, m)) cat = NO_ACCESS;
         else {
-            int fit = 0;
-            int64_t below = 0;
-            for (int g = 0; g < n->ngpu; g++) {
-                if (n->free[g] >= m->milli) fit++;
-                else below += n->free[g];
+            if (m->milli != last_milli) {
+                last_milli = m->milli;
+                fit = 0;
+                while (fit < ng && sf[fit] >= m->milli) fit++;
+                below = left - ps[fit];
             }
             if (fit >= m->ngpu && fit > 0) {
-                if (cpu_ok) {   /* q3: the GPUs too small for m are fragment (counted as q2) */
+                if (cpu_ok) {   /* q3: the GPUs too small for m are fragment (counted as q2); q3 itself is not summed */
                     d[Q2_LACK_GPU] += freq * (double)below;
-                    d[Q3_SATISFIED] += freq * (double)(left - below);
                     continue;
                 }
                 cat = Q4_LACK_CPU;
