@@ -13,6 +13,7 @@
 #include "sched/framework.h"
 #include "sched/policies/policy.h"
 #include "sched/plugins/preempt.h"
+#include "sched/plugins/resources_plain.h"
 #include "util/checked.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -41,6 +42,22 @@ int sched_res_index(const scheduler *s, const char *name) {
 
 static int64_t amount_of(size_t r, const quantity *q) {
     return r == RES_CPU ? quantity_milli_value(q) : quantity_value(q);
+}
+
+/* Whether refresh may inline Filter and Score (s->plain): NodeResourcesFit
+ * is the only Filter, the Scores are it (LeastAllocated or MostAllocated over
+ * cpu and memory only) and BalancedAllocation, with their weights. */
+static void plain_init(scheduler *s) {
+    bool ok = s->nfilters == 1 && s->filters[0] == plugin_node_resources_fit.filter &&
+              s->cfg.strategy != SCORE_REQUESTED_TO_CAPACITY_RATIO;
+    for (size_t r = RES_PODS; r < SCHED_MAX_RESOURCES; r++) ok &= !s->score_weights[r];
+    for (size_t p = 0; p < s->nscorers && ok; p++) {
+        if (s->scorers[p] == plugin_node_resources_fit.score && !s->plain_wf) s->plain_wf = s->scorer_weights[p];
+        else if (s->scorers[p] == plugin_balanced_allocation.score && !s->plain_wb) s->plain_wb = s->scorer_weights[p];
+        else ok = false;
+    }
+    s->plain = ok;
+    s->plain_most = s->cfg.strategy == SCORE_MOST_ALLOCATED;
 }
 
 void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_config *cfg, uint64_t seed) {
@@ -105,6 +122,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
         s->score_weights[RES_CPU] = 1;
         s->score_weights[RES_MEMORY] = 1;
     }
+    plain_init(s);
 }
 
 static void add_demand(scheduler *s, pod_class *c, const char *name, const quantity *q) {
@@ -202,8 +220,8 @@ int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mo
     c->nz_cpu = 100;                       /* DefaultMilliCPURequest */
     c->nz_mem = 200 * 1024 * 1024;         /* DefaultMemoryRequest */
     for (size_t i = 0; i < c->ndemand; i++) {
-        if (c->demand[i].res == RES_CPU) c->nz_cpu = c->demand[i].amount;
-        if (c->demand[i].res == RES_MEMORY) c->nz_mem = c->demand[i].amount;
+        if (c->demand[i].res == RES_CPU) c->nz_cpu = c->req_cpu = c->demand[i].amount;
+        if (c->demand[i].res == RES_MEMORY) c->nz_mem = c->req_mem = c->demand[i].amount;
         if (c->demand[i].res > RES_PODS) c->next++;
     }
     /* DRA mode serving gpu.devicePlugin as extended resources: its nodeSelector still applies */
@@ -319,9 +337,14 @@ static inline void word_note(pod_class *c, size_t node, int32_t old, int32_t v) 
 /* Recompute class c's cache entry for one node; true when it newly fits. */
 static bool refresh(scheduler *s, pod_class *c, size_t node) {
     bool was = BIT_GET(c->fits, node), now = BIT_GET(c->eligible, node) && !(s->absent && BIT_GET(s->absent, node));
-    for (size_t p = 0; p < s->nfilters && now; p++) now = s->filters[p](s, c, node, NULL);
     int32_t v = INT32_MIN;            /* never the best: lets find_best take max over whole words */
-    if (now) {
+    if (s->plain) {   /* the default plugins inlined (plugins/resources_plain.h) */
+        if (now && (now = res_plain_fits(s, c, node)))
+            v = (int32_t)res_plain_score(s, c, node, s->plain_wf, s->plain_wb, s->plain_most);
+    } else {
+        for (size_t p = 0; p < s->nfilters && now; p++) now = s->filters[p](s, c, node, NULL);
+    }
+    if (now && !s->plain) {
         int64_t total = 0;
         for (size_t p = 0; p < s->nscorers; p++) total += s->scorer_weights[p] * s->scorers[p](s, c, node);
         v = (int32_t)total;

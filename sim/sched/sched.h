@@ -51,6 +51,7 @@ typedef struct pod_class {
     size_t ndemand;
     size_t next;                      /* extended resources among demand: get device units */
     int64_t nz_cpu, nz_mem;           /* non-zero requests used by scoring (100m / 200Mi defaults) */
+    int64_t req_cpu, req_mem;         /* the requests themselves (0 when not asked; BalancedAllocation) */
     k8s_kv *node_selector;
     size_t nnode_selector;
     const k8s_node_selector *affinity;/* required node affinity or NULL */
@@ -168,6 +169,9 @@ typedef struct scheduler {
     int64_t scorer_weights[16];
     size_t nscorers;
     bool monotone;                    /* NodeResourcesFit is the only Filter on node state (node_changed) */
+    bool plain, plain_most;           /* ... and it and BalancedAllocation the only Scores (cpu, memory): refresh
+                                         inlines them (plugins/resources_plain.h), MostAllocated or LeastAllocated */
+    int64_t plain_wf, plain_wb;       /* their weights (0 = not scored) */
     /* queue: binary heap of class indexes with waiting pods, not blocked */
     uint32_t *heap;
     size_t heap_len, heap_cap;

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sched/framework.h"
 #include "sched/plugins/preempt.h"
 #include "sched/sched.h"
 #include "util/intern.h"
@@ -117,7 +118,14 @@ static void check_cache(scheduler *s, uint32_t ci) {
     for (size_t i = 0; i < n; i++) {
         bool fits = (c->fits[i >> 6] >> (i & 63)) & 1;
         assert_int_equal(fits, c->prefiltered && sched_first_failing(s, ci, i) < 0);
-        if (!fits) assert_int_equal(c->score[i], INT32_MIN);
+        if (!fits) {
+            assert_int_equal(c->score[i], INT32_MIN);
+            continue;
+        }
+        int64_t total = 0;   /* the plugins' own Score hooks (refresh inlines them when s->plain) */
+        for (size_t p = 0; p < s->nplugins; p++)
+            if (s->plugins[p]->score && s->weights[p]) total += s->weights[p] * s->plugins[p]->score(s, c, i);
+        assert_int_equal(c->score[i], total);
     }
     for (size_t w = 0; (w + 1) * 64 <= n; w++) {
         if (!c->wcnt[w]) continue;
@@ -195,12 +203,29 @@ static size_t drive(const sched_config *cfg, size_t n, uint64_t seed, int steps)
 static const sched_config least = {.strategy = SCORE_LEAST_ALLOCATED, .balanced_allocation = true};
 static const sched_config most = {.strategy = SCORE_MOST_ALLOCATED};
 static const sched_config unscored = {.weights_set = true};   /* every score weight 0: all fitting nodes tie */
+/* RequestedToCapacityRatio: not inlined (the plugins' hooks score) */
+static const shape_point ratio_shape[] = {{.utilization = 0, .score = 0}, {.utilization = 100, .score = 10}};
+static const sched_config ratio = {.strategy = SCORE_REQUESTED_TO_CAPACITY_RATIO, .balanced_allocation = true,
+                                   .shape = ratio_shape, .nshape = 2};
 
 /* Scores differ from node to node (LeastAllocated + BalancedAllocation). */
 static void test_walk_least_allocated(void **state) {
     (void)state;
     assert_true(drive(&least, 1000, 1, 6000) > 1000);
     assert_true(drive(&least, 777, 2, 6000) > 1000);
+}
+
+/* Weights other than 1 (profile weights, scoring resources' weights), and a
+ * strategy refresh does not inline: the same walk, scores as the plugins give. */
+static void test_walk_weighted(void **state) {
+    (void)state;
+    /* LeastAllocated 3 + BalancedAllocation 2, and memory weighing 2 for cpu's 1 (names interned, as the loader's) */
+    const score_resource cpu1_mem2[] = {{.name = intern("cpu"), .weight = 1}, {.name = intern("memory"), .weight = 2}};
+    const sched_config weighted = {.strategy = SCORE_LEAST_ALLOCATED, .balanced_allocation = true, .weights_set = true,
+                                   .fit_weight = 3, .balanced_weight = 2, .score_resources = cpu1_mem2,
+                                   .nscore_resources = 2};
+    assert_true(drive(&weighted, 1000, 8, 6000) > 1000);
+    assert_true(drive(&ratio, 900, 9, 6000) > 1000);
 }
 
 /* MostAllocated: the best nodes fill up first. */
@@ -229,6 +254,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_least_allocated),
         cmocka_unit_test(test_walk_most_allocated),
+        cmocka_unit_test(test_walk_weighted),
         cmocka_unit_test(test_walk_unscored),
         cmocka_unit_test(test_walk_small),
     };
