@@ -7,6 +7,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "sched/dra/dra.h"
 #include "sched/dra/dra_openb.h"
@@ -308,29 +311,29 @@ void sched_flush_class(scheduler *s, uint32_t ci) {
 }
 
 /* Node `node`'s score in class c went from `old` to `v`: keep its word's best
- * score and how many have it (c->wmax/wcnt, read by find_best) true without
- * rescanning the word. Only a drop of the word's last best score loses the
- * count (wcnt 0: recounted when find_best next needs it); an unknown word
- * where no other node fits gets v as its best (the others are INT32_MIN). */
+ * score and the nodes that have it (c->wmax/wbest, read by find_best) true
+ * without rescanning the word. Only a drop of the word's last best score
+ * loses them (wbest 0: recounted when find_best next needs it); an unknown
+ * word where no other node fits gets v as its best (the others are INT32_MIN). */
 static inline void word_note(pod_class *c, size_t node, int32_t old, int32_t v) {
     size_t w = node >> 6;
-    unsigned n = c->wcnt[w];
+    uint64_t best = c->wbest[w], bit = (uint64_t)1 << (node & 63);
     if (old == v) return;
-    if (!n) {
-        if (v != INT32_MIN && !(c->fits[w] & ~((uint64_t)1 << (node & 63)))) {
+    if (!best) {
+        if (v != INT32_MIN && !(c->fits[w] & ~bit)) {
             c->wmax[w] = v;
-            c->wcnt[w] = 1;
+            c->wbest[w] = bit;
         }
         return;
     }
     int32_t m = c->wmax[w];
     if (v > m) {
         c->wmax[w] = v;
-        c->wcnt[w] = 1;
+        c->wbest[w] = bit;
     } else if (v == m) {
-        c->wcnt[w] = (uint8_t)(n + 1);
+        c->wbest[w] = best | bit;
     } else if (old == m) {
-        c->wcnt[w] = (uint8_t)(n - 1);
+        c->wbest[w] = best & ~bit;
     }
 }
 
@@ -496,7 +499,7 @@ static void prepare_static(scheduler *s, size_t ci) {
     c->score = xmalloc((n ? n : 1) * sizeof *c->score);
     for (size_t i = 0; i < n; i++) c->score[i] = INT32_MIN;   /* fits nowhere yet (word_note relies on it) */
     c->wmax = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wmax);
-    c->wcnt = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wcnt);
+    c->wbest = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wbest);
     c->dirty_list = xmalloc(SCHED_DIRTY_LIST * sizeof *c->dirty_list);
     if (s->cfg.policy) c->choice = xcalloc(n ? n : 1, 1);
     bool pre = true;
@@ -540,7 +543,7 @@ void sched_free(scheduler *s) {
         free(c->dirty_list);
         free(c->score);
         free(c->wmax);
-        free(c->wcnt);
+        free(c->wbest);
         free(c->choice);
         free(c->pending);
     }
@@ -718,14 +721,26 @@ static int32_t max64(const int32_t *sc) {
     return r;
 }
 
-/* How many of the 64 scores equal v (vectorizable). */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("tree-vectorize")))
+/* The scores of 64 that equal v, as a mask. */
+static uint64_t eq_mask64(const int32_t *sc, int32_t v) {
+    uint64_t m = 0;
+#if defined(__SSE2__)
+    __m128i x = _mm_set1_epi32(v);
+    for (int k = 0; k < 64; k += 4) {
+        __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(sc + k)), x);
+        m |= (uint64_t)(unsigned)_mm_movemask_ps(_mm_castsi128_ps(e)) << k;
+    }
+#else
+    for (int k = 0; k < 64; k++) m |= (uint64_t)(sc[k] == v) << k;
 #endif
-static int count_eq64(const int32_t *sc, int32_t v) {
-    int n = 0;
-    for (int k = 0; k < 64; k++) n += sc[k] == v;
-    return n;
+    return m;
+}
+
+/* Word w's best score and the nodes that have it, recounted. */
+static void word_recount(pod_class *c, size_t w) {
+    const int32_t *sc = &c->score[w << 6];
+    c->wmax[w] = max64(sc);
+    c->wbest[w] = eq_mask64(sc, c->wmax[w]);
 }
 
 /* A walk over the feasible nodes (find_best): how many were found of the
@@ -736,16 +751,14 @@ typedef struct walk {
     int32_t best;
 } walk;
 
-/* Nodes `bits` of word w (in walk order) have score m: `nbest` of them the
- * word's best when mask is 0 (a whole word whose scores differ), else all
- * of `mask`. */
-static inline void walk_group(scheduler *s, walk *k, size_t w, uint64_t bits, size_t cnt, int32_t m, size_t nbest,
-                              uint64_t mask) {
+/* Nodes `bits` (cnt of them) of word w, in walk order, have best score m,
+ * which the nodes of `mask` have. */
+static inline void walk_group(scheduler *s, walk *k, size_t w, uint64_t bits, size_t cnt, int32_t m, uint64_t mask) {
     k->found += cnt;
     k->last = (w << 6) + 63 - (size_t)__builtin_clzll(bits);
     if (m < k->best) return;
     if (m > k->best) { k->best = m; k->ties = 0; k->nent = 0; }
-    k->ties += nbest;
+    k->ties += (size_t)__builtin_popcountll(mask);
     s->ties[k->nent++] = (sched_tie){.mask = mask, .word = (uint32_t)w};
 }
 
@@ -777,22 +790,23 @@ static void walk_bits(scheduler *s, const pod_class *c, walk *k, size_t w, uint6
     if (mask) s->ties[k->nent++] = (sched_tie){.mask = mask, .word = (uint32_t)w};
 }
 
-/* Part `bits` of word w, where the walk may end: at once when every fitting
- * node of the word has its best score (known, refresh keeps it), else node
- * by node. */
-static inline void walk_part(scheduler *s, const pod_class *c, walk *k, size_t w, uint64_t bits) {
+/* Part `bits` of word w (its fitting nodes in a range of it), where the walk
+ * may end: the nodes still wanted, at once when some of them have the word's
+ * best score (then their best, and those nodes tie), else node by node. */
+static inline void walk_part(scheduler *s, pod_class *c, walk *k, size_t w, uint64_t bits) {
     if (!bits) return;
-    size_t n = c->wcnt[w];
-    if (!n || n != (size_t)__builtin_popcountll(c->fits[w])) {
-        walk_bits(s, c, k, w, bits);
-        return;
-    }
     size_t cnt = (size_t)__builtin_popcountll(bits), left = k->want - k->found;
     if (cnt > left) {
         bits = lowest_bits(bits, cnt, left);
         cnt = left;
     }
-    walk_group(s, k, w, bits, cnt, c->wmax[w], cnt, bits);
+    if (!c->wbest[w]) word_recount(c, w);
+    uint64_t best = c->wbest[w] & bits;
+    if (!best) {
+        walk_bits(s, c, k, w, bits);
+        return;
+    }
+    walk_group(s, k, w, bits, cnt, c->wmax[w], best);
 }
 
 /* The feasible nodes in [from, to): whole words at once while all their
@@ -819,13 +833,8 @@ static void walk_range(scheduler *s, pod_class *c, walk *k, size_t from, size_t 
             walk_part(s, c, k, w, bits);
             return;
         }
-        if (!c->wcnt[w]) {
-            const int32_t *sc = &c->score[w << 6];
-            c->wmax[w] = max64(sc);
-            c->wcnt[w] = (uint8_t)count_eq64(sc, c->wmax[w]);
-        }
-        size_t nbest = c->wcnt[w];
-        walk_group(s, k, w, bits, cnt, c->wmax[w], nbest, nbest == cnt ? bits : 0);
+        if (!c->wbest[w]) word_recount(c, w);
+        walk_group(s, k, w, bits, cnt, c->wmax[w], c->wbest[w]);
     }
     if ((to & 63) && k->found < k->want) walk_part(s, c, k, wend, c->fits[wend] & (((uint64_t)1 << (to & 63)) - 1));
 }
@@ -848,18 +857,10 @@ static size_t find_best(scheduler *s, pod_class *c, size_t start, size_t want, s
     for (size_t e = 0; e < k.nent; e++) {
         size_t w = s->ties[e].word;
         uint64_t mask = s->ties[e].mask;
-        size_t here = mask ? (size_t)__builtin_popcountll(mask) : c->wcnt[w];
+        size_t here = (size_t)__builtin_popcountll(mask);
         if (r >= here) { r -= here; continue; }
-        if (mask) {   /* all of mask tie: its r-th node */
-            for (; r; r--) mask &= mask - 1;
-            *chosen = (w << 6) + (size_t)__builtin_ctzll(mask);
-            break;
-        }
-        const int32_t *sc = &c->score[w << 6];
-        size_t i = 0;
-        for (;; i++)
-            if (sc[i] == k.best && r-- == 0) break;
-        *chosen = (w << 6) + i;
+        for (; r; r--) mask &= mask - 1;   /* all of mask tie: its r-th node */
+        *chosen = (w << 6) + (size_t)__builtin_ctzll(mask);
         break;
     }
     if (k.found < want) return n;   /* scanned every node */

@@ -73,7 +73,7 @@ typedef struct pod_class {
     size_t ndirty;
     int32_t *score;                   /* weighted score sum where fits, INT32_MIN elsewhere */
     int32_t *wmax;                    /* per word of 64 nodes: its largest score (find_best) ... */
-    uint8_t *wcnt;                    /* ... and how many have it (kept by refresh); 0 = unknown */
+    uint64_t *wbest;                  /* ... and the nodes that have it (kept by refresh); 0 = unknown */
     uint8_t *choice;                  /* placement policy: the GPUs (mask) it chose per node, NULL without */
     size_t nfit;
     /* queue state */
@@ -98,8 +98,7 @@ typedef struct pod_class {
 typedef struct sched_plugin sched_plugin;
 struct sched_reasons;
 
-/* Nodes of one word tied for the best score (find_best): all of mask, or
- * with mask 0 the word's wcnt nodes that have its best score. */
+/* Nodes of one word tied for the best score (find_best): all of mask. */
 typedef struct sched_tie {
     uint64_t mask;
     uint32_t word;
