@@ -258,6 +258,7 @@ static void wake(scheduler *s, uint32_t ci);
 static bool refresh(scheduler *s, pod_class *c, size_t node);
 static void node_changed(scheduler *s, size_t node, bool wake_blocked, int dir) {
     int keep = -1;   /* the fits bit whose entry stays right, -1 = none */
+    if (s->node_sid) sched_states_note(s, node, dir == 0);   /* its new state's id (its rows are in cache now) */
     if (s->monotone && dir > 0) keep = 0;
     if (s->monotone && dir < 0 && !s->nscorers) keep = 1;
     for (size_t k = 0; k < s->nclasses; k++) {
@@ -292,6 +293,16 @@ void sched_flush_class(scheduler *s, uint32_t ci) {
             size_t j = i;
             for (; j > 0 && d[j - 1] > x; j--) d[j] = d[j - 1];
             d[j] = x;
+        }
+        for (size_t i = 0; i < nd; i++) {   /* what refresh reads, fetched together rather than one miss after another */
+            __builtin_prefetch(&c->score[d[i]]);
+            if (c->memo) {
+                __builtin_prefetch(&s->node_sid[d[i]]);
+            } else if (s->plain) {
+                __builtin_prefetch(&s->alloc[d[i] * s->nres]);
+                __builtin_prefetch(&s->used[d[i] * s->nres]);
+                __builtin_prefetch(&s->nz_used[d[i] * 2]);
+            }
         }
         for (size_t i = 0; i < nd; i++) {
             BIT_CLR(c->dirty, d[i]);
@@ -341,10 +352,17 @@ static inline void word_note(pod_class *c, size_t node, int32_t old, int32_t v) 
 static bool refresh(scheduler *s, pod_class *c, size_t node) {
     bool was = BIT_GET(c->fits, node), now = BIT_GET(c->eligible, node) && !(s->absent && BIT_GET(s->absent, node));
     int32_t v = INT32_MIN;            /* never the best: lets find_best take max over whole words */
-    if (s->plain) {   /* the default plugins inlined (plugins/resources_plain.h) */
-        if (now && (now = res_plain_fits(s, c, node)))
-            v = (int32_t)res_plain_score(s, c, node, s->plain_wf, s->plain_wb, s->plain_most);
-    } else {
+    if (s->plain && now) {   /* the default plugins inlined (plugins/resources_plain.h), once per node state */
+        uint32_t sid = c->memo ? s->node_sid[node] : SCHED_SID_NONE;
+        int64_t m = sid != SCHED_SID_NONE ? c->memo[sid] : SCHED_MEMO_UNKNOWN;
+        if (m == SCHED_MEMO_UNKNOWN) {
+            m = SCHED_MEMO_NOFIT;
+            if (res_plain_fits(s, c, node)) m = (int32_t)res_plain_score(s, c, node, s->plain_wf, s->plain_wb, s->plain_most);
+            if (sid != SCHED_SID_NONE) c->memo[sid] = m;
+        }
+        now = m != SCHED_MEMO_NOFIT;
+        if (now) v = (int32_t)m;
+    } else if (!s->plain) {
         for (size_t p = 0; p < s->nfilters && now; p++) now = s->filters[p](s, c, node, NULL);
     }
     if (now && !s->plain) {
@@ -443,6 +461,7 @@ void sched_prepare(scheduler *s) {
     s->ties = xmalloc((s->nwords + 4) * sizeof *s->ties);   /* a walk visits each word once, the start word twice */
     s->heap_cap = s->nclasses ? s->nclasses : 1;
     s->heap = xmalloc(s->heap_cap * sizeof *s->heap);
+    sched_states_init(s);
     for (size_t ci = 0; ci < s->nclasses; ci++) prepare_static(s, ci);
     for (size_t ci = 0; s->dra && ci < s->nclasses; ci++) probe_dra_shape(s, ci);
     typical_from_classes(s);
@@ -502,6 +521,7 @@ static void prepare_static(scheduler *s, size_t ci) {
     c->wbest = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wbest);
     c->dirty_list = xmalloc(SCHED_DIRTY_LIST * sizeof *c->dirty_list);
     if (s->cfg.policy) c->choice = xcalloc(n ? n : 1, 1);
+    sched_states_class(s, c);
     bool pre = true;
     for (size_t p = 0; p < s->nplugins && pre; p++)
         if (s->plugins[p]->pre_filter) pre = s->plugins[p]->pre_filter(s, c, NULL);
@@ -545,6 +565,7 @@ void sched_free(scheduler *s) {
         free(c->wmax);
         free(c->wbest);
         free(c->choice);
+        free(c->memo);
         free(c->pending);
     }
     free(s->classes);
@@ -562,6 +583,7 @@ void sched_free(scheduler *s) {
     free(s->heap);
     free(s->retry);
     free(s->absent);
+    sched_states_free(s);
     gpu_view_free(&s->gv);
     frag_typical_free(&s->typical);
     preempt_free(s);
@@ -707,15 +729,25 @@ size_t sched_num_nodes_to_find(const scheduler *s) {
     return num < 100 ? 100 : num;
 }
 
-/* Largest of 64 scores; written so compilers vectorize it (independent lanes). */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("tree-vectorize")))
-#endif
+/* Largest of 64 scores (SSE2 has no signed 32-bit max: compare and blend). */
 static int32_t max64(const int32_t *sc) {
+#if defined(__SSE2__)
+    __m128i a = _mm_loadu_si128((const __m128i *)sc), b = _mm_loadu_si128((const __m128i *)(sc + 4));
+    for (int k = 8; k < 64; k += 8) {   /* two independent lanes of four */
+        __m128i x = _mm_loadu_si128((const __m128i *)(sc + k)), y = _mm_loadu_si128((const __m128i *)(sc + k + 4));
+        __m128i gx = _mm_cmpgt_epi32(x, a), gy = _mm_cmpgt_epi32(y, b);
+        a = _mm_or_si128(_mm_and_si128(gx, x), _mm_andnot_si128(gx, a));
+        b = _mm_or_si128(_mm_and_si128(gy, y), _mm_andnot_si128(gy, b));
+    }
+    int32_t m[8];
+    _mm_storeu_si128((__m128i *)m, a);
+    _mm_storeu_si128((__m128i *)(m + 4), b);
+#else
     int32_t m[8];
     for (int j = 0; j < 8; j++) m[j] = sc[j];
     for (int k = 8; k < 64; k += 8)
         for (int j = 0; j < 8; j++) m[j] = sc[k + j] > m[j] ? sc[k + j] : m[j];
+#endif
     int32_t r = m[0];
     for (int j = 1; j < 8; j++) r = m[j] > r ? m[j] : r;
     return r;
@@ -1058,6 +1090,13 @@ bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
                     k = SIZE_MAX;
                     break;
                 }
+    } else if (c->nfit == 1) {
+        /* One feasible node: taken unscored (kubernetes v1.33 pkg/scheduler/schedule_one.go, schedulePod:
+         * "When only one node after predicate, just use it"). The walk would have passed every node
+         * (processedNodes = all of them: nextStartNodeIndex stays) and drawn nothing for one tie. */
+        size_t w = 0;
+        while (!c->fits[w]) w++;
+        node = (w << 6) + (size_t)__builtin_ctzll(c->fits[w]);
     } else {
         size_t start = s->next_start;
         size_t processed = find_best(s, c, start, sched_num_nodes_to_find(s), &node);

@@ -68,10 +68,15 @@ typedef struct tgroup {
     k8s_resource_amount req[2], gpu;
 } tgroup;
 
-/* Five pod shapes: CPU-only, and 1, 2, 4, 8 GPUs with CPU and memory in proportion. */
+/* Eight pod shapes: CPU-only, 1, 2, 4, 8 GPUs with CPU and memory in
+ * proportion, and 1 GPU with no memory and 0, 200m or 100m CPU. Scoring
+ * counts a request of 0 as 100m CPU and 200Mi memory, so a node running the
+ * first two of those and one running two of the third request the same but
+ * score differently (the node states of sched_states.c must tell them apart). */
+#define NGROUPS 8
 static void mkgroups(tgroup *t) {
-    static const int64_t gpus[5] = {0, 1, 2, 4, 8};
-    for (int k = 0; k < 5; k++) {
+    static const int64_t gpus[NGROUPS] = {0, 1, 2, 4, 8, 1, 1, 1}, small_milli[NGROUPS] = {[6] = 200, [7] = 100};
+    for (int k = 0; k < NGROUPS; k++) {
         char name[32];
         snprintf(name, sizeof name, "g%d", k);
         memset(&t[k], 0, sizeof t[k]);
@@ -81,6 +86,13 @@ static void mkgroups(tgroup *t) {
         t[k].req[1] = amt("memory", (k ? 40 * gpus[k] : 20) * GI);
         t[k].g.requests = t[k].req;
         t[k].g.nrequests = 2;
+        if (k >= 5) {   /* the small ones: cpu in millicores or none, no memory */
+            char milli[16];
+            snprintf(milli, sizeof milli, "%dm", (int)small_milli[k]);
+            t[k].req[0].name = intern("cpu");
+            assert_int_equal(quantity_parse(milli, strlen(milli), &t[k].req[0].value, NULL), 0);
+            t[k].g.nrequests = k == 5 ? 0 : 1;
+        }
         if (gpus[k]) {
             t[k].gpu = amt("nvidia.com/gpu", gpus[k]);
             t[k].g.dp_resources = &t[k].gpu;
@@ -151,12 +163,12 @@ typedef struct running {
 static size_t drive(const sched_config *cfg, size_t n, uint64_t seed, int steps) {
     static fleet f;
     static running run[20000];
-    tgroup g[5];
+    tgroup g[NGROUPS];
     mkfleet(&f, n, seed);
     mkgroups(g);
     scheduler s;
     sched_init(&s, f.nodes, n, cfg, seed);
-    for (int k = 0; k < 5; k++) assert_int_equal(sched_add_class(&s, &g[k].g, true), k);
+    for (int k = 0; k < NGROUPS; k++) assert_int_equal(sched_add_class(&s, &g[k].g, true), k);
     sched_prepare(&s);
     rng r;
     rng_seed(&r, seed ^ 0x5eed);
@@ -165,7 +177,7 @@ static size_t drive(const sched_config *cfg, size_t n, uint64_t seed, int steps)
     for (int step = 0; step < steps; step++) {
         uint64_t a = rng_below(&r, 100);
         if (a < 45) {
-            sched_enqueue(&s, (uint32_t)rng_below(&r, 5), next_pod++);
+            sched_enqueue(&s, (uint32_t)rng_below(&r, NGROUPS), next_pod++);
         } else if (a < 85) {
             uint32_t ci, pod;
             if (!sched_next(&s, &ci, &pod)) continue;
@@ -191,7 +203,7 @@ static size_t drive(const sched_config *cfg, size_t n, uint64_t seed, int steps)
             }
         }
         assert_true(nrun < sizeof run / sizeof *run);
-        for (uint32_t ci = 0; a >= 85 && ci < 5; ci++) {   /* a blocked class fits nowhere, else it was woken */
+        for (uint32_t ci = 0; a >= 85 && ci < NGROUPS; ci++) {   /* a blocked class fits nowhere, else it was woken */
             if (!s.classes[ci].blocked) continue;
             assert_int_equal(s.classes[ci].nfit, 0);
             for (size_t i = 0; i < n; i++) assert_true(sched_first_failing(&s, ci, i) >= 0);
