@@ -518,8 +518,10 @@ static void prepare_static(scheduler *s, size_t ci) {
     c->eligible = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->eligible);
     c->fits = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->fits);
     c->dirty = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->dirty);
-    c->score = xmalloc((n ? n : 1) * sizeof *c->score);
-    for (size_t i = 0; i < n; i++) c->score[i] = INT32_MIN;   /* fits nowhere yet (word_note relies on it) */
+    /* whole words (word_recount reads a word's 64 even past the last node), INT32_MIN beyond the last */
+    size_t nsc = (s->nwords ? s->nwords : 1) * 64;
+    c->score = xmalloc(nsc * sizeof *c->score);
+    for (size_t i = 0; i < nsc; i++) c->score[i] = INT32_MIN;   /* fits nowhere yet (word_note relies on it) */
     c->wmax = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wmax);
     c->wbest = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wbest);
     c->dirty_list = xmalloc(SCHED_DIRTY_LIST * sizeof *c->dirty_list);

@@ -102,7 +102,9 @@ void sched_states_class(scheduler *s, pod_class *c) {
 }
 
 void sched_states_init(scheduler *s) {
-    if (!s->plain || !s->nnodes || s->nclasses > SCHED_MEMO_CLASSES) return;   /* no class would have a table */
+    /* none when nothing scores (a refresh is then one fit test, cheaper than hashing the state at every
+     * bind and release: bench_dp) or no class would have a table */
+    if (!s->plain || !s->nscorers || !s->nnodes || s->nclasses > SCHED_MEMO_CLASSES) return;
     s->st_klen = 2 * s->nres + 2;
     s->node_sid = xmalloc(s->nnodes * sizeof *s->node_sid);
     s->node_ahash = xmalloc(s->nnodes * sizeof *s->node_ahash);
