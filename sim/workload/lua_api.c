@@ -666,7 +666,7 @@ void luaw_open_api(luaw *w, const ynode *args) {
         {"submit", luaw_submit},    {"submit_gang", luaw_gang_submit}, {"pending", api_pending},
         {"running", api_running},   {"free_gpus", api_free_gpus},     {"nodes", api_nodes},
         {"csv", api_csv},           {"record", api_record},           {"sample", api_sample},           {"sorted_keys", luaw_sorted_keys},
-        {"claim", luaw_claim},      {NULL, NULL}};
+        {"claim", luaw_claim},      {"template", luaw_template}, {NULL, NULL}};
     lua_State *L = w->L;
     luaL_newlib(L, fns);
     luaw_open_view(L);

@@ -129,6 +129,7 @@ typedef struct luaw {
     uint32_t present;          /* the fields the pod table being submitted has (bits of lua_pods.c's F_*) */
     int groups_ref;            /* registry table: group name -> list of its class indexes */
     luaw_names names;          /* pod name -> its submission number (podref), lua_names.c */
+    bool any_named;            /* a name not made up ("<group>-<n>") was ever taken: made-up names must be looked up */
     int start_ref;             /* registry table: pod name -> list of on_start callbacks */
     int start_all_ref;         /* registry list: drasim.on_start callbacks (every pod) */
     VEC(int64_t) due;          /* per class: pods submitted for now that have not arrived yet */
@@ -141,6 +142,9 @@ typedef struct luaw {
     luaw_forks forks;          /* callbacks set per (stream state, prototype) at this instant (lua_streams.c) */
     const char *field_str[32]; /* the interned Lua strings of lua_pods.c's field names (kept alive by fields_ref) */
     uint8_t field_at[64];      /* by the address of such a string (lua_pods.c's field_slot): its index + 1, 0 = none */
+    VEC(const void *) key_strs; /* the short strings (TString *) the last shape key names by address (lua_walk.c) */
+    int anchors_ref;           /* registry table: the short strings of the shape keys kept (0 until the first) */
+    const void *template_mt;   /* the metatable of drasim.template's handles (in the registry), NULL until the first */
     /* the Lua state's small blocks (lua_sandbox.c): a free list per 16-byte size class, carved from chunks */
     void *pool_free[LUAW_POOL_CLASSES];
     void *pool_chunks;         /* chunks, linked through their first word */
@@ -171,8 +175,15 @@ static inline size_t luaw_field_slot(const char *k) { return ((uintptr_t)k >> 4)
 uint32_t luaw_walk_fields(lua_State *L, const luaw *w, int idx, int fbase, int nfields, const char *extra,
                           int *bad_type, const char **bad_name);
 /* Append the shape-key text of the value at stack index idx (nested tables down to LUAW_MAX_DEPTH;
- * maps by sorted key): an injective text form, raising the errors of an unsupported value. */
-void luaw_key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what);
+ * maps by sorted key): an injective text form, raising the errors of an unsupported value. A short
+ * string (interned by Lua: one object per content) is written as its address and noted in
+ * w->key_strs, a long one as its bytes; map keys are sorted short ones first, by address, then long
+ * ones bytewise. So the text is injective only while those strings live: a key kept beyond the
+ * call must have them anchored (luaw_anchor_key_strs); then no other string can take an address it
+ * names. The text is never shown: it only finds classes. */
+void luaw_key_value(lua_State *L, luaw *w, int idx, strbuf *b, int depth, const char *what);
+/* Keep the strings of w->key_strs alive as long as the state (a registry table of them). */
+void luaw_anchor_key_strs(lua_State *L, luaw *w);
 /* Whether the caller of the running C function uses any of its results (a call as a statement
  * wants none). */
 bool luaw_results_wanted(lua_State *L);
@@ -223,6 +234,8 @@ sim_time luaw_check_duration(lua_State *L, int idx, const char *what);
 /* ---- lua_pods.c ---- */
 int luaw_submit(lua_State *L);
 int luaw_submit_gang(lua_State *L);
+/* drasim.template{...}: a pod table kept as a handle for drasim.submit(handle, {at=, duration=, ...}). */
+int luaw_template(lua_State *L);
 /* lua_gang.c: drasim.submit_gang with all_or_nothing (the scheduler's gang model). */
 int luaw_gang_submit(lua_State *L);
 

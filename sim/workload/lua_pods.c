@@ -265,11 +265,12 @@ static bool routed(const luaw *w) { return w->run && (w->run->sc->queues || w->r
 
 /* The shape key of the pod table (its slots): group + demand fields in a fixed order
  * (+ the routing labels when the run has queues). */
-static void shape_key(lua_State *L, const luaw *w, const char *group, strbuf *b) {
+static void shape_key(lua_State *L, luaw *w, const char *group, strbuf *b) {
     static const int fields[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NODESELECTOR, F_AFFINITY, F_TOLERATIONS,
                                  F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE, F_RESTART,
                                  F_NAMESPACE, -1};
     sb_clear(b);
+    w->key_strs.len = 0;
     size_t glen = strlen(group);
     put_int(b, 0, (long long)glen, ':');
     kput(b, group, glen);
@@ -278,14 +279,14 @@ static void shape_key(lua_State *L, const luaw *w, const char *group, strbuf *b)
             kputc(b, '-');
             continue;
         }
-        luaw_key_value(L, FBASE + fields[i], b, 1, POD_FIELDS[fields[i]]);
+        luaw_key_value(L, w, FBASE + fields[i], b, 1, POD_FIELDS[fields[i]]);
     }
     if (!routed(w) || !(w->present & (1u << F_LABELS))) return;
     kputc(b, 'L');
     pod_field(L, F_LABELS);
     for (int i = 0; ROUTING_LABELS[i]; i++) {
         lua_getfield(L, -1, ROUTING_LABELS[i]);
-        luaw_key_value(L, -1, b, 1, "labels");
+        luaw_key_value(L, w, -1, b, 1, "labels");
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -384,6 +385,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         luaL_error(L, "%s: %s", fn, *why ? why : "the scheduler refused the pod's class");
     }
     shape_key(L, w, group, &w->buf);   /* w->buf held parser errors meanwhile */
+    luaw_anchor_key_strs(L, w);        /* the key names them by address (lua_walk.c) */
     luaw_shape_add(&w->shapes, h, sb_str(&w->buf), w->buf.len, (uint32_t)c);
     lua_pop(L, 1);
     luaw_index_class(L, w, (uint32_t)c);
@@ -396,6 +398,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
 static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, uint32_t *k, const char *name) {
     size_t len = strlen(name);
     if (!free && luaw_name_find(w, name, len) != UINT32_MAX) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
+    if (!free) w->any_named = true;
     if (w->podref.len >= UINT32_MAX - 1) luaL_error(L, "%s: too many pods", fn);
     if (!w->max_pods) {   /* the scenario's cap on pods per run holds for a script's pods too */
         w->max_pods = scenario_max_pods();
@@ -445,7 +448,10 @@ static bool base_name(lua_State *L, luaw *w, char *buf, const char *fn, bool pus
         buf[len++] = '-';
         while (d) buf[len++] = num[--d];
         buf[len] = 0;
-        if (luaw_name_find(w, buf, len) == UINT32_MAX) {
+        /* Made-up names never clash with each other ("<group>-<n>" splits at its last '-', and a
+         * group's n only grows), so while every name taken was made up, none is looked up (a
+         * random access into the names table per pod). */
+        if (!w->any_named || luaw_name_find(w, buf, len) == UINT32_MAX) {
             if (push) lua_pushlstring(L, buf, len);
             else lua_pushnil(L);
             break;
@@ -513,8 +519,149 @@ static void add_on_start(lua_State *L, luaw *w, const char *name) {
     lua_pop(L, 2);
 }
 
+/* ---- templates: `local t = drasim.template{...}` keeps a pod table's fields
+ * (a private deep copy: changing the tables it was made from changes nothing),
+ * and `drasim.submit(t, {at=, duration=, name=, on_start=})` submits a pod of
+ * them with the per-pod fields given. The template's class and label set are
+ * found (or made) at its first pod, as drasim.submit{...} would, and kept, so
+ * a further pod costs no shape key: only its own small table. ---- */
+
+typedef struct pod_template {
+    uint32_t cls;      /* its pods' class, UINT32_MAX until its first pod */
+    uint32_t labels;   /* their label set id (set with cls) */
+} pod_template;
+
+/* The fields a pod of a template may give itself: none of them is demand. */
+#define PER_POD_FIELDS ((1u << F_NAME) | (1u << F_AT) | (1u << F_DURATION) | (1u << F_ON_START))
+
+/* Push a copy of the value at idx: tables (their raw entries, metatables not
+ * kept: a pod's nested tables are read raw anyway) copied all the way down. */
+static void copy_value(lua_State *L, int idx, int depth, const char *what) {
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        lua_pushvalue(L, idx);
+        return;
+    }
+    if (depth > LUAW_MAX_DEPTH) luaL_error(L, "drasim.template: %s: nested too deeply", what);
+    luaL_checkstack(L, 8, "nested too deeply");
+    idx = lua_absindex(L, idx);
+    lua_createtable(L, (int)lua_rawlen(L, idx), 0);
+    int copy = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pushvalue(L, -2);
+        copy_value(L, -2, depth + 1, what);
+        lua_rawset(L, copy);
+        lua_pop(L, 1);
+    }
+}
+
+int luaw_template(lua_State *L) {
+    luaw *w = luaw_get(L);
+    if (lua_type(L, 1) != LUA_TTABLE)
+        return luaL_error(L, "drasim.template: expected a pod table such as {cpu=\"4\", gpu=...}, found %s",
+                          luaL_typename(L, 1));
+    lua_settop(L, 1);
+    check_fields(L, w, "drasim.template", NULL);
+    snapshot_pod(L, w, NULL);
+    lua_createtable(L, 0, 8);
+    int copy = lua_gettop(L);
+    for (int f = 0; f < NFIELDS; f++) {
+        if (lua_type(L, FBASE + f) == LUA_TNIL) continue;
+        copy_value(L, FBASE + f, 1, POD_FIELDS[f]);
+        lua_setfield(L, copy, POD_FIELDS[f]);   /* a fresh table without metatable: raw */
+    }
+    pod_template *t = lua_newuserdatauv(L, sizeof *t, 1);
+    t->cls = UINT32_MAX;
+    t->labels = 0;
+    lua_pushvalue(L, copy);
+    lua_setiuservalue(L, -2, 1);
+    if (luaL_newmetatable(L, "drasim.template")) {   /* __name: errors call it a drasim.template */
+        lua_pushliteral(L, "drasim.template");   /* getmetatable(t) gives this, not the table */
+        lua_setfield(L, -2, "__metatable");
+        w->template_mt = lua_topointer(L, -1);   /* kept alive by the registry */
+    }
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+/* The template at index 1, or NULL when it is something else. */
+static pod_template *template_at(lua_State *L, const luaw *w) {
+    if (!w->template_mt || lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1)) return NULL;
+    bool is = lua_topointer(L, -1) == w->template_mt;
+    lua_pop(L, 1);
+    return is ? lua_touserdata(L, 1) : NULL;
+}
+
+/* drasim.submit(template, pod): stack [template, pod]. The slots are filled from
+ * the template's copy (put at index 1, where luaw_submit has the pod table), then
+ * from the pod's table, which may give only PER_POD_FIELDS. */
+static int submit_template(lua_State *L, luaw *w, pod_template *t) {
+    static const char fn[] = "drasim.submit";
+    int pt = lua_type(L, 2);
+    if (pt != LUA_TNONE && pt != LUA_TNIL && pt != LUA_TTABLE)
+        return luaL_error(L, "%s: a pod of a template: expected a table such as {at=..., duration=...}, found %s", fn,
+                          luaL_typename(L, 2));
+    enum { TSLOT = FBASE + NFIELDS, PSLOT };   /* the template and the pod's table, above the slots */
+    luaL_checkstack(L, NFIELDS + 10, fn);
+    lua_settop(L, 2);
+    lua_getiuservalue(L, 1, 1);   /* the copy */
+    lua_rotate(L, 1, 1);          /* copy, template, pod */
+    lua_settop(L, PSLOT);
+    lua_copy(L, 2, TSLOT);
+    lua_copy(L, 3, PSLOT);
+    lua_pushnil(L);
+    lua_copy(L, -1, 2);
+    lua_replace(L, 3);
+    int bad;
+    const char *k = NULL;
+    uint32_t present = luaw_walk_fields(L, w, 1, FBASE, NFIELDS, NULL, &bad, &k);   /* checked when it was made */
+    if (pt == LUA_TTABLE) {
+        uint32_t own = luaw_walk_fields(L, w, PSLOT, FBASE, NFIELDS, NULL, &bad, &k);
+        if (bad == LUA_TSTRING)
+            luaL_error(L, "%s: unknown field '%s' (a pod of a template gives only: name, at, duration, on_start)", fn, k);
+        if (bad != LUA_TNONE) luaL_error(L, "%s: field names must be strings, found a %s key", fn, lua_typename(L, bad));
+        if (own & ~PER_POD_FIELDS)
+            for (int f = 0; f < NFIELDS; f++)
+                if (own & ~PER_POD_FIELDS & (1u << f))
+                    luaL_error(L, "%s: field '%s' belongs to the template (a pod of a template gives only: name, at, "
+                                  "duration, on_start)", fn, POD_FIELDS[f]);
+        present |= own;
+        if (lua_getmetatable(L, PSLOT)) {   /* __index may supply the per-pod fields (it may run Lua code) */
+            lua_pop(L, 1);
+            for (int f = 0; f < NFIELDS; f++) {
+                if (!(PER_POD_FIELDS & (1u << f))) continue;
+                if (lua_getfield(L, PSLOT, POD_FIELDS[f]) == LUA_TNIL) {
+                    lua_pop(L, 1);
+                    continue;
+                }
+                lua_replace(L, FBASE + f);
+                present |= 1u << f;
+            }
+        }
+    }
+    w->present = present;
+    sim_time at, dur;
+    times_of(L, w, fn, &at, &dur);
+    check_on_start(L, fn);
+    if (t->cls == UINT32_MAX) {   /* its first pod: as drasim.submit{...} would */
+        uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, FBASE + F_LABELS, fn) : 0;
+        t->cls = class_of(L, w, 1, fn);
+        t->labels = labels;
+    }
+    char buf[300];
+    bool wanted = luaw_results_wanted(L);
+    bool made = base_name(L, w, buf, fn, wanted);
+    uint32_t k2;
+    const char *name = claim_name(L, w, fn, made, &k2, buf);
+    enqueue(L, w, t->cls, name, k2, at, dur, t->labels);
+    add_on_start(L, w, name);
+    return wanted ? 1 : 0;
+}
+
 int luaw_submit(lua_State *L) {
     luaw *w = luaw_get(L);
+    pod_template *tmpl = template_at(L, w);
+    if (tmpl) return submit_template(L, w, tmpl);
     if (lua_type(L, 1) != LUA_TTABLE)
         return luaL_error(L, "drasim.submit: expected a pod table such as {cpu=\"4\", duration=\"1h\"}, found %s",
                           luaL_typename(L, 1));

@@ -272,6 +272,7 @@ static void source_free(void *ctx) {
     VEC_FREE(w->records);
     VEC_FREE(w->podref);
     luaw_shapes_free(&w->shapes);
+    VEC_FREE(w->key_strs);
     luaw_shapes_free(&w->labelsets);
     luaw_names_free(w);
     luaw_forks_free(w);

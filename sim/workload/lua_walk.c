@@ -60,25 +60,48 @@ uint32_t luaw_walk_fields(lua_State *L, const luaw *w, int idx, int fbase, int n
     return present;
 }
 
+/* A map entry while its keys are sorted: a short key by its string's address,
+ * a long one (over LUAI_MAXSHORTLEN bytes, not interned) by its bytes. */
 typedef struct key_ref {
-    const char *s;
+    const TString *ts;
+    const char *s;   /* NULL for a short key */
     size_t n;
     const TValue *v;
 } key_ref;
 
+/* Short keys first, by address; then long keys, bytewise. */
 static int cmp_key_ref(const key_ref *x, const key_ref *y) {
+    if (!x->s || !y->s) {
+        if (x->s) return 1;
+        if (y->s) return -1;
+        return (x->ts > y->ts) - (x->ts < y->ts);
+    }
     int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
     return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
+/* A short string's token: its address (8 bytes after `tag`), noted in w->key_strs
+ * (class_of anchors them when the key is kept). */
+static inline void put_short(luaw *w, strbuf *b, char tag, const TString *ts) {
+    char tok[1 + sizeof ts];
+    tok[0] = tag;
+    memcpy(tok + 1, &ts, sizeof ts);
+    kput(b, tok, sizeof tok);
+    VEC_PUSH(w->key_strs, ts);
+}
+
 /* The shape-key text of v (see luaw_key_value). */
-static void key_value(lua_State *L, const TValue *v, strbuf *b, int depth, const char *what) {
+static void key_value(lua_State *L, luaw *w, const TValue *v, strbuf *b, int depth, const char *what) {
     if (depth > LUAW_MAX_DEPTH) luaL_error(L, "%s: nested too deeply", what);
     switch (ttype(v)) {
     case LUA_TNIL: kputc(b, '-'); return;
     case LUA_TBOOLEAN: kputc(b, ttistrue(v) ? 'T' : 'F'); return;
     case LUA_TSTRING: {
         TString *ts = tsvalue(v);
+        if (ts->tt == LUA_VSHRSTR) {
+            put_short(w, b, 'p', ts);
+            return;
+        }
         size_t len = tsslen(ts);
         put_int(b, 's', (long long)len, ':');
         kput(b, getstr(ts), len);
@@ -108,7 +131,8 @@ static void key_value(lua_State *L, const TValue *v, strbuf *b, int depth, const
         if (novariant(keytt(nd)) == LUA_TSTRING) {
             if (n < MAX_KEYS) {
                 TString *ts = keystrval(nd);
-                keys[n] = (key_ref){getstr(ts), tsslen(ts), gval(nd)};
+                keys[n] = keytt(nd) == ctb(LUA_VSHRSTR) ? (key_ref){ts, NULL, 0, gval(nd)}
+                                                        : (key_ref){ts, getstr(ts), tsslen(ts), gval(nd)};
             }
             maxint = -1;
         } else {   /* a float key is never integral (Lua stores those as integers) */
@@ -122,7 +146,7 @@ static void key_value(lua_State *L, const TValue *v, strbuf *b, int depth, const
     size_t len = n > 0 && maxint > 0 ? (size_t)luaH_getn(t) : 0;
     if (n > 0 && maxint > 0 && (size_t)maxint <= len && n == len) {
         kputc(b, '[');
-        for (size_t i = 1; i <= len; i++) key_value(L, luaH_getint(t, (lua_Integer)i), b, depth + 1, what);
+        for (size_t i = 1; i <= len; i++) key_value(L, w, luaH_getint(t, (lua_Integer)i), b, depth + 1, what);
         kputc(b, ']');
         return;
     }
@@ -136,15 +160,34 @@ static void key_value(lua_State *L, const TValue *v, strbuf *b, int depth, const
         }
     kputc(b, '{');
     for (size_t i = 0; i < n; i++) {
-        put_int(b, 0, (long long)keys[i].n, ':');
-        kput(b, keys[i].s, keys[i].n);
-        key_value(L, keys[i].v, b, depth + 1, what);
+        if (!keys[i].s) put_short(w, b, 'P', keys[i].ts);
+        else {
+            put_int(b, 0, (long long)keys[i].n, ':');
+            kput(b, keys[i].s, keys[i].n);
+        }
+        key_value(L, w, keys[i].v, b, depth + 1, what);
     }
     kputc(b, '}');
 }
 
-void luaw_key_value(lua_State *L, int idx, strbuf *b, int depth, const char *what) {
-    key_value(L, at_index(L, lua_absindex(L, idx)), b, depth, what);
+void luaw_key_value(lua_State *L, luaw *w, int idx, strbuf *b, int depth, const char *what) {
+    key_value(L, w, at_index(L, lua_absindex(L, idx)), b, depth, what);
+}
+
+void luaw_anchor_key_strs(lua_State *L, luaw *w) {
+    luaL_checkstack(L, 4, "drasim.submit");
+    if (!w->anchors_ref) {
+        lua_newtable(L);
+        w->anchors_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->anchors_ref);
+    for (size_t i = 0; i < w->key_strs.len; i++) {
+        setsvalue2s(L, L->top, (TString *)w->key_strs.data[i]);
+        L->top++;
+        lua_pushboolean(L, 1);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
 }
 
 bool luaw_results_wanted(lua_State *L) { return L->ci->nresults != 0; }

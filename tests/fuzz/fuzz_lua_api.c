@@ -2,7 +2,7 @@
  * fuzz_lua_api.c -- libFuzzer target for the C side of the Lua API: every
  * drasim.* function is called with arguments of random types and values
  * (nil, booleans, integers, odd floats, strings from the input, nested
- * tables with pod-field keys, functions). Wrong arguments must give Lua
+ * tables with pod-field keys, functions, drasim.template handles). Wrong arguments must give Lua
  * errors, never crashes, leaks or undefined behaviour; then the run is
  * executed so timers, arrivals and on_finish callbacks fire too.
  *
@@ -36,7 +36,7 @@ static uint8_t byte(input *in) {
 
 static const char *const FUNCS[] = {"submit", "submit_gang", "now", "duration", "random", "random_int", "normal",
                                     "exponential", "lognormal", "every", "at", "after", "cancel", "on_finish",
-                                    "pending", "running", "free_gpus", "nodes", "csv", "sorted_keys"};
+                                    "pending", "running", "free_gpus", "nodes", "csv", "sorted_keys", "template"};
 static const char *const KEYS[] = {"name", "group", "at", "duration", "priority", "cpu", "memory", "requests",
                                    "nodeSelector", "affinity", "tolerations", "gpu", "size", "devicePlugin",
                                    "nvidia.com/gpu", "dra", "claims", "key", "operator", "effect", "value",
@@ -86,7 +86,10 @@ static void push_value(lua_State *L, input *in, int depth) {
         if (depth < 4) push_table(L, in, depth);
         else lua_pushnil(L);
         break;
-    case 8: luaL_dostring(L, "return function() return false end"); break;
+    case 8:   /* a function, or a drasim.template handle (drasim.submit's first argument) */
+        luaL_dostring(L, t & 0x10 ? "return drasim.template{cpu='1', duration=1, gpu={devicePlugin={['nvidia.com/gpu']=1}}}"
+                                  : "return function() return false end");
+        break;
     default: luaL_dostring(L, "return function(n) drasim.submit{cpu='1', duration=1, at=drasim.now()} end"); break;
     }
 }

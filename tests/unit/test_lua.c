@@ -228,13 +228,14 @@ static void test_shape_tables(void **state) {
 }
 
 /* A statement drasim.submit{...} gets no Lua string for its made-up name; numbering and
- * returned names are unchanged (tests/lua/submit_names.lua): g-0 .. g-4, x, g-5 in order. */
+ * returned names are unchanged, and a made-up name skips one the script gave
+ * (tests/lua/submit_names.lua): g-0 .. g-4, x, g-5, g-7, g-6, g-8 in order. */
 static void test_submit_names(void **state) {
     lrun t;
     expect_success("submit_names.lua", NULL, &t);
-    static const char *const want[] = {"g-0", "g-1", "g-2", "g-3", "g-4", "x", "g-5"};
-    assert_int_equal(t.run.pods.len, 7);
-    for (uint32_t i = 0; i < 7; i++) assert_string_equal(sim_pod_name(&t.run, i), want[i]);
+    static const char *const want[] = {"g-0", "g-1", "g-2", "g-3", "g-4", "x", "g-5", "g-7", "g-6", "g-8"};
+    assert_int_equal(t.run.pods.len, 10);
+    for (uint32_t i = 0; i < 10; i++) assert_string_equal(sim_pod_name(&t.run, i), want[i]);
     lrun_free(&t);
 }
 
@@ -242,6 +243,24 @@ static void test_submit_names(void **state) {
 static void test_integer_text(void **state) {
     lrun t;
     expect_success("int_text.lua", NULL, &t);
+    lrun_free(&t);
+}
+
+/* drasim.template (tests/lua/template.lua): its pods are the pods drasim.submit{...} makes from the
+ * same fields: the template copies its tables, the pod gives name, at, duration, on_start. By hand:
+ * t-0 .. t-4, x, t-6 in class 0 (memory 1Gi), t-5 in class 1 (2Gi); t-1 runs 30 s, t-2
+ * arrives at 100 s; x's on_start ran once. The error cases are asserted by the script. */
+static void test_template(void **state) {
+    lrun t;
+    expect_success("template.lua", NULL, &t);
+    static const char *const want[] = {"t-0", "t-1", "t-2", "t-3", "x", "t-4", "t-5", "t-6"};
+    static const uint32_t cls[] = {0, 0, 0, 0, 0, 0, 1, 0};
+    assert_int_equal(t.run.pods.len, 8);
+    for (uint32_t i = 0; i < 8; i++) assert_int_equal(pod_named(&t.run, want[i])->group, cls[i]);
+    assert_int_equal(t.run.sched.nclasses, 2);
+    assert_int_equal(pod_named(&t.run, "t-1")->duration, 30000);
+    assert_int_equal(pod_named(&t.run, "t-3")->duration, 60000);
+    assert_int_equal(pod_named(&t.run, "t-2")->arrival, 100000);
     lrun_free(&t);
 }
 
@@ -394,6 +413,7 @@ int main(void) {
         cmocka_unit_test(test_shape_tables),
         cmocka_unit_test(test_integer_text),
         cmocka_unit_test(test_submit_names),
+        cmocka_unit_test(test_template),
         cmocka_unit_test(test_standard_library),
         cmocka_unit_test(test_pairs_order_is_fixed),
         cmocka_unit_test(test_same_seed_same_pods),

@@ -26,6 +26,10 @@
 /* true when 't' is using 'dummynode' as its hash part */
 #define isdummy(t)		((t)->lastfree == NULL)
 
+/* drasim: the main position of short string 'str' in 't' (ltable.c's
+** hashstr; for lvm.c's OP_SETFIELD, change 6 in README.md) */
+#define luaH_mainposshort(t,str)	(gnode(t, lmod((str)->hash, sizenode(t))))
+
 
 /* allocated size for hash nodes */
 #define allocsizenode(t)	(isdummy(t) ? 0 : sizenode(t))

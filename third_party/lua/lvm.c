@@ -1345,6 +1345,21 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         if (luaV_fastget(L, s2v(ra), key, slot, luaH_getshortstr)) {
           luaV_finishfastset(L, s2v(ra), slot, rc);
         }
+        else if (slot != NULL && isabstkey(slot) && !ttisnil(rc) &&
+                 hvalue(s2v(ra))->metatable == NULL && !isdummy(hvalue(s2v(ra))) &&
+                 isempty(gval(luaH_mainposshort(hvalue(s2v(ra)), key)))) {
+          /* drasim: a new key into a table without metatable whose main
+          ** position is free (what a constructor such as {name = "gpu"} does
+          ** to its new table): set in place, as luaV_finishset, luaH_newkey
+          ** would (the same node, the same barriers), without their calls */
+          Table *h = hvalue(s2v(ra));
+          Node *mp = luaH_mainposshort(h, key);
+          setnodekey(L, mp, rb);
+          luaC_barrierback(L, obj2gco(h), rb);
+          setobj2t(L, gval(mp), rc);
+          invalidateTMcache(h);
+          luaC_barrierback(L, obj2gco(h), rc);
+        }
         else
           Protect(luaV_finishset(L, s2v(ra), rb, rc, slot));
         vmbreak;

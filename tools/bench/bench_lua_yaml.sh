@@ -7,19 +7,23 @@
 #   yaml        the scenario's podGroups;
 #   lua         tools/bench/bench_lua_yaml.lua submitting the same pods (same
 #               groups, counts, rates and distributions) with at= times;
-#   lua+labels  the same script with two labels per pod (view pod_labels).
+#   lua+labels  the same script with two labels per pod (view pod_labels);
+#   template    the same script's form that makes one drasim.template per group
+#               and submits each pod as drasim.submit(t, {at=, duration=})
+#               (the same pods and results, docs/LUA.md "Templates").
 #
 #   tools/bench/bench_lua_yaml.sh [NODES [PODS [REPEAT [MODES]]]]   default 1000 100000 3 "dp dra"
 #
 # Prints the CPU time (user + sys of `drasim run -q -o DB`, SQLite results
 # included) and peak RSS of each run, their medians, and the ratios to yaml.
-# BUILD=dir picks the build (relative to the source tree).
+# BUILD=dir picks the build (relative to the source tree). CALLGRIND=1 counts
+# instructions under valgrind --tool=callgrind instead (the "CPU s" columns are
+# then instructions; REPEAT=1 is enough, the counts do not depend on the load);
+# CALLGRIND=PREFIX also keeps each run's profile as PREFIX.MODE-VARIANT.
 #
 # Last measured (callgrind, 1000 100000, docs/LUA.md "Speed"): lua / yaml
-# 1.37x device plugin, 1.54x DRA (1.55x, 1.83x on main 25962cb; the
-# script's own VM work alone is 0.23x / 0.34x of the yaml run, drasim.submit
-# 0.15x / 0.20x); lua+labels +14 % (dp), +10 % (dra) over lua. Earlier CPU medians of 3 at load
-# 18-23 (too loaded to tell 2 % apart): dp 1.37-1.66x, dra 1.45-1.71x.
+# 1.42x device plugin, 1.57x DRA (1.46x, 1.62x on main d53a5a8); template /
+# yaml 1.27x, 1.20x; lua+labels +15.5 % (dp), +8.8 % (dra) over lua.
 set -eu
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -47,29 +51,37 @@ gen() {   # gen MODE VARIANT > FILE
         printf "  - {name: g%d, count: %d, arrival: {poisson: {ratePerHour: %.6f}}, duration: {exponential: {mean: 1h}}, requests: {cpu: \"4\"}, gpu: %s}\n", g, n / 4, r / 4, gpu }'
     done
   else
-    printf "  lua: {script: gen.lua, args: {pods: %d, rate: %s, mode: %s, labels: %d}, instructionLimit: 10000000000, memoryLimit: 4Gi, timeLimit: 1h}\n" \
-      "$PODS" "$rate" "$mode" "$([ "$variant" = lua+labels ] && echo 1 || echo 0)"
+    printf "  lua: {script: gen.lua, args: {pods: %d, rate: %s, mode: %s, labels: %d, form: %s}, instructionLimit: 10000000000, memoryLimit: 4Gi, timeLimit: 1h}\n" \
+      "$PODS" "$rate" "$mode" "$([ "$variant" = lua+labels ] && echo 1 || echo 0)" "$([ "$variant" = template ] && echo template || echo table)"
   fi
 }
 cpu() {   # cpu FILE: "CPU-seconds RSS-MB" of one run (its results database included)
   rm -f "$tmp/r.db"
+  if [ -n "${CALLGRIND:-}" ]; then   # instructions (Ir) instead of seconds, RSS reported as 1
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$src/$BUILD/drasim" run "$1" -q -o "$tmp/r.db" > "$tmp/out" 2>&1 ||
+      { cat "$tmp/out" >&2; exit 1; }
+    [ "$CALLGRIND" = 1 ] || cp "$tmp/cg.out" "$CALLGRIND.$(basename "$1" .yaml)"
+    awk '/^summary:/ { printf "%.0f 1", $2 }' "$tmp/cg.out"
+    return
+  fi
   /usr/bin/time -o "$tmp/time" -f "%U %S %M" "$src/$BUILD/drasim" run "$1" -q -o "$tmp/r.db" > "$tmp/out" 2>&1 ||
     { cat "$tmp/out" >&2; exit 1; }
   awk '{ printf "%.2f %.0f", $1 + $2, $3 / 1024 }' "$tmp/time"
 }
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 for mode in $MODES; do
-  for v in yaml lua lua+labels; do gen "$mode" "$v" > "$tmp/$mode-$v.yaml"; done
-  t_yaml="" t_lua="" t_lab="" m_yaml="" m_lua="" m_lab=""
+  for v in yaml lua lua+labels template; do gen "$mode" "$v" > "$tmp/$mode-$v.yaml"; done
+  t_yaml="" t_lua="" t_lab="" t_tpl="" m_yaml="" m_lua="" m_lab="" m_tpl=""
   for i in $(seq "$REPEAT"); do   # interleaved: all three see the same neighbours
     set -- $(cd "$tmp" && cpu "$tmp/$mode-yaml.yaml"); t_yaml="$t_yaml $1"; m_yaml="$m_yaml $2"
     set -- $(cd "$tmp" && cpu "$tmp/$mode-lua.yaml"); t_lua="$t_lua $1"; m_lua="$m_lua $2"
     set -- $(cd "$tmp" && cpu "$tmp/$mode-lua+labels.yaml"); t_lab="$t_lab $1"; m_lab="$m_lab $2"
+    set -- $(cd "$tmp" && cpu "$tmp/$mode-template.yaml"); t_tpl="$t_tpl $1"; m_tpl="$m_tpl $2"
   done
-  ty=$(median $t_yaml) tl=$(median $t_lua) tb=$(median $t_lab)
-  my=$(median $m_yaml) ml=$(median $m_lua) mb=$(median $m_lab)
-  echo "bench_lua_yaml $mode: $NODES nodes, $PODS pods; CPU s yaml:$t_yaml lua:$t_lua lua+labels:$t_lab"
-  awk -v m="$mode" -v ty="$ty" -v tl="$tl" -v tb="$tb" -v my="$my" -v ml="$ml" -v mb="$mb" -v load="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
-    printf "bench_lua_yaml %s medians: yaml %.2f s %d MB | lua %.2f s %d MB (%.2fx CPU, %.2fx RSS; goal <= 1.3x) | lua+labels %.2f s %d MB (%+.0f %% CPU, %+.0f %% RSS over lua; goal < 20 %%); load %s\n",
-      m, ty, my, tl, ml, tl / ty, ml / my, tb, mb, 100 * (tb / tl - 1), 100 * (mb / ml - 1), load }'
+  ty=$(median $t_yaml) tl=$(median $t_lua) tb=$(median $t_lab) tt=$(median $t_tpl)
+  my=$(median $m_yaml) ml=$(median $m_lua) mb=$(median $m_lab) mt=$(median $m_tpl)
+  echo "bench_lua_yaml $mode: $NODES nodes, $PODS pods; CPU s yaml:$t_yaml lua:$t_lua lua+labels:$t_lab template:$t_tpl"
+  awk -v m="$mode" -v ty="$ty" -v tl="$tl" -v tb="$tb" -v tt="$tt" -v my="$my" -v ml="$ml" -v mb="$mb" -v mt="$mt" -v load="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+    printf "bench_lua_yaml %s medians: yaml %.2f s %d MB | lua %.2f s %d MB (%.2fx CPU, %.2fx RSS; goal <= 1.3x) | lua+labels %.2f s %d MB (%+.0f %% CPU, %+.0f %% RSS over lua; goal < 20 %%) | template %.2f s %d MB (%.2fx CPU); load %s\n",
+      m, ty, my, tl, ml, tl / ty, ml / my, tb, mb, 100 * (tb / tl - 1), 100 * (mb / ml - 1), tt, mt, tt / ty, load }'
 done
