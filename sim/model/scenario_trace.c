@@ -38,13 +38,24 @@ static bool same_shape(const openb_pod *a, const openb_pod *b) {
 static void build_shapes(scenario *s, trace_spec *t) {
     t->pod_group = ARENA_NEW(&s->a, uint32_t, t->npods ? t->npods : 1);
     t->group_pod = ARENA_NEW(&s->a, uint32_t, t->npods ? t->npods : 1);
-    size_t ng = 0;
+    size_t ng = 0, mask = 63;
+    while (mask < 2 * t->npods) mask = mask * 2 + 1;
+    uint32_t *slot = xcalloc(mask + 1, sizeof *slot);   /* group + 1 by shape hash, 0 = empty */
     for (size_t i = 0; i < t->npods; i++) {
-        size_t g = 0;
-        while (g < ng && !same_shape(&t->pods[t->group_pod[g]], &t->pods[i])) g++;
-        if (g == ng) t->group_pod[ng++] = (uint32_t)i;
-        t->pod_group[i] = (uint32_t)g;
+        const openb_pod *p = &t->pods[i];
+        uint64_t h = (uint64_t)p->cpu_milli * 0x9e3779b97f4a7c15ULL ^ (uint64_t)p->memory_mib * 0xff51afd7ed558ccdULL ^
+                     (uint64_t)(p->num_gpu * 1001 + p->gpu_milli) * 0xc4ceb9fe1a85ec53ULL;
+        for (const char *c = p->gpu_spec; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+        h ^= h >> 31;
+        size_t k = h & mask;
+        while (slot[k] && !same_shape(&t->pods[t->group_pod[slot[k] - 1]], p)) k = (k + 1) & mask;
+        if (!slot[k]) {
+            t->group_pod[ng] = (uint32_t)i;
+            slot[k] = (uint32_t)++ng;
+        }
+        t->pod_group[i] = slot[k] - 1;   /* groups in order of first appearance, as a scan of them gives */
     }
+    free(slot);
     s->ngroups = ng;
     s->groups = ARENA_NEW(&s->a, pod_group_spec, ng ? ng : 1);
     for (size_t i = 0; i < t->npods; i++) s->groups[t->pod_group[i]].typical_count++;   /* typical pods: the trace's pods */

@@ -98,6 +98,16 @@ void openb_arrival_curve(const openb_event *ev, size_t n, sim_run *r) {
 }
 
 double openb_py_round2(double x) {
+    /* x * 100 off a rounding tie by more than its own rounding error (|y| 2^-53,
+     * taken 8x): the integer it rounds to, divided by 100 (correctly rounded,
+     * as strtod reads "d/100"); -0.00 keeps x's sign as printf does */
+    if (fabs(x) < 1e9) {
+        double y = x * 100, fl = floor(y), fr = y - fl;
+        if (fabs(fr - 0.5) > fabs(y) * 0x1p-50 + 0x1p-60) {
+            double d = fl + (fr > 0.5);
+            return d == 0 ? copysign(0.0, x) : d / 100.0;
+        }
+    }
     char buf[64];
     snprintf(buf, sizeof buf, "%.2f", x);   /* glibc prints the exact binary value, rounded half to even */
     return strtod(buf, NULL);
@@ -126,36 +136,50 @@ double openb_np_sum(const double *a, size_t n) {
 
 void openb_arrival_curve_artifact(const openb_event *ev, size_t n, int64_t gpus, sim_run *r) {
     if (!n || gpus <= 0) return;
+    enum { LO = -1, HI = 131, NB = HI - LO + 1 };   /* the x that columns 0..130 can read */
     double g = (double)gpus;
     int *x = xmalloc(n * sizeof *x);
     double *alloc = xmalloc(n * sizeof *alloc), *va = xmalloc(n * sizeof *va), *vf = xmalloc(n * sizeof *vf);
     double *vr = xmalloc(n * sizeof *vr);
+    size_t start[NB + 1] = {0};
     for (size_t i = 0; i < n; i++) {
         x[i] = (int)nearbyint((double)ev[i].arrived_milli / g / 10);   /* exact value: Python's round(x, 0) */
         alloc[i] = openb_py_round2((double)ev[i].used_milli / g / 10);
+        if (x[i] >= LO && x[i] <= HI) start[x[i] - LO + 1]++;
     }
+    /* the events of each x in their order (a stable counting sort), so that a
+     * column takes the same values in the same order as a scan of all events */
+    for (int b = 0; b < NB; b++) start[b + 1] += start[b];
+    uint32_t *by_x = xmalloc((start[NB] ? start[NB] : 1) * sizeof *by_x);
+    size_t fill[NB];
+    memcpy(fill, start, sizeof fill);
+    for (size_t i = 0; i < n; i++)
+        if (x[i] >= LO && x[i] <= HI) by_x[fill[x[i] - LO]++] = (uint32_t)i;
     for (int col = 0; col <= 130; col++) {
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (x[i] == col) {
+        size_t k = 0, b = (size_t)(col - LO);
+        for (size_t j = start[b]; j < start[b + 1]; j++) {
+            size_t i = by_x[j];
+            va[k] = alloc[i];
+            vr[k] = ev[i].frag_ratio_pct;
+            vf[k++] = ev[i].frag_milli;
+        }
+        if (!k) {   /* none at x == col: those with col-1 <= x <= col+1, i.e. x = col-1 or col+1, in event order */
+            size_t p = start[b - 1], pe = start[b], q = start[b + 1], qe = start[b + 2];
+            while (p < pe || q < qe) {
+                size_t i = q >= qe || (p < pe && by_x[p] < by_x[q]) ? by_x[p++] : by_x[q++];
                 va[k] = alloc[i];
                 vr[k] = ev[i].frag_ratio_pct;
                 vf[k++] = ev[i].frag_milli;
             }
-        if (!k)
-            for (size_t i = 0; i < n; i++)
-                if (x[i] >= col - 1 && x[i] <= col + 1) {
-                    va[k] = alloc[i];
-                    vr[k] = ev[i].frag_ratio_pct;
-                    vf[k++] = ev[i].frag_milli;
-                }
+        }
         if (!k) continue;
         double ma = openb_np_sum(va, k) / (double)k, mf = openb_np_sum(vf, k) / (double)k;
         double fr = 100 * mf / 1000 / g;
         double mr = openb_np_sum(vr, k) / (double)k;   /* fragmentation ratio: not published, plain mean */
-        sim_curve_point p = {col, nearbyint(ma * 100) / 100, nearbyint(fr * 100) / 100, mr};
-        VEC_PUSH(r->curve, p);
+        sim_curve_point pt = {col, nearbyint(ma * 100) / 100, nearbyint(fr * 100) / 100, mr};
+        VEC_PUSH(r->curve, pt);
     }
+    free(by_x);
     free(x);
     free(alloc);
     free(va);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -147,8 +148,142 @@ static void test_typical_default_trace(void **state) {
     sb_free(&err);
 }
 
+/* Python's round(x, 2) as the artifact logs it: printf's %.2f read back. */
+static double round2_ref(double x) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.2f", x);
+    return strtod(buf, NULL);
+}
+
+/* The fixed-point sum against the double sum it stands for: 3,000 nodes
+ * whose F_n are popularity-weighted milli (as frag_node gives them) change
+ * one at a time, 200,000 times; whenever frag_fixed_round2 answers, its
+ * answer is round2 of the node-order double sum, bit for bit. It must
+ * answer nearly always (it declines only within the double sum's error of
+ * a rounding tie). */
+static void test_fixed_sum_matches_double_sum(void **state) {
+    (void)state;
+    enum { N = 3000, STEPS = 200000 };
+    static double v[N];
+    frag_fixed_sum fs;
+    frag_fixed_reset(&fs);
+    static const double p[] = {0.3512, 1.0 / 3, 0.0712, 0.00011, 2.0 / 7, 0.1};
+    uint64_t r = 12345;
+    long answered = 0;
+    for (int step = 0; step < STEPS; step++) {
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t i = (r >> 33) % N;
+        double f = 0;
+        int terms = (int)((r >> 20) % 4);
+        for (int k = 0; k < terms; k++) f += p[(r >> (8 + 3 * k)) % 6] * (double)((r >> (40 + 5 * k)) % 8001);
+        frag_fixed_change(&fs, v[i], f);
+        v[i] = f;
+        if (step % 7) continue;
+        double sum = 0, got;
+        for (size_t k = 0; k < N; k++) sum += v[k];
+        if (frag_fixed_round2(&fs, N, &got)) {
+            double want = round2_ref(sum);
+            assert_memory_equal(&got, &want, sizeof got);
+            answered++;
+        }
+    }
+    assert_true(answered > (STEPS / 7) * 99 / 100);
+}
+
+/* Where it must decline: an exact tie (0.125 x 100 = 12.5), a value below
+ * 2^-80, a negative one; a reset makes it usable again. */
+static void test_fixed_sum_declines(void **state) {
+    (void)state;
+    frag_fixed_sum fs;
+    double got;
+    frag_fixed_reset(&fs);
+    frag_fixed_change(&fs, 0, 0.125);
+    assert_false(frag_fixed_round2(&fs, 1, &got));
+    frag_fixed_change(&fs, 0.125, 0.25);
+    assert_true(frag_fixed_round2(&fs, 1, &got));
+    assert_true(got == 0.25);
+    frag_fixed_change(&fs, 0, 0x1p-90);
+    assert_false(frag_fixed_round2(&fs, 2, &got));
+    frag_fixed_reset(&fs);
+    frag_fixed_change(&fs, 0, -1);
+    assert_false(frag_fixed_round2(&fs, 1, &got));
+    frag_fixed_reset(&fs);
+    frag_fixed_change(&fs, 0, 1234.5678);
+    assert_true(frag_fixed_round2(&fs, 1, &got));
+    assert_true(got == 1234.57);
+}
+
+/* Near ties, where the double sum's rounding decides: a large F_n plus a
+ * decimal just off a tie (x.xx5 is never exact in binary), in both orders.
+ * The double sum often lands on the other side of the tie than the exact
+ * sum; every answer must still be round2 of the double sum. Offsets from
+ * 1e-13 to 1e-7 put some well clear of the error bound, which it answers. */
+static void test_fixed_sum_near_ties(void **state) {
+    (void)state;
+    static const double off[] = {0, 1e-13, -1e-13, 1e-11, -1e-11, 1e-9, -1e-9, 1e-7, -1e-7};
+    long answered = 0, declined = 0;
+    for (int a = 1; a <= 3000; a += 7)
+        for (int b = 0; b < 100 * 9; b++) {
+            double v[2] = {a * 37.0 + 0.25, (b / 9) / 100.0 + 0.005 + off[b % 9]};
+            for (int order = 0; order < 2; order++) {
+                double x = v[order], y = v[1 - order], got;
+                frag_fixed_sum fs;
+                frag_fixed_reset(&fs);
+                frag_fixed_change(&fs, 0, x);
+                frag_fixed_change(&fs, 0, y);
+                double sum = 0;
+                sum += x;
+                sum += y;
+                if (frag_fixed_round2(&fs, 2, &got)) {
+                    double want = round2_ref(sum);
+                    assert_memory_equal(&got, &want, sizeof got);
+                    answered++;
+                } else {
+                    declined++;
+                }
+            }
+        }
+    assert_true(answered > 1000 && declined > 1000);   /* both paths taken */
+}
+
+/* frag_node with the typical pods' memo gives what it gives without one, in
+ * both float orders, over random node states that repeat (and collide in
+ * the memo's slots). */
+static void test_memo_same_values(void **state) {
+    (void)state;
+    frag_pod_in in[12];
+    static const int milli[] = {1000, 500, 250, 1000, 0, 700, 1000, 300, 1000, 0, 150, 1000};
+    for (int i = 0; i < 12; i++)
+        in[i] = (frag_pod_in){.cpu = 1000 * (i % 5 + 1), .milli = milli[i], .ngpu = milli[i] == 1000 ? i % 4 + 1 : milli[i] ? 1 : 0,
+                              .spec = "", .models = i == 7 ? 2 : ANY};
+    int64_t count[12] = {9, 7, 5, 5, 4, 3, 3, 2, 2, 1, 1, 1};
+    for (int artifact = 0; artifact < 2; artifact++) {
+        frag_typical t;
+        frag_typical_build_counted(in, count, 12, 95, true, &t);
+        if (artifact) frag_typical_artifact(&t);
+        assert_non_null(t.memo);
+        frag_typical bare = t;
+        bare.memo = NULL;
+        uint64_t r = 99;
+        for (int k = 0; k < 60000; k++) {
+            r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+            gs_node n;
+            gs_node_init(&n, 32000, 1 << 20, 110, (int)((r >> 60) % 9), (int)((r >> 58) % 2));
+            n.cpu_left = 1000 * (int64_t)((r >> 20) % 40);
+            for (int g = 0; g < n.ngpu; g++) n.free[g] = (int16_t)(250 * ((r >> (24 + 3 * g)) % 5));
+            double a = frag_node(&n, &t), b = frag_node(&n, &bare);
+            assert_memory_equal(&a, &b, sizeof a);
+        }
+        frag_typical_free(&t);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixed_sum_matches_double_sum),
+        cmocka_unit_test(test_fixed_sum_declines),
+        cmocka_unit_test(test_fixed_sum_near_ties),
+        cmocka_unit_test(test_memo_same_values),
         cmocka_unit_test(test_frag_node_pod),
         cmocka_unit_test(test_frag_boundaries),
         cmocka_unit_test(test_typical_build),

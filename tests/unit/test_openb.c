@@ -224,8 +224,85 @@ static void test_arrival_curve(void **state) {
     VEC_FREE(r.curve);
 }
 
+/* A list read twice gives equal rows, each in its caller's arena (a batch of
+ * seeds reads it once per seed; the second read comes from the cache); the
+ * same path with other bytes gives the new rows; a duplicate name late in a
+ * long list is found at its line, and an earlier bad row still comes first. */
+static void test_list_cache(void **state) {
+    (void)state;
+    const char *p = write_tmp("cache.csv", "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,2,P100\nn1,32000,1024,0,\n");
+    arena a = {0}, b = {0};
+    strbuf err = {0};
+    openb_node *x, *y;
+    size_t nx, ny;
+    assert_int_equal(openb_load_nodes(p, &a, &x, &nx, &err), 0);
+    assert_int_equal(openb_load_nodes(p, &b, &y, &ny, &err), 0);
+    assert_int_equal(nx, 2);
+    assert_int_equal(ny, 2);
+    assert_ptr_not_equal(x, y);
+    for (size_t i = 0; i < 2; i++) {
+        assert_string_equal(x[i].name, y[i].name);
+        assert_string_equal(x[i].model, y[i].model);
+        assert_int_equal(x[i].cpu_milli, y[i].cpu_milli);
+        assert_int_equal(x[i].memory_mib, y[i].memory_mib);
+        assert_int_equal(x[i].gpus, y[i].gpus);
+    }
+    y[0].gpus = 7;   /* the caller's copy: the cache keeps its own (read again below) */
+    arena_free(&a);
+    p = write_tmp("cache.csv", "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,4,T4\n");
+    assert_int_equal(openb_load_nodes(p, &a, &x, &nx, &err), 0);
+    assert_int_equal(nx, 1);
+    assert_int_equal(x[0].gpus, 4);
+    assert_string_equal(x[0].model, "T4");
+    p = write_tmp("cache.csv", "sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,2,P100\nn1,32000,1024,0,\n");
+    assert_int_equal(openb_load_nodes(p, &a, &x, &nx, &err), 0);
+    assert_int_equal(nx, 2);
+    assert_int_equal(x[0].gpus, 2);
+    strbuf big = {0};
+    sb_puts(&big, "sn,cpu_milli,memory_mib,gpu,model\n");
+    for (int i = 0; i < 3000; i++) sb_printf(&big, "node-%d,1000,1,1,T4\n", i);
+    sb_puts(&big, "node-17,1000,1,1,T4\n");   /* line 3002 */
+    p = write_tmp("dup.csv", sb_str(&big));
+    assert_int_equal(openb_load_nodes(p, &a, &x, &nx, &err), -1);
+    assert_non_null(strstr(sb_str(&err), ":3002: duplicate node name 'node-17'"));
+    sb_clear(&big);
+    sb_puts(&big, "sn,cpu_milli,memory_mib,gpu,model\nnode-0,1000,1,1,T4\nnode-1,1000,1,9,T4\nnode-0,1000,1,1,T4\n");
+    p = write_tmp("dup.csv", sb_str(&big));
+    assert_int_equal(openb_load_nodes(p, &a, &x, &nx, &err), -1);
+    assert_non_null(strstr(sb_str(&err), ":3: column gpu: expected 0 to 8, found 9"));
+    unlink(p);
+    sb_free(&big);
+    arena_free(&a);
+    arena_free(&b);
+    sb_free(&err);
+}
+
+/* Python's round(x, 2) against printf's %.2f read back, bit for bit: every
+ * allocation the curve rounds (used milli / GPUs / 10) for a few cluster
+ * sizes, exact ties (0.125), -0.00 and values too large for the short way. */
+static void test_py_round2(void **state) {
+    (void)state;
+    static const int gpus[] = {1, 7, 1213, 6212};
+    char buf[64];
+    for (size_t k = 0; k < sizeof gpus / sizeof *gpus; k++)
+        for (int64_t u = -3000; u <= (int64_t)gpus[k] * 1400; u++) {
+            double x = (double)u / gpus[k] / 10, got = openb_py_round2(x);
+            snprintf(buf, sizeof buf, "%.2f", x);
+            double want = strtod(buf, NULL);
+            assert_memory_equal(&got, &want, sizeof got);
+        }
+    static const double edge[] = {0.125, 0.375, -0.125, -0.004, -0.0, 0.0, 2.675, 1e12 + 0.125, 5e15, -7.005, 0.005};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) {
+        double got = openb_py_round2(edge[i]);
+        snprintf(buf, sizeof buf, "%.2f", edge[i]);
+        double want = strtod(buf, NULL);
+        assert_memory_equal(&got, &want, sizeof got);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_list_cache),   cmocka_unit_test(test_py_round2),
         cmocka_unit_test(test_read_nodes),   cmocka_unit_test(test_node_errors), cmocka_unit_test(test_read_pods),
         cmocka_unit_test(test_pod_errors),   cmocka_unit_test(test_spec_allows), cmocka_unit_test(test_inflate),
         cmocka_unit_test(test_arrival_curve),

@@ -38,6 +38,7 @@ typedef struct frag_typical_pod {
     int64_t count;          /* pods of this shape in the workload */
 } frag_typical_pod;
 
+struct frag_memo;
 typedef struct frag_typical {
     frag_typical_pod *pods;
     size_t n;
@@ -45,6 +46,8 @@ typedef struct frag_typical {
     double coverage_pct;    /* share of the workload's pods the kept shapes cover */
     int64_t total, covered; /* pods counted / covered by the kept shapes */
     bool artifact;          /* weights and F_n in the FGD artifact's float order (frag_typical_artifact) */
+    struct frag_memo *memo; /* F_n of node states seen (frag_node): made by frag_typical_build*, freed by
+                               frag_typical_free; NULL (typicals put together by hand) = none */
 } frag_typical;
 
 /* Build the typical pods of `in` (n pods). `threshold_pct` e.g. 95. */
@@ -63,7 +66,30 @@ void frag_typical_free(frag_typical *t);
  * scores can depend on them. */
 void frag_typical_artifact(frag_typical *t);
 
-/* frag(n, m) in milli-GPU, and F_n. */
+/* The exact sum of the F_n values (all >= 0) in fixed point, units of
+ * 2^-80 milli, kept as they change (gpu_view.c measure_node), so that the
+ * artifact's logged cluster fragmentation, Python's round(sum, 2) of the
+ * node-order double sum, costs O(1) instead of O(nodes) (frag_fixed_round2).
+ * `bad`: a value was negative, >= 2^24 or had bits below 2^-80; then the
+ * sum is unusable until frag_fixed_reset. */
+__extension__ typedef unsigned __int128 frag_u128;   /* sums wrap harmlessly: frag_fixed_round2 refuses counts where they could */
+typedef struct frag_fixed_sum {
+    frag_u128 units;
+    bool bad;
+} frag_fixed_sum;
+static inline void frag_fixed_reset(frag_fixed_sum *s) { s->units = 0; s->bad = false; }
+/* F value `before` of a node becomes `after`. */
+void frag_fixed_change(frag_fixed_sum *s, double before, double after);
+/* round(x, 2) as Python (and the artifact's %.2f) rounds it, of x = the sum
+ * of the n values in index order in doubles (f = 0; f += v[i]), without that
+ * sum: from the exact sum and the bound gamma_n * sum on the double sum's
+ * error (recursive summation of non-negative values). False when that bound
+ * reaches a rounding tie (or the sum is bad): then sum the doubles. */
+bool frag_fixed_round2(const frag_fixed_sum *s, size_t n, double *out);
+
+/* frag(n, m) in milli-GPU, and F_n. F_n depends only on the node's CPU left,
+ * GPU model and free milli per GPU; with t->memo it is remembered per such
+ * state (FGD scores every class on every node, most of them in equal states). */
 double frag_node_pod(const gs_node *n, const gs_pod *m);
 double frag_node(const gs_node *n, const frag_typical *t);
 

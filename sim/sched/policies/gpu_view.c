@@ -130,6 +130,7 @@ static void measure_node(gpu_view *v, size_t i) {
     }
     double f = e->f;
     v->frag_total += f - v->frag[i];
+    frag_fixed_change(&v->frag_fixed, v->frag[i], f);
     v->frag[i] = f;
     int64_t strand = e->strand;
     v->strand_total += strand - v->strand[i];
@@ -154,6 +155,7 @@ void gpu_view_set_typical(gpu_view *v, const frag_typical *t) {
     v->typical = t;
     if (v->memo) memset(v->memo, 0, GV_MEMO_SIZE * sizeof *v->memo);   /* measured against other typical pods */
     v->frag_total = 0;
+    frag_fixed_reset(&v->frag_fixed);
     v->ndirty = 0;
     v->strand_total = 0;
     memset(v->fit_total, 0, sizeof v->fit_total);

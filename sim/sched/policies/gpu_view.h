@@ -42,6 +42,7 @@ typedef struct gpu_view {
     const frag_typical *typical;         /* not owned; NULL = no fragmentation measured */
     double *frag;                        /* F_n per node, milli (valid after gpu_view_sync) */
     double frag_total;
+    frag_fixed_sum frag_fixed;                 /* the exact sum of frag[] (frag.h: frag_fixed_round2) */
     int64_t *strand;                     /* per node: its stranded idle milli (gpu_metrics.h), valid after sync */
     uint8_t *fit;                        /* per node: how many of the sizes 1, 2, 4, 8 GPUs fit it now */
     int64_t strand_total, fit_total[GPU_METRICS_NFIT];

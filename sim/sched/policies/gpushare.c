@@ -27,11 +27,6 @@ int gs_fully_free(const gs_node *n) {
     return k;
 }
 
-bool gs_model_ok(const gs_node *n, const gs_pod *p) {
-    if (p->models == ~(uint64_t)0) return true;
-    return n->model >= 0 && ((p->models >> n->model) & 1);
-}
-
 bool gs_gpu_room(const gs_node *n, const gs_pod *p) {
     if (p->milli <= 0) return true;
     if (n->ngpu == 0 || !gs_model_ok(n, p)) return false;

@@ -53,7 +53,10 @@ static inline int gs_affinity(const gs_pod *p) { return p->milli <= 0 ? -1 : gs_
 void gs_node_init(gs_node *n, int64_t cpu_milli, int64_t mem_mib, int32_t max_pods, int ngpu, int model);
 int64_t gs_free_total(const gs_node *n);     /* idle milli-GPU of the node */
 int gs_fully_free(const gs_node *n);         /* GPUs with 1000 milli free */
-bool gs_model_ok(const gs_node *n, const gs_pod *p);
+static inline bool gs_model_ok(const gs_node *n, const gs_pod *p) {
+    if (p->models == ~(uint64_t)0) return true;
+    return n->model >= 0 && ((p->models >> n->model) & 1);
+}
 /* Filter: CPU, memory, pod count, GPU model and GPU room (any GPU with room
  * for a sharing pod, enough fully free GPUs for a whole-GPU pod). */
 bool gs_fits(const gs_node *n, const gs_pod *p);
