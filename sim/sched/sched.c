@@ -7,12 +7,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "sched/dra/dra.h"
 #include "sched/dra/dra_openb.h"
 #include "sched/framework.h"
 #include "sched/policies/policy.h"
 #include "sched/plugins/preempt.h"
+#include "sched/plugins/resources_plain.h"
 #include "util/checked.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -41,6 +45,22 @@ int sched_res_index(const scheduler *s, const char *name) {
 
 static int64_t amount_of(size_t r, const quantity *q) {
     return r == RES_CPU ? quantity_milli_value(q) : quantity_value(q);
+}
+
+/* Whether refresh may inline Filter and Score (s->plain): NodeResourcesFit
+ * is the only Filter, the Scores are it (LeastAllocated or MostAllocated over
+ * cpu and memory only) and BalancedAllocation, with their weights. */
+static void plain_init(scheduler *s) {
+    bool ok = s->nfilters == 1 && s->filters[0] == plugin_node_resources_fit.filter &&
+              s->cfg.strategy != SCORE_REQUESTED_TO_CAPACITY_RATIO;
+    for (size_t r = RES_PODS; r < SCHED_MAX_RESOURCES; r++) ok &= !s->score_weights[r];
+    for (size_t p = 0; p < s->nscorers && ok; p++) {
+        if (s->scorers[p] == plugin_node_resources_fit.score && !s->plain_wf) s->plain_wf = s->scorer_weights[p];
+        else if (s->scorers[p] == plugin_balanced_allocation.score && !s->plain_wb) s->plain_wb = s->scorer_weights[p];
+        else ok = false;
+    }
+    s->plain = ok;
+    s->plain_most = s->cfg.strategy == SCORE_MOST_ALLOCATED;
 }
 
 void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_config *cfg, uint64_t seed) {
@@ -105,6 +125,7 @@ void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_
         s->score_weights[RES_CPU] = 1;
         s->score_weights[RES_MEMORY] = 1;
     }
+    plain_init(s);
 }
 
 static void add_demand(scheduler *s, pod_class *c, const char *name, const quantity *q) {
@@ -202,8 +223,8 @@ int sched_add_class(scheduler *s, const pod_group_spec *g, bool device_plugin_mo
     c->nz_cpu = 100;                       /* DefaultMilliCPURequest */
     c->nz_mem = 200 * 1024 * 1024;         /* DefaultMemoryRequest */
     for (size_t i = 0; i < c->ndemand; i++) {
-        if (c->demand[i].res == RES_CPU) c->nz_cpu = c->demand[i].amount;
-        if (c->demand[i].res == RES_MEMORY) c->nz_mem = c->demand[i].amount;
+        if (c->demand[i].res == RES_CPU) c->nz_cpu = c->req_cpu = c->demand[i].amount;
+        if (c->demand[i].res == RES_MEMORY) c->nz_mem = c->req_mem = c->demand[i].amount;
         if (c->demand[i].res > RES_PODS) c->next++;
     }
     /* DRA mode serving gpu.devicePlugin as extended resources: its nodeSelector still applies */
@@ -237,6 +258,7 @@ static void wake(scheduler *s, uint32_t ci);
 static bool refresh(scheduler *s, pod_class *c, size_t node);
 static void node_changed(scheduler *s, size_t node, bool wake_blocked, int dir) {
     int keep = -1;   /* the fits bit whose entry stays right, -1 = none */
+    if (s->node_sid) sched_states_note(s, node, dir == 0);   /* its new state's id (its rows are in cache now) */
     if (s->monotone && dir > 0) keep = 0;
     if (s->monotone && dir < 0 && !s->nscorers) keep = 1;
     /* local bounds: the stores below through o would otherwise make the
@@ -275,6 +297,16 @@ void sched_flush_class(scheduler *s, uint32_t ci) {
             for (; j > 0 && d[j - 1] > x; j--) d[j] = d[j - 1];
             d[j] = x;
         }
+        for (size_t i = 0; i < nd; i++) {   /* what refresh reads, fetched together rather than one miss after another */
+            __builtin_prefetch(&c->score[d[i]]);
+            if (c->memo) {
+                __builtin_prefetch(&s->node_sid[d[i]]);
+            } else if (s->plain) {
+                __builtin_prefetch(&s->alloc[d[i] * s->nres]);
+                __builtin_prefetch(&s->used[d[i] * s->nres]);
+                __builtin_prefetch(&s->nz_used[d[i] * 2]);
+            }
+        }
         for (size_t i = 0; i < nd; i++) {
             BIT_CLR(c->dirty, d[i]);
             refresh(s, c, d[i]);
@@ -293,38 +325,50 @@ void sched_flush_class(scheduler *s, uint32_t ci) {
 }
 
 /* Node `node`'s score in class c went from `old` to `v`: keep its word's best
- * score and how many have it (c->wmax/wcnt, read by find_best) true without
- * rescanning the word. Only a drop of the word's last best score loses the
- * count (wcnt 0: recounted when find_best next needs it); an unknown word
- * where no other node fits gets v as its best (the others are INT32_MIN). */
+ * score and the nodes that have it (c->wmax/wbest, read by find_best) true
+ * without rescanning the word. Only a drop of the word's last best score
+ * loses them (wbest 0: recounted when find_best next needs it); an unknown
+ * word where no other node fits gets v as its best (the others are INT32_MIN). */
 static inline void word_note(pod_class *c, size_t node, int32_t old, int32_t v) {
     size_t w = node >> 6;
-    unsigned n = c->wcnt[w];
+    uint64_t best = c->wbest[w], bit = (uint64_t)1 << (node & 63);
     if (old == v) return;
-    if (!n) {
-        if (v != INT32_MIN && !(c->fits[w] & ~((uint64_t)1 << (node & 63)))) {
+    if (!best) {
+        if (v != INT32_MIN && !(c->fits[w] & ~bit)) {
             c->wmax[w] = v;
-            c->wcnt[w] = 1;
+            c->wbest[w] = bit;
         }
         return;
     }
     int32_t m = c->wmax[w];
     if (v > m) {
         c->wmax[w] = v;
-        c->wcnt[w] = 1;
+        c->wbest[w] = bit;
     } else if (v == m) {
-        c->wcnt[w] = (uint8_t)(n + 1);
+        c->wbest[w] = best | bit;
     } else if (old == m) {
-        c->wcnt[w] = (uint8_t)(n - 1);
+        c->wbest[w] = best & ~bit;
     }
 }
 
 /* Recompute class c's cache entry for one node; true when it newly fits. */
 static bool refresh(scheduler *s, pod_class *c, size_t node) {
     bool was = BIT_GET(c->fits, node), now = BIT_GET(c->eligible, node) && !(s->absent && BIT_GET(s->absent, node));
-    for (size_t p = 0; p < s->nfilters && now; p++) now = s->filters[p](s, c, node, NULL);
     int32_t v = INT32_MIN;            /* never the best: lets find_best take max over whole words */
-    if (now) {
+    if (s->plain && now) {   /* the default plugins inlined (plugins/resources_plain.h), once per node state */
+        uint32_t sid = c->memo ? s->node_sid[node] : SCHED_SID_NONE;
+        int64_t m = sid != SCHED_SID_NONE ? c->memo[sid] : SCHED_MEMO_UNKNOWN;
+        if (m == SCHED_MEMO_UNKNOWN) {
+            m = SCHED_MEMO_NOFIT;
+            if (res_plain_fits(s, c, node)) m = (int32_t)res_plain_score(s, c, node, s->plain_wf, s->plain_wb, s->plain_most);
+            if (sid != SCHED_SID_NONE) c->memo[sid] = m;
+        }
+        now = m != SCHED_MEMO_NOFIT;
+        if (now) v = (int32_t)m;
+    } else if (!s->plain) {
+        for (size_t p = 0; p < s->nfilters && now; p++) now = s->filters[p](s, c, node, NULL);
+    }
+    if (now && !s->plain) {
         int64_t total = 0;
         for (size_t p = 0; p < s->nscorers; p++) total += s->scorer_weights[p] * s->scorers[p](s, c, node);
         v = (int32_t)total;
@@ -420,6 +464,7 @@ void sched_prepare(scheduler *s) {
     s->ties = xmalloc((s->nwords + 4) * sizeof *s->ties);   /* a walk visits each word once, the start word twice */
     s->heap_cap = s->nclasses ? s->nclasses : 1;
     s->heap = xmalloc(s->heap_cap * sizeof *s->heap);
+    sched_states_init(s);
     for (size_t ci = 0; ci < s->nclasses; ci++) prepare_static(s, ci);
     for (size_t ci = 0; s->dra && ci < s->nclasses; ci++) probe_dra_shape(s, ci);
     typical_from_classes(s);
@@ -473,12 +518,15 @@ static void prepare_static(scheduler *s, size_t ci) {
     c->eligible = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->eligible);
     c->fits = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->fits);
     c->dirty = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->dirty);
-    c->score = xmalloc((n ? n : 1) * sizeof *c->score);
-    for (size_t i = 0; i < n; i++) c->score[i] = INT32_MIN;   /* fits nowhere yet (word_note relies on it) */
+    /* whole words (word_recount reads a word's 64 even past the last node), INT32_MIN beyond the last */
+    size_t nsc = (s->nwords ? s->nwords : 1) * 64;
+    c->score = xmalloc(nsc * sizeof *c->score);
+    for (size_t i = 0; i < nsc; i++) c->score[i] = INT32_MIN;   /* fits nowhere yet (word_note relies on it) */
     c->wmax = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wmax);
-    c->wcnt = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wcnt);
+    c->wbest = xcalloc(s->nwords ? s->nwords : 1, sizeof *c->wbest);
     c->dirty_list = xmalloc(SCHED_DIRTY_LIST * sizeof *c->dirty_list);
     if (s->cfg.policy) c->choice = xcalloc(n ? n : 1, 1);
+    sched_states_class(s, c);
     bool pre = true;
     for (size_t p = 0; p < s->nplugins && pre; p++)
         if (s->plugins[p]->pre_filter) pre = s->plugins[p]->pre_filter(s, c, NULL);
@@ -520,8 +568,9 @@ void sched_free(scheduler *s) {
         free(c->dirty_list);
         free(c->score);
         free(c->wmax);
-        free(c->wcnt);
+        free(c->wbest);
         free(c->choice);
+        free(c->memo);
         free(c->pending);
     }
     free(s->classes);
@@ -539,6 +588,7 @@ void sched_free(scheduler *s) {
     free(s->heap);
     free(s->retry);
     free(s->absent);
+    sched_states_free(s);
     gpu_view_free(&s->gv);
     frag_typical_free(&s->typical);
     preempt_free(s);
@@ -684,28 +734,50 @@ size_t sched_num_nodes_to_find(const scheduler *s) {
     return num < 100 ? 100 : num;
 }
 
-/* Largest of 64 scores; written so compilers vectorize it (independent lanes). */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("tree-vectorize")))
-#endif
+/* Largest of 64 scores (SSE2 has no signed 32-bit max: compare and blend). */
 static int32_t max64(const int32_t *sc) {
+#if defined(__SSE2__)
+    __m128i a = _mm_loadu_si128((const __m128i *)sc), b = _mm_loadu_si128((const __m128i *)(sc + 4));
+    for (int k = 8; k < 64; k += 8) {   /* two independent lanes of four */
+        __m128i x = _mm_loadu_si128((const __m128i *)(sc + k)), y = _mm_loadu_si128((const __m128i *)(sc + k + 4));
+        __m128i gx = _mm_cmpgt_epi32(x, a), gy = _mm_cmpgt_epi32(y, b);
+        a = _mm_or_si128(_mm_and_si128(gx, x), _mm_andnot_si128(gx, a));
+        b = _mm_or_si128(_mm_and_si128(gy, y), _mm_andnot_si128(gy, b));
+    }
+    int32_t m[8];
+    _mm_storeu_si128((__m128i *)m, a);
+    _mm_storeu_si128((__m128i *)(m + 4), b);
+#else
     int32_t m[8];
     for (int j = 0; j < 8; j++) m[j] = sc[j];
     for (int k = 8; k < 64; k += 8)
         for (int j = 0; j < 8; j++) m[j] = sc[k + j] > m[j] ? sc[k + j] : m[j];
+#endif
     int32_t r = m[0];
     for (int j = 1; j < 8; j++) r = m[j] > r ? m[j] : r;
     return r;
 }
 
-/* How many of the 64 scores equal v (vectorizable). */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("tree-vectorize")))
+/* The scores of 64 that equal v, as a mask. */
+static uint64_t eq_mask64(const int32_t *sc, int32_t v) {
+    uint64_t m = 0;
+#if defined(__SSE2__)
+    __m128i x = _mm_set1_epi32(v);
+    for (int k = 0; k < 64; k += 4) {
+        __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(sc + k)), x);
+        m |= (uint64_t)(unsigned)_mm_movemask_ps(_mm_castsi128_ps(e)) << k;
+    }
+#else
+    for (int k = 0; k < 64; k++) m |= (uint64_t)(sc[k] == v) << k;
 #endif
-static int count_eq64(const int32_t *sc, int32_t v) {
-    int n = 0;
-    for (int k = 0; k < 64; k++) n += sc[k] == v;
-    return n;
+    return m;
+}
+
+/* Word w's best score and the nodes that have it, recounted. */
+static void word_recount(pod_class *c, size_t w) {
+    const int32_t *sc = &c->score[w << 6];
+    c->wmax[w] = max64(sc);
+    c->wbest[w] = eq_mask64(sc, c->wmax[w]);
 }
 
 /* A walk over the feasible nodes (find_best): how many were found of the
@@ -716,16 +788,14 @@ typedef struct walk {
     int32_t best;
 } walk;
 
-/* Nodes `bits` of word w (in walk order) have score m: `nbest` of them the
- * word's best when mask is 0 (a whole word whose scores differ), else all
- * of `mask`. */
-static inline void walk_group(scheduler *s, walk *k, size_t w, uint64_t bits, size_t cnt, int32_t m, size_t nbest,
-                              uint64_t mask) {
+/* Nodes `bits` (cnt of them) of word w, in walk order, have best score m,
+ * which the nodes of `mask` have. */
+static inline void walk_group(scheduler *s, walk *k, size_t w, uint64_t bits, size_t cnt, int32_t m, uint64_t mask) {
     k->found += cnt;
     k->last = (w << 6) + 63 - (size_t)__builtin_clzll(bits);
     if (m < k->best) return;
     if (m > k->best) { k->best = m; k->ties = 0; k->nent = 0; }
-    k->ties += nbest;
+    k->ties += (size_t)__builtin_popcountll(mask);
     s->ties[k->nent++] = (sched_tie){.mask = mask, .word = (uint32_t)w};
 }
 
@@ -757,22 +827,23 @@ static void walk_bits(scheduler *s, const pod_class *c, walk *k, size_t w, uint6
     if (mask) s->ties[k->nent++] = (sched_tie){.mask = mask, .word = (uint32_t)w};
 }
 
-/* Part `bits` of word w, where the walk may end: at once when every fitting
- * node of the word has its best score (known, refresh keeps it), else node
- * by node. */
-static inline void walk_part(scheduler *s, const pod_class *c, walk *k, size_t w, uint64_t bits) {
+/* Part `bits` of word w (its fitting nodes in a range of it), where the walk
+ * may end: the nodes still wanted, at once when some of them have the word's
+ * best score (then their best, and those nodes tie), else node by node. */
+static inline void walk_part(scheduler *s, pod_class *c, walk *k, size_t w, uint64_t bits) {
     if (!bits) return;
-    size_t n = c->wcnt[w];
-    if (!n || n != (size_t)__builtin_popcountll(c->fits[w])) {
-        walk_bits(s, c, k, w, bits);
-        return;
-    }
     size_t cnt = (size_t)__builtin_popcountll(bits), left = k->want - k->found;
     if (cnt > left) {
         bits = lowest_bits(bits, cnt, left);
         cnt = left;
     }
-    walk_group(s, k, w, bits, cnt, c->wmax[w], cnt, bits);
+    if (!c->wbest[w]) word_recount(c, w);
+    uint64_t best = c->wbest[w] & bits;
+    if (!best) {
+        walk_bits(s, c, k, w, bits);
+        return;
+    }
+    walk_group(s, k, w, bits, cnt, c->wmax[w], best);
 }
 
 /* The feasible nodes in [from, to): whole words at once while all their
@@ -799,13 +870,8 @@ static void walk_range(scheduler *s, pod_class *c, walk *k, size_t from, size_t 
             walk_part(s, c, k, w, bits);
             return;
         }
-        if (!c->wcnt[w]) {
-            const int32_t *sc = &c->score[w << 6];
-            c->wmax[w] = max64(sc);
-            c->wcnt[w] = (uint8_t)count_eq64(sc, c->wmax[w]);
-        }
-        size_t nbest = c->wcnt[w];
-        walk_group(s, k, w, bits, cnt, c->wmax[w], nbest, nbest == cnt ? bits : 0);
+        if (!c->wbest[w]) word_recount(c, w);
+        walk_group(s, k, w, bits, cnt, c->wmax[w], c->wbest[w]);
     }
     if ((to & 63) && k->found < k->want) walk_part(s, c, k, wend, c->fits[wend] & (((uint64_t)1 << (to & 63)) - 1));
 }
@@ -828,18 +894,10 @@ static size_t find_best(scheduler *s, pod_class *c, size_t start, size_t want, s
     for (size_t e = 0; e < k.nent; e++) {
         size_t w = s->ties[e].word;
         uint64_t mask = s->ties[e].mask;
-        size_t here = mask ? (size_t)__builtin_popcountll(mask) : c->wcnt[w];
+        size_t here = (size_t)__builtin_popcountll(mask);
         if (r >= here) { r -= here; continue; }
-        if (mask) {   /* all of mask tie: its r-th node */
-            for (; r; r--) mask &= mask - 1;
-            *chosen = (w << 6) + (size_t)__builtin_ctzll(mask);
-            break;
-        }
-        const int32_t *sc = &c->score[w << 6];
-        size_t i = 0;
-        for (;; i++)
-            if (sc[i] == k.best && r-- == 0) break;
-        *chosen = (w << 6) + i;
+        for (; r; r--) mask &= mask - 1;   /* all of mask tie: its r-th node */
+        *chosen = (w << 6) + (size_t)__builtin_ctzll(mask);
         break;
     }
     if (k.found < want) return n;   /* scanned every node */
@@ -1037,6 +1095,13 @@ bool sched_schedule_head(scheduler *s, uint32_t ci, placement *p) {
                     k = SIZE_MAX;
                     break;
                 }
+    } else if (c->nfit == 1) {
+        /* One feasible node: taken unscored (kubernetes v1.33 pkg/scheduler/schedule_one.go, schedulePod:
+         * "When only one node after predicate, just use it"). The walk would have passed every node
+         * (processedNodes = all of them: nextStartNodeIndex stays) and drawn nothing for one tie. */
+        size_t w = 0;
+        while (!c->fits[w]) w++;
+        node = (w << 6) + (size_t)__builtin_ctzll(c->fits[w]);
     } else {
         size_t start = s->next_start;
         size_t processed = find_best(s, c, start, sched_num_nodes_to_find(s), &node);

@@ -34,6 +34,9 @@
 
 #define SCHED_MAX_RESOURCES 64
 #define SCHED_DIRTY_LIST 64           /* changed nodes a class lists before it scans its dirty bitmap */
+#define SCHED_SID_NONE UINT32_MAX     /* a node state without an id (sched_states.c) */
+#define SCHED_MEMO_UNKNOWN INT64_MIN  /* pod_class.memo: not computed yet */
+#define SCHED_MEMO_NOFIT (INT64_MIN + 1)   /* ... the class does not fit that state */
 enum { RES_CPU = 0, RES_MEMORY = 1, RES_PODS = 2 };   /* fixed resource indexes */
 
 /* One resource a pod class asks for (amount in the resource's base unit:
@@ -51,6 +54,7 @@ typedef struct pod_class {
     size_t ndemand;
     size_t next;                      /* extended resources among demand: get device units */
     int64_t nz_cpu, nz_mem;           /* non-zero requests used by scoring (100m / 200Mi defaults) */
+    int64_t req_cpu, req_mem;         /* the requests themselves (0 when not asked; BalancedAllocation) */
     k8s_kv *node_selector;
     size_t nnode_selector;
     const k8s_node_selector *affinity;/* required node affinity or NULL */
@@ -72,8 +76,9 @@ typedef struct pod_class {
     size_t ndirty;
     int32_t *score;                   /* weighted score sum where fits, INT32_MIN elsewhere */
     int32_t *wmax;                    /* per word of 64 nodes: its largest score (find_best) ... */
-    uint8_t *wcnt;                    /* ... and how many have it (kept by refresh); 0 = unknown */
+    uint64_t *wbest;                  /* ... and the nodes that have it (kept by refresh); 0 = unknown */
     uint8_t *choice;                  /* placement policy: the GPUs (mask) it chose per node, NULL without */
+    int64_t *memo;                    /* s->plain: per node state id its score, SCHED_MEMO_NOFIT or _UNKNOWN (sched_states.c); NULL = none */
     size_t nfit;
     /* queue state */
     uint32_t *pending;                /* pod ids in arrival order; [head, len) are waiting */
@@ -97,8 +102,7 @@ typedef struct pod_class {
 typedef struct sched_plugin sched_plugin;
 struct sched_reasons;
 
-/* Nodes of one word tied for the best score (find_best): all of mask, or
- * with mask 0 the word's wcnt nodes that have its best score. */
+/* Nodes of one word tied for the best score (find_best): all of mask. */
 typedef struct sched_tie {
     uint64_t mask;
     uint32_t word;
@@ -168,6 +172,15 @@ typedef struct scheduler {
     int64_t scorer_weights[16];
     size_t nscorers;
     bool monotone;                    /* NodeResourcesFit is the only Filter on node state (node_changed) */
+    bool plain, plain_most;           /* ... and it and BalancedAllocation the only Scores (cpu, memory): refresh
+                                         inlines them (plugins/resources_plain.h), MostAllocated or LeastAllocated */
+    int64_t plain_wf, plain_wb;       /* their weights (0 = not scored) */
+    /* s->plain: node states interned (sched_states.c); node_sid NULL = not kept */
+    uint32_t *node_sid;               /* per node: its state's id, SCHED_SID_NONE = none (table full) */
+    uint64_t *node_ahash;             /* per node: its allocatable row's hash */
+    int64_t *st_keys;                 /* [id * st_klen]: a state's allocatable row, requested row, non-zero sums */
+    uint32_t *st_hash;                /* open addressing over the keys: id + 1, 0 = empty */
+    size_t nstates, st_cap, st_hmask, st_klen;
     /* queue: binary heap of class indexes with waiting pods, not blocked */
     uint32_t *heap;
     size_t heap_len, heap_cap;
@@ -200,6 +213,15 @@ typedef struct placement {
     uint64_t units[8];
     uint32_t gpus;                    /* the GPUs it took (mask over the node's GPUs in the view) */
 } placement;
+
+/* sched_states.c (refresh's inlined plugins, s->plain): intern every node's
+ * state (sched_prepare), node `node`'s again after it changed (node_changed;
+ * alloc_changed: its allocatable row too, not only a bind or release),
+ * give class c its answers table (sched_prepare, a late class), free. */
+void sched_states_init(scheduler *s);
+void sched_states_note(scheduler *s, size_t node, bool alloc_changed);
+void sched_states_class(scheduler *s, pod_class *c);
+void sched_states_free(scheduler *s);
 
 /* Set up over `nodes` (not copied: must outlive the scheduler). */
 void sched_init(scheduler *s, const k8s_node *nodes, size_t nnodes, const sched_config *cfg, uint64_t seed);

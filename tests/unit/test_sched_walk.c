@@ -11,8 +11,9 @@
  *    each cycle must give (same draw: rng_below(ties) when ties > 1).
  *  - the cached answers are those recomputed from scratch: after a flush each
  *    node's fits bit agrees with the filters (sched_first_failing) and the
- *    scores with sched_refresh_class's full recomputation, and every word whose
- *    best score is known has that best and count. */
+ *    scores with sched_refresh_class's full recomputation and the plugins' own
+ *    Score hooks, and every word whose best score is known has that best and
+ *    the nodes that have it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "sched/framework.h"
 #include "sched/plugins/preempt.h"
 #include "sched/sched.h"
 #include "util/intern.h"
@@ -66,10 +68,15 @@ typedef struct tgroup {
     k8s_resource_amount req[2], gpu;
 } tgroup;
 
-/* Five pod shapes: CPU-only, and 1, 2, 4, 8 GPUs with CPU and memory in proportion. */
+/* Eight pod shapes: CPU-only, 1, 2, 4, 8 GPUs with CPU and memory in
+ * proportion, and 1 GPU with no memory and 0, 200m or 100m CPU. Scoring
+ * counts a request of 0 as 100m CPU and 200Mi memory, so a node running the
+ * first two of those and one running two of the third request the same but
+ * score differently (the node states of sched_states.c must tell them apart). */
+#define NGROUPS 8
 static void mkgroups(tgroup *t) {
-    static const int64_t gpus[5] = {0, 1, 2, 4, 8};
-    for (int k = 0; k < 5; k++) {
+    static const int64_t gpus[NGROUPS] = {0, 1, 2, 4, 8, 1, 1, 1}, small_milli[NGROUPS] = {[6] = 200, [7] = 100};
+    for (int k = 0; k < NGROUPS; k++) {
         char name[32];
         snprintf(name, sizeof name, "g%d", k);
         memset(&t[k], 0, sizeof t[k]);
@@ -79,6 +86,13 @@ static void mkgroups(tgroup *t) {
         t[k].req[1] = amt("memory", (k ? 40 * gpus[k] : 20) * GI);
         t[k].g.requests = t[k].req;
         t[k].g.nrequests = 2;
+        if (k >= 5) {   /* the small ones: cpu in millicores or none, no memory */
+            char milli[16];
+            snprintf(milli, sizeof milli, "%dm", (int)small_milli[k]);
+            t[k].req[0].name = intern("cpu");
+            assert_int_equal(quantity_parse(milli, strlen(milli), &t[k].req[0].value, NULL), 0);
+            t[k].g.nrequests = k == 5 ? 0 : 1;
+        }
         if (gpus[k]) {
             t[k].gpu = amt("nvidia.com/gpu", gpus[k]);
             t[k].g.dp_resources = &t[k].gpu;
@@ -117,16 +131,23 @@ static void check_cache(scheduler *s, uint32_t ci) {
     for (size_t i = 0; i < n; i++) {
         bool fits = (c->fits[i >> 6] >> (i & 63)) & 1;
         assert_int_equal(fits, c->prefiltered && sched_first_failing(s, ci, i) < 0);
-        if (!fits) assert_int_equal(c->score[i], INT32_MIN);
+        if (!fits) {
+            assert_int_equal(c->score[i], INT32_MIN);
+            continue;
+        }
+        int64_t total = 0;   /* the plugins' own Score hooks (refresh inlines them when s->plain) */
+        for (size_t p = 0; p < s->nplugins; p++)
+            if (s->plugins[p]->score && s->weights[p]) total += s->weights[p] * s->plugins[p]->score(s, c, i);
+        assert_int_equal(c->score[i], total);
     }
     for (size_t w = 0; (w + 1) * 64 <= n; w++) {
-        if (!c->wcnt[w]) continue;
+        if (!c->wbest[w]) continue;
         int32_t m = INT32_MIN;
-        int cnt = 0;
+        uint64_t best = 0;
         for (size_t i = w * 64; i < w * 64 + 64; i++) m = c->score[i] > m ? c->score[i] : m;
-        for (size_t i = w * 64; i < w * 64 + 64; i++) cnt += c->score[i] == m;
+        for (size_t i = w * 64; i < w * 64 + 64; i++) best |= (uint64_t)(c->score[i] == m) << (i & 63);
         assert_int_equal(c->wmax[w], m);
-        assert_int_equal(c->wcnt[w], cnt);
+        assert_int_equal(c->wbest[w], best);
     }
     memcpy(score, c->score, n * sizeof *score);
     sched_refresh_class(s, ci);   /* every node recomputed: the same scores */
@@ -142,12 +163,12 @@ typedef struct running {
 static size_t drive(const sched_config *cfg, size_t n, uint64_t seed, int steps) {
     static fleet f;
     static running run[20000];
-    tgroup g[5];
+    tgroup g[NGROUPS];
     mkfleet(&f, n, seed);
     mkgroups(g);
     scheduler s;
     sched_init(&s, f.nodes, n, cfg, seed);
-    for (int k = 0; k < 5; k++) assert_int_equal(sched_add_class(&s, &g[k].g, true), k);
+    for (int k = 0; k < NGROUPS; k++) assert_int_equal(sched_add_class(&s, &g[k].g, true), k);
     sched_prepare(&s);
     rng r;
     rng_seed(&r, seed ^ 0x5eed);
@@ -156,7 +177,7 @@ static size_t drive(const sched_config *cfg, size_t n, uint64_t seed, int steps)
     for (int step = 0; step < steps; step++) {
         uint64_t a = rng_below(&r, 100);
         if (a < 45) {
-            sched_enqueue(&s, (uint32_t)rng_below(&r, 5), next_pod++);
+            sched_enqueue(&s, (uint32_t)rng_below(&r, NGROUPS), next_pod++);
         } else if (a < 85) {
             uint32_t ci, pod;
             if (!sched_next(&s, &ci, &pod)) continue;
@@ -182,7 +203,7 @@ static size_t drive(const sched_config *cfg, size_t n, uint64_t seed, int steps)
             }
         }
         assert_true(nrun < sizeof run / sizeof *run);
-        for (uint32_t ci = 0; a >= 85 && ci < 5; ci++) {   /* a blocked class fits nowhere, else it was woken */
+        for (uint32_t ci = 0; a >= 85 && ci < NGROUPS; ci++) {   /* a blocked class fits nowhere, else it was woken */
             if (!s.classes[ci].blocked) continue;
             assert_int_equal(s.classes[ci].nfit, 0);
             for (size_t i = 0; i < n; i++) assert_true(sched_first_failing(&s, ci, i) >= 0);
@@ -195,12 +216,29 @@ static size_t drive(const sched_config *cfg, size_t n, uint64_t seed, int steps)
 static const sched_config least = {.strategy = SCORE_LEAST_ALLOCATED, .balanced_allocation = true};
 static const sched_config most = {.strategy = SCORE_MOST_ALLOCATED};
 static const sched_config unscored = {.weights_set = true};   /* every score weight 0: all fitting nodes tie */
+/* RequestedToCapacityRatio: not inlined (the plugins' hooks score) */
+static const shape_point ratio_shape[] = {{.utilization = 0, .score = 0}, {.utilization = 100, .score = 10}};
+static const sched_config ratio = {.strategy = SCORE_REQUESTED_TO_CAPACITY_RATIO, .balanced_allocation = true,
+                                   .shape = ratio_shape, .nshape = 2};
 
 /* Scores differ from node to node (LeastAllocated + BalancedAllocation). */
 static void test_walk_least_allocated(void **state) {
     (void)state;
     assert_true(drive(&least, 1000, 1, 6000) > 1000);
     assert_true(drive(&least, 777, 2, 6000) > 1000);
+}
+
+/* Weights other than 1 (profile weights, scoring resources' weights), and a
+ * strategy refresh does not inline: the same walk, scores as the plugins give. */
+static void test_walk_weighted(void **state) {
+    (void)state;
+    /* LeastAllocated 3 + BalancedAllocation 2, and memory weighing 2 for cpu's 1 (names interned, as the loader's) */
+    const score_resource cpu1_mem2[] = {{.name = intern("cpu"), .weight = 1}, {.name = intern("memory"), .weight = 2}};
+    const sched_config weighted = {.strategy = SCORE_LEAST_ALLOCATED, .balanced_allocation = true, .weights_set = true,
+                                   .fit_weight = 3, .balanced_weight = 2, .score_resources = cpu1_mem2,
+                                   .nscore_resources = 2};
+    assert_true(drive(&weighted, 1000, 8, 6000) > 1000);
+    assert_true(drive(&ratio, 900, 9, 6000) > 1000);
 }
 
 /* MostAllocated: the best nodes fill up first. */
@@ -229,6 +267,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_walk_least_allocated),
         cmocka_unit_test(test_walk_most_allocated),
+        cmocka_unit_test(test_walk_weighted),
         cmocka_unit_test(test_walk_unscored),
         cmocka_unit_test(test_walk_small),
     };

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sched/framework.h"
+#include "sched/plugins/resources_plain.h"
 #include "sched/plugins/score_math.h"
 #include "util/intern.h"
 
@@ -123,11 +124,8 @@ static int64_t fit_score(const scheduler *s, const pod_class *c, size_t node) {
         int64_t alloc, req;
         alloc_request(s, c, node, r, true, &alloc, &req);
         if (alloc == 0) continue;
-        int64_t rs;
         /* exact even where upstream's int64 product wraps (score_math.h) */
-        if (s->cfg.strategy == SCORE_MOST_ALLOCATED) rs = score_mul_div(req > alloc ? alloc : req, MAX_NODE_SCORE, alloc);
-        else rs = req > alloc ? 0 : score_mul_div(alloc - req, MAX_NODE_SCORE, alloc);
-        total += rs * w;
+        total += res_fit_score(req, alloc, s->cfg.strategy == SCORE_MOST_ALLOCATED) * w;
         wsum += w;
     }
     return wsum ? total / wsum : 0;
@@ -146,11 +144,9 @@ static int64_t balanced_score(const scheduler *s, const pod_class *c, size_t nod
         int64_t alloc, req;
         alloc_request(s, c, node, r, false, &alloc, &req);
         if (alloc == 0) continue;
-        double x = (double)req / (double)alloc;
-        f[n++] = x > 1 ? 1 : x;
+        f[n++] = res_fraction(req, alloc);
     }
-    double std = n == 2 ? fabs((f[0] - f[1]) / 2) : 0;
-    return (int64_t)((1 - std) * MAX_NODE_SCORE);
+    return res_balanced(f, n);
 }
 
 const sched_plugin plugin_balanced_allocation = {.name = "NodeResourcesBalancedAllocation", .weight = 1,
