@@ -9,6 +9,7 @@
 #   docs/paths             the files and folders the docs name exist
 #   docs/flags             the options the docs pass to drasim are in its --help
 set(_docs_out ${CMAKE_BINARY_DIR}/docs-tests)
+file(MAKE_DIRECTORY ${_docs_out})   # fields-dp/fields-dra write their databases straight into it, whichever docs test runs first
 set(_docs_sh ${CMAKE_SOURCE_DIR}/tests/docs)
 
 # The blocks check the documents' content, which does not depend on the build;
