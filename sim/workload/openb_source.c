@@ -32,7 +32,7 @@ static double frag_exact(const gpu_view *v) {
  * off the view's exact fixed-point sum in O(1) (frag.h frag_fixed_round2). */
 static double frag_logged(const gpu_view *v) {
     double r;
-    if (frag_fixed_round2(&v->frag_fixed, v->nnodes, &r)) return r;
+    if (v->frag_fixed_on && frag_fixed_round2(&v->frag_fixed, v->nnodes, &r)) return r;
     return openb_py_round2(frag_exact(v));
 }
 
@@ -53,6 +53,7 @@ static void record_event(sim_run *r, trace_source *ts) {
 
 static int trace_start(sim_run *r, void *ctx) {
     trace_source *ts = ctx;
+    if (ts->artifact) gpu_view_keep_frag_sum(&r->sched.gv);   /* frag_logged reads it after every event */
     if (ts->t->nseq) sim_schedule_source(r, ts->id, ts->t->seq_time[0], 0);
     return 0;
 }

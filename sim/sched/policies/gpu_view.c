@@ -130,7 +130,7 @@ static void measure_node(gpu_view *v, size_t i) {
     }
     double f = e->f;
     v->frag_total += f - v->frag[i];
-    frag_fixed_change(&v->frag_fixed, v->frag[i], f);
+    if (v->frag_fixed_on) frag_fixed_change(&v->frag_fixed, v->frag[i], f);
     v->frag[i] = f;
     int64_t strand = e->strand;
     v->strand_total += strand - v->strand[i];
@@ -149,6 +149,13 @@ void gpu_view_sync_node(gpu_view *v, size_t i) {
 void gpu_view_sync(gpu_view *v) {
     for (size_t k = 0; k < v->ndirty; k++) gpu_view_sync_node(v, v->dirty_list[k]);
     v->ndirty = 0;
+}
+
+void gpu_view_keep_frag_sum(gpu_view *v) {
+    if (v->frag_fixed_on) return;
+    v->frag_fixed_on = true;
+    frag_fixed_reset(&v->frag_fixed);   /* the sum of frag[] as it stands; measure_node keeps it from here */
+    for (size_t i = 0; i < v->nnodes; i++) frag_fixed_change(&v->frag_fixed, 0, v->frag[i]);
 }
 
 void gpu_view_set_typical(gpu_view *v, const frag_typical *t) {

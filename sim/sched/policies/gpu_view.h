@@ -42,7 +42,8 @@ typedef struct gpu_view {
     const frag_typical *typical;         /* not owned; NULL = no fragmentation measured */
     double *frag;                        /* F_n per node, milli (valid after gpu_view_sync) */
     double frag_total;
-    frag_fixed_sum frag_fixed;                 /* the exact sum of frag[] (frag.h: frag_fixed_round2) */
+    frag_fixed_sum frag_fixed;                 /* the exact sum of frag[] (frag.h: frag_fixed_round2), */
+    bool frag_fixed_on;                        /* kept only once gpu_view_keep_frag_sum asked for it */
     int64_t *strand;                     /* per node: its stranded idle milli (gpu_metrics.h), valid after sync */
     uint8_t *fit;                        /* per node: how many of the sizes 1, 2, 4, 8 GPUs fit it now */
     int64_t strand_total, fit_total[GPU_METRICS_NFIT];
@@ -79,6 +80,9 @@ void gpu_view_take_milli(gpu_view *v, size_t i, const gs_pod *p, const int16_t m
 void gpu_view_add_gpus(gpu_view *v, size_t i, const int16_t milli[GS_MAX_GPUS], int sign);
 /* Bring F_n and frag_total up to date: every changed node, or node i only. */
 void gpu_view_sync(gpu_view *v);
+/* Keep frag_fixed, the exact sum of frag[], from now on (the OpenB artifact's
+ * logged fragmentation reads it); runs that never read it do not pay for it. */
+void gpu_view_keep_frag_sum(gpu_view *v);
 void gpu_view_sync_node(gpu_view *v, size_t i);
 /* Cluster-wide measures now (syncs first). */
 void gpu_view_metrics(gpu_view *v, gpu_metrics *out);
