@@ -26,12 +26,12 @@ void evq_free(event_queue *q) {
     evq_init(q);
 }
 
-uint64_t evq_push(event_queue *q, int64_t time, uint32_t kind, uint64_t arg) {
+/* Sift event (time, seq, kind, arg) up into the heap. */
+static inline void push_at(event_queue *q, int64_t time, uint32_t kind, uint64_t arg, uint64_t seq) {
     if (q->len == q->cap) {
         q->cap = q->cap ? q->cap * 2 : 64;
         q->heap = xrealloc(q->heap, q->cap * sizeof *q->heap);
     }
-    uint64_t seq = q->next_seq++;
     event e = {.time = time, .order = seq << EV_KIND_BITS | (kind & ((1u << EV_KIND_BITS) - 1)), .arg = arg};
     size_t i = q->len++;
     while (i > 0) {   /* sift up */
@@ -41,7 +41,18 @@ uint64_t evq_push(event_queue *q, int64_t time, uint32_t kind, uint64_t arg) {
         i = parent;
     }
     q->heap[i] = e;
+}
+
+uint64_t evq_push(event_queue *q, int64_t time, uint32_t kind, uint64_t arg) {
+    uint64_t seq = q->next_seq++;
+    push_at(q, time, kind, arg, seq);
     return seq;
+}
+
+uint64_t evq_reserve(event_queue *q) { return q->next_seq++; }
+
+void evq_push_seq(event_queue *q, int64_t time, uint32_t kind, uint64_t arg, uint64_t seq) {
+    push_at(q, time, kind, arg, seq);
 }
 
 bool evq_empty(const event_queue *q) { return q->len == 0; }

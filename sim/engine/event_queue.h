@@ -45,6 +45,12 @@ void evq_init(event_queue *q);
 void evq_free(event_queue *q);
 /* Schedule an event (kind < 256); returns its sequence number. */
 uint64_t evq_push(event_queue *q, int64_t time, uint32_t kind, uint64_t arg);
+/* Take the next sequence number now for an event pushed later with
+ * evq_push_seq: it then fires exactly where evq_push would have put it
+ * today (a source that holds many future events itself and hands the
+ * queue only its earliest keeps the order of pushing them all). */
+uint64_t evq_reserve(event_queue *q);
+void evq_push_seq(event_queue *q, int64_t time, uint32_t kind, uint64_t arg, uint64_t seq);
 bool evq_empty(const event_queue *q);
 /* The earliest event (smallest time, then smallest sequence); q must be non-empty. */
 const event *evq_peek(const event_queue *q);

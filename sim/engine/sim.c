@@ -288,6 +288,35 @@ void sim_huge_pages(void *p, size_t bytes) {
 #endif
 }
 
+/* Room for n more pods of class c (n[c] for every class c < nclasses; NULL
+ * = unknown), given all at once with huge pages where large, as sim_init
+ * gives the pod groups' pods; `named`: they carry names. A source that queued
+ * many pods before any arrived (Lua's main chunk) says so: grown pod by pod,
+ * the arrays were faulted in 4 KB pages (issue 31: ~5,000 page faults per
+ * 400k pods, each costly on a virtual machine). Sizes only; nothing else
+ * changes. Past 16M pods (as sim_init) the arrays grow as before. */
+void sim_expect_arrivals(sim_run *r, size_t total, const size_t *n, size_t nclasses, bool named) {
+    size_t want = r->pods.len + total;
+    if (total < 4096 || want > (16u << 20)) return;
+    if (want > r->pods.cap) {
+        VEC_RESERVE(r->pods, want);
+        sim_huge_pages(r->pods.data, r->pods.cap * sizeof *r->pods.data);
+    }
+    if (named && want > r->pod_names.cap) {
+        VEC_RESERVE(r->pod_names, want);
+        sim_huge_pages(r->pod_names.data, r->pod_names.cap * sizeof *r->pod_names.data);
+    }
+    size_t ng = r->sc->ngroups;
+    for (size_t c = ng; n && c < nclasses && c < r->sched.nclasses; c++) {
+        sim_late_class *lc = &r->late.data[c - ng];
+        size_t units = lc->units.len + n[c] * r->sched.classes[c].next;
+        if (n[c] && units > lc->units.cap) {
+            VEC_RESERVE(lc->units, units);
+            sim_huge_pages(lc->units.data, lc->units.cap * sizeof *lc->units.data);
+        }
+    }
+}
+
 uint64_t *sim_pod_units(const sim_run *r, const sim_pod *p) {
     size_t ng = r->sc->ngroups, next = r->sched.classes[p->group].next;
     if (p->group < ng) {
@@ -469,6 +498,13 @@ static void gate_metric(void *ud, const char *name, double value, const char *gr
 
 void sim_schedule_source(sim_run *r, int src, sim_time t, uint64_t arg) {
     evq_push(&r->q, t, EV_SOURCE, ((uint64_t)src << SRC_SHIFT) | arg);
+    r->live_events++;
+}
+
+uint64_t sim_reserve_source_seq(sim_run *r) { return evq_reserve(&r->q); }
+
+void sim_schedule_source_seq(sim_run *r, int src, sim_time t, uint64_t seq, uint64_t arg) {
+    evq_push_seq(&r->q, t, EV_SOURCE, ((uint64_t)src << SRC_SHIFT) | arg, seq);
     r->live_events++;
 }
 

@@ -265,6 +265,16 @@ uint32_t sim_arrive(sim_run *r, int src, uint32_t c, const char *name, sim_time 
 void sim_schedule_now(sim_run *r, sim_time t);
 /* Schedule an EV_SOURCE event for source `src` with `arg` (< 2^56) at time t (>= now). */
 void sim_schedule_source(sim_run *r, int src, sim_time t, uint64_t arg);
+/* A source that holds its own future events in time order (Lua's arrivals,
+ * workload/lua_arrivals.c) takes each one's place in the event order when it
+ * makes it (sim_reserve_source_seq) and schedules only its earliest, with
+ * that place (sim_schedule_source_seq): the events fire exactly as if each
+ * had been scheduled when it was made, and the engine's queue stays small. */
+uint64_t sim_reserve_source_seq(sim_run *r);
+/* `total` more pods will arrive, n[c] of them of class c (c < nclasses; n may be
+ * NULL), with names when `named`: room for them now, with huge pages (sim.c). */
+void sim_expect_arrivals(sim_run *r, size_t total, const size_t *n, size_t nclasses, bool named);
+void sim_schedule_source_seq(sim_run *r, int src, sim_time t, uint64_t seq, uint64_t arg);
 /* Delete pod `pod` now, at time t (its source's finished hook is not
  * called): a pending pod leaves the queue, a running one ends and frees its
  * resources. It becomes POD_DELETED with `reason` (interned or static; NULL
