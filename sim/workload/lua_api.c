@@ -128,7 +128,7 @@ static int add_timer(lua_State *L, sim_time at, sim_time interval, int fn_idx) {
      * callbacks that depend on the fleet (on_finish, drasim.pending()) never
      * shift the draws of other timers; setting it draws nothing (lua_streams.c) */
     luaw_child_stream(L, w, fn_idx, &t->rng);
-    luaw_schedule(w, at, ((uint64_t)slot << 1) | LUAW_EV_TIMER);
+    luaw_schedule(w, at, ((uint64_t)slot << LUAW_EV_SHIFT) | LUAW_EV_TIMER);
     lua_pushinteger(L, (lua_Integer)(((uint64_t)t->gen - 1) << 32 | (slot + 1)));
     return 1;
 }
@@ -201,9 +201,9 @@ static int api_on_start(lua_State *L) {
 }
 
 /* Pod `name` of this script: 1 with its id in *id (arrived), 0 with its
- * arrival slot in *slot (submitted, not arrived), -1 (unknown, or deleted
- * before it arrived); *k = its submission number when known. */
-static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, size_t *slot, size_t *k) {
+ * podref value in *ref (submitted, not arrived: luaw_arrival_of), -1
+ * (unknown, or deleted before it arrived); *k = its submission number when known. */
+static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, int64_t *ref, size_t *k) {
     (void)L;
     uint32_t n = luaw_name_find(w, name, strlen(name));
     if (n == UINT32_MAX) return -1;
@@ -214,7 +214,7 @@ static int find_pod(lua_State *L, luaw *w, const char *name, uint32_t *id, size_
         *id = (uint32_t)v;
         return 1;
     }
-    *slot = (size_t)(-v - 1);
+    *ref = v;
     return 0;
 }
 
@@ -307,16 +307,16 @@ static int api_delete(lua_State *L) {
     }
     luaw_charge_work(L, 16);
     uint32_t id;
-    size_t slot;
+    int64_t ref;
     size_t sub;
-    int k = find_pod(L, w, name, &id, &slot, &sub);
+    int k = find_pod(L, w, name, &id, &ref, &sub);
     if (k < 0) {
         lua_pushnil(L);
         return 1;
     }
     if (reason) reason = intern(reason);
     if (k == 0) {   /* not arrived yet: it never will */
-        luaw_arrival *a = &w->arrivals.data[slot];
+        luaw_arrival *a = luaw_arrival_of(w, ref);
         if (a->due_now) w->due.data[a->cls]--;
         a->cls = LUAW_CANCELLED;
         w->podref.data[sub] = LUAW_GONE;
@@ -362,8 +362,9 @@ static int api_evict(lua_State *L) {
     }
     luaw_charge_work(L, 16);
     uint32_t id;
-    size_t slot, sub;
-    if (find_pod(L, w, name, &id, &slot, &sub) <= 0) {   /* unknown, or not arrived yet: nothing to evict */
+    int64_t ref;
+    size_t sub;
+    if (find_pod(L, w, name, &id, &ref, &sub) <= 0) {   /* unknown, or not arrived yet: nothing to evict */
         lua_pushnil(L);
         return 1;
     }
@@ -390,8 +391,9 @@ static int api_pod(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
     luaw_charge_work(L, 16);
     uint32_t id;
-    size_t slot, sub;
-    int k = find_pod(L, w, name, &id, &slot, &sub);
+    int64_t ref;
+    size_t sub;
+    int k = find_pod(L, w, name, &id, &ref, &sub);
     if (k < 0) {
         lua_pushnil(L);
         return 1;

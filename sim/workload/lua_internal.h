@@ -30,17 +30,29 @@ typedef struct luaw_timer {
     rng rng;                   /* its own stream (forked from its creator's when it was set) */
 } luaw_timer;
 
-/* A pod submitted for a later (or the current) instant; the slot is free
- * again once the pod arrived. */
+/* A pod submitted for a later (or the current) instant (lua_arrivals.c):
+ * in a slot of luaw.arrivals (free again once the pod arrived) or in the
+ * FIFO run luaw.fifo. Its name is luaw.names.name[k]. */
 typedef struct luaw_arrival {
     uint32_t cls;              /* LUAW_CANCELLED: deleted before it arrived */
     bool due_now;              /* submitted for the instant it was submitted at (counted in `due`) */
     uint32_t next_free;
     uint32_t labels;           /* the run's label set id (engine/sim_labels.h), 0 = none */
     uint32_t k;                /* the script's submission number (index into luaw.podref) */
-    const char *name;
     sim_time duration;
 } luaw_arrival;
+
+typedef struct luaw_queued_pod {   /* an arrival of the FIFO run */
+    sim_time at;
+    uint64_t seq;              /* its place in the engine's event order (sim_reserve_source_seq) */
+    luaw_arrival a;
+} luaw_queued_pod;
+
+typedef struct luaw_arrival_fifo {
+    VEC(luaw_queued_pod) q;    /* q[head..len): not arrived yet, (at, seq) ascending; q[head] is in the engine */
+    size_t head;
+    uint64_t base;             /* position of q[0] since the run started (podref names positions) */
+} luaw_arrival_fifo;
 
 typedef struct luaw_shape {    /* lua_shapes.c */
     uint64_t hash;             /* 0 = empty slot */
@@ -57,6 +69,7 @@ typedef struct luaw_names {    /* lua_names.c: pod name -> submission number */
     uint32_t *slot;            /* submission number + 1, 0 = empty */
     size_t cap, n;
     VEC(const char *) name;    /* per submission: its name (in luaw.a) */
+    size_t indexed;            /* name[0 .. indexed) are in the hash (built at the first lookup) */
 } luaw_names;
 
 typedef struct luaw_counter { /* lua_names.c: group -> pods named automatically */
@@ -115,12 +128,13 @@ typedef struct luaw {
     int shape_attempts;        /* new shapes parsed (valid or not), capped at 2 * LUAW_MAX_CLASSES */
     strbuf buf;                /* per-submit text (shape keys, parser errors) */
     VEC(luaw_timer) timers;
-    VEC(luaw_arrival) arrivals;
+    VEC(luaw_arrival) arrivals;   /* pods queued out of time order, an engine event each (lua_arrivals.c) */
+    luaw_arrival_fifo fifo;       /* pods queued in time order, one engine event for the lot */
     uint32_t free_timer, free_arrival;   /* free lists (index + 1, 0 = empty) */
     sim_time instant;          /* simulated time of the last timer callback */
     int64_t instant_calls;     /* timer callbacks run at that time */
     luaw_shapes shapes;        /* shape key -> class index (lua_shapes.c) */
-    VEC(int64_t) podref;       /* per submission: pod id (arrived), -(slot + 1) (queued), LUAW_GONE (deleted before) */
+    VEC(int64_t) podref;       /* per submission: pod id (arrived), luaw_ref_slot/fifo (queued), LUAW_GONE (deleted before) */
     int64_t max_pods;          /* submissions allowed (DRASIM_MAX_PODS less the pod groups' pods), 0 until the first */
     bool any_finish, any_start;   /* some on_finish / per-pod on_start was ever set (else the hooks skip the lookup) */
     int finish_ref;            /* registry table: pod name -> list of callbacks */
@@ -248,7 +262,7 @@ void luaw_shapes_free(luaw_shapes *t);
 
 /* ---- lua_names.c ---- */
 /* The submission number of pod name s (n bytes), or UINT32_MAX. */
-uint32_t luaw_name_find(const luaw *w, const char *s, size_t n);
+uint32_t luaw_name_find(luaw *w, const char *s, size_t n);
 /* Record name s (n bytes, NUL-terminated, lives as long as the run) as submission k. */
 void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k);
 void luaw_names_free(luaw *w);
@@ -294,7 +308,25 @@ void luaw_schedule(luaw *w, sim_time t, uint64_t arg);
  * code's stream without drawing from it; luaw_forks_free at the end. */
 void luaw_child_stream(lua_State *L, luaw *w, int fn_idx, rng *out);
 void luaw_forks_free(luaw *w);
+/* An EV_SOURCE event's arg: index << LUAW_EV_SHIFT | kind. */
+#define LUAW_EV_SHIFT 2
 #define LUAW_EV_TIMER 0u
-#define LUAW_EV_ARRIVAL 1u
+#define LUAW_EV_ARRIVAL 1u   /* the pod in arrivals[index] */
+#define LUAW_EV_FIFO 2u      /* the FIFO run's head */
+
+/* ---- lua_arrivals.c ---- */
+/* podref of a queued pod: -(index + 1), FIFO positions above LUAW_REF_FIFO. */
+#define LUAW_REF_FIFO ((uint64_t)1 << 48)
+static inline int64_t luaw_ref_slot(size_t slot) { return -(int64_t)slot - 1; }
+static inline int64_t luaw_ref_fifo(uint64_t pos) { return -(int64_t)(pos + LUAW_REF_FIFO) - 1; }
+/* Keep arrival a (its podref set) and schedule its arrival at `at`. */
+void luaw_arrival_queue(luaw *w, luaw_arrival a, sim_time at);
+/* The record of a queued pod from its podref value. */
+luaw_arrival *luaw_arrival_of(luaw *w, int64_t ref);
+/* An arrival event (kind LUAW_EV_ARRIVAL or LUAW_EV_FIFO) at t. 0, or -1 with r->error set. */
+int luaw_arrival_event(sim_run *r, luaw *w, uint32_t kind, size_t idx, sim_time t);
+/* After the main chunk: room in the engine for the pods queued (sim_expect_arrivals). */
+void luaw_arrivals_expect(luaw *w);
+void luaw_arrivals_free(luaw *w);
 
 #endif

@@ -26,6 +26,7 @@
 #include "model/kai.h"
 #include "model/kueue.h"
 #include "model/yaml_tree.h"
+#include "util/huge_vec.h"
 #include "workload/lua_internal.h"
 #include "workload/lua_keytext.h"
 
@@ -409,7 +410,7 @@ static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, 
         luaL_error(L, "%s: more than %I pods in the run (the scenario's pod groups and this script's pods; set "
                       "DRASIM_MAX_PODS to raise the limit)", fn, (lua_Integer)scenario_max_pods());
     *k = (uint32_t)w->podref.len;
-    VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
+    HUGE_VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
     const char *copy = arena_strndup(&w->a, name, len);
     luaw_name_add(w, copy, len, *k);
     return copy;
@@ -476,28 +477,18 @@ static void times_of(lua_State *L, luaw *w, const char *fn, sim_time *at, sim_ti
     *dur = luaw_check_duration(L, FBASE + F_DURATION, "submit: duration");
 }
 
-static void enqueue(lua_State *L, luaw *w, uint32_t c, const char *name, uint32_t k, sim_time at, sim_time dur,
-                    uint32_t labels) {
+static void enqueue(lua_State *L, luaw *w, uint32_t c, uint32_t k, sim_time at, sim_time dur, uint32_t labels) {
     luaw_charge(L, w, LUAW_QUEUED_COST);   /* refunded when the pod arrives */
     bool due_now = w->run && at == luaw_now(w);
-    luaw_arrival a = {.cls = c, .name = name, .duration = dur, .due_now = due_now, .labels = labels, .k = k};
-    size_t slot;
-    if (w->free_arrival) {   /* reuse the slot of a pod that arrived */
-        slot = w->free_arrival - 1;
-        w->free_arrival = w->arrivals.data[slot].next_free;
-        w->arrivals.data[slot] = a;
-    } else {
-        VEC_PUSH(w->arrivals, a);
-        slot = w->arrivals.len - 1;
+    luaw_arrival a = {.cls = c, .duration = dur, .due_now = due_now, .labels = labels, .k = k};
+    if (w->run) {
+        if (due_now) {
+            while (w->due.len <= c) VEC_PUSH(w->due, 0);
+            w->due.data[c]++;
+        }
+        if (at >= w->run->sc->stop_time) w->after_stop++;   /* never arrives: warned about at the end */
     }
-    if (!w->run) return;
-    if (due_now) {
-        while (w->due.len <= c) VEC_PUSH(w->due, 0);
-        w->due.data[c]++;
-    }
-    if (at >= w->run->sc->stop_time) w->after_stop++;   /* never arrives: warned about at the end */
-    w->podref.data[k] = -(int64_t)slot - 1;
-    luaw_schedule(w, at, ((uint64_t)slot << 1) | LUAW_EV_ARRIVAL);
+    luaw_arrival_queue(w, a, at);
 }
 
 /* The pod table's on_start = fn (checked before anything is submitted). */
@@ -653,7 +644,7 @@ static int submit_template(lua_State *L, luaw *w, pod_template *t) {
     bool made = base_name(L, w, buf, fn, wanted);
     uint32_t k2;
     const char *name = claim_name(L, w, fn, made, &k2, buf);
-    enqueue(L, w, t->cls, name, k2, at, dur, t->labels);
+    enqueue(L, w, t->cls, k2, at, dur, t->labels);
     add_on_start(L, w, name);
     return wanted ? 1 : 0;
 }
@@ -678,7 +669,7 @@ int luaw_submit(lua_State *L) {
     bool made = base_name(L, w, buf, "drasim.submit", wanted);   /* the name: returned */
     uint32_t k;
     const char *name = claim_name(L, w, "drasim.submit", made, &k, buf);
-    enqueue(L, w, c, name, k, at, dur, labels);
+    enqueue(L, w, c, k, at, dur, labels);
     add_on_start(L, w, name);
     return wanted ? 1 : 0;
 }
@@ -710,7 +701,7 @@ int luaw_submit_gang(lua_State *L) {
         snprintf(buf, sizeof buf, "%s-%d", base, i);
         uint32_t k;
         const char *name = claim_name(L, w, "drasim.submit_gang", false, &k, buf);
-        enqueue(L, w, c, name, k, at, dur, labels);
+        enqueue(L, w, c, k, at, dur, labels);
         add_on_start(L, w, name);
         lua_pushstring(L, name);
         lua_rawseti(L, -2, i + 1);

@@ -11,6 +11,7 @@
 #include "engine/sim.h"
 #include "engine/sim_labels.h"
 #include "util/input_files.h"
+#include "util/huge_vec.h"
 #include "workload/lua_internal.h"
 #include "workload/lua_source.h"
 
@@ -78,7 +79,9 @@ static int source_start(sim_run *r, void *ctx) {
         lua_pop(L, 1);
         return -1;
     }
-    return luaw_call(w, 0, 0, where(w, "the main chunk"), &r->error);
+    if (luaw_call(w, 0, 0, where(w, "the main chunk"), &r->error)) return -1;
+    luaw_arrivals_expect(w);
+    return 0;
 }
 
 /* Return timer slot idx to the free list (its one queued event has fired). */
@@ -132,7 +135,7 @@ static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
         return 0;
     }
     if (every && !stop) {
-        luaw_schedule(w, t + tm->interval, ((uint64_t)idx << 1) | LUAW_EV_TIMER);
+        luaw_schedule(w, t + tm->interval, ((uint64_t)idx << LUAW_EV_SHIFT) | LUAW_EV_TIMER);
         return 0;
     }
     luaL_unref(L, LUA_REGISTRYINDEX, tm->fn_ref);
@@ -144,18 +147,10 @@ static int fire_timer(sim_run *r, luaw *w, size_t idx, sim_time t) {
 
 static int source_event(sim_run *r, void *ctx, uint64_t arg, sim_time t) {
     luaw *w = ctx;
-    size_t idx = (size_t)(arg >> 1);
-    if ((arg & 1) == LUAW_EV_TIMER) return fire_timer(r, w, idx, t);
-    luaw_arrival a = w->arrivals.data[idx];
-    w->arrivals.data[idx].next_free = w->free_arrival;   /* the slot serves the next submitted pod */
-    w->free_arrival = (uint32_t)idx + 1;
-    luaw_charge(w->L, w, -LUAW_QUEUED_COST);
-    if (a.cls == LUAW_CANCELLED) return 0;   /* deleted before it arrived */
-    if (a.due_now) w->due.data[a.cls]--;
-    uint32_t id = sim_arrive(r, w->source_id, a.cls, a.name, a.duration, t);
-    if (a.labels) sim_pod_set_labels(r, id, a.labels);   /* view pod_labels, and drasim.pod(name).labels */
-    w->podref.data[a.k] = id;
-    return 0;
+    size_t idx = (size_t)(arg >> LUAW_EV_SHIFT);
+    uint32_t kind = (uint32_t)(arg & ((1u << LUAW_EV_SHIFT) - 1));
+    if (kind == LUAW_EV_TIMER) return fire_timer(r, w, idx, t);
+    return luaw_arrival_event(r, w, kind, idx, t);
 }
 
 /* A pod of ours ended: run its on_finish callbacks (each with the pod name). */
@@ -267,10 +262,10 @@ static void source_free(void *ctx) {
     arena_free(&w->shape);
     sb_free(&w->buf);
     VEC_FREE(w->timers);
-    VEC_FREE(w->arrivals);
+    luaw_arrivals_free(w);
     VEC_FREE(w->due);
     VEC_FREE(w->records);
-    VEC_FREE(w->podref);
+    HUGE_VEC_FREE(w->podref);
     luaw_shapes_free(&w->shapes);
     VEC_FREE(w->key_strs);
     luaw_shapes_free(&w->labelsets);

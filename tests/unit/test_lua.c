@@ -15,6 +15,7 @@
 #include "model/cluster.h"
 #include "model/scenario.h"
 #include "util/intern.h"
+#include "workload/lua_internal.h"
 
 /* A run of a scenario on a small cluster (2 nodes x 8 H100, 1 node of 56
  * MIG 1g.10gb slices) whose workload is tests/lua/SCRIPT. */
@@ -239,6 +240,39 @@ static void test_submit_names(void **state) {
     lrun_free(&t);
 }
 
+/* Pods submitted in and out of time order arrive by (time, submission order), whether they
+ * joined the FIFO run or got an event each (tests/lua/arrival_order.lua); p4 and p5 were
+ * deleted before they arrived. */
+static void test_arrival_order(void **state) {
+    lrun t;
+    expect_success("arrival_order.lua", NULL, &t);
+    static const char *const want[] = {"p9", "p6", "p2", "p3", "q1", "p1", "p10", "p7", "p8", "q2", "p11"};
+    static const int at[] = {0, 1, 3, 3, 4, 5, 7, 9, 9, 9, 11};
+    assert_int_equal(t.run.pods.len, 11);
+    for (uint32_t i = 0; i < 11; i++) {
+        assert_string_equal(sim_pod_name(&t.run, i), want[i]);
+        assert_int_equal(t.run.pods.data[i].arrival, SIM_SECONDS(at[i]));
+    }
+    const luaw *w = t.run.sources[t.run.nsources - 1].ctx;
+    assert_int_equal(w->c_used, 0);   /* every queued pod's charge refunded */
+    lrun_free(&t);
+}
+
+/* The FIFO run moves its tail to the front once half of it arrived, and a pod deleted after
+ * that is found at its new place (tests/lua/arrival_fifo_compact.lua). */
+static void test_arrival_fifo_compacts(void **state) {
+    lrun t;
+    expect_success("arrival_fifo_compact.lua", NULL, &t);
+    assert_int_equal(t.run.pods.len, 10000);   /* 9,999 c pods + late */
+    for (uint32_t i = 0; i < 10000; i++) assert_string_not_equal(sim_pod_name(&t.run, i), "c9000");
+    assert_string_equal(sim_pod_name(&t.run, 8998), "c8999");
+    assert_string_equal(sim_pod_name(&t.run, 8999), "c9001");
+    assert_int_equal(t.run.pods.data[8999].arrival, SIM_SECONDS(9001));
+    assert_string_equal(sim_pod_name(&t.run, 9999), "late");
+    assert_int_equal(t.run.pods.data[9999].arrival, SIM_SECONDS(20000));
+    lrun_free(&t);
+}
+
 /* Integers' text from the vendored Lua equals printf's (tests/lua/int_text.lua asserts it). */
 static void test_integer_text(void **state) {
     lrun t;
@@ -412,6 +446,8 @@ int main(void) {
         cmocka_unit_test(test_shape_numbers),
         cmocka_unit_test(test_shape_tables),
         cmocka_unit_test(test_integer_text),
+        cmocka_unit_test(test_arrival_order),
+        cmocka_unit_test(test_arrival_fifo_compacts),
         cmocka_unit_test(test_submit_names),
         cmocka_unit_test(test_template),
         cmocka_unit_test(test_standard_library),
