@@ -20,7 +20,9 @@ sim_time luaw_check_duration(lua_State *L, int idx, const char *what) {
     if (lua_type(L, idx) == LUA_TNUMBER) {
         double s = lua_tonumber(L, idx);
         if (!(s >= 0 && s < 9.0e12)) return luaL_error(L, "%s: expected a non-negative number of seconds, found %f", what, s);
-        return (sim_time)llround(s * 1000.0);
+        double ms = s * 1000.0;   /* llround for 0 <= ms < 2^63, without the libm call (a pod has two) */
+        sim_time whole = (sim_time)ms;
+        return whole + (ms - (double)whole >= 0.5);
     }
     if (lua_type(L, idx) == LUA_TSTRING) {
         sim_time t;

@@ -70,6 +70,9 @@ typedef struct luaw_names {    /* lua_names.c: pod name -> submission number */
     size_t cap, n;
     VEC(const char *) name;    /* per submission: its name (in luaw.a) */
     size_t indexed;            /* name[0 .. indexed) are in the hash (built at the first lookup) */
+    char *pool_chunks;         /* the names' text (luaw_name_keep): chunks linked through their first word */
+    char *pool_next;
+    size_t pool_left;
 } luaw_names;
 
 typedef struct luaw_counter { /* lua_names.c: group -> pods named automatically */
@@ -82,6 +85,10 @@ typedef struct luaw_counters {
     size_t cap, n;
     strbuf keys;
 } luaw_counters;
+typedef struct luaw_class_counter {   /* lua_pods.c's class_counter: a class's group counter */
+    uint32_t slot;             /* its slot in luaw_counters */
+    uint32_t cap;              /* the counters' cap then (it moved if cap changed; 0 = not known) */
+} luaw_class_counter;
 
 typedef struct luaw_after_pass_cb {   /* drasim.after_schedule */
     int fn_ref;
@@ -139,6 +146,7 @@ typedef struct luaw {
     bool any_finish, any_start;   /* some on_finish / per-pod on_start was ever set (else the hooks skip the lookup) */
     int finish_ref;            /* registry table: pod name -> list of callbacks */
     luaw_counters counters;    /* group -> pods named automatically (lua_names.c) */
+    VEC(luaw_class_counter) class_counter;   /* per class: its group's counter (lua_pods.c) */
     int fields_ref;            /* registry table: the pod table's field names -> index + 1 (0 until first use) */
     uint32_t present;          /* the fields the pod table being submitted has (bits of lua_pods.c's F_*) */
     int groups_ref;            /* registry table: group name -> list of its class indexes */
@@ -157,6 +165,7 @@ typedef struct luaw {
     const char *field_str[32]; /* the interned Lua strings of lua_pods.c's field names (kept alive by fields_ref) */
     uint8_t field_at[64];      /* by the address of such a string (lua_pods.c's field_slot): its index + 1, 0 = none */
     VEC(const void *) key_strs; /* the short strings (TString *) the last shape key names by address (lua_walk.c) */
+    bool keep_key_strs;        /* note them in key_strs while walking (only a new shape's are anchored) */
     int anchors_ref;           /* registry table: the short strings of the shape keys kept (0 until the first) */
     const void *template_mt;   /* the metatable of drasim.template's handles (in the registry), NULL until the first */
     /* the Lua state's small blocks (lua_sandbox.c): a free list per 16-byte size class, carved from chunks */
@@ -263,11 +272,14 @@ void luaw_shapes_free(luaw_shapes *t);
 /* ---- lua_names.c ---- */
 /* The submission number of pod name s (n bytes), or UINT32_MAX. */
 uint32_t luaw_name_find(luaw *w, const char *s, size_t n);
+/* A copy of name s (n bytes) that lives as long as the run. */
+const char *luaw_name_keep(luaw *w, const char *s, size_t n);
 /* Record name s (n bytes, NUL-terminated, lives as long as the run) as submission k. */
 void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k);
 void luaw_names_free(luaw *w);
-/* The counter of group s (n bytes) for automatic names "<group>-<n>" (0 when new). */
-int64_t *luaw_group_counter(luaw *w, const char *s, size_t n);
+/* The counter of group s (n bytes) for automatic names "<group>-<n>" (n 0 when new); its
+ * slot moves when the table grows (a new group). */
+luaw_counter *luaw_group_counter(luaw *w, const char *s, size_t n);
 
 /* ---- lua_labels.c ---- */
 /* The pod table's `labels` (the value at idx) as the run's label set id (engine/sim_labels.h), 0 = none. */

@@ -66,13 +66,49 @@ void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k) {
     t->name.data[k] = s;
 }
 
+/* Names' text, packed one after another (no alignment, no clearing) in
+ * chunks that grow fourfold from 64 KiB to 4 MiB (huge pages from there,
+ * util/huge_vec.h): a made-up name is ~10 bytes, which the run's arena would
+ * round up to 16 and clear. A chunk starts with its size and the previous chunk. */
+typedef struct name_chunk {
+    struct name_chunk *prev;
+    size_t size;
+} name_chunk;
+
+const char *luaw_name_keep(luaw *w, const char *s, size_t n) {
+    luaw_names *t = &w->names;
+    if (t->pool_left < n + 1) {
+        name_chunk *last = (name_chunk *)t->pool_chunks;
+        size_t size = last ? (last->size < ((size_t)4 << 20) ? 4 * last->size : last->size) : (size_t)64 << 10;
+        while (size < sizeof(name_chunk) + n + 1) size *= 2;
+        size_t cap = 0;
+        name_chunk *c = huge_vec_grow(NULL, &cap, size, 0);
+        c->prev = last;
+        c->size = cap;
+        t->pool_chunks = (char *)c;
+        t->pool_next = (char *)(c + 1);
+        t->pool_left = cap - sizeof *c;
+    }
+    char *d = t->pool_next;
+    memcpy(d, s, n);
+    d[n] = 0;
+    t->pool_next += n + 1;
+    t->pool_left -= n + 1;
+    return d;
+}
+
 void luaw_names_free(luaw *w) {
+    for (name_chunk *c = (name_chunk *)w->names.pool_chunks, *prev; c; c = prev) {
+        prev = c->prev;
+        huge_vec_release(c, c->size);
+    }
     free(w->names.slot);
     HUGE_VEC_FREE(w->names.name);
     memset(&w->names, 0, sizeof w->names);
     free(w->counters.slot);
     sb_free(&w->counters.keys);
     memset(&w->counters, 0, sizeof w->counters);
+    VEC_FREE(w->class_counter);
 }
 
 static void counter_put(luaw_counters *t, luaw_counter e) {
@@ -82,14 +118,14 @@ static void counter_put(luaw_counters *t, luaw_counter e) {
 }
 
 /* At most one group per class (LUAW_MAX_CLASSES): a handful of entries. */
-int64_t *luaw_group_counter(luaw *w, const char *s, size_t n) {
+luaw_counter *luaw_group_counter(luaw *w, const char *s, size_t n) {
     luaw_counters *t = &w->counters;
     uint64_t h = name_hash(s, n) | 1;   /* never 0: 0 marks an empty slot */
     if (t->cap)
         for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
             luaw_counter *e = &t->slot[i];
             if (!e->hash) break;
-            if (e->hash == h && e->len == n && !memcmp(t->keys.s + e->off, s, n)) return &e->n;
+            if (e->hash == h && e->len == n && !memcmp(t->keys.s + e->off, s, n)) return e;
         }
     if (2 * (t->n + 1) > t->cap) {   /* at most half full */
         luaw_counters g = {.cap = t->cap ? 2 * t->cap : 16, .n = t->n, .keys = t->keys};
@@ -104,5 +140,5 @@ int64_t *luaw_group_counter(luaw *w, const char *s, size_t n) {
     counter_put(t, e);
     t->n++;
     for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1))
-        if (t->slot[i].hash == h && t->slot[i].off == e.off) return &t->slot[i].n;
+        if (t->slot[i].hash == h && t->slot[i].off == e.off) return &t->slot[i];
 }

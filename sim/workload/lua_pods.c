@@ -385,7 +385,9 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
         const char *why = sb_str(&w->run->error);
         luaL_error(L, "%s: %s", fn, *why ? why : "the scheduler refused the pod's class");
     }
+    w->keep_key_strs = true;
     shape_key(L, w, group, &w->buf);   /* w->buf held parser errors meanwhile */
+    w->keep_key_strs = false;
     luaw_anchor_key_strs(L, w);        /* the key names them by address (lua_walk.c) */
     luaw_shape_add(&w->shapes, h, sb_str(&w->buf), w->buf.len, (uint32_t)c);
     lua_pop(L, 1);
@@ -397,7 +399,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
  * base_name made it and found it free) under the next submission number
  * (*k); returns a copy that lives as long as the run. */
 static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, uint32_t *k, const char *name) {
-    size_t len = strlen(name);
+    size_t len = strlen(name);   /* ~10 bytes: cheaper than carrying base_name's length through */
     if (!free && luaw_name_find(w, name, len) != UINT32_MAX) luaL_error(L, "%s: a pod named '%s' was already submitted", fn, name);
     if (!free) w->any_named = true;
     if (w->podref.len >= UINT32_MAX - 1) luaL_error(L, "%s: too many pods", fn);
@@ -411,9 +413,26 @@ static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, 
                       "DRASIM_MAX_PODS to raise the limit)", fn, (lua_Integer)scenario_max_pods());
     *k = (uint32_t)w->podref.len;
     HUGE_VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
-    const char *copy = arena_strndup(&w->a, name, len);
+    const char *copy = luaw_name_keep(w, name, len);
     luaw_name_add(w, copy, len, *k);
     return copy;
+}
+
+/* The automatic-name counter of class c's group ("<group>-<n>"): a class has
+ * one group (the shape key begins with it), so the class finds its counter's
+ * slot without hashing the group's name per pod; the slot is looked up again
+ * only when the counters' table grew (its slots moved). */
+static luaw_counter *class_counter(lua_State *L, luaw *w, uint32_t c) {
+    luaw_counters *t = &w->counters;
+    if (c < w->class_counter.len && w->class_counter.data[c].cap == t->cap)
+        return &t->slot[w->class_counter.data[c].slot];
+    size_t glen = 3;
+    const char *group = "lua";
+    if (lua_type(L, FBASE + F_GROUP) == LUA_TSTRING) group = lua_tolstring(L, FBASE + F_GROUP, &glen);   /* class_of checked it */
+    luaw_counter *e = luaw_group_counter(w, group, glen);
+    while (w->class_counter.len <= c) VEC_PUSH(w->class_counter, ((luaw_class_counter){0, 0}));
+    w->class_counter.data[c] = (luaw_class_counter){(uint32_t)(e - t->slot), t->cap};
+    return e;
 }
 
 /* The pod (or gang) name: field `name` if given, else "<group>-<n>" with the
@@ -421,7 +440,7 @@ static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, 
  * string, except a made-up one when `push` is false (nil is pushed: the
  * caller returns nothing, and a Lua string per pod costs its making and its
  * collection); true when it is such a free made-up name. */
-static bool base_name(lua_State *L, luaw *w, char *buf, const char *fn, bool push) {
+static bool base_name(lua_State *L, luaw *w, uint32_t c, char *buf, const char *fn, bool push) {
     if (pod_field(L, F_NAME) != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253 ||
             strlen(lua_tostring(L, -1)) != lua_rawlen(L, -1))
@@ -430,15 +449,10 @@ static bool base_name(lua_State *L, luaw *w, char *buf, const char *fn, bool pus
         return false;
     }
     lua_pop(L, 1);
-    if (pod_field(L, F_GROUP) != LUA_TSTRING) {   /* class_of checked it: a string or nil */
-        lua_pop(L, 1);
-        lua_pushliteral(L, "lua");
-    }
-    int g = lua_gettop(L);
-    size_t glen;
-    const char *group = lua_tolstring(L, g, &glen);
-    int64_t *counter = luaw_group_counter(w, group, glen);
-    int64_t n = *counter;
+    const luaw_counter *e = class_counter(L, w, c);
+    const char *group = w->counters.keys.s + e->off;
+    size_t glen = e->len;
+    int64_t n = e->n;
     for (;;) {   /* skip numbers the script used for names of its own */
         char num[24];
         int d = 0;
@@ -458,8 +472,7 @@ static bool base_name(lua_State *L, luaw *w, char *buf, const char *fn, bool pus
             break;
         }
     }
-    *counter = n;
-    lua_replace(L, g);     /* the name where the group was */
+    class_counter(L, w, c)->n = n;   /* (luaw_name_find does not move the counters: the same slot) */
     return true;
 }
 
@@ -641,7 +654,7 @@ static int submit_template(lua_State *L, luaw *w, pod_template *t) {
     }
     char buf[300];
     bool wanted = luaw_results_wanted(L);
-    bool made = base_name(L, w, buf, fn, wanted);
+    bool made = base_name(L, w, t->cls, buf, fn, wanted);
     uint32_t k2;
     const char *name = claim_name(L, w, fn, made, &k2, buf);
     enqueue(L, w, t->cls, k2, at, dur, t->labels);
@@ -666,7 +679,7 @@ int luaw_submit(lua_State *L) {
     uint32_t c = class_of(L, w, 1, "drasim.submit");
     char buf[300];
     bool wanted = luaw_results_wanted(L);   /* a statement `drasim.submit{...}` drops the name */
-    bool made = base_name(L, w, buf, "drasim.submit", wanted);   /* the name: returned */
+    bool made = base_name(L, w, c, buf, "drasim.submit", wanted);   /* the name: returned */
     uint32_t k;
     const char *name = claim_name(L, w, "drasim.submit", made, &k, buf);
     enqueue(L, w, c, k, at, dur, labels);
@@ -694,7 +707,7 @@ int luaw_submit_gang(lua_State *L) {
     uint32_t labels = w->present & (1u << F_LABELS) ? luaw_labels_of(L, w, FBASE + F_LABELS, "drasim.submit_gang") : 0;
     uint32_t c = class_of(L, w, 1, "drasim.submit_gang");
     char base[300], buf[320];
-    base_name(L, w, base, "drasim.submit_gang", false);
+    base_name(L, w, c, base, "drasim.submit_gang", false);
     lua_pop(L, 1);
     lua_createtable(L, size, 0);
     for (int i = 0; i < size; i++) {

@@ -81,13 +81,14 @@ static int cmp_key_ref(const key_ref *x, const key_ref *y) {
 }
 
 /* A short string's token: its address (8 bytes after `tag`), noted in w->key_strs
- * (class_of anchors them when the key is kept). */
+ * while w->keep_key_strs (class_of's second walk of a new shape, whose strings it
+ * anchors; a known shape's strings are anchored already). */
 static inline void put_short(luaw *w, strbuf *b, char tag, const TString *ts) {
     char tok[1 + sizeof ts];
     tok[0] = tag;
     memcpy(tok + 1, &ts, sizeof ts);
     kput(b, tok, sizeof tok);
-    VEC_PUSH(w->key_strs, ts);
+    if (w->keep_key_strs) VEC_PUSH(w->key_strs, ts);
 }
 
 /* The shape-key text of v (see luaw_key_value). */

@@ -1342,7 +1342,21 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = KB(i);
         TValue *rc = RKC(i);
         TString *key = tsvalue(rb);  /* key must be a string */
-        if (luaV_fastget(L, s2v(ra), key, slot, luaH_getshortstr)) {
+        Table *h;
+        Node *mp;
+        if (ttistable(s2v(ra)) && (h = hvalue(s2v(ra)))->metatable == NULL &&
+            !isdummy(h) && !ttisnil(rc) &&
+            isempty(gval(mp = luaH_mainposshort(h, key))) && gnext(mp) == 0) {
+          /* drasim: the key's main position is free and ends no chain, so
+          ** the key is not in the table (every key is on the chain from its
+          ** main position): set it there without looking it up first */
+          setnodekey(L, mp, rb);
+          luaC_barrierback(L, obj2gco(h), rb);
+          setobj2t(L, gval(mp), rc);
+          invalidateTMcache(h);
+          luaC_barrierback(L, obj2gco(h), rc);
+        }
+        else if (luaV_fastget(L, s2v(ra), key, slot, luaH_getshortstr)) {
           luaV_finishfastset(L, s2v(ra), slot, rc);
         }
         else if (slot != NULL && isabstkey(slot) && !ttisnil(rc) &&
@@ -1352,8 +1366,8 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           ** position is free (what a constructor such as {name = "gpu"} does
           ** to its new table): set in place, as luaV_finishset, luaH_newkey
           ** would (the same node, the same barriers), without their calls */
-          Table *h = hvalue(s2v(ra));
-          Node *mp = luaH_mainposshort(h, key);
+          h = hvalue(s2v(ra));
+          mp = luaH_mainposshort(h, key);
           setnodekey(L, mp, rb);
           luaC_barrierback(L, obj2gco(h), rb);
           setobj2t(L, gval(mp), rc);
