@@ -1,8 +1,10 @@
 /* huge_vec.c -- growth of util/huge_vec.h's arrays: malloc below
  * HUGE_VEC_MAP bytes, above it 2 MiB-aligned anonymous mappings marked
  * MADV_HUGEPAGE (a hint: refused when transparent huge pages are off, and
- * then the mapping is an ordinary one). Sanitizer builds use malloc for
+ * then the mapping is an ordinary one), grown with mremap (the kernel moves
+ * the pages: no copy, nothing touched twice). Sanitizer builds use malloc for
  * every size, so that LeakSanitizer still sees a forgotten array. */
+#define _GNU_SOURCE   /* mremap */
 #include "util/huge_vec.h"
 
 #include <stdbool.h>
@@ -50,6 +52,16 @@ void *huge_vec_grow(void *p, size_t *cap_bytes, size_t need_bytes, size_t used_b
         return xrealloc(p, cap);
     }
     cap = (cap + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+#if defined(MREMAP_MAYMOVE) && defined(MADV_HUGEPAGE)
+    if (mapped(*cap_bytes)) {   /* mapped already: the kernel moves its pages, nothing is copied or touched again */
+        void *q = mremap(p, *cap_bytes, cap, MREMAP_MAYMOVE);
+        if (q != MAP_FAILED) {
+            (void)madvise(q, cap, MADV_HUGEPAGE);   /* the new part too (the same flags: one mapping again) */
+            *cap_bytes = cap;
+            return q;
+        }
+    }
+#endif
     void *q = map_aligned(cap);
     if (!q) {   /* as xalloc.c does */
         fprintf(stderr, "drasim: out of memory (%zu bytes)\n", cap);

@@ -1,6 +1,6 @@
 /*
  * huge_vec.h -- VEC(T) arrays (util/vec.h) that grow big by appending, kept
- * in transparent huge pages once past HUGE_VEC_MAP bytes (huge_vec.c): each
+ * in transparent huge pages once past HUGE_VEC_MAP bytes (1 MiB) (huge_vec.c): each
  * 2 MiB page then costs one page fault instead of 512 (issue 31: a Lua
  * generator's 400k queued pods faulted ~5,000 4 KB pages, each costly on a
  * virtual machine). Such an array grows by doubling into a new mapping (a
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include "util/vec.h"
 
-#define HUGE_VEC_MAP ((size_t)4 << 20)
+#define HUGE_VEC_MAP ((size_t)1 << 20)
 
 /* Grow block p of cap_bytes (used_bytes of it in use) to at least need_bytes;
  * returns it and sets *cap_bytes. Mapped exactly when *cap_bytes >= HUGE_VEC_MAP. */

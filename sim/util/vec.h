@@ -5,6 +5,7 @@
 #ifndef DRASIM_UTIL_VEC_H
 #define DRASIM_UTIL_VEC_H
 #include <stddef.h>
+#include <stdlib.h>
 #include "util/xalloc.h"
 
 #define VEC(T) struct { T *data; size_t len, cap; }

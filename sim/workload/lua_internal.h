@@ -65,6 +65,14 @@ typedef struct luaw_shapes {
     strbuf keys;
 } luaw_shapes;
 
+typedef struct luaw_shape_sig {   /* lua_shape_cache.c: a group's last pod layout and its class */
+    VEC(uint64_t) words;       /* the signature (empty: no entry) */
+    uint32_t cls;              /* UINT32_MAX while the entry is incomplete */
+    uint32_t present;          /* the demand fields the pod had (bits of lua_pods.c's F_*): only they have words */
+    int anchor_ref;            /* registry table anchoring the short strings the words name (0 = none) */
+} luaw_shape_sig;
+#define LUAW_SIG_BITS 5        /* 32 entries, by the group string's address */
+
 typedef struct luaw_names {    /* lua_names.c: pod name -> submission number */
     uint32_t *slot;            /* submission number + 1, 0 = empty */
     size_t cap, n;
@@ -141,6 +149,7 @@ typedef struct luaw {
     sim_time instant;          /* simulated time of the last timer callback */
     int64_t instant_calls;     /* timer callbacks run at that time */
     luaw_shapes shapes;        /* shape key -> class index (lua_shapes.c) */
+    luaw_shape_sig sig[1 << LUAW_SIG_BITS];   /* pod layouts -> class, before the shape key (lua_shape_cache.c) */
     VEC(int64_t) podref;       /* per submission: pod id (arrived), luaw_ref_slot/fifo (queued), LUAW_GONE (deleted before) */
     int64_t max_pods;          /* submissions allowed (DRASIM_MAX_PODS less the pod groups' pods), 0 until the first */
     bool any_finish, any_start;   /* some on_finish / per-pod on_start was ever set (else the hooks skip the lookup) */
@@ -268,6 +277,16 @@ uint64_t luaw_shape_hash(const char *s, size_t n);
 uint32_t luaw_shape_find(const luaw_shapes *t, uint64_t h, const char *s, size_t n);
 void luaw_shape_add(luaw_shapes *t, uint64_t h, const char *s, size_t n, uint32_t cls);
 void luaw_shapes_free(luaw_shapes *t);
+
+/* ---- lua_shape_cache.c ---- */
+/* The class of the pod in the slots (group in group_slot, fields[] at fbase + f, -1 ends; a
+ * field without its bit in `present` is nil) when it is laid out exactly as the last pod of
+ * its group whose class was found, else UINT32_MAX. */
+uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present);
+/* Remember the pod's layout as its group's, with class cls (nothing when it cannot be cached). */
+void luaw_shape_cache_add(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present,
+                          uint32_t cls);
+void luaw_shape_cache_free(luaw *w);
 
 /* ---- lua_names.c ---- */
 /* The submission number of pod name s (n bytes), or UINT32_MAX. */

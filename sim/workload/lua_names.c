@@ -67,7 +67,7 @@ void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k) {
 }
 
 /* Names' text, packed one after another (no alignment, no clearing) in
- * chunks that grow fourfold from 64 KiB to 4 MiB (huge pages from there,
+ * chunks that grow fourfold from 64 KiB to 4 MiB (huge pages from 1 MiB,
  * util/huge_vec.h): a made-up name is ~10 bytes, which the run's arena would
  * round up to 16 and clear. A chunk starts with its size and the previous chunk. */
 typedef struct name_chunk {

@@ -266,10 +266,13 @@ static bool routed(const luaw *w) { return w->run && (w->run->sc->queues || w->r
 
 /* The shape key of the pod table (its slots): group + demand fields in a fixed order
  * (+ the routing labels when the run has queues). */
+/* The demand fields of a shape, in the key's order (the shape cache walks the same). */
+static const int SHAPE_FIELDS[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NODESELECTOR, F_AFFINITY, F_TOLERATIONS,
+                                   F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE,
+                                   F_RESTART, F_NAMESPACE, -1};
+
 static void shape_key(lua_State *L, luaw *w, const char *group, strbuf *b) {
-    static const int fields[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NODESELECTOR, F_AFFINITY, F_TOLERATIONS,
-                                 F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE, F_RESTART,
-                                 F_NAMESPACE, -1};
+    const int *fields = SHAPE_FIELDS;
     sb_clear(b);
     w->key_strs.len = 0;
     size_t glen = strlen(group);
@@ -327,6 +330,12 @@ static void resolve_cd(lua_State *L, const scenario *sc, pod_group_spec *g, strb
 
 /* The class of the demand in the table at idx: found by shape key or made. */
 static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
+    /* a pod laid out as the last of its group: its class (lua_shape_cache.c; routed runs key labels too) */
+    bool cached = !routed(w);
+    if (cached) {
+        uint32_t c = luaw_shape_cache_find(L, w, FBASE + F_GROUP, FBASE, SHAPE_FIELDS, w->present);
+        if (c != UINT32_MAX) return c;
+    }
     const char *group = "lua";
     if (pod_field(L, F_GROUP) != LUA_TNIL) {
         if (lua_type(L, -1) != LUA_TSTRING || lua_rawlen(L, -1) == 0 || lua_rawlen(L, -1) > 253)
@@ -338,6 +347,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     uint32_t known = luaw_shape_find(&w->shapes, h, sb_str(&w->buf), w->buf.len);
     if (known != UINT32_MAX) {   /* a known shape: no Lua string, no table lookup */
         lua_pop(L, 1);
+        if (cached) luaw_shape_cache_add(L, w, FBASE + F_GROUP, FBASE, SHAPE_FIELDS, w->present, known);
         return known;
     }
     /* A new shape: build its tree, complete it into a pod group and parse it, all in
@@ -392,6 +402,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     luaw_shape_add(&w->shapes, h, sb_str(&w->buf), w->buf.len, (uint32_t)c);
     lua_pop(L, 1);
     luaw_index_class(L, w, (uint32_t)c);
+    if (cached) luaw_shape_cache_add(L, w, FBASE + F_GROUP, FBASE, SHAPE_FIELDS, w->present, (uint32_t)c);
     return (uint32_t)c;
 }
 

@@ -267,6 +267,7 @@ static void source_free(void *ctx) {
     VEC_FREE(w->records);
     HUGE_VEC_FREE(w->podref);
     luaw_shapes_free(&w->shapes);
+    luaw_shape_cache_free(w);
     VEC_FREE(w->key_strs);
     luaw_shapes_free(&w->labelsets);
     luaw_names_free(w);

@@ -228,6 +228,23 @@ static void test_shape_tables(void **state) {
     lrun_free(&t);
 }
 
+/* Pods of one group laid out alike but different deep inside get their own classes; equal
+ * ones share one (tests/lua/shape_cache.lua, classes by hand). */
+static void test_shape_cache(void **state) {
+    lrun t;
+    expect_success("shape_cache.lua", NULL, &t);
+    static const uint32_t want[] = {0, 1, 0, 1, 2, 0, 3, 3, 4, 5, 6, 5, 0};
+    assert_int_equal(t.run.pods.len, 13);
+    assert_int_equal(t.run.sched.nclasses, 7);
+    for (uint32_t i = 0; i < 13; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "p%u", i + 1);
+        if (pod_named(&t.run, name)->group != want[i])
+            fail_msg("%s: class %u, expected %u", name, pod_named(&t.run, name)->group, want[i]);
+    }
+    lrun_free(&t);
+}
+
 /* A statement drasim.submit{...} gets no Lua string for its made-up name; numbering and
  * returned names are unchanged, and a made-up name skips one the script gave
  * (tests/lua/submit_names.lua): g-0 .. g-4, x, g-5, g-7, g-6, g-8 in order. */
@@ -446,6 +463,7 @@ int main(void) {
         cmocka_unit_test(test_shape_numbers),
         cmocka_unit_test(test_shape_tables),
         cmocka_unit_test(test_integer_text),
+        cmocka_unit_test(test_shape_cache),
         cmocka_unit_test(test_arrival_order),
         cmocka_unit_test(test_arrival_fifo_compacts),
         cmocka_unit_test(test_submit_names),
