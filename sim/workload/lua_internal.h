@@ -69,9 +69,9 @@ typedef struct luaw_shape_sig {   /* lua_shape_cache.c: a group's last pod layou
     VEC(uint64_t) words;       /* the signature (empty: no entry) */
     uint32_t cls;              /* UINT32_MAX while the entry is incomplete */
     uint32_t present;          /* the demand fields the pod had (bits of lua_pods.c's F_*): only they have words */
-    int anchor_ref;            /* registry table anchoring the short strings the words name (0 = none) */
 } luaw_shape_sig;
-#define LUAW_SIG_BITS 5        /* 32 entries, by the group string's address */
+#define LUAW_SIG_BITS 4        /* 16 buckets by the group string's address ... */
+#define LUAW_SIG_WAYS 4        /* ... of 4 entries (a group's last 4 layouts) */
 
 typedef struct luaw_names {    /* lua_names.c: pod name -> submission number */
     uint32_t *slot;            /* submission number + 1, 0 = empty */
@@ -149,7 +149,8 @@ typedef struct luaw {
     sim_time instant;          /* simulated time of the last timer callback */
     int64_t instant_calls;     /* timer callbacks run at that time */
     luaw_shapes shapes;        /* shape key -> class index (lua_shapes.c) */
-    luaw_shape_sig sig[1 << LUAW_SIG_BITS];   /* pod layouts -> class, before the shape key (lua_shape_cache.c) */
+    luaw_shape_sig sig[(1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS];   /* pod layouts -> class (lua_shape_cache.c) */
+    unsigned sig_next;         /* the entry a full bucket gives up next (round robin) */
     VEC(int64_t) podref;       /* per submission: pod id (arrived), luaw_ref_slot/fifo (queued), LUAW_GONE (deleted before) */
     int64_t max_pods;          /* submissions allowed (DRASIM_MAX_PODS less the pod groups' pods), 0 until the first */
     bool any_finish, any_start;   /* some on_finish / per-pod on_start was ever set (else the hooks skip the lookup) */
@@ -216,6 +217,8 @@ uint32_t luaw_walk_fields(lua_State *L, const luaw *w, int idx, int fbase, int n
 void luaw_key_value(lua_State *L, luaw *w, int idx, strbuf *b, int depth, const char *what);
 /* Keep the strings of w->key_strs alive as long as the state (a registry table of them). */
 void luaw_anchor_key_strs(lua_State *L, luaw *w);
+/* Keep the string at v alive for the run (in the same anchors table). */
+void luaw_anchor_string(lua_State *L, luaw *w, const void *v);
 /* Whether the caller of the running C function uses any of its results (a call as a statement
  * wants none). */
 bool luaw_results_wanted(lua_State *L);
@@ -280,8 +283,8 @@ void luaw_shapes_free(luaw_shapes *t);
 
 /* ---- lua_shape_cache.c ---- */
 /* The class of the pod in the slots (group in group_slot, fields[] at fbase + f, -1 ends; a
- * field without its bit in `present` is nil) when it is laid out exactly as the last pod of
- * its group whose class was found, else UINT32_MAX. */
+ * field without its bit in `present` is nil) when it is laid out exactly as one of the last
+ * pods of its group whose class was found (LUAW_SIG_WAYS), else UINT32_MAX. */
 uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present);
 /* Remember the pod's layout as its group's, with class cls (nothing when it cannot be cached). */
 void luaw_shape_cache_add(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present,

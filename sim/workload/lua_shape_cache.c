@@ -16,9 +16,9 @@
  * the key allows) is a miss and takes the shape key, which stays the one
  * definition of a class.
  *
- * Short strings are compared by address: the entry anchors its strings in
- * a Lua table (registry), so no address it holds can be reused by another
- * string. Reads Lua's structs as lua_walk.c does (the vendored 5.4.4).
+ * Short strings are compared by address: every one an entry names stays
+ * alive (anchored by the shape keys, and the group here), so no address it
+ * holds can be reused by another string. Reads Lua's structs as lua_walk.c does (the vendored 5.4.4).
  */
 #include "lstate.h"
 #include "lstring.h"
@@ -129,60 +129,45 @@ static bool cmp_table(sig_cmp *c, const Table *t, int depth) {
     return true;
 }
 
-/* ---- add: write the pod's words, anchoring the strings they name ---- */
-
-typedef struct sig_add {
-    luaw_shape_sig *e;
-    lua_State *L;        /* the anchor table is at the top of its stack */
-} sig_add;
-
-static void anchor(sig_add *a, TString *ts) {
-    lua_State *L = a->L;
-    setsvalue2s(L, L->top, ts);
-    L->top++;
-    lua_pushboolean(L, 1);
-    lua_rawset(L, -3);
-}
+/* ---- add: write the pod's words ---- */
 
 /* false: not cacheable */
-static bool add_value(sig_add *a, const TValue *v, int depth) {
+static bool add_value(luaw_shape_sig *e, const TValue *v, int depth) {
     uint64_t x = scalar_word(v);
     if (x) {
-        VEC_PUSH(a->e->words, x);
-        if (ttisshrstring(v)) anchor(a, tsvalue(v));
+        VEC_PUSH(e->words, x);
         return true;
     }
     if (ttisinteger(v)) {
-        VEC_PUSH(a->e->words, SIG_BIGINT);
-        VEC_PUSH(a->e->words, (uint64_t)ivalue(v));
+        VEC_PUSH(e->words, SIG_BIGINT);
+        VEC_PUSH(e->words, (uint64_t)ivalue(v));
         return true;
     }
     if (ttisfloat(v)) {
         uint64_t bits;
         lua_Number f = fltvalue(v);
         memcpy(&bits, &f, sizeof bits);
-        VEC_PUSH(a->e->words, SIG_FLOAT);
-        VEC_PUSH(a->e->words, bits);
+        VEC_PUSH(e->words, SIG_FLOAT);
+        VEC_PUSH(e->words, bits);
         return true;
     }
     if (!ttistable(v) || depth > LUAW_MAX_DEPTH) return false;   /* long strings, functions, ...: the shape key decides */
     const Table *t = hvalue(v);
     unsigned asize = array_size(t);
     size_t nsize = isdummy(t) ? 0 : sizenode(t);
-    VEC_PUSH(a->e->words, table_word(asize, nsize));
+    VEC_PUSH(e->words, table_word(asize, nsize));
     for (unsigned i = 0; i < asize; i++)
-        if (!add_value(a, &t->array[i], depth + 1)) return false;
+        if (!add_value(e, &t->array[i], depth + 1)) return false;
     for (size_t i = 0; i < nsize; i++) {
         const Node *nd = gnode(t, i);
         if (isempty(gval(nd))) {
-            VEC_PUSH(a->e->words, SIG_EMPTY);
+            VEC_PUSH(e->words, SIG_EMPTY);
             continue;
         }
         uint64_t k = key_word(nd);
         if (!k) return false;
-        VEC_PUSH(a->e->words, k);
-        if (keytt(nd) == ctb(LUA_VSHRSTR)) anchor(a, keystrval(nd));
-        if (!add_value(a, gval(nd), depth + 1)) return false;
+        VEC_PUSH(e->words, k);
+        if (!add_value(e, gval(nd), depth + 1)) return false;
     }
     return true;
 }
@@ -196,48 +181,54 @@ static uint32_t fields_mask(const int *fields) {
     return m;
 }
 
-/* The entry of the group in slot group_slot (by its string's address). */
-static luaw_shape_sig *entry_of(lua_State *L, luaw *w, int group_slot) {
+/* The first of the LUAW_SIG_WAYS entries of the group in slot group_slot (by its string's address). */
+static luaw_shape_sig *bucket_of(lua_State *L, luaw *w, int group_slot) {
     const TValue *g = slot_value(L, group_slot);
     uint64_t h = ttisshrstring(g) ? (uint64_t)(uintptr_t)tsvalue(g) : 0;
     h *= 0x9e3779b97f4a7c15ULL;
-    return &w->sig[h >> (64 - LUAW_SIG_BITS)];
+    return &w->sig[(h >> (64 - LUAW_SIG_BITS)) * LUAW_SIG_WAYS];
 }
 
 uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present) {
-    luaw_shape_sig *e = entry_of(L, w, group_slot);
-    if (e->cls == UINT32_MAX || !e->words.len) return UINT32_MAX;
-    if ((present & fields_mask(fields)) != e->present) return UINT32_MAX;   /* the same fields, or not */
-    sig_cmp c = {e->words.data, e->words.data + e->words.len};
-    if (!cmp_value(&c, slot_value(L, group_slot), 0)) return UINT32_MAX;
-    for (int i = 0; fields[i] >= 0; i++)
-        if ((e->present & (1u << fields[i])) && !cmp_value(&c, slot_value(L, fbase + fields[i]), 1)) return UINT32_MAX;
-    return c.p == c.end ? e->cls : UINT32_MAX;
+    luaw_shape_sig *b = bucket_of(L, w, group_slot);
+    uint32_t want = present & fields_mask(fields);
+    for (int j = 0; j < LUAW_SIG_WAYS; j++) {
+        const luaw_shape_sig *e = &b[j];
+        if (e->cls == UINT32_MAX || !e->words.len || e->present != want) continue;   /* empty, or other fields */
+        sig_cmp c = {e->words.data, e->words.data + e->words.len};
+        bool same = cmp_value(&c, slot_value(L, group_slot), 0);
+        for (int i = 0; same && fields[i] >= 0; i++)
+            if (e->present & (1u << fields[i])) same = cmp_value(&c, slot_value(L, fbase + fields[i]), 1);
+        if (same && c.p == c.end) return e->cls;
+    }
+    return UINT32_MAX;
 }
 
+/* Its strings need no anchor of their own but the group's: the pod's class was
+ * found by its shape key, which anchored every short string of the demand
+ * fields when that shape was new (lua_walk.c; the same content is the same
+ * string while one is alive); the key holds the group as text. */
 void luaw_shape_cache_add(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present,
                           uint32_t cls) {
-    luaw_shape_sig *e = entry_of(L, w, group_slot);
-    luaL_checkstack(L, 4, "drasim.submit");
-    e->cls = UINT32_MAX;   /* empty until complete (the anchor's growth may raise a memory error) */
+    luaw_shape_sig *b = bucket_of(L, w, group_slot), *e = NULL;
+    for (int j = 0; j < LUAW_SIG_WAYS && !e; j++)
+        if (b[j].cls == UINT32_MAX || !b[j].words.len) e = &b[j];
+    if (!e) e = &b[w->sig_next++ % LUAW_SIG_WAYS];   /* all taken: round robin */
+    e->cls = UINT32_MAX;   /* empty until complete */
     e->words.len = 0;
-    if (e->anchor_ref) luaL_unref(L, LUA_REGISTRYINDEX, e->anchor_ref);
-    e->anchor_ref = 0;
-    lua_newtable(L);   /* the anchor: its keys are the strings the words name */
-    sig_add a = {e, L};
     e->present = present & fields_mask(fields);
-    bool ok = add_value(&a, slot_value(L, group_slot), 0);
+    bool ok = add_value(e, slot_value(L, group_slot), 0);
     for (int i = 0; ok && fields[i] >= 0; i++)
-        if (e->present & (1u << fields[i])) ok = add_value(&a, slot_value(L, fbase + fields[i]), 1);
+        if (e->present & (1u << fields[i])) ok = add_value(e, slot_value(L, fbase + fields[i]), 1);
     if (!ok) {   /* not cacheable: the entry stays empty */
         e->words.len = 0;
-        lua_pop(L, 1);
         return;
     }
-    e->anchor_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    const TValue *g = slot_value(L, group_slot);
+    if (ttisshrstring(g)) luaw_anchor_string(L, w, g);   /* at most one per class (LUAW_MAX_CLASSES) */
     e->cls = cls;
 }
 
 void luaw_shape_cache_free(luaw *w) {
-    for (size_t i = 0; i < (size_t)1 << LUAW_SIG_BITS; i++) VEC_FREE(w->sig[i].words);
+    for (size_t i = 0; i < ((size_t)1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS; i++) VEC_FREE(w->sig[i].words);
 }

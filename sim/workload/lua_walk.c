@@ -191,4 +191,18 @@ void luaw_anchor_key_strs(lua_State *L, luaw *w) {
     lua_pop(L, 1);
 }
 
+void luaw_anchor_string(lua_State *L, luaw *w, const void *v) {
+    luaL_checkstack(L, 4, "drasim.submit");
+    if (!w->anchors_ref) {
+        lua_newtable(L);
+        w->anchors_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, w->anchors_ref);
+    setobj2s(L, L->top, (const TValue *)v);
+    L->top++;
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
 bool luaw_results_wanted(lua_State *L) { return L->ci->nresults != 0; }
