@@ -23,6 +23,13 @@ drasim_cli_test(NAME lua20/labels-shared
   SQL ${_l20}/labels-shared.db "SELECT group_concat(p.name || ':' || l.key || '=' || l.value, ' ') FROM (SELECT * FROM pod_labels ORDER BY pod_id, key) l JOIN pods p USING (run_id, pod_id)"
       "^a:app=chat a:example[.]com/tier=gold b:app=chat b:example[.]com/tier=gold c:app=chat c:example[.]com/tier=gold d:app=batch d:example[.]com/tier=gold d:extra=x e:app=chat e:example[.]com/tier=gold$"
       ${_l20}/labels-shared.db "SELECT group_concat(p.name, ',') FROM (SELECT * FROM pods ORDER BY pod_id) p JOIN pod_labels l USING (run_id, pod_id) WHERE l.key = 'app' AND l.value = 'chat'" "^a,b,c,e$")
+# Label sets found by their table's layout (issue 31): repeated sets, a changed table (the script asserts
+# each pod's labels); the rows: 13 pods, 26 labels, sizes s1 s2 s3 four times each and s9 once.
+drasim_cli_test(NAME lua20/labels-cache
+  COMMAND run ${_dp} --set workload.lua.script=labels_cache.lua -o ${_l20}/labels-cache.db --force
+  EXPECT "13 pods arrived, 13 scheduled"
+  SQL ${_l20}/labels-cache.db "SELECT group_concat(value || ':' || n, ' ') FROM (SELECT value, count(*) n FROM pod_labels WHERE key = 'size' GROUP BY value ORDER BY value)"
+      "^s1:4 s2:4 s3:4 s9:1$")
 # drasim merge copies tables, not views: the merged database gets its own view
 # pod_labels over the copied label tables (run ids shifted), every run's rows.
 drasim_cli_test(NAME lua20/labels-merged

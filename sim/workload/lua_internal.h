@@ -73,6 +73,17 @@ typedef struct luaw_shape_sig {   /* lua_shape_cache.c: a group's last pod layou
 #define LUAW_SIG_BITS 4        /* 16 buckets by the group string's address ... */
 #define LUAW_SIG_WAYS 4        /* ... of 4 entries (a group's last 4 layouts) */
 
+typedef struct luaw_label_sig {   /* lua_shape_cache.c: a labels table's layout and its label set */
+#define LUAW_LSIG_MAX 32       /* words: a table of at most 16 nodes */
+    uint64_t words[LUAW_LSIG_MAX];
+    uint64_t h;                /* their hash */
+    int n;                     /* words */
+    int nlabels;               /* labels (non-empty nodes) */
+    uint32_t id;
+    int anchor_ref;            /* registry table holding its strings (0 = no entry) */
+} luaw_label_sig;
+#define LUAW_LSIG_N 16         /* entries (each looked at, by hash first) */
+
 typedef struct luaw_names {    /* lua_names.c: pod name -> submission number */
     uint32_t *slot;            /* submission number + 1, 0 = empty */
     size_t cap, n;
@@ -151,6 +162,8 @@ typedef struct luaw {
     luaw_shapes shapes;        /* shape key -> class index (lua_shapes.c) */
     luaw_shape_sig sig[(1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS];   /* pod layouts -> class (lua_shape_cache.c) */
     unsigned sig_next;         /* the entry a full bucket gives up next (round robin) */
+    luaw_label_sig lsig[LUAW_LSIG_N];   /* labels layouts -> label set (lua_shape_cache.c) */
+    unsigned lsig_next;        /* the entry a full cache gives up next (round robin) */
     VEC(int64_t) podref;       /* per submission: pod id (arrived), luaw_ref_slot/fifo (queued), LUAW_GONE (deleted before) */
     int64_t max_pods;          /* submissions allowed (DRASIM_MAX_PODS less the pod groups' pods), 0 until the first */
     bool any_finish, any_start;   /* some on_finish / per-pod on_start was ever set (else the hooks skip the lookup) */
@@ -290,6 +303,10 @@ uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase,
 void luaw_shape_cache_add(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present,
                           uint32_t cls);
 void luaw_shape_cache_free(luaw *w);
+/* The label set of the labels table at stack index idx (absolute) when it is laid out as a
+ * recent one's, else UINT32_MAX; luaw_labels_cache_add remembers it (a set seen before). */
+uint32_t luaw_labels_cache_find(lua_State *L, luaw *w, int idx, int *nlabels);
+void luaw_labels_cache_add(lua_State *L, luaw *w, int idx, uint32_t id);
 
 /* ---- lua_names.c ---- */
 /* The submission number of pod name s (n bytes), or UINT32_MAX. */

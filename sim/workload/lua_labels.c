@@ -53,6 +53,13 @@ uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn) {
     }
     if (t != LUA_TTABLE) luaL_error(L, "%s: labels: expected a table {key = \"value\"}, found %s", fn, lua_typename(L, t));
     int tab = lua_gettop(L);
+    int nlabels;
+    uint32_t cached = luaw_labels_cache_find(L, w, tab, &nlabels);   /* laid out as a recent pod's labels */
+    if (cached != UINT32_MAX) {
+        luaw_charge_work(L, (int64_t)nlabels * 4);   /* as below */
+        lua_settop(L, top);
+        return cached;
+    }
     lkv kv[MAX_LABELS];
     size_t n = 0;
     lua_pushnil(L);
@@ -107,6 +114,7 @@ uint32_t luaw_labels_of(lua_State *L, luaw *w, int idx, const char *fn) {
     uint64_t h = luaw_shape_hash(b->s, b->len);
     uint32_t id = luaw_shape_find(&w->labelsets, h, b->s, b->len);
     if (id != UINT32_MAX) {
+        luaw_labels_cache_add(L, w, tab, id);   /* seen before: worth an entry */
         lua_settop(L, top);
         return id;
     }

@@ -232,3 +232,84 @@ void luaw_shape_cache_add(lua_State *L, luaw *w, int group_slot, int fbase, cons
 void luaw_shape_cache_free(luaw *w) {
     for (size_t i = 0; i < ((size_t)1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS; i++) VEC_FREE(w->sig[i].words);
 }
+
+/* ---- label sets: a pod's `labels` table laid out like a recent one (the
+ * same short-string keys and values in the same nodes) has that one's set.
+ * An entry is made only for a set seen before (lua_labels.c), so a script
+ * whose labels differ on every pod pays failed comparisons, not entries; an
+ * entry anchors its strings in a table of its own, replaced with it. The
+ * last LUAW_LSIG_N sets that came again are kept, replaced round robin. ---- */
+
+/* The words of the labels table at stack index idx (absolute): per node a key
+ * and a value word (short strings only), into out (at most LUAW_LSIG_MAX);
+ * their count, or -1 when it cannot be cached. *h: their hash. */
+static int label_words(lua_State *L, int idx, uint64_t *out, uint64_t *h) {
+    const TValue *v = slot_value(L, idx);
+    if (!ttistable(v)) return -1;
+    const Table *t = hvalue(v);
+    if (array_size(t) || isdummy(t)) return -1;
+    size_t nsize = sizenode(t);
+    if (2 * nsize > LUAW_LSIG_MAX) return -1;
+    uint64_t x = 0x9e3779b97f4a7c15ULL ^ nsize;
+    int n = 0;
+    for (size_t i = 0; i < nsize; i++) {
+        const Node *nd = gnode(t, i);
+        uint64_t k = SIG_EMPTY, val = SIG_EMPTY;
+        if (!isempty(gval(nd))) {
+            if (keytt(nd) != ctb(LUA_VSHRSTR) || !ttisshrstring(gval(nd))) return -1;
+            k = (uint64_t)(uintptr_t)keystrval(nd) | SIG_SHORT;
+            val = (uint64_t)(uintptr_t)tsvalue(gval(nd)) | SIG_SHORT;
+        }
+        out[n++] = k;
+        out[n++] = val;
+        x = (x ^ k) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ val) * 0x94d049bb133111ebULL;
+    }
+    *h = x ^ (x >> 31);
+    return n;
+}
+
+uint32_t luaw_labels_cache_find(lua_State *L, luaw *w, int idx, int *nlabels) {
+    uint64_t words[LUAW_LSIG_MAX], h;
+    int n = label_words(L, idx, words, &h);
+    if (n < 0) return UINT32_MAX;
+    for (int i = 0; i < LUAW_LSIG_N; i++) {   /* a few entries: all looked at, by hash first */
+        const luaw_label_sig *e = &w->lsig[i];
+        if (e->h == h && e->anchor_ref && e->n == n && !memcmp(e->words, words, (size_t)n * sizeof *words)) {
+            *nlabels = e->nlabels;
+            return e->id;
+        }
+    }
+    return UINT32_MAX;
+}
+
+void luaw_labels_cache_add(lua_State *L, luaw *w, int idx, uint32_t id) {
+    uint64_t words[LUAW_LSIG_MAX], h;
+    int n = label_words(L, idx, words, &h);
+    if (n < 0) return;
+    luaw_label_sig *e = NULL;
+    for (int i = 0; i < LUAW_LSIG_N && !e; i++)
+        if (!w->lsig[i].anchor_ref) e = &w->lsig[i];
+    if (!e) e = &w->lsig[w->lsig_next++ % LUAW_LSIG_N];   /* all taken: round robin */
+    luaL_checkstack(L, 4, "drasim.submit");
+    if (e->anchor_ref) luaL_unref(L, LUA_REGISTRYINDEX, e->anchor_ref);
+    e->anchor_ref = 0;
+    lua_newtable(L);   /* its strings, kept alive while the entry names them */
+    const Table *t = hvalue(slot_value(L, idx));
+    e->nlabels = 0;
+    for (size_t i = 0, nsize = (size_t)sizenode(t); i < nsize; i++) {
+        const Node *nd = gnode(t, i);
+        if (isempty(gval(nd))) continue;
+        e->nlabels++;
+        setsvalue2s(L, L->top, keystrval(nd));
+        L->top++;
+        setobj2s(L, L->top, gval(nd));
+        L->top++;
+        lua_rawset(L, -3);   /* anchor[key] = value: both strings held */
+    }
+    memcpy(e->words, words, (size_t)n * sizeof *words);
+    e->h = h;
+    e->n = n;
+    e->id = id;
+    e->anchor_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+}
