@@ -71,7 +71,7 @@ typedef struct luaw_shape_sig {   /* lua_shape_cache.c: a group's last pod layou
     uint32_t present;          /* the demand fields the pod had (bits of lua_pods.c's F_*): only they have words */
 } luaw_shape_sig;
 #define LUAW_SIG_BITS 4        /* 16 buckets by the group string's address ... */
-#define LUAW_SIG_WAYS 4        /* ... of 4 entries (a group's last 4 layouts) */
+#define LUAW_SIG_WAYS 8        /* ... of 8 entries (a group's last 8 layouts) */
 
 typedef struct luaw_label_sig {   /* lua_shape_cache.c: a labels table's layout and its label set */
 #define LUAW_LSIG_MAX 32       /* words: a table of at most 16 nodes */
@@ -162,6 +162,8 @@ typedef struct luaw {
     luaw_shapes shapes;        /* shape key -> class index (lua_shapes.c) */
     luaw_shape_sig sig[(1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS];   /* pod layouts -> class (lua_shape_cache.c) */
     unsigned sig_next;         /* the entry a full bucket gives up next (round robin) */
+    uint32_t sig_hits[(1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS];     /* per bucket (at its first entry's index): */
+    uint32_t sig_misses[(1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS];   /* a full one replaces only while hits pay */
     luaw_label_sig lsig[LUAW_LSIG_N];   /* labels layouts -> label set (lua_shape_cache.c) */
     unsigned lsig_next;        /* the entry a full cache gives up next (round robin) */
     VEC(int64_t) podref;       /* per submission: pod id (arrived), luaw_ref_slot/fifo (queued), LUAW_GONE (deleted before) */

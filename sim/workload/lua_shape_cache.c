@@ -199,8 +199,12 @@ uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase,
         bool same = cmp_value(&c, slot_value(L, group_slot), 0);
         for (int i = 0; same && fields[i] >= 0; i++)
             if (e->present & (1u << fields[i])) same = cmp_value(&c, slot_value(L, fbase + fields[i]), 1);
-        if (same && c.p == c.end) return e->cls;
+        if (same && c.p == c.end) {
+            w->sig_hits[b - w->sig]++;
+            return e->cls;
+        }
     }
+    w->sig_misses[b - w->sig]++;
     return UINT32_MAX;
 }
 
@@ -211,9 +215,18 @@ uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase,
 void luaw_shape_cache_add(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present,
                           uint32_t cls) {
     luaw_shape_sig *b = bucket_of(L, w, group_slot), *e = NULL;
+    size_t bi = (size_t)(b - w->sig);
     for (int j = 0; j < LUAW_SIG_WAYS && !e; j++)
         if (b[j].cls == UINT32_MAX || !b[j].words.len) e = &b[j];
-    if (!e) e = &b[w->sig_next++ % LUAW_SIG_WAYS];   /* all taken: round robin */
+    if (!e) {   /* all taken: round robin, while the group's layouts repeat enough to pay for it */
+        if (w->sig_misses[bi] > 64 && w->sig_hits[bi] < w->sig_misses[bi] / 2) return;
+        e = &b[w->sig_next++ % LUAW_SIG_WAYS];
+    }
+    bool anchored = false;   /* the group's string: anchored once, by the bucket's first entry of it */
+    const TValue *g = slot_value(L, group_slot);
+    uint64_t gw = scalar_word(g);
+    for (int j = 0; j < LUAW_SIG_WAYS && !anchored; j++)
+        anchored = &b[j] != e && b[j].cls != UINT32_MAX && b[j].words.len && b[j].words.data[0] == gw;
     e->cls = UINT32_MAX;   /* empty until complete */
     e->words.len = 0;
     e->present = present & fields_mask(fields);
@@ -224,8 +237,7 @@ void luaw_shape_cache_add(lua_State *L, luaw *w, int group_slot, int fbase, cons
         e->words.len = 0;
         return;
     }
-    const TValue *g = slot_value(L, group_slot);
-    if (ttisshrstring(g)) luaw_anchor_string(L, w, g);   /* at most one per class (LUAW_MAX_CLASSES) */
+    if (ttisshrstring(g) && !anchored) luaw_anchor_string(L, w, g);   /* at most one per class (LUAW_MAX_CLASSES) */
     e->cls = cls;
 }
 

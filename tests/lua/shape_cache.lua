@@ -4,8 +4,8 @@
 -- miss and the shape key decides). By hand (tests/unit/test_lua.c), the class of p1 ..
 -- p13: A 0, B 1, A 0, B 1, C 2, A 0, D 3, D 3, A in group d 4, A with
 -- priority 5 5, A with priority 6 6, A with priority 5 5, A 0; then group e
--- cycles twice through six zones, more layouts than a group keeps (4): p14 ..
--- p19 classes 7 .. 12, p20 .. p25 the same again.
+-- cycles twice through ten zones, more layouts than a group keeps (8): p14 ..
+-- p23 classes 7 .. 16, p24 .. p33 the same again.
 local function tol(k) return {{key = k, operator = "Exists"}} end
 local function A() return {nodeSelector = {zone = "a"}, tolerations = tol("k")} end
 local pods = {
@@ -22,7 +22,7 @@ local pods = {
   A(),
 }
 for round = 1, 2 do
-  for z = 1, 6 do pods[#pods + 1] = {group = "e", nodeSelector = {zone = "z" .. z}, tolerations = tol("k")} end
+  for z = 1, 10 do pods[#pods + 1] = {group = "e", nodeSelector = {zone = "z" .. z}, tolerations = tol("k")} end
 end
 pods[9].group = "d"
 pods[10].priority, pods[11].priority, pods[12].priority = 5, 6, 5
