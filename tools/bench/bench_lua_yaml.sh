@@ -21,10 +21,10 @@
 # then instructions; REPEAT=1 is enough, the counts do not depend on the load);
 # CALLGRIND=PREFIX also keeps each run's profile as PREFIX.MODE-VARIANT.
 #
-# Last measured (stop 42, docs/LUA.md "Speed"): CPU at 1000 400000 7, lua / yaml
-# 1.23x device plugin, 1.24x DRA (main e63fe53: 1.70x, 1.64x); template 1.16x,
-# 1.07x; callgrind at 1000 100000: lua 1.41x, 1.46x, template 1.24x, 1.17x,
-# lua+labels +11 % (dp), +9 % (dra) over lua.
+# Last measured (stop 42, docs/LUA.md "Speed"): CPU at 1,000 x 400k (medians of
+# per-round ratios), lua / yaml 1.21x device plugin, 1.30x DRA (main e63fe53:
+# 1.69x, 1.68x); template 1.14x, 1.10x; callgrind at 1000 100000: lua 1.41x,
+# 1.47x, template 1.24x, 1.18x, lua+labels +12 % (dp), +9 % (dra) over lua.
 set -eu
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
