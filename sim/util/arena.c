@@ -1,4 +1,5 @@
 #include "util/arena.h"
+#include "util/huge_vec.h"
 #include "util/xalloc.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,17 +16,6 @@
 #define MAX_BLOCK (8u << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_MAP 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_MAP 0
-#endif
-#endif
-#ifndef ARENA_MAP
-#define ARENA_MAP 1
-#endif
-
 struct arena_block {
     arena_block *next;
     size_t used, cap;
@@ -36,15 +26,10 @@ struct arena_block {
 /* A block with room for cap bytes. */
 static arena_block *new_block(size_t cap) {
     arena_block *b = NULL;
-    if (ARENA_MAP && sizeof *b + cap >= HUGE_PAGE) {
+    if (sizeof *b + cap >= HUGE_PAGE) {   /* huge_map: NULL under the sanitizers, then malloc */
         size_t len = (sizeof *b + cap + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-        void *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m != MAP_FAILED) {
-            uintptr_t s = (uintptr_t)m, al = (s + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-            if (al > s) munmap(m, al - s);
-            if (s + len + HUGE_PAGE > al + len) munmap((void *)(al + len), s + len + HUGE_PAGE - (al + len));
-            (void)madvise((void *)al, len, MADV_HUGEPAGE);   /* a hint; refused when THP is off */
-            b = (arena_block *)al;
+        b = huge_map(len);
+        if (b) {
             b->map_len = len;
             b->cap = len - sizeof *b;
         }

@@ -31,8 +31,8 @@
 
 static bool mapped(size_t cap_bytes) { return HUGE_VEC_USE_MAP && cap_bytes >= HUGE_VEC_MAP; }
 
-/* len bytes (a multiple of HUGE_PAGE) on a HUGE_PAGE boundary, or NULL. */
-static void *map_aligned(size_t len) {
+void *huge_map(size_t len) {
+    if (!HUGE_VEC_USE_MAP) return NULL;
     void *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return NULL;
     uintptr_t s = (uintptr_t)m, al = (s + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
@@ -62,7 +62,7 @@ void *huge_vec_grow(void *p, size_t *cap_bytes, size_t need_bytes, size_t used_b
         }
     }
 #endif
-    void *q = map_aligned(cap);
+    void *q = huge_map(cap);
     if (!q) {   /* as xalloc.c does */
         fprintf(stderr, "drasim: out of memory (%zu bytes)\n", cap);
         abort();

@@ -18,6 +18,10 @@
 /* Grow block p of cap_bytes (used_bytes of it in use) to at least need_bytes;
  * returns it and sets *cap_bytes. Mapped exactly when *cap_bytes >= HUGE_VEC_MAP. */
 void *huge_vec_grow(void *p, size_t *cap_bytes, size_t need_bytes, size_t used_bytes);
+/* len bytes (a multiple of 2 MiB) of zeroed memory on a 2 MiB boundary, marked for
+ * transparent huge pages; free with munmap(p, len). NULL when it fails or under the
+ * sanitizers (callers then malloc, so LeakSanitizer sees the block). */
+void *huge_map(size_t len);
 /* Free a block of cap_bytes made by huge_vec_grow. */
 void huge_vec_release(void *p, size_t cap_bytes);
 

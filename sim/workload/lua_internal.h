@@ -162,8 +162,8 @@ typedef struct luaw {
     luaw_shapes shapes;        /* shape key -> class index (lua_shapes.c) */
     luaw_shape_sig sig[(1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS];   /* pod layouts -> class (lua_shape_cache.c) */
     unsigned sig_next;         /* the entry a full bucket gives up next (round robin) */
-    uint32_t sig_hits[(1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS];     /* per bucket (at its first entry's index): */
-    uint32_t sig_misses[(1 << LUAW_SIG_BITS) * LUAW_SIG_WAYS];   /* a full one replaces only while hits pay */
+    uint32_t sig_hits[1 << LUAW_SIG_BITS];     /* per bucket: a full one replaces entries */
+    uint32_t sig_misses[1 << LUAW_SIG_BITS];   /* only while its hits pay for it */
     luaw_label_sig lsig[LUAW_LSIG_N];   /* labels layouts -> label set (lua_shape_cache.c) */
     unsigned lsig_next;        /* the entry a full cache gives up next (round robin) */
     VEC(int64_t) podref;       /* per submission: pod id (arrived), luaw_ref_slot/fifo (queued), LUAW_GONE (deleted before) */
@@ -298,7 +298,7 @@ void luaw_shapes_free(luaw_shapes *t);
 
 /* ---- lua_shape_cache.c ---- */
 /* The class of the pod in the slots (group in group_slot, fields[] at fbase + f, -1 ends; a
- * field without its bit in `present` is nil) when it is laid out exactly as one of the last
+ * field without its bit in `present`, which has no bits outside fields[], is nil) when it is laid out exactly as one of the last
  * pods of its group whose class was found (LUAW_SIG_WAYS), else UINT32_MAX. */
 uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present);
 /* Remember the pod's layout as its group's, with class cls (nothing when it cannot be cached). */
@@ -315,8 +315,8 @@ void luaw_labels_cache_add(lua_State *L, luaw *w, int idx, uint32_t id);
 uint32_t luaw_name_find(luaw *w, const char *s, size_t n);
 /* A copy of name s (n bytes) that lives as long as the run. */
 const char *luaw_name_keep(luaw *w, const char *s, size_t n);
-/* Record name s (n bytes, NUL-terminated, lives as long as the run) as submission k. */
-void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k);
+/* Record name s (NUL-terminated, lives as long as the run) as submission k. */
+void luaw_name_add(luaw *w, const char *s, uint32_t k);
 void luaw_names_free(luaw *w);
 /* The counter of group s (n bytes) for automatic names "<group>-<n>" (n 0 when new); its
  * slot moves when the table grows (a new group). */

@@ -59,8 +59,7 @@ uint32_t luaw_name_find(luaw *w, const char *s, size_t n) {
     }
 }
 
-void luaw_name_add(luaw *w, const char *s, size_t n, uint32_t k) {
-    (void)n;
+void luaw_name_add(luaw *w, const char *s, uint32_t k) {
     luaw_names *t = &w->names;
     while (t->name.len <= k) HUGE_VEC_PUSH(t->name, NULL);
     t->name.data[k] = s;

@@ -271,6 +271,14 @@ static const int SHAPE_FIELDS[] = {F_CPU, F_MEMORY, F_REQUESTS, F_PRIORITY, F_NO
                                    F_GPU, F_CONTAINERS, F_INIT_CONTAINERS, F_USAGE, F_OWNER, F_CHECKPOINT, F_GRACE,
                                    F_RESTART, F_NAMESPACE, -1};
 
+/* SHAPE_FIELDS as bits (made once). */
+static uint32_t shape_mask(void) {
+    static uint32_t mask;
+    if (!mask)
+        for (int i = 0; SHAPE_FIELDS[i] >= 0; i++) mask |= 1u << SHAPE_FIELDS[i];
+    return mask;
+}
+
 static void shape_key(lua_State *L, luaw *w, const char *group, strbuf *b) {
     const int *fields = SHAPE_FIELDS;
     sb_clear(b);
@@ -333,7 +341,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     /* a pod laid out as the last of its group: its class (lua_shape_cache.c; routed runs key labels too) */
     bool cached = !routed(w);
     if (cached) {
-        uint32_t c = luaw_shape_cache_find(L, w, FBASE + F_GROUP, FBASE, SHAPE_FIELDS, w->present);
+        uint32_t c = luaw_shape_cache_find(L, w, FBASE + F_GROUP, FBASE, SHAPE_FIELDS, w->present & shape_mask());
         if (c != UINT32_MAX) return c;
     }
     const char *group = "lua";
@@ -347,7 +355,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     uint32_t known = luaw_shape_find(&w->shapes, h, sb_str(&w->buf), w->buf.len);
     if (known != UINT32_MAX) {   /* a known shape: no Lua string, no table lookup */
         lua_pop(L, 1);
-        if (cached) luaw_shape_cache_add(L, w, FBASE + F_GROUP, FBASE, SHAPE_FIELDS, w->present, known);
+        if (cached) luaw_shape_cache_add(L, w, FBASE + F_GROUP, FBASE, SHAPE_FIELDS, w->present & shape_mask(), known);
         return known;
     }
     /* A new shape: build its tree, complete it into a pod group and parse it, all in
@@ -402,7 +410,7 @@ static uint32_t class_of(lua_State *L, luaw *w, int idx, const char *fn) {
     luaw_shape_add(&w->shapes, h, sb_str(&w->buf), w->buf.len, (uint32_t)c);
     lua_pop(L, 1);
     luaw_index_class(L, w, (uint32_t)c);
-    if (cached) luaw_shape_cache_add(L, w, FBASE + F_GROUP, FBASE, SHAPE_FIELDS, w->present, (uint32_t)c);
+    if (cached) luaw_shape_cache_add(L, w, FBASE + F_GROUP, FBASE, SHAPE_FIELDS, w->present & shape_mask(), (uint32_t)c);
     return (uint32_t)c;
 }
 
@@ -425,7 +433,7 @@ static const char *claim_name(lua_State *L, luaw *w, const char *fn, bool free, 
     *k = (uint32_t)w->podref.len;
     HUGE_VEC_PUSH(w->podref, LUAW_GONE);   /* set by enqueue */
     const char *copy = luaw_name_keep(w, name, len);
-    luaw_name_add(w, copy, len, *k);
+    luaw_name_add(w, copy, *k);
     return copy;
 }
 
@@ -460,7 +468,7 @@ static bool base_name(lua_State *L, luaw *w, uint32_t c, char *buf, const char *
         return false;
     }
     lua_pop(L, 1);
-    const luaw_counter *e = class_counter(L, w, c);
+    luaw_counter *e = class_counter(L, w, c);   /* luaw_name_find below does not move the counters */
     const char *group = w->counters.keys.s + e->off;
     size_t glen = e->len;
     int64_t n = e->n;
@@ -483,7 +491,7 @@ static bool base_name(lua_State *L, luaw *w, uint32_t c, char *buf, const char *
             break;
         }
     }
-    class_counter(L, w, c)->n = n;   /* (luaw_name_find does not move the counters: the same slot) */
+    e->n = n;
     return true;
 }
 

@@ -64,6 +64,22 @@ static inline uint64_t key_word(const Node *nd) {
     return 0;
 }
 
+/* The two words of a big integer or a float into out; false for anything else. */
+static inline bool wide_words(const TValue *v, uint64_t out[2]) {
+    if (ttisinteger(v)) {
+        out[0] = SIG_BIGINT;
+        out[1] = (uint64_t)ivalue(v);
+        return true;
+    }
+    if (ttisfloat(v)) {
+        lua_Number f = fltvalue(v);
+        out[0] = SIG_FLOAT;
+        memcpy(&out[1], &f, sizeof f);
+        return true;
+    }
+    return false;
+}
+
 static inline uint64_t table_word(unsigned asize, size_t nsize) {
     return SIG_TABLE | (uint64_t)asize << 8 | (uint64_t)nsize << 36;
 }
@@ -83,17 +99,10 @@ static bool cmp_table(sig_cmp *c, const Table *t, int depth);
 
 /* A value that needs more than one word (or is a table); scalars are compared inline. */
 static bool cmp_other(sig_cmp *c, const TValue *v, int depth) {
-    if (ttisinteger(v)) {
-        EXPECT(c, SIG_BIGINT);
-        EXPECT(c, (uint64_t)ivalue(v));
-        return true;
-    }
-    if (ttisfloat(v)) {
-        uint64_t bits;
-        lua_Number f = fltvalue(v);
-        memcpy(&bits, &f, sizeof bits);
-        EXPECT(c, SIG_FLOAT);
-        EXPECT(c, bits);
+    uint64_t two[2];
+    if (wide_words(v, two)) {
+        EXPECT(c, two[0]);
+        EXPECT(c, two[1]);
         return true;
     }
     if (!ttistable(v) || depth > LUAW_MAX_DEPTH) return false;
@@ -133,22 +142,14 @@ static bool cmp_table(sig_cmp *c, const Table *t, int depth) {
 
 /* false: not cacheable */
 static bool add_value(luaw_shape_sig *e, const TValue *v, int depth) {
-    uint64_t x = scalar_word(v);
+    uint64_t x = scalar_word(v), two[2];
     if (x) {
         VEC_PUSH(e->words, x);
         return true;
     }
-    if (ttisinteger(v)) {
-        VEC_PUSH(e->words, SIG_BIGINT);
-        VEC_PUSH(e->words, (uint64_t)ivalue(v));
-        return true;
-    }
-    if (ttisfloat(v)) {
-        uint64_t bits;
-        lua_Number f = fltvalue(v);
-        memcpy(&bits, &f, sizeof bits);
-        VEC_PUSH(e->words, SIG_FLOAT);
-        VEC_PUSH(e->words, bits);
+    if (wide_words(v, two)) {
+        VEC_PUSH(e->words, two[0]);
+        VEC_PUSH(e->words, two[1]);
         return true;
     }
     if (!ttistable(v) || depth > LUAW_MAX_DEPTH) return false;   /* long strings, functions, ...: the shape key decides */
@@ -174,24 +175,19 @@ static bool add_value(luaw_shape_sig *e, const TValue *v, int depth) {
 
 static const TValue *slot_value(lua_State *L, int slot) { return s2v(L->ci->func + slot); }
 
-/* The bits of `fields` (-1 ends): a field outside them is not part of the shape. */
-static uint32_t fields_mask(const int *fields) {
-    uint32_t m = 0;
-    for (int i = 0; fields[i] >= 0; i++) m |= 1u << fields[i];
-    return m;
-}
-
-/* The first of the LUAW_SIG_WAYS entries of the group in slot group_slot (by its string's address). */
-static luaw_shape_sig *bucket_of(lua_State *L, luaw *w, int group_slot) {
+/* The bucket of the group in slot group_slot (by its string's address); its
+ * LUAW_SIG_WAYS entries start at w->sig[bucket * LUAW_SIG_WAYS]. */
+static size_t bucket_of(lua_State *L, int group_slot) {
     const TValue *g = slot_value(L, group_slot);
     uint64_t h = ttisshrstring(g) ? (uint64_t)(uintptr_t)tsvalue(g) : 0;
     h *= 0x9e3779b97f4a7c15ULL;
-    return &w->sig[(h >> (64 - LUAW_SIG_BITS)) * LUAW_SIG_WAYS];
+    return (size_t)(h >> (64 - LUAW_SIG_BITS));
 }
 
 uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present) {
-    luaw_shape_sig *b = bucket_of(L, w, group_slot);
-    uint32_t want = present & fields_mask(fields);
+    size_t bi = bucket_of(L, group_slot);
+    const luaw_shape_sig *b = &w->sig[bi * LUAW_SIG_WAYS];
+    uint32_t want = present;
     for (int j = 0; j < LUAW_SIG_WAYS; j++) {
         const luaw_shape_sig *e = &b[j];
         if (e->cls == UINT32_MAX || !e->words.len || e->present != want) continue;   /* empty, or other fields */
@@ -200,11 +196,11 @@ uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase,
         for (int i = 0; same && fields[i] >= 0; i++)
             if (e->present & (1u << fields[i])) same = cmp_value(&c, slot_value(L, fbase + fields[i]), 1);
         if (same && c.p == c.end) {
-            w->sig_hits[b - w->sig]++;
+            w->sig_hits[bi]++;
             return e->cls;
         }
     }
-    w->sig_misses[b - w->sig]++;
+    w->sig_misses[bi]++;
     return UINT32_MAX;
 }
 
@@ -214,8 +210,8 @@ uint32_t luaw_shape_cache_find(lua_State *L, luaw *w, int group_slot, int fbase,
  * string while one is alive); the key holds the group as text. */
 void luaw_shape_cache_add(lua_State *L, luaw *w, int group_slot, int fbase, const int *fields, uint32_t present,
                           uint32_t cls) {
-    luaw_shape_sig *b = bucket_of(L, w, group_slot), *e = NULL;
-    size_t bi = (size_t)(b - w->sig);
+    size_t bi = bucket_of(L, group_slot);
+    luaw_shape_sig *b = &w->sig[bi * LUAW_SIG_WAYS], *e = NULL;
     for (int j = 0; j < LUAW_SIG_WAYS && !e; j++)
         if (b[j].cls == UINT32_MAX || !b[j].words.len) e = &b[j];
     if (!e) {   /* all taken: round robin, while the group's layouts repeat enough to pay for it */
@@ -229,7 +225,7 @@ void luaw_shape_cache_add(lua_State *L, luaw *w, int group_slot, int fbase, cons
         anchored = &b[j] != e && b[j].cls != UINT32_MAX && b[j].words.len && b[j].words.data[0] == gw;
     e->cls = UINT32_MAX;   /* empty until complete */
     e->words.len = 0;
-    e->present = present & fields_mask(fields);
+    e->present = present;
     bool ok = add_value(e, slot_value(L, group_slot), 0);
     for (int i = 0; ok && fields[i] >= 0; i++)
         if (e->present & (1u << fields[i])) ok = add_value(e, slot_value(L, fbase + fields[i]), 1);
